@@ -1,0 +1,164 @@
+"""The 40-card European deck of Global Village BBS PoKeR.
+
+Ranks run 5, 6, 7, 8, 9, 10, J, Q, K, A (the 2s, 3s and 4s are taken out of
+the pack, chapter 1). Suits are written ``+ * # -`` and rank in that order,
+highest first; they only ever break exact ties (chapter 3).
+
+Notation, used everywhere (screens, logs, tests, docs, CLI): rank then suit,
+e.g. ``9-``, ``10*``, ``J+``, ``Q#``, ``A+``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from enum import IntEnum
+from typing import Iterable, NamedTuple
+
+__all__ = [
+    "Rank",
+    "Suit",
+    "Card",
+    "DECK",
+    "parse_card",
+    "parse_cards",
+    "format_cards",
+    "sort_hand",
+    "new_deck",
+    "shuffled_deck",
+]
+
+
+class Rank(IntEnum):
+    """Card ranks of the 40-card deck; the value is the pip count (J=11 ... A=14)."""
+
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        """The rank as written in card notation: ``5``..``10``, ``J``, ``Q``, ``K``, ``A``."""
+        return _RANK_SYMBOLS[self]
+
+    @property
+    def plural(self) -> str:
+        """English plural for hand descriptions, e.g. ``Nines``, ``Aces``."""
+        return _RANK_PLURALS[self]
+
+    @property
+    def singular(self) -> str:
+        """English name for hand descriptions, e.g. ``Nine``, ``Ace``."""
+        return _RANK_SINGULARS[self]
+
+
+class Suit(IntEnum):
+    """Suits, valued so that a higher value is a higher suit: ``+`` > ``*`` > ``#`` > ``-``.
+
+    Chapter 3: "All suits are equal by definition"; the order only decides
+    between hands that are otherwise completely equal.
+    """
+
+    MINUS = 0
+    HASH = 1
+    STAR = 2
+    PLUS = 3
+
+    @property
+    def symbol(self) -> str:
+        """The suit as written in card notation: one of ``+ * # -``."""
+        return _SUIT_SYMBOLS[self]
+
+
+_RANK_SYMBOLS = {
+    Rank.FIVE: "5", Rank.SIX: "6", Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9",
+    Rank.TEN: "10", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A",
+}
+_RANK_SINGULARS = {
+    Rank.FIVE: "Five", Rank.SIX: "Six", Rank.SEVEN: "Seven", Rank.EIGHT: "Eight",
+    Rank.NINE: "Nine", Rank.TEN: "Ten", Rank.JACK: "Jack", Rank.QUEEN: "Queen",
+    Rank.KING: "King", Rank.ACE: "Ace",
+}
+_RANK_PLURALS = {r: ("Sixes" if r is Rank.SIX else s + "s") for r, s in _RANK_SINGULARS.items()}
+_SUIT_SYMBOLS = {Suit.PLUS: "+", Suit.STAR: "*", Suit.HASH: "#", Suit.MINUS: "-"}
+_RANK_BY_SYMBOL = {v: k for k, v in _RANK_SYMBOLS.items()}
+_SUIT_BY_SYMBOL = {v: k for k, v in _SUIT_SYMBOLS.items()}
+
+
+class Card(NamedTuple):
+    """One card: ``Card(Rank.NINE, Suit.MINUS)`` is ``9-``.
+
+    Cards compare by rank, then suit (the tie-break order of chapter 3), so
+    ``sorted(cards)`` lays a hand out lowest at the left, highest at the right,
+    as the game screen shows it (chapter 2, discarding interval).
+    """
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def index(self) -> int:
+        """Position 0..39 in the ordered deck: ``(rank - 5) * 4 + suit``."""
+        return (self.rank - 5) * 4 + self.suit
+
+    def __str__(self) -> str:
+        return _RANK_SYMBOLS[self.rank] + _SUIT_SYMBOLS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+
+#: The 40 cards in index order (5- 5# 5* 5+ 6- ... A+); ``DECK[c.index] is c``.
+DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
+_CARD_BY_TEXT = {str(c): c for c in DECK}
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card in notation (``"10*"``, ``"a+"``); raise ``ValueError`` naming a bad token."""
+    text = token.strip().upper()
+    card = _CARD_BY_TEXT.get(text)
+    if card is None:
+        raise ValueError(f"not a card of the 40-card deck: {token!r} (write e.g. 9- 10* J+ Q# A+)")
+    return card
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse space- or comma-separated cards: ``parse_cards("9- 10* J+")`` -> 3 cards.
+
+    Raises ``ValueError`` naming the first bad token. Duplicates are not
+    rejected here (a hand evaluator or the table checks that).
+    """
+    return tuple(parse_card(t) for t in text.replace(",", " ").split())
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards in notation joined by spaces, e.g. ``"9- 10* J+"``."""
+    return " ".join(str(c) for c in cards)
+
+
+def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards sorted by rank (then suit), highest at the right, as chapter 2 shows a hand."""
+    return tuple(sorted(cards))
+
+
+def new_deck() -> list[Card]:
+    """A fresh, ordered list of the 40 cards."""
+    return list(DECK)
+
+
+def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
+    """The 40 cards in random order.
+
+    ``rng`` defaults to ``secrets.SystemRandom()`` (play); tests pass a seeded
+    ``random.Random`` for repeatable deals.
+    """
+    deck = list(DECK)
+    (rng if rng is not None else secrets.SystemRandom()).shuffle(deck)
+    return deck

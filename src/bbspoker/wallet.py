@@ -1,0 +1,133 @@
+"""The wallet interface through which the table reads and moves CUBES.
+
+The table (``bbspoker.table``) never keeps money of its own: every ante and
+bet leaves the player's balance through :meth:`Wallet.pay_into_pot` at the
+moment it is made (chapter 2: "Bets are always subtracted from a player's
+cash in the very same moment when the bet was confirmed"), and the pot leaves
+the game through exactly one of :meth:`Wallet.pay_out_pot` (to the winner)
+or :meth:`Wallet.pot_to_system` (nobody left). A game opened with
+:meth:`Wallet.open_game` and never closed (a crash) is refunded by the ledger
+on the next start.
+
+Implementations: :class:`MemoryWallet` here (tests, bots), and
+``bbspoker.ledger.Ledger`` (SQLite, the real thing). All amounts are whole
+CUBES (``int``); handles are compared without regard to case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "MemoryWallet", "SYSTEM"]
+
+#: Name of the account that takes pots nobody won (chapter 2, "End of game").
+SYSTEM = "*system*"
+
+
+class InsufficientCubes(Exception):
+    """A debit would take a balance below zero; nothing was changed."""
+
+
+class UnknownAccount(KeyError):
+    """No account with that handle exists."""
+
+
+class Wallet(Protocol):
+    """What the table needs from the CUBES store. Every method is one atomic change."""
+
+    def balance(self, handle: str) -> int:
+        """Current CUBES of ``handle``; raises :class:`UnknownAccount`."""
+        ...
+
+    def open_game(self, handles: Sequence[str], deck_hash: str, started_at: float) -> int:
+        """Record a new game (players in seat order, SHA-256 hex of the deck order,
+        start time in seconds) and return its id, unique for the life of the store."""
+        ...
+
+    def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of ``game_id``;
+        ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
+        :class:`InsufficientCubes` (and changes nothing) if the balance is too low."""
+        ...
+
+    def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
+        """Pay the whole pot (``amount`` CUBES) of ``game_id`` to the winner; returns the new balance."""
+        ...
+
+    def pot_to_system(self, game_id: int, amount: int) -> None:
+        """Move the pot of a game nobody won to the :data:`SYSTEM` account."""
+        ...
+
+    def close_game(self, game_id: int, ended_at: float, winner: str | None,
+                   history: Mapping[str, Any]) -> None:
+        """Mark the game finished and store its hand history (a JSON-able mapping)."""
+        ...
+
+
+@dataclass
+class MemoryWallet:
+    """An in-memory :class:`Wallet` for tests and simulations.
+
+    ``balances`` maps handle to CUBES; ``journal`` lists every movement as
+    ``(game_id, handle, signed_amount, reason)``; ``pots`` holds what each open
+    game's pot contains, so that a test can check conservation of CUBES.
+    """
+
+    balances: dict[str, int] = field(default_factory=dict)
+    journal: list[tuple[int, str, int, str]] = field(default_factory=list)
+    pots: dict[int, int] = field(default_factory=dict)
+    games: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _next_game: int = 1
+
+    def _key(self, handle: str) -> str:
+        for name in self.balances:
+            if name.lower() == handle.lower():
+                return name
+        raise UnknownAccount(handle)
+
+    def balance(self, handle: str) -> int:
+        return self.balances[self._key(handle)]
+
+    def open_game(self, handles: Sequence[str], deck_hash: str, started_at: float) -> int:
+        gid = self._next_game
+        self._next_game += 1
+        self.pots[gid] = 0
+        self.games[gid] = {"players": list(handles), "deck_hash": deck_hash,
+                           "started_at": started_at, "ended_at": None}
+        return gid
+
+    def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        key = self._key(handle)
+        if self.balances[key] < amount:
+            raise InsufficientCubes(f"{handle} has {self.balances[key]} CUBES, needs {amount}")
+        self.balances[key] -= amount
+        self.pots[game_id] += amount
+        self.journal.append((game_id, key, -amount, reason))
+        return self.balances[key]
+
+    def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
+        if amount != self.pots[game_id]:
+            raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not {amount}")
+        key = self._key(handle)
+        self.pots[game_id] = 0
+        self.balances[key] += amount
+        self.journal.append((game_id, key, amount, "win"))
+        return self.balances[key]
+
+    def pot_to_system(self, game_id: int, amount: int) -> None:
+        if amount != self.pots[game_id]:
+            raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not {amount}")
+        self.pots[game_id] = 0
+        self.balances[SYSTEM] = self.balances.get(SYSTEM, 0) + amount
+        self.journal.append((game_id, SYSTEM, amount, "pot-to-system"))
+
+    def close_game(self, game_id: int, ended_at: float, winner: str | None,
+                   history: Mapping[str, Any]) -> None:
+        self.games[game_id].update(ended_at=ended_at, winner=winner, history=dict(history))
+
+    def total(self) -> int:
+        """All CUBES held anywhere: balances (system included) plus open pots."""
+        return sum(self.balances.values()) + sum(self.pots.values())

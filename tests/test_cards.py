@@ -1,0 +1,39 @@
+import random
+
+import pytest
+
+from bbspoker.cards import DECK, Card, Rank, Suit, format_cards, parse_cards, shuffled_deck, sort_hand
+
+
+def test_deck_has_forty_distinct_cards_without_twos_threes_fours():
+    assert len(DECK) == 40 and len(set(DECK)) == 40
+    assert {c.rank for c in DECK} == set(Rank) and min(Rank) == 5
+    assert all(DECK[c.index] is c for c in DECK)
+
+
+def test_notation_round_trips():
+    text = "9- 10* J+ Q# K* A+ 5-"
+    cards = parse_cards(text)
+    assert format_cards(cards) == text
+    assert cards[1] == Card(Rank.TEN, Suit.STAR)
+    assert parse_cards("a+, 10#") == (Card(Rank.ACE, Suit.PLUS), Card(Rank.TEN, Suit.HASH))
+
+
+@pytest.mark.parametrize("bad", ["4+", "2*", "1+", "10", "K", "Kx", "11#", "++"])
+def test_bad_token_is_named(bad):
+    with pytest.raises(ValueError, match=repr(bad).replace("+", r"\+").replace("*", r"\*")):
+        parse_cards(f"A+ {bad} K*")
+
+
+def test_suits_rank_plus_star_hash_minus():
+    assert Suit.PLUS > Suit.STAR > Suit.HASH > Suit.MINUS
+
+
+def test_hand_sorted_highest_at_right():
+    assert format_cards(sort_hand(parse_cards("K* 9- Q# 10* J+"))) == "9- 10* J+ Q# K*"
+
+
+def test_shuffle_is_repeatable_with_injected_rng_and_a_permutation():
+    a = shuffled_deck(random.Random(7))
+    b = shuffled_deck(random.Random(7))
+    assert a == b and sorted(a) == sorted(DECK) and a != list(DECK)
