@@ -1,0 +1,152 @@
+"""The broadcast bus: table events to every session, a bounded queue per subscriber.
+
+This replaces the original door's shared memory and semaphores (issue 3). The
+task that owns the table publishes; each session's screen task reads its own
+:class:`Subscription`. The rules:
+
+- A publisher never blocks and never waits for a subscriber: :meth:`Bus.publish`
+  is a plain function that appends to every queue and returns.
+- Items published with a ``key`` are *state* (a screen is state): a newer item
+  with the same key replaces the older one still waiting in a queue, so a
+  subscriber that falls behind skips to the latest state.
+- Items published without a key are *messages* (chat, table announcements,
+  X-message notices) and are never dropped. A subscriber holding more than
+  ``maxsize`` undelivered messages is marked :attr:`Subscription.overflowed`,
+  stops receiving, and its ``on_overflow`` callback runs once (the server
+  uses it to disconnect that session, as a normal disconnect).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Hashable
+from typing import Any
+
+__all__ = ["Bus", "Subscription", "DEFAULT_MAXSIZE"]
+
+#: Undelivered messages (keyless items) a subscriber may hold before it overflows.
+DEFAULT_MAXSIZE = 256
+
+
+class Subscription:
+    """One subscriber's bounded queue; created by :meth:`Bus.subscribe`.
+
+    Holds at most ``maxsize`` messages plus one item per state key. Items come
+    out in publish order, except that a replaced state item moves to the
+    position of its replacement (it is newer than everything before it).
+    """
+
+    def __init__(self, bus: Bus, maxsize: int, on_overflow: Callable[[], None] | None) -> None:
+        if maxsize < 1:
+            raise ValueError("maxsize must be at least 1")
+        self._bus = bus
+        self._maxsize = maxsize
+        self._on_overflow = on_overflow
+        self._items: deque[tuple[Hashable | None, Any]] = deque()
+        self._messages = 0
+        self._ready = asyncio.Event()
+        self.overflowed = False
+        self.closed = False
+
+    def __len__(self) -> int:
+        """Number of items waiting (messages plus pending state items)."""
+        return len(self._items)
+
+    def put(self, item: Any, key: Hashable | None = None) -> None:
+        """Queue ``item`` for this subscriber only; never blocks.
+
+        ``key`` not None makes it a state item that replaces a waiting item with
+        the same key. A keyless message past ``maxsize`` marks the subscription
+        overflowed (see the module docstring); items for a closed or overflowed
+        subscription are ignored.
+        """
+        if self.closed or self.overflowed:
+            return
+        if key is not None:
+            for index, (waiting_key, _) in enumerate(self._items):
+                if waiting_key == key:
+                    del self._items[index]
+                    break
+        elif self._messages >= self._maxsize:
+            self._overflow()
+            return
+        else:
+            self._messages += 1
+        self._items.append((key, item))
+        self._ready.set()
+
+    def _overflow(self) -> None:
+        self.overflowed = True
+        self._items.clear()
+        self._messages = 0
+        self._ready.set()
+        self._bus.unsubscribe(self)
+        if self._on_overflow is not None:
+            self._on_overflow()
+
+    def drain(self) -> list[Any]:
+        """Take every waiting item at once, oldest first, without waiting."""
+        items = [item for _, item in self._items]
+        self._items.clear()
+        self._messages = 0
+        self._ready.clear()
+        return items
+
+    async def get(self) -> Any:
+        """Wait for and return the next item.
+
+        Raises :class:`EOFError` once the subscription is closed or overflowed
+        and nothing is left to deliver.
+        """
+        while not self._items:
+            if self.closed or self.overflowed:
+                raise EOFError("subscription ended")
+            self._ready.clear()
+            await self._ready.wait()
+        key, item = self._items.popleft()
+        if key is None:
+            self._messages -= 1
+        return item
+
+    def close(self) -> None:
+        """Stop receiving; a waiting :meth:`get` raises :class:`EOFError`. Idempotent."""
+        if not self.closed:
+            self.closed = True
+            self._bus.unsubscribe(self)
+            self._ready.set()
+
+
+class Bus:
+    """Fan-out of items to subscribers; see the module docstring for the rules."""
+
+    def __init__(self, maxsize: int = DEFAULT_MAXSIZE) -> None:
+        """``maxsize``: default message bound per subscriber (items, not bytes)."""
+        self._maxsize = maxsize
+        self._subscribers: list[Subscription] = []
+
+    def __len__(self) -> int:
+        """Number of live subscribers."""
+        return len(self._subscribers)
+
+    def subscribe(self, *, maxsize: int | None = None,
+                  on_overflow: Callable[[], None] | None = None) -> Subscription:
+        """Add a subscriber and return its queue.
+
+        ``maxsize`` overrides the bus default; ``on_overflow`` is called once,
+        synchronously inside the publish that overflowed it (keep it short:
+        e.g. schedule the session's close).
+        """
+        sub = Subscription(self, self._maxsize if maxsize is None else maxsize, on_overflow)
+        self._subscribers.append(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Remove ``sub``; it receives nothing more. Unknown subscribers are ignored."""
+        if sub in self._subscribers:
+            self._subscribers.remove(sub)
+
+    def publish(self, item: Any, key: Hashable | None = None) -> None:
+        """Queue ``item`` for every subscriber (see :meth:`Subscription.put`); never blocks."""
+        for sub in list(self._subscribers):
+            sub.put(item, key)

@@ -1,0 +1,85 @@
+"""The broadcast bus: publishers never block, state may be skipped, messages never are."""
+
+import asyncio
+
+import pytest
+
+from bbspoker.bus import Bus
+
+
+async def test_every_subscriber_gets_every_message_in_order():
+    bus = Bus()
+    alice, bob = bus.subscribe(), bus.subscribe()
+    for text in ("alice has joined the table.", "bob has raised the bet (25)."):
+        bus.publish(text)
+    assert [await alice.get(), await alice.get()] == [
+        "alice has joined the table.", "bob has raised the bet (25)."]
+    assert bob.drain() == ["alice has joined the table.", "bob has raised the bet (25)."]
+
+
+async def test_slow_subscriber_skips_to_latest_state_but_keeps_every_chat_line():
+    bus = Bus(maxsize=10)
+    slow = bus.subscribe()
+    bus.publish({"pot": 50}, key="table")
+    bus.publish("[alice] hi")
+    bus.publish({"pot": 60}, key="table")
+    bus.publish("[bob] hello")
+    bus.publish({"pot": 75}, key="table")
+    assert slow.drain() == ["[alice] hi", "[bob] hello", {"pot": 75}]
+    assert not slow.overflowed
+
+
+async def test_state_keys_are_independent():
+    bus = Bus()
+    sub = bus.subscribe()
+    bus.publish("table 1", key="table")
+    bus.publish("clock 0:59", key="clock")
+    bus.publish("clock 0:58", key="clock")
+    assert sub.drain() == ["table 1", "clock 0:58"]
+
+
+async def test_a_stuck_subscriber_overflows_alone_and_publisher_never_waits():
+    bus = Bus(maxsize=3)
+    dropped = []
+    stuck = bus.subscribe(on_overflow=lambda: dropped.append("stuck"))
+    reader = bus.subscribe(maxsize=100)
+    for n in range(5):
+        bus.publish(f"message {n}")  # plain call: returns without awaiting anybody
+    assert stuck.overflowed and dropped == ["stuck"]
+    assert len(bus) == 1
+    assert reader.drain() == [f"message {n}" for n in range(5)]
+    with pytest.raises(EOFError):
+        await stuck.get()
+
+
+async def test_state_updates_alone_never_overflow():
+    bus = Bus(maxsize=2)
+    sub = bus.subscribe()
+    for n in range(1000):
+        bus.publish(n, key="table")
+    assert not sub.overflowed
+    assert sub.drain() == [999]
+
+
+async def test_get_waits_for_the_next_item_and_close_wakes_it():
+    bus = Bus()
+    sub = bus.subscribe()
+    waiter = asyncio.create_task(sub.get())
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    bus.publish("[INFO] carol sits down.")
+    assert await waiter == "[INFO] carol sits down."
+    waiter = asyncio.create_task(sub.get())
+    await asyncio.sleep(0)
+    sub.close()
+    with pytest.raises(EOFError):
+        await waiter
+    bus.publish("after close")
+    assert len(sub) == 0 and len(bus) == 0
+
+
+async def test_put_to_one_subscriber_reaches_only_that_subscriber():
+    bus = Bus()
+    alice, bob = bus.subscribe(), bus.subscribe()
+    alice.put("your cards", key="hand")
+    assert alice.drain() == ["your cards"] and bob.drain() == []
