@@ -1,0 +1,748 @@
+"""The authoritative five-seat PoKeR table: a pure, synchronous state machine.
+
+Commands go in (:meth:`Table.sit`, :meth:`Table.leave`, :meth:`Table.start`,
+:meth:`Table.bet`, :meth:`Table.pass_`, :meth:`Table.discard`,
+:meth:`Table.reveal`, :meth:`Table.tick`), each with the current time in
+seconds (any monotonic scale) as ``now``; each returns the list of
+:class:`Event` s that the players must be told. A command that the rules do
+not allow raises :class:`TableError` with a message fit to show the player,
+and changes nothing. CUBES move only through the injected
+:class:`~bbspoker.wallet.Wallet`; the table never holds money that is not in
+the pot.
+
+The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
+``docs/rules.md``; every number is a field of :class:`TableRules`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterable, Mapping, Sequence
+
+from .cards import Card, format_cards, shuffled_deck, sort_hand
+from .hands import evaluate
+from .wallet import InsufficientCubes, Wallet
+
+__all__ = ["TableRules", "TableError", "Event", "Phase", "Action", "SeatView", "Table"]
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """The numbers of the game (chapter 2 defaults). Money in CUBES, times in seconds."""
+
+    seats: int = 5
+    ante: int = 10
+    min_bet: int = 1
+    max_bet: int = 200
+    max_discard: int = 3
+    turn_timeout: float = 60.0
+    master_timeout: float = 180.0
+    between_games: float = 30.0
+    max_round: int = 32700
+    idle_games: int = 2
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= 8:
+            raise ValueError("seats must be between 2 and 8")
+        if self.ante < 1 or self.min_bet < 1 or self.max_bet < self.min_bet:
+            raise ValueError("need ante >= 1 and 1 <= min_bet <= max_bet")
+        if not 0 <= self.max_discard <= 3:
+            raise ValueError("max_discard must be 0..3 (5 x 5 + 5 x 3 = 40 cards)")
+        if self.max_round < 4:
+            raise ValueError("max_round must be at least 4")
+
+
+class TableError(Exception):
+    """A command the rules do not allow now; ``str(err)`` is the message for the player."""
+
+
+class Phase(Enum):
+    """What the table is doing: no game, a betting round, the discarding interval, the showdown."""
+
+    IDLE = "idle"
+    BETTING = "betting"
+    DISCARDING = "discarding"
+    SHOWDOWN = "showdown"
+
+
+class Action(Enum):
+    """Game commands a seated player may have available (the command area of chapter 2.4)."""
+
+    START = "S"
+    BET = "B"
+    PASS = "P"
+    DISCARD = "D"
+    SEE_HANDS = "H"
+    REVEAL = "R"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the players must be told.
+
+    ``kind`` names it (``sat``, ``left``, ``master``, ``started``, ``ante``,
+    ``inactive``, ``turn``, ``bet``, ``pass``, ``discard``, ``round``,
+    ``showdown``, ``reveal``, ``won``, ``pot_to_system``, ``removed``,
+    ``cards``); ``text`` is the sentence for the message area (may be empty);
+    ``to`` is ``None`` for everyone at the table, or the one handle that may see
+    it (private cards); ``tag`` is ``"SYSTEM"`` or ``"INFO"``; ``data`` carries
+    the figures (``handle``, ``amount``, ``pot``, ``cards`` ...).
+    """
+
+    kind: str
+    text: str
+    to: str | None = None
+    tag: str = "SYSTEM"
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What everyone can see of one occupied seat."""
+
+    seat: int
+    handle: str
+    active: bool
+    revealed: tuple[Card, ...] | None
+    is_master: bool
+    is_current: bool
+
+
+@dataclass
+class _Seat:
+    handle: str
+    active: bool = False
+    cards: list[Card] = field(default_factory=list)
+    revealed: bool = False
+    bet_this_round: bool = False
+    turns: int = 0          # turns had in the current game
+    timeouts: int = 0       # of which timed out
+    idle_streak: int = 0    # successive complete games with every turn timed out
+
+
+@dataclass
+class _Game:
+    id: int
+    deck: list[Card]
+    deck_hash: str
+    started_at: float
+    phase: Phase = Phase.BETTING
+    round: int = 1
+    pot: int = 0
+    last_bet: int | None = None
+    see_hands_by: int | None = None
+    queue: list[int] = field(default_factory=list)   # seats yet to act; queue[0] is in turn
+    dealt: list[int] = field(default_factory=list)   # seats that paid the ante
+    players: list[str] = field(default_factory=list)  # their handles
+    turn_of: int | None = None                       # whose turn began last
+    actions: list[str] = field(default_factory=list)
+
+
+class Table:
+    """One PoKeR table (chapter 2). Not thread-safe: one owner applies commands in order.
+
+    ``wallet`` moves CUBES (see :mod:`bbspoker.wallet`); ``rng`` shuffles
+    (``None`` = ``secrets.SystemRandom``, pass a seeded ``random.Random`` in
+    tests); ``rules`` holds the numbers.
+    """
+
+    def __init__(self, wallet: Wallet, rules: TableRules | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.wallet = wallet
+        self.rules = rules or TableRules()
+        self._rng = rng
+        self._seats: list[_Seat | None] = [None] * self.rules.seats
+        self._master: int | None = None
+        self._master_since = 0.0
+        self._game: _Game | None = None
+        self._last_game_end: float | None = None
+        self._turn_since = 0.0
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase(self) -> Phase:
+        """The current :class:`Phase`."""
+        return self._game.phase if self._game else Phase.IDLE
+
+    @property
+    def game_id(self) -> int | None:
+        """The wallet's id of the running game, or ``None``."""
+        return self._game.id if self._game else None
+
+    @property
+    def pot(self) -> int | None:
+        """CUBES in the pot, or ``None`` with no game (shown as ``NO GAME``)."""
+        return self._game.pot if self._game else None
+
+    @property
+    def round_label(self) -> str:
+        """The game information area's round: ``1``, ``DISCARDING INTERVAL``, ``3``..., ``SHOWDOWN``, ``NO GAME``."""
+        g = self._game
+        if g is None:
+            return "NO GAME"
+        if g.phase is Phase.SHOWDOWN:
+            return "SHOWDOWN"
+        if g.phase is Phase.DISCARDING:
+            return "DISCARDING INTERVAL"
+        return str(g.round)
+
+    @property
+    def master(self) -> str | None:
+        """Handle of the game-master, or ``None`` at an empty table."""
+        return self._handle(self._master)
+
+    @property
+    def current(self) -> str | None:
+        """Handle of the player in turn, or ``None`` with no game."""
+        g = self._game
+        return self._handle(g.queue[0]) if g and g.queue else None
+
+    @property
+    def handles(self) -> list[str]:
+        """Handles of everyone seated, in seat order."""
+        return [s.handle for s in self._seats if s is not None]
+
+    @property
+    def is_full(self) -> bool:
+        """True when every seat is taken."""
+        return all(s is not None for s in self._seats)
+
+    def seats(self) -> list[SeatView]:
+        """Public view of the occupied seats in seat order (chapter 2.1)."""
+        g = self._game
+        cur = g.queue[0] if g and g.queue else None
+        out = []
+        for i, s in enumerate(self._seats):
+            if s is None:
+                continue
+            shown = tuple(sort_hand(s.cards)) if s.revealed and s.cards else None
+            out.append(SeatView(i, s.handle, s.active, shown, i == self._master, i == cur))
+        return out
+
+    def cards_of(self, handle: str) -> tuple[Card, ...]:
+        """The private hand of ``handle``, sorted highest at the right; empty if not dealt in."""
+        s = self._seats[self._find(handle)]
+        return sort_hand(s.cards) if s.cards else ()
+
+    def is_active(self, handle: str) -> bool:
+        """True if ``handle`` still competes for the pot in the running game."""
+        i = self._index(handle)
+        return i is not None and self._seats[i].active  # type: ignore[union-attr]
+
+    def deadline(self) -> float | None:
+        """When the player in turn times out (game running), or when the master loses
+        the mastership (no game), as a ``now`` value; ``None`` if no clock runs."""
+        if self._game is not None:
+            return self._turn_since + self.rules.turn_timeout if self._game.queue else None
+        if self._master is not None:
+            return self._master_since + self.rules.master_timeout
+        return None
+
+    def bet_range(self, handle: str) -> tuple[int, int]:
+        """``(minimum, maximum)`` bet for ``handle`` now: minimum = the previous bet of this
+        game (``min_bet`` if none), maximum = min(``max_bet``, own CUBES). May be empty."""
+        g = self._game
+        low = g.last_bet if g and g.last_bet is not None else self.rules.min_bet
+        return low, min(self.rules.max_bet, self.wallet.balance(handle))
+
+    def actions(self, handle: str, now: float) -> list[Action]:
+        """The game commands ``handle`` may use now, in command-area order (chapter 2.4)."""
+        i = self._index(handle)
+        if i is None:
+            return []
+        g = self._game
+        if g is None:
+            return [Action.START] if i == self._master else []
+        if not g.queue or g.queue[0] != i:
+            return []
+        if g.phase is Phase.BETTING:
+            acts = [Action.BET]
+            if g.round >= 3 and g.see_hands_by is None:
+                acts.append(Action.SEE_HANDS)
+            return acts + [Action.PASS]
+        if g.phase is Phase.DISCARDING:
+            return [Action.DISCARD]
+        return [Action.REVEAL]
+
+    def start_refusal(self, handle: str, now: float) -> str | None:
+        """Why ``handle`` may not start a game now, or ``None`` if :meth:`start` would succeed."""
+        i = self._index(handle)
+        if i is None:
+            return "You are not sitting at the table."
+        if self._game is not None:
+            return "A game is already running."
+        if i != self._master:
+            return f"Only the game-master ({self.master}) may start a game."
+        if self._last_game_end is not None:
+            wait = self._last_game_end + self.rules.between_games - now
+            if wait > 0:
+                secs = int(wait) + (wait > int(wait))
+                return f"Please wait {secs} more second{'s' if secs != 1 else ''} before the next game."
+        payers = [s for s in self._seats if s is not None and self.wallet.balance(s.handle) >= self.rules.ante]
+        if len(payers) < 2:
+            return (f"At least two players with {self.rules.ante} CUBES each are needed to start "
+                    "a game.")
+        return None
+
+    # ------------------------------------------------------------------ commands
+
+    def sit(self, handle: str, now: float) -> list[Event]:
+        """Seat ``handle`` at the first free seat (chapter 2). During a game the newcomer is
+        inactive until the next game. The first to sit becomes game-master.
+        Raises :class:`TableError` if the table is full or ``handle`` already sits."""
+        if self._index(handle) is not None:
+            raise TableError("You are already sitting at the table.")
+        free = next((i for i, s in enumerate(self._seats) if s is None), None)
+        if free is None:
+            raise TableError(f"All {self.rules.seats} seats at the poker table are taken.")
+        self._seats[free] = _Seat(handle)
+        ev = [Event("sat", f"{handle} has joined the table.", data={"handle": handle})]
+        if self._master is None:
+            self._set_master(free, now, ev)
+        if self._game is not None:
+            ev.append(Event("inactive", "A game is running: you may join the next game.", to=handle,
+                            tag="INFO"))
+        return ev
+
+    def leave(self, handle: str, now: float, reason: str = "has left the table") -> list[Event]:
+        """Take ``handle`` off the table at once ([X] or a dropped connection). CUBES already
+        bet stay in the pot; turn and mastership move on. Raises :class:`TableError` if not seated."""
+        i = self._find(handle)
+        ev: list[Event] = [Event("left", f"{handle} {reason}.", data={"handle": handle})]
+        self._remove(i, now, ev)
+        return ev
+
+    def start(self, handle: str, now: float) -> list[Event]:
+        """The game-master opens a game ([S]). Everyone seated with at least the ante pays it
+        into the pot and becomes active (the others stay inactive, without further notice
+        but for themselves); five cards each; round 1 starts with the master.
+        Raises :class:`TableError` with the reason (nobody is charged) if it may not start."""
+        refusal = self.start_refusal(handle, now)
+        if refusal:
+            raise TableError(refusal)
+        deck = shuffled_deck(self._rng)
+        deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
+        seated = [i for i, s in enumerate(self._seats) if s is not None]
+        gid = self.wallet.open_game([self._seats[i].handle for i in seated], deck_hash, now)  # type: ignore[union-attr]
+        g = self._game = _Game(gid, deck, deck_hash, now)
+        ev: list[Event] = []
+        for i in self._order_from(self._master):  # type: ignore[arg-type]
+            s = self._seats[i]
+            assert s is not None
+            s.active, s.revealed, s.cards, s.bet_this_round = False, False, [], False
+            s.turns = s.timeouts = 0
+            try:
+                self.wallet.pay_into_pot(gid, s.handle, self.rules.ante, "ante")
+            except InsufficientCubes:
+                ev.append(Event("inactive", f"You do not have the {self.rules.ante} CUBES ante: "
+                                "you may join the next game.", to=s.handle, tag="INFO"))
+                continue
+            s.active = True
+            g.pot += self.rules.ante
+            g.dealt.append(i)
+            g.players.append(s.handle)
+            s.cards = [g.deck.pop() for _ in range(5)]
+            g.actions.append(f"{s.handle} pays the ante ({self.rules.ante})")
+        ev.append(Event("started", f"The game is now STARTED (initial pot is {g.pot}) ...",
+                        data={"pot": g.pot, "game_id": gid}))
+        for i in g.dealt:
+            s = self._seats[i]
+            ev.append(Event("cards", "", to=s.handle, data={"cards": sort_hand(s.cards)}))  # type: ignore[union-attr]
+        if not g.dealt:
+            # Every ante failed (an admin took CUBES between the check and the charge).
+            self._end_game(now, None, ev)
+            return ev
+        if not self._seats[self._master].active:  # type: ignore[index, union-attr]
+            self._move_master_to_active(now, ev)
+        self._begin_round(now, ev)
+        return ev
+
+    def bet(self, handle: str, amount: int, now: float, see_hands: bool = False) -> list[Event]:
+        """Bet ``amount`` CUBES ([B]), or ask to see hands with that bet ([H], from round 3).
+        The amount leaves the player's CUBES at once into the pot. Equal to the minimum is a
+        call, more a raise. Raises :class:`TableError` if it is not ``handle``'s turn to bet,
+        the amount is out of range, or [H] is not allowed now."""
+        i, g = self._current_turn(handle, Phase.BETTING, "bet")
+        if see_hands:
+            if g.round < 3:
+                raise TableError("You may ask to see hands from round 3 on.")
+            if g.see_hands_by is not None:
+                raise TableError("Hands have already been asked for.")
+        low, high = self.bet_range(handle)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise TableError("A bet is a whole number of CUBES.")
+        if high < low:
+            raise TableError(f"You cannot bet: the minimum is {low} but you can bet at most {high}.")
+        if not low <= amount <= high:
+            raise TableError(f"Your bet must be between {low} and {high} CUBES.")
+        try:
+            self.wallet.pay_into_pot(g.id, handle, amount, "bet")
+        except InsufficientCubes:
+            raise TableError("You do not have that many CUBES.") from None
+        s = self._seats[i]
+        assert s is not None
+        g.pot += amount
+        g.last_bet = amount
+        s.bet_this_round = True
+        s.turns += 1
+        verb = "called the bet" if amount == low else "raised the bet"
+        g.actions.append(f"round {g.round}: {handle} {verb} ({amount}){' and asked to see hands' if see_hands else ''}")
+        ev = [Event("bet", f"{handle} has {verb} ({amount}), pot is {g.pot}.",
+                    data={"handle": handle, "amount": amount, "pot": g.pot,
+                          "raised": amount > low})]
+        g.queue.pop(0)
+        if see_hands:
+            g.see_hands_by = i
+            g.queue = [j for j in self._order_from(i)[1:] if self._seats[j].active]  # type: ignore[union-attr]
+            ev.append(Event("see_hands", f"{handle} wants to see hands: everyone has one more turn.",
+                            data={"handle": handle}))
+        self._advance(now, ev)
+        return ev
+
+    def pass_(self, handle: str, now: float) -> list[Event]:
+        """Pass ([P]): drop the cards and stop competing for this game's pot.
+        Raises :class:`TableError` if it is not ``handle``'s turn in a betting round."""
+        i, g = self._current_turn(handle, Phase.BETTING, "pass")
+        self._seats[i].turns += 1  # type: ignore[union-attr]
+        ev: list[Event] = []
+        self._fold(i, now, f"{handle} has passed.", ev)
+        return ev
+
+    def discard(self, handle: str, cards: Iterable[Card], now: float) -> list[Event]:
+        """Exchange 0..``max_discard`` of one's cards for cards from the undealt pack
+        (discarding interval, [1]-[5] then [D]). Raises :class:`TableError` if it is not
+        ``handle``'s turn to discard, a card is not in the hand, or too many are given."""
+        i, g = self._current_turn(handle, Phase.DISCARDING, "discard")
+        s = self._seats[i]
+        assert s is not None
+        chosen = list(dict.fromkeys(cards))
+        if len(chosen) > self.rules.max_discard:
+            raise TableError(f"You may discard at most {self.rules.max_discard} cards.")
+        if any(c not in s.cards for c in chosen):
+            raise TableError("You can only discard cards from your own hand.")
+        for c in chosen:
+            s.cards[s.cards.index(c)] = g.deck.pop()
+        s.turns += 1
+        n = len(chosen)
+        g.actions.append(f"{handle} discards {n}" + (f" ({format_cards(chosen)})" if n else ""))
+        ev = [Event("discard", f"{handle} has discarded {self._cards_word(n)}.",
+                    data={"handle": handle, "count": n})]
+        if n:
+            ev.append(Event("cards", "", to=handle, data={"cards": sort_hand(s.cards)}))
+        g.queue.pop(0)
+        self._advance(now, ev)
+        return ev
+
+    def reveal(self, handle: str, now: float) -> list[Event]:
+        """Show one's cards in the showdown ([R]). Raises :class:`TableError` if it is not
+        ``handle``'s turn to reveal."""
+        i, g = self._current_turn(handle, Phase.SHOWDOWN, "reveal")
+        self._seats[i].turns += 1  # type: ignore[union-attr]
+        ev: list[Event] = []
+        self._reveal(i, ev)
+        g.queue.pop(0)
+        self._advance(now, ev)
+        return ev
+
+    def tick(self, now: float) -> list[Event]:
+        """Apply every timeout due by ``now`` (in order, each at its own deadline):
+        a betting turn times out as a pass, a discarding turn as no exchange, a showdown
+        turn as an automatic reveal (the player stays active); with no game, a master who
+        has not started one for ``master_timeout`` seconds hands the mastership on."""
+        ev: list[Event] = []
+        while True:
+            due = self.deadline()
+            if due is None or now < due:
+                return ev
+            g = self._game
+            if g is None:
+                nxt = self._next_seated(self._master)  # type: ignore[arg-type]
+                if nxt is not None and nxt != self._master:
+                    old = self.master
+                    ev.append(Event("master_timeout", f"{old} has not started a game in time.",
+                                    data={"handle": old}))
+                    self._set_master(nxt, due, ev)
+                else:
+                    self._master_since = due
+                continue
+            i = g.queue[0]
+            s = self._seats[i]
+            assert s is not None
+            s.turns += 1
+            s.timeouts += 1
+            if g.phase is Phase.BETTING:
+                self._fold(i, due, f"{s.handle} did not act within {self._secs(self.rules.turn_timeout)} "
+                                   "and is out of the game.", ev)
+            elif g.phase is Phase.DISCARDING:
+                g.actions.append(f"{s.handle} timed out: no exchange")
+                ev.append(Event("discard", f"{s.handle} did not discard in time: no exchange.",
+                                data={"handle": s.handle, "count": 0}))
+                g.queue.pop(0)
+                self._advance(due, ev)
+            else:
+                self._reveal(i, ev)
+                g.queue.pop(0)
+                self._advance(due, ev)
+
+    # ------------------------------------------------------------------ internals
+
+    def _handle(self, i: int | None) -> str | None:
+        s = self._seats[i] if i is not None else None
+        return s.handle if s else None
+
+    def _index(self, handle: str) -> int | None:
+        low = handle.lower()
+        for i, s in enumerate(self._seats):
+            if s is not None and s.handle.lower() == low:
+                return i
+        return None
+
+    def _find(self, handle: str) -> int:
+        i = self._index(handle)
+        if i is None:
+            raise TableError("You are not sitting at the table.")
+        return i
+
+    def _current_turn(self, handle: str, phase: Phase, verb: str) -> tuple[int, _Game]:
+        i = self._find(handle)
+        g = self._game
+        if g is None:
+            raise TableError("No game is running.")
+        if not g.queue or g.queue[0] != i:
+            raise TableError(f"It is not your turn ({self.current or 'nobody'} is in turn).")
+        if g.phase is not phase:
+            where = {Phase.BETTING: f"betting round {g.round}",
+                     Phase.DISCARDING: "the discarding interval",
+                     Phase.SHOWDOWN: "the showdown"}[g.phase]
+            raise TableError(f"You cannot {verb} now: this is {where}.")
+        return i, g
+
+    def _order_from(self, start: int) -> list[int]:
+        """Occupied seats in seat order beginning at ``start`` (wrapping round)."""
+        n = len(self._seats)
+        return [(start + k) % n for k in range(n) if self._seats[(start + k) % n] is not None]
+
+    def _next_seated(self, after: int) -> int | None:
+        n = len(self._seats)
+        for k in range(1, n + 1):
+            j = (after + k) % n
+            if self._seats[j] is not None:
+                return j
+        return None
+
+    def _next_active(self, after: int) -> int | None:
+        n = len(self._seats)
+        for k in range(1, n + 1):
+            j = (after + k) % n
+            s = self._seats[j]
+            if s is not None and s.active:
+                return j
+        return None
+
+    def _active(self) -> list[int]:
+        return [i for i, s in enumerate(self._seats) if s is not None and s.active]
+
+    def _set_master(self, i: int | None, now: float, ev: list[Event]) -> None:
+        self._master = i
+        self._master_since = now
+        if i is not None:
+            h = self._seats[i].handle  # type: ignore[union-attr]
+            ev.append(Event("master", f"{h} is now the game-master.", data={"handle": h}))
+
+    def _move_master_to_active(self, now: float, ev: list[Event]) -> None:
+        """During a game the master must always be active (chapter 2.2)."""
+        nxt = self._next_active(self._master)  # type: ignore[arg-type]
+        if nxt is not None and nxt != self._master:
+            self._set_master(nxt, now, ev)
+
+    def _fold(self, i: int, now: float, text: str, ev: list[Event]) -> None:
+        g = self._game
+        s = self._seats[i]
+        assert g is not None and s is not None
+        s.active = False
+        g.actions.append(f"round {g.round}: {text}")
+        ev.append(Event("pass", text, data={"handle": s.handle}))
+        ev.append(Event("inactive", "You are out of this game: you may join the next game.",
+                        to=s.handle, tag="INFO"))
+        if g.queue and g.queue[0] == i:
+            g.queue.pop(0)
+        if i == self._master:
+            self._move_master_to_active(now, ev)
+        self._advance(now, ev)
+
+    def _reveal(self, i: int, ev: list[Event]) -> None:
+        s = self._seats[i]
+        g = self._game
+        assert s is not None and g is not None
+        s.revealed = True
+        hand = sort_hand(s.cards)
+        value = evaluate(hand)
+        g.actions.append(f"{s.handle} reveals {format_cards(hand)}: {value.describe()}")
+        ev.append(Event("reveal", f"{s.handle} shows {format_cards(hand)}: {value.describe()}.",
+                        data={"handle": s.handle, "cards": hand}))
+
+    def _remove(self, i: int, now: float, ev: list[Event]) -> None:
+        s = self._seats[i]
+        assert s is not None
+        g = self._game
+        was_master = i == self._master
+        if g is not None and s.active:
+            s.active = False
+            g.actions.append(f"{s.handle} left the table")
+        if g is not None and i in g.queue:
+            g.queue.remove(i)
+        if was_master:
+            if g is not None:
+                self._move_master_to_active(now, ev)
+            if self._master == i:
+                nxt = self._next_seated(i)
+                self._set_master(nxt if nxt != i else None, now, ev)
+        self._seats[i] = None
+        if g is not None:
+            self._advance(now, ev)
+
+    def _begin_turn(self, now: float, ev: list[Event]) -> bool:
+        """Give the turn to ``queue[0]``; returns False if the player was passed automatically."""
+        g = self._game
+        assert g is not None and g.queue
+        i = g.queue[0]
+        s = self._seats[i]
+        assert s is not None
+        self._turn_since = now
+        g.turn_of = i
+        if g.phase is Phase.BETTING:
+            low, high = self.bet_range(s.handle)
+            if high < low:
+                ev.append(Event("cannot_bet", f"You cannot bet: the minimum bet is {low} but you "
+                                f"have only {self.wallet.balance(s.handle)} CUBES.", to=s.handle))
+                self._fold(i, now, f"{s.handle} cannot place the minimum bet ({low}) and is out "
+                                   "of the game.", ev)
+                return False
+        ev.append(Event("turn", "", data={"handle": s.handle, "phase": g.phase.value}))
+        return True
+
+    def _begin_round(self, now: float, ev: list[Event]) -> None:
+        """Open the next round (or the showdown) after the current one has ended."""
+        g = self._game
+        assert g is not None
+        active = [j for j in self._order_from(self._master) if self._seats[j].active]  # type: ignore[union-attr]
+        g.queue = active
+        for j in active:
+            self._seats[j].bet_this_round = False  # type: ignore[union-attr]
+        label = self.round_label
+        if g.phase is Phase.DISCARDING:
+            text = "DISCARDING INTERVAL: discard up to " f"{self.rules.max_discard} cards."
+        else:
+            text = f"Round {label} begins."
+        ev.append(Event("round", text, tag="INFO", data={"round": label}))
+        if g.queue:
+            self._begin_turn(now, ev)
+
+    def _advance(self, now: float, ev: list[Event]) -> None:
+        """After any change during a game: end it, open the next round or showdown, or give
+        the turn to the next player."""
+        g = self._game
+        assert g is not None
+        active = self._active()
+        if not active:
+            self._end_game(now, None, ev)
+            return
+        if len(active) == 1 and g.phase is not Phase.SHOWDOWN:
+            sole = self._seats[active[0]]
+            assert sole is not None
+            inactive_seated = any(s is not None and not s.active for s in self._seats)
+            if not inactive_seated:
+                self._end_game(now, active[0], ev)
+                return
+            if g.phase is Phase.BETTING and sole.bet_this_round:
+                self._start_showdown(now, ev)
+                return
+        g.queue = [j for j in g.queue if self._seats[j] is not None and self._seats[j].active]  # type: ignore[union-attr]
+        if g.queue:
+            if g.queue[0] != g.turn_of:
+                self._begin_turn(now, ev)
+            return
+        # The round is over.
+        if g.phase is Phase.SHOWDOWN:
+            best = max(active, key=lambda j: evaluate(self._seats[j].cards))  # type: ignore[union-attr]
+            self._end_game(now, best, ev)
+            return
+        if g.see_hands_by is not None:
+            self._start_showdown(now, ev)
+            return
+        if g.phase is Phase.DISCARDING:
+            g.phase, g.round = Phase.BETTING, 3
+        elif g.round == 1:
+            g.phase, g.round = Phase.DISCARDING, 2
+        elif g.round + 1 >= self.rules.max_round:
+            self._start_showdown(now, ev)
+            return
+        else:
+            g.round += 1
+        self._begin_round(now, ev)
+
+    def _start_showdown(self, now: float, ev: list[Event]) -> None:
+        g = self._game
+        assert g is not None
+        g.phase = Phase.SHOWDOWN
+        g.actions.append("showdown")
+        ev.append(Event("showdown", "SHOWDOWN: every player in turn reveals the hand ([R]).",
+                        data={"round": "SHOWDOWN"}))
+        g.queue = [j for j in self._order_from(self._master) if self._seats[j].active]  # type: ignore[union-attr,arg-type]
+        self._begin_turn(now, ev)
+
+    def _end_game(self, now: float, winner: int | None, ev: list[Event]) -> None:
+        g = self._game
+        assert g is not None
+        w = self._seats[winner] if winner is not None else None
+        if w is not None:
+            self.wallet.pay_out_pot(g.id, w.handle, g.pot)
+            desc = f" with {evaluate(w.cards).describe()}" if w.revealed else ""
+            text = f"{w.handle} wins the pot of {g.pot} CUBES{desc}!"
+            ev.append(Event("won", text, data={"handle": w.handle, "pot": g.pot}))
+        else:
+            self.wallet.pot_to_system(g.id, g.pot)
+            text = f"Nobody is left in the game: the pot of {g.pot} CUBES goes to the system."
+            ev.append(Event("pot_to_system", text, data={"pot": g.pot}))
+        g.actions.append(text)
+        history = {
+            "players": g.players,
+            "deck_hash": g.deck_hash,
+            "actions": g.actions,
+            "hands": {s.handle: format_cards(sort_hand(s.cards))
+                      for s in self._seats if s is not None and s.revealed},
+            "pot": g.pot,
+            "winner": w.handle if w is not None else None,
+        }
+        self.wallet.close_game(g.id, now, history["winner"], history)
+        self._game = None
+        self._last_game_end = now
+        # Chapter 4: two successive complete games with every turn timed out.
+        idle: list[int] = []
+        for i in g.dealt:
+            s = self._seats[i]
+            if s is None or s.turns == 0:
+                continue
+            s.idle_streak = s.idle_streak + 1 if s.timeouts == s.turns else 0
+            if s.idle_streak >= self.rules.idle_games:
+                idle.append(i)
+        if self._master is not None:
+            nxt = self._next_seated(self._master)
+            self._set_master(nxt, now, ev)
+        for i in idle:
+            h = self._seats[i].handle  # type: ignore[union-attr]
+            ev.append(Event("removed", f"{h} was idle for {self.rules.idle_games} games and has "
+                            "been removed from the table.", data={"handle": h}))
+            self._remove(i, now, ev)
+
+    @staticmethod
+    def _cards_word(n: int) -> str:
+        return "no cards" if n == 0 else ("1 card" if n == 1 else f"{n} cards")
+
+    @staticmethod
+    def _secs(t: float) -> str:
+        return f"{int(t)} seconds" if t % 60 else (f"{int(t // 60)} minute" + ("s" if t > 60 else ""))
