@@ -1,0 +1,218 @@
+"""Configuration: one TOML file (stdlib ``tomllib``) read into frozen dataclasses.
+
+Which file: the ``path`` given to :func:`load_config` (the ``--config``
+option), else the environment variable ``BBSPOKER_CONFIG``, else none at all,
+which means every default. Then ``BBSPOKER_DB``, when set, replaces the
+database path for every command (server and CLI alike).
+
+Sections and keys are exactly the fields below (``[server]``,
+``[login]``, ``[ledger]``, ``[table]``, ``[input]``, ``[output]``);
+``config/bbspoker.example.toml`` documents each one with its default. Times
+are seconds (an integer or a decimal number), money is whole CUBES. An
+unknown section or key, a value of the wrong type or out of range stops the
+start with a :class:`ConfigError` naming it.
+"""
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig",
+           "InputConfig", "OutputConfig", "ConfigError", "load_config",
+           "ENV_CONFIG", "ENV_DB", "LOG_LEVELS"]
+
+#: Environment variable naming the config file when ``--config`` is not given.
+ENV_CONFIG = "BBSPOKER_CONFIG"
+#: Environment variable that overrides ``[ledger] path`` for every command.
+ENV_DB = "BBSPOKER_DB"
+#: Accepted values of ``[server] log_level``.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(Exception):
+    """The config file is unreadable, not TOML, or has an unknown key or a bad value;
+    the message names the file, section and key."""
+
+
+def _key(default: Any, lo: float | None = None, hi: float | None = None,
+         choices: tuple[str, ...] | None = None) -> Any:
+    """A config field with its default and the range (inclusive) or choices it accepts."""
+    return field(default=default, metadata={"lo": lo, "hi": hi, "choices": choices})
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """``[server]``: where to listen and how many connections to accept.
+
+    ``port`` 0 takes any free port (tests). ``max_connections`` caps all
+    telnet connections, ``max_per_address`` those from one address that have
+    not logged in yet. ``prelogin_timeout`` (s) closes a connection that has
+    not logged in; ``lobby_idle_timeout`` (s) one idle in the lobby menu.
+    ``log_level`` is one of :data:`LOG_LEVELS` (logs go to stderr).
+    """
+
+    host: str = _key("127.0.0.1")
+    port: int = _key(2323, 0, 65535)
+    max_connections: int = _key(2000, 1)
+    max_per_address: int = _key(8, 1)
+    prelogin_timeout: float = _key(180.0, 1)
+    lobby_idle_timeout: float = _key(1800.0, 1)
+    log_level: str = _key("INFO", choices=LOG_LEVELS)
+
+
+@dataclass(frozen=True)
+class LoginConfig:
+    """``[login]``: defences against password guessing (issue 5).
+
+    After a failed login the session waits ``failure_delay`` s. ``max_failures``
+    failures from one address or on one handle within ``failure_window`` s
+    lock that pair out for ``lockout`` s. At most ``hash_workers`` password
+    hashes run at once (in threads, off the event loop).
+    """
+
+    failure_delay: float = _key(5.0, 0)
+    max_failures: int = _key(5, 1)
+    failure_window: float = _key(300.0, 1)
+    lockout: float = _key(600.0, 0)
+    hash_workers: int = _key(2, 1, 64)
+
+
+@dataclass(frozen=True)
+class LedgerConfig:
+    """``[ledger]``: the SQLite file of accounts, CUBES and games (``path``, relative to
+    the working directory; ``BBSPOKER_DB`` overrides it) and the CUBES a new account
+    starts with (``starting_cubes``)."""
+
+    path: str = _key("bbspoker.db")
+    starting_cubes: int = _key(1000, 0)
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """``[table]``: the poker table (chapter 2 of the rules).
+
+    ``seats`` players at most; ``ante`` CUBES each player pays to enter a game;
+    bets between ``min_bet`` and ``max_bet`` CUBES; ``turn_timeout`` (s, the
+    1:00 clock) before a player is passed; ``master_timeout`` (s, the 3:00
+    clock) before the game-master privilege moves on; ``between_games`` (s)
+    before the next game may start; the showdown starts by itself at round
+    ``max_round``; a player who sits out ``idle_games`` games in a row is
+    removed; on SIGTERM a running game gets ``shutdown_grace`` (s) to finish
+    before it is cancelled and refunded.
+    """
+
+    seats: int = _key(5, 2, 5)
+    ante: int = _key(10, 1)
+    min_bet: int = _key(1, 1)
+    max_bet: int = _key(200, 1)
+    turn_timeout: float = _key(60.0, 1)
+    master_timeout: float = _key(180.0, 1)
+    between_games: float = _key(30.0, 0)
+    max_round: int = _key(32700, 3, 32700)
+    idle_games: int = _key(2, 1)
+    shutdown_grace: float = _key(120.0, 0)
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    """``[input]``: limits on what one session may send (issue 5). A line longer than
+    ``max_line_bytes``, or input beyond ``rate_bytes_per_second`` sustained with bursts
+    of at most ``rate_burst_bytes`` (a token bucket), ends the session with a message."""
+
+    max_line_bytes: int = _key(6000, 80)
+    rate_bytes_per_second: int = _key(1000, 1)
+    rate_burst_bytes: int = _key(16384, 1)
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    """``[output]``: a session whose socket does not drain within ``drain_timeout`` s, or
+    whose queued output passes ``backlog_bytes``, is disconnected (issue 5)."""
+
+    drain_timeout: float = _key(30.0, 1)
+    backlog_bytes: int = _key(262144, 4096)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; each attribute is one TOML section of the same name."""
+
+    server: ServerConfig = field(default_factory=ServerConfig)
+    login: LoginConfig = field(default_factory=LoginConfig)
+    ledger: LedgerConfig = field(default_factory=LedgerConfig)
+    table: TableConfig = field(default_factory=TableConfig)
+    input: InputConfig = field(default_factory=InputConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
+
+
+def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
+    """Return ``value`` converted to the field's type, or raise ConfigError naming ``where``."""
+    lo, hi, choices = f.metadata["lo"], f.metadata["hi"], f.metadata["choices"]
+    if f.type is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, f.type) or isinstance(value, bool):
+        kind = {int: "a whole number", float: "a number of seconds", str: "a string"}[f.type]
+        raise ConfigError(f"{where} must be {kind}, got {value!r}")
+    if choices is not None and value not in choices:
+        raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
+    if lo is not None and value < lo or hi is not None and value > hi:
+        bounds = f">= {lo}" if hi is None else f"between {lo} and {hi}"
+        raise ConfigError(f"{where} must be {bounds}, got {value!r}")
+    if f.type is str and not value:
+        raise ConfigError(f"{where} must not be empty")
+    return value
+
+
+def _build(origin: str, data: dict[str, Any]) -> Config:
+    sections = {f.name: f for f in dataclasses.fields(Config)}
+    built: dict[str, Any] = {}
+    for name, table in data.items():
+        if name not in sections:
+            what = f"section [{name}]" if isinstance(table, dict) else f"top-level key {name!r}"
+            raise ConfigError(f"{origin}: unknown {what} (sections: {', '.join(sections)})")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{origin}: {name} must be a [{name}] section")
+        section_cls = sections[name].default_factory
+        keys = {f.name: f for f in dataclasses.fields(section_cls)}
+        values = {}
+        for key, value in table.items():
+            if key not in keys:
+                raise ConfigError(f"{origin}: unknown key {key!r} in [{name}] "
+                                  f"(known: {', '.join(keys)})")
+            values[key] = _check(f"{origin}: [{name}] {key}", keys[key], value)
+        built[name] = section_cls(**values)
+    config = Config(**built)
+    if config.table.min_bet > config.table.max_bet:
+        raise ConfigError(f"{origin}: [table] min_bet ({config.table.min_bet}) is above "
+                          f"max_bet ({config.table.max_bet})")
+    return config
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """Read the configuration.
+
+    ``path`` (``--config``) or else ``$BBSPOKER_CONFIG`` names a TOML file; with
+    neither, the defaults are used. ``$BBSPOKER_DB``, if set and not empty,
+    replaces ``[ledger] path``. Raises :class:`ConfigError` for an unreadable
+    file, bad TOML, an unknown section or key, or a bad value.
+    """
+    if path is None:
+        path = os.environ.get(ENV_CONFIG) or None
+    if path is None:
+        config = Config()
+    else:
+        origin = f"config file {os.fspath(path)}"
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except OSError as exc:
+            raise ConfigError(f"cannot read {origin}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{origin} is not valid TOML: {exc}") from None
+        config = _build(origin, data)
+    db = os.environ.get(ENV_DB)
+    if db:
+        config = dataclasses.replace(config, ledger=dataclasses.replace(config.ledger, path=db))
+    return config

@@ -1,0 +1,690 @@
+"""The CUBES ledger: accounts, an append-only journal, games and notices in SQLite.
+
+:class:`Ledger` is the real :class:`bbspoker.wallet.Wallet`. CUBES are the
+users' savings, so none may appear or vanish without a record:
+
+* every movement of CUBES is one ``journal`` row (account, signed amount,
+  reason, game id, time, balance after it, and for admin rows the reason text
+  and the operating-system user), written in the same transaction as the
+  balance it changes;
+* debits are conditional: a balance never goes below zero
+  (:class:`~bbspoker.wallet.InsufficientCubes`, nothing changed);
+* the pot of a game is not stored anywhere else: it is minus the sum of that
+  game's journal rows (antes and bets are negative, the payout positive), so
+  a finished game's rows sum to zero and ``ledger verify`` can prove it;
+* money enters and leaves the whole system only through rows with no game:
+  grants, takes, ``set`` adjustments and the starting CUBES of a new account
+  (reason ``signup``, actor ``system:signup`` for accounts made at the login
+  prompt, the sysop's user for ``bbspoker users add``). Hence the invariant
+  checked by :meth:`Ledger.verify`: CUBES of all accounts (the
+  :data:`~bbspoker.wallet.SYSTEM` account included) plus open pots equal
+  grants minus takes.
+
+SQLite is used with WAL, ``synchronous=FULL``, a busy timeout and ``BEGIN
+IMMEDIATE`` for every write, so the server and the admin CLI can use the same
+file at the same time without losing an update. Opening a ledger runs the
+schema migrations (table ``schema_version``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+import unicodedata
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import wcwidth
+
+from .wallet import SYSTEM, InsufficientCubes, UnknownAccount
+
+__all__ = [
+    "Ledger", "Account", "JournalRow", "GameRecord", "Totals",
+    "HandleTaken", "LedgerError", "validate_handle", "handle_key",
+    "SIGNUP_ACTOR", "CRASH_REASON",
+]
+
+#: Actor recorded for the starting CUBES of an account created at the login prompt.
+SIGNUP_ACTOR = "system:signup"
+#: Reason recorded for games refunded by :meth:`Ledger.recover_unfinished_games`.
+CRASH_REASON = "the server stopped before the game ended"
+
+_BUSY_TIMEOUT_MS = 10_000
+
+# Each migration is a list of statements run in one transaction; the index + 1
+# is the schema version it brings the database to. Append, never edit.
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE accounts (
+            id            INTEGER PRIMARY KEY,
+            handle        TEXT NOT NULL,
+            handle_key    TEXT NOT NULL UNIQUE,
+            password_hash TEXT,
+            cubes         INTEGER NOT NULL CHECK (cubes >= 0),
+            created       REAL NOT NULL,
+            last_seen     REAL,
+            banned        INTEGER NOT NULL DEFAULT 0,
+            ban_reason    TEXT
+        )""",
+        """CREATE TABLE games (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            players    TEXT NOT NULL,
+            deck_hash  TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at   REAL,
+            winner     TEXT,
+            end_reason TEXT,
+            history    TEXT
+        )""",
+        """CREATE TABLE journal (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            amount     INTEGER NOT NULL,
+            reason     TEXT NOT NULL,
+            game_id    INTEGER REFERENCES games(id),
+            at         REAL NOT NULL,
+            balance    INTEGER NOT NULL,
+            note       TEXT,
+            actor      TEXT
+        )""",
+        "CREATE INDEX journal_account ON journal(account_id, id)",
+        "CREATE INDEX journal_game ON journal(game_id)",
+        "CREATE INDEX games_open ON games(id) WHERE ended_at IS NULL",
+        """CREATE TABLE notices (
+            id         INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            at         REAL NOT NULL,
+            text       TEXT NOT NULL
+        )""",
+        "CREATE INDEX notices_account ON notices(account_id)",
+        f"""INSERT INTO accounts (handle, handle_key, cubes, created)
+            VALUES ('{SYSTEM}', '{SYSTEM}', 0, unixepoch())""",
+    ),
+)
+
+#: Schema version this code writes; a database with a higher version is refused.
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+class HandleTaken(Exception):
+    """An account with that handle (compared without regard to case) already exists."""
+
+
+class LedgerError(Exception):
+    """The database cannot be used: unreadable file, or a schema newer than this code."""
+
+
+def handle_key(handle: str) -> str:
+    """The form of a handle used for uniqueness and look-up: NFKC, then case-folded.
+
+    ``"Alice"``, ``"ALICE"`` and full-width ``"Ａｌｉｃｅ"`` share one key.
+    """
+    return unicodedata.normalize("NFKC", handle).casefold()
+
+
+def validate_handle(handle: str) -> str:
+    """Check a handle typed at the login prompt or given to the CLI; return it as stored.
+
+    Rule (issue 3, issue 5): surrounding spaces are dropped; then 2-16
+    printable characters (no C0/C1 controls, DEL, ESC, bidi or zero-width
+    characters), at most 16 terminal columns wide (``wcwidth``), and not the
+    reserved name of the :data:`~bbspoker.wallet.SYSTEM` account. Raises
+    ``ValueError`` with a message fit to show the user.
+    """
+    text = handle.strip()
+    if not 2 <= len(text) <= 16:
+        raise ValueError("a handle has 2 to 16 characters")
+    if not text.isprintable():
+        raise ValueError("a handle may only contain printable characters")
+    if wcwidth.wcswidth(text) > 16:
+        raise ValueError("a handle may be at most 16 columns wide")
+    if handle_key(text) == handle_key(SYSTEM):
+        raise ValueError(f"the handle {SYSTEM} is reserved")
+    return text
+
+
+@dataclass(frozen=True)
+class Account:
+    """One user account. ``cubes`` in CUBES; ``created``/``last_seen`` in Unix seconds
+    (``last_seen`` is ``None`` until the first :meth:`Ledger.touch`)."""
+
+    handle: str
+    cubes: int
+    created: float
+    last_seen: float | None
+    banned: bool
+    ban_reason: str | None
+
+
+@dataclass(frozen=True)
+class JournalRow:
+    """One movement of CUBES.
+
+    ``amount`` is signed CUBES (negative leaves the account); ``balance`` is
+    the account's CUBES after the row. ``reason`` is ``ante``/``bet`` (or what
+    the table passed), ``win``, ``pot-to-system``, ``refund``, ``signup``,
+    ``grant``, ``take`` or ``set``. ``game_id`` is set for game rows; ``note``
+    holds the admin's reason text or the refund reason; ``actor`` the OS user
+    of an admin row (``system:signup`` for starting CUBES). ``at``: Unix seconds.
+    """
+
+    id: int
+    handle: str
+    amount: int
+    reason: str
+    game_id: int | None
+    at: float
+    balance: int
+    note: str | None
+    actor: str | None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as recorded: players in seat order, SHA-256 hex of the deck order,
+    start/end in Unix seconds (``ended_at`` ``None`` while open), the winner,
+    ``end_reason`` (``"finished"`` or why it was cancelled), the CUBES in its
+    pot now, and the hand history mapping stored at the end (``None`` while open)."""
+
+    id: int
+    players: list[str]
+    deck_hash: str
+    started_at: float
+    ended_at: float | None
+    winner: str | None
+    end_reason: str | None
+    pot: int
+    history: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Where all CUBES are, for ``ledger verify``: ``grants`` and ``takes`` (both >= 0)
+    are the money that entered/left through rows with no game; ``accounts`` is the
+    sum of user balances, ``system`` the SYSTEM account, ``open_pots`` what open
+    games hold. Conservation: ``accounts + system + open_pots == grants - takes``."""
+
+    grants: int
+    takes: int
+    accounts: int
+    system: int
+    open_pots: int
+
+
+_ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason"
+_JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
+                            j.balance, j.note, j.actor
+                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
+_GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, g.winner,
+                         g.end_reason,
+                         -(SELECT COALESCE(SUM(amount), 0) FROM journal WHERE game_id = g.id),
+                         g.history
+                  FROM games g"""
+
+
+def _account(row: tuple) -> Account:
+    handle, cubes, created, last_seen, banned, ban_reason = row
+    return Account(handle, cubes, created, last_seen, bool(banned), ban_reason)
+
+
+def _game(row: tuple) -> GameRecord:
+    gid, players, deck_hash, started, ended, winner, end_reason, pot, history = row
+    return GameRecord(gid, json.loads(players), deck_hash, started, ended, winner,
+                      end_reason, pot, None if history is None else json.loads(history))
+
+
+class Ledger:
+    """The SQLite CUBES store; implements :class:`bbspoker.wallet.Wallet` plus accounts,
+    admin adjustments, hand histories, crash recovery and verification.
+
+    ``path``: database file (created with its schema if missing).
+    ``starting_cubes``: CUBES of an account created without an explicit amount.
+    ``clock``: returns Unix seconds for journal times (tests inject one).
+
+    One sqlite3 connection per object. It may be created in one thread and
+    used from another, but calls must not overlap (one thread at a time).
+    Raises :class:`LedgerError` if the file cannot be opened or its schema is
+    newer than this code. Handles are matched without regard to case.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, starting_cubes: int = 1000,
+                 clock: Callable[[], float] = time.time) -> None:
+        if starting_cubes < 0:
+            raise ValueError(f"starting_cubes must be >= 0, got {starting_cubes}")
+        self.path = os.fspath(path)
+        self.starting_cubes = starting_cubes
+        self._clock = clock
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None,
+                                       check_same_thread=False,
+                                       timeout=_BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as exc:
+            raise LedgerError(f"cannot open database {self.path}: {exc}") from None
+        try:
+            self._db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise LedgerError(f"cannot use database {self.path}: {exc}") from None
+        except LedgerError:
+            self._db.close()
+            raise
+        self._system_id = self._account_id(SYSTEM)
+
+    # ---------------------------------------------------------------- plumbing
+
+    def close(self) -> None:
+        """Close the connection; the object cannot be used afterwards."""
+        self._db.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE): all of it happens or none."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: several SELECTs see one consistent state."""
+        self._db.execute("BEGIN")
+        try:
+            yield self._db
+        finally:
+            self._db.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        with self._write() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+            version = 0 if row is None else row[0]
+            if version > SCHEMA_VERSION:
+                raise LedgerError(f"database {self.path} has schema version {version}, newer "
+                                  f"than this bbspoker ({SCHEMA_VERSION}); upgrade bbspoker")
+            for statements in _MIGRATIONS[version:]:
+                for statement in statements:
+                    db.execute(statement)
+            if row is None:
+                db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+            else:
+                db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int:
+        """The schema version of the open database (equals ``SCHEMA_VERSION`` after opening)."""
+        return self._db.execute("SELECT version FROM schema_version").fetchone()[0]
+
+    def _account_id(self, handle: str) -> int:
+        row = self._db.execute("SELECT id FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        if row is None:
+            raise UnknownAccount(handle)
+        return row[0]
+
+    def _move(self, account_id: int, amount: int, reason: str, game_id: int | None,
+              note: str | None = None, actor: str | None = None) -> int:
+        """Change one balance by ``amount`` and journal it; call inside :meth:`_write`.
+
+        Conditional debit: raises InsufficientCubes if the balance would go below zero.
+        """
+        row = self._db.execute(
+            "UPDATE accounts SET cubes = cubes + ? WHERE id = ? AND cubes + ? >= 0 "
+            "RETURNING cubes", (amount, account_id, amount)).fetchone()
+        if row is None:
+            handle, cubes = self._db.execute("SELECT handle, cubes FROM accounts WHERE id = ?",
+                                             (account_id,)).fetchone()
+            raise InsufficientCubes(f"{handle} has {cubes} CUBES, needs {-amount}")
+        self._db.execute(
+            "INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, actor)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (account_id, amount, reason, game_id, self._clock(), row[0], note, actor))
+        return row[0]
+
+    def _pot(self, game_id: int) -> int:
+        return -self._db.execute("SELECT COALESCE(SUM(amount), 0) FROM journal "
+                                 "WHERE game_id = ?", (game_id,)).fetchone()[0]
+
+    def _require_open(self, game_id: int) -> None:
+        row = self._db.execute("SELECT ended_at FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise ValueError(f"no game {game_id}")
+        if row[0] is not None:
+            raise ValueError(f"game {game_id} is already closed")
+
+    def _take_pot(self, game_id: int, account_id: int, amount: int, reason: str) -> int:
+        self._require_open(game_id)
+        pot = self._pot(game_id)
+        if amount != pot:
+            raise ValueError(f"pot of game {game_id} is {pot}, not {amount}")
+        return self._move(account_id, amount, reason, game_id)
+
+    # ------------------------------------------------------------ Wallet API
+
+    def balance(self, handle: str) -> int:
+        """Current CUBES of ``handle`` (SYSTEM included); raises UnknownAccount."""
+        row = self._db.execute("SELECT cubes FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        if row is None:
+            raise UnknownAccount(handle)
+        return row[0]
+
+    def open_game(self, handles: Sequence[str], deck_hash: str, started_at: float) -> int:
+        """Record a new game (players in seat order, SHA-256 hex of the deck order, start
+        in Unix seconds); returns its id, never reused. Until :meth:`close_game` it counts
+        as unfinished and is refunded by :meth:`recover_unfinished_games`."""
+        with self._write() as db:
+            return db.execute(
+                "INSERT INTO games (players, deck_hash, started_at) VALUES (?, ?, ?)",
+                (json.dumps(list(handles)), deck_hash, started_at)).lastrowid
+
+    def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of open game
+        ``game_id`` (chapter 2: bets leave the player's cash the moment they are made);
+        ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
+        InsufficientCubes, UnknownAccount, or ValueError (bad amount, game not open);
+        nothing is changed then."""
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        with self._write():
+            self._require_open(game_id)
+            return self._move(self._account_id(handle), -amount, reason, game_id)
+
+    def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
+        """Pay the whole pot (``amount`` CUBES, must equal the pot, else ValueError) of
+        open game ``game_id`` to the winner; journal reason ``win``. Returns the new balance."""
+        with self._write():
+            return self._take_pot(game_id, self._account_id(handle), amount, "win")
+
+    def pot_to_system(self, game_id: int, amount: int) -> None:
+        """Move the whole pot (``amount`` CUBES, must equal the pot) of a game nobody won
+        to the SYSTEM account (chapter 2, end of game); journal reason ``pot-to-system``."""
+        with self._write():
+            self._take_pot(game_id, self._system_id, amount, "pot-to-system")
+
+    def close_game(self, game_id: int, ended_at: float, winner: str | None,
+                   history: Mapping[str, Any]) -> None:
+        """Mark the game finished (``end_reason`` ``"finished"``) and store ``history``
+        as JSON. Raises ValueError if the game is not open or its pot still holds CUBES
+        (they would vanish), TypeError if ``history`` is not JSON-able."""
+        with self._write() as db:
+            self._require_open(game_id)
+            pot = self._pot(game_id)
+            if pot:
+                raise ValueError(f"pot of game {game_id} still holds {pot} CUBES")
+            db.execute("UPDATE games SET ended_at = ?, winner = ?, end_reason = 'finished', "
+                       "history = ? WHERE id = ?",
+                       (ended_at, winner, json.dumps(dict(history)), game_id))
+
+    # ------------------------------------------------------------ accounts
+
+    def find_account(self, handle: str) -> Account | None:
+        """The account with that handle (any case), or ``None``."""
+        row = self._db.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        return None if row is None else _account(row)
+
+    def create_account(self, handle: str, password_hash: str, cubes: int | None = None, *,
+                       actor: str = SIGNUP_ACTOR) -> Account:
+        """Create an account with ``cubes`` (default: ``starting_cubes``) starting CUBES.
+
+        The starting CUBES are journalled as reason ``signup`` by ``actor``
+        (``system:signup`` at the login prompt, the sysop's OS user from the CLI) and
+        count as a grant. Raises ValueError (bad handle, see :func:`validate_handle`,
+        or negative ``cubes``) or :class:`HandleTaken`.
+        """
+        handle = validate_handle(handle)
+        cubes = self.starting_cubes if cubes is None else cubes
+        if cubes < 0:
+            raise ValueError(f"starting CUBES must be >= 0, got {cubes}")
+        now = self._clock()
+        with self._write() as db:
+            try:
+                account_id = db.execute(
+                    "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created) "
+                    "VALUES (?, ?, ?, 0, ?)",
+                    (handle, handle_key(handle), password_hash, now)).lastrowid
+            except sqlite3.IntegrityError:
+                raise HandleTaken(f"the handle {handle} is taken") from None
+            self._move(account_id, cubes, "signup", None, "account created", actor)
+        return Account(handle, cubes, now, None, False, None)
+
+    def password_hash(self, handle: str) -> str | None:
+        """The stored password hash of ``handle``, or ``None`` if there is no such account."""
+        row = self._db.execute("SELECT password_hash FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        return None if row is None else row[0]
+
+    def _update_account(self, handle: str, assignments: str, params: tuple) -> None:
+        with self._write() as db:
+            if db.execute(f"UPDATE accounts SET {assignments} WHERE handle_key = ?",
+                          (*params, handle_key(handle))).rowcount == 0:
+                raise UnknownAccount(handle)
+
+    def set_password_hash(self, handle: str, password_hash: str) -> None:
+        """Replace the password hash of ``handle``; raises UnknownAccount."""
+        self._update_account(handle, "password_hash = ?", (password_hash,))
+
+    def touch(self, handle: str) -> None:
+        """Set ``last_seen`` of ``handle`` to now; raises UnknownAccount."""
+        self._update_account(handle, "last_seen = ?", (self._clock(),))
+
+    def ban(self, handle: str, reason: str) -> None:
+        """Bar ``handle`` from logging in, recording ``reason`` (non-empty, else ValueError);
+        raises UnknownAccount. CUBES are untouched."""
+        if not reason.strip():
+            raise ValueError("a ban needs a reason")
+        self._update_account(handle, "banned = 1, ban_reason = ?", (reason,))
+
+    def unban(self, handle: str) -> None:
+        """Lift a ban; raises UnknownAccount."""
+        self._update_account(handle, "banned = 0, ban_reason = NULL", ())
+
+    def list_accounts(self) -> list[Account]:
+        """All user accounts (not SYSTEM), ordered by handle without regard to case."""
+        rows = self._db.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id != ? "
+                                "ORDER BY handle_key", (self._system_id,)).fetchall()
+        return [_account(r) for r in rows]
+
+    # ------------------------------------------------------------ admin money
+
+    def _adjust(self, handle: str, amount_of: Callable[[int], int], kind: str,
+                reason: str, actor: str) -> int:
+        if not reason.strip():
+            raise ValueError("an adjustment needs a reason")
+        with self._write():
+            account_id = self._account_id(handle)
+            current = self._db.execute("SELECT cubes FROM accounts WHERE id = ?",
+                                       (account_id,)).fetchone()[0]
+            return self._move(account_id, amount_of(current), kind, None, reason, actor)
+
+    def grant(self, handle: str, n: int, reason: str, actor: str) -> int:
+        """Give ``n`` (> 0) CUBES to ``handle``; journal reason ``grant`` with the admin's
+        ``reason`` text and OS user ``actor``. Returns the new balance. Raises ValueError
+        (n <= 0, empty reason) or UnknownAccount."""
+        if n <= 0:
+            raise ValueError(f"the number of CUBES must be positive, got {n}")
+        return self._adjust(handle, lambda _: n, "grant", reason, actor)
+
+    def take(self, handle: str, n: int, reason: str, actor: str) -> int:
+        """Remove ``n`` (> 0) CUBES from ``handle`` (never below zero: InsufficientCubes,
+        nothing changed); journal reason ``take``. Returns the new balance."""
+        if n <= 0:
+            raise ValueError(f"the number of CUBES must be positive, got {n}")
+        return self._adjust(handle, lambda _: -n, "take", reason, actor)
+
+    def set_cubes(self, handle: str, n: int, reason: str, actor: str) -> int:
+        """Set the balance of ``handle`` to ``n`` (>= 0) CUBES; journalled as reason ``set``
+        with the signed difference (counts as a grant or a take). Returns ``n``."""
+        if n < 0:
+            raise ValueError(f"CUBES cannot be negative, got {n}")
+        return self._adjust(handle, lambda current: n - current, "set", reason, actor)
+
+    def history(self, handle: str, limit: int = 20) -> list[JournalRow]:
+        """The last ``limit`` journal rows of ``handle``, newest first; raises UnknownAccount."""
+        account_id = self._account_id(handle)
+        rows = self._db.execute(f"{_JOURNAL_SELECT} WHERE j.account_id = ? "
+                                "ORDER BY j.id DESC LIMIT ?", (account_id, limit)).fetchall()
+        return [JournalRow(*r) for r in rows]
+
+    def totals(self) -> Totals:
+        """Grants, takes and where all CUBES are now (one consistent snapshot)."""
+        with self._snapshot():
+            return self._totals()
+
+    def _totals(self) -> Totals:
+        db = self._db
+        grants, takes = db.execute(
+            "SELECT COALESCE(SUM(MAX(amount, 0)), 0), COALESCE(SUM(MAX(-amount, 0)), 0) "
+            "FROM journal WHERE game_id IS NULL").fetchone()
+        accounts, system = db.execute(
+            "SELECT COALESCE(SUM(cubes) FILTER (WHERE id != ?), 0), "
+            "COALESCE(SUM(cubes) FILTER (WHERE id = ?), 0) FROM accounts",
+            (self._system_id, self._system_id)).fetchone()
+        open_pots = -db.execute(
+            "SELECT COALESCE(SUM(j.amount), 0) FROM journal j JOIN games g "
+            "ON g.id = j.game_id WHERE g.ended_at IS NULL").fetchone()[0]
+        return Totals(grants, takes, accounts, system, open_pots)
+
+    # ------------------------------------------------------------ live changes
+
+    def latest_journal_id(self) -> int:
+        """Id of the newest journal row (0 when empty); ids only grow."""
+        return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM journal").fetchone()[0]
+
+    def journal_since(self, after_id: int) -> list[JournalRow]:
+        """Journal rows with id > ``after_id``, oldest first. The server polls this every
+        second to show admin changes (and any other movement) on status lines."""
+        rows = self._db.execute(f"{_JOURNAL_SELECT} WHERE j.id > ? ORDER BY j.id",
+                                (after_id,)).fetchall()
+        return [JournalRow(*r) for r in rows]
+
+    # ------------------------------------------------------------ crash recovery
+
+    def cancel_game(self, game_id: int, ended_at: float, reason: str) -> dict[str, int]:
+        """Close an open game without a winner and give back every ante and bet to the
+        player who paid it (journal reason ``refund``, ``note`` = ``reason``), leaving a
+        notice for each refunded player. If the pot was already paid out (the game ended
+        but was not closed) nothing is refunded. Returns ``{handle: CUBES refunded}``.
+        Raises ValueError if the game is not open."""
+        refunds: dict[str, int] = {}
+        with self._write() as db:
+            self._require_open(game_id)
+            paid_out = db.execute("SELECT COALESCE(SUM(amount), 0) FROM journal "
+                                  "WHERE game_id = ? AND amount > 0", (game_id,)).fetchone()[0]
+            payers = [] if paid_out else db.execute(
+                "SELECT j.account_id, a.handle, -SUM(j.amount) FROM journal j "
+                "JOIN accounts a ON a.id = j.account_id WHERE j.game_id = ? AND j.amount < 0 "
+                "GROUP BY j.account_id ORDER BY MIN(j.id)", (game_id,)).fetchall()
+            for account_id, handle, paid in payers:
+                self._move(account_id, paid, "refund", game_id, reason)
+                db.execute("INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
+                           (account_id, ended_at,
+                            f"Game {game_id} was cancelled ({reason}): your {paid} CUBES "
+                            f"of ante and bets were refunded."))
+                refunds[handle] = paid
+            db.execute("UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
+                       "WHERE id = ?",
+                       (ended_at, f"cancelled: {reason}",
+                        json.dumps({"cancelled": reason, "refunds": refunds}), game_id))
+        return refunds
+
+    def recover_unfinished_games(self, now: float) -> list[int]:
+        """Cancel and refund (:meth:`cancel_game`, reason :data:`CRASH_REASON`) every game
+        that has no end record, e.g. after kill -9 or a power loss. Call once at server
+        start before the table opens. Returns the ids of the games cancelled."""
+        ids = [r[0] for r in self._db.execute(
+            "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
+        for game_id in ids:
+            self.cancel_game(game_id, now, CRASH_REASON)
+        return ids
+
+    def notices(self, handle: str) -> list[str]:
+        """Messages waiting for ``handle`` (oldest first), shown at the next login;
+        raises UnknownAccount."""
+        account_id = self._account_id(handle)
+        return [r[0] for r in self._db.execute(
+            "SELECT text FROM notices WHERE account_id = ? ORDER BY id", (account_id,))]
+
+    def clear_notices(self, handle: str) -> None:
+        """Delete the notices of ``handle`` once shown; raises UnknownAccount."""
+        with self._write() as db:
+            db.execute("DELETE FROM notices WHERE account_id = ?", (self._account_id(handle),))
+
+    # ------------------------------------------------------------ games
+
+    def list_games(self, limit: int = 20) -> list[GameRecord]:
+        """The last ``limit`` games, newest first."""
+        rows = self._db.execute(f"{_GAME_SELECT} ORDER BY g.id DESC LIMIT ?",
+                                (limit,)).fetchall()
+        return [_game(r) for r in rows]
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """One game with its hand history, or ``None`` if there is no such game."""
+        row = self._db.execute(f"{_GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()
+        return None if row is None else _game(row)
+
+    # ------------------------------------------------------------ checks, backup
+
+    def verify(self) -> list[str]:
+        """Check the books; returns one line per discrepancy (empty list = all correct).
+
+        Checks: every balance equals the sum of its journal rows and every row's
+        ``balance`` equals the running sum; every closed game's rows sum to zero (the
+        pot was emptied) and no open pot is negative; all CUBES (accounts, SYSTEM,
+        open pots) equal grants minus takes.
+        """
+        problems: list[str] = []
+        with self._snapshot() as db:
+            for handle, cubes, summed in db.execute(
+                    "SELECT a.handle, a.cubes, COALESCE(SUM(j.amount), 0) FROM accounts a "
+                    "LEFT JOIN journal j ON j.account_id = a.id GROUP BY a.id "
+                    "HAVING a.cubes != COALESCE(SUM(j.amount), 0) ORDER BY a.handle_key"):
+                problems.append(f"account {handle}: balance is {cubes} CUBES but its "
+                                f"journal sums to {summed}")
+            for row_id, handle, balance, running in db.execute(
+                    "SELECT id, handle, balance, running FROM (SELECT j.id, a.handle, "
+                    "j.balance, SUM(j.amount) OVER (PARTITION BY j.account_id ORDER BY j.id) "
+                    "AS running FROM journal j JOIN accounts a ON a.id = j.account_id) "
+                    "WHERE balance != running ORDER BY id"):
+                problems.append(f"journal row {row_id} ({handle}): records balance {balance} "
+                                f"but the rows up to it sum to {running}")
+            for game_id, ended, pot in db.execute(
+                    "SELECT g.id, g.ended_at, -COALESCE(SUM(j.amount), 0) AS pot FROM games g "
+                    "LEFT JOIN journal j ON j.game_id = g.id GROUP BY g.id "
+                    "HAVING (g.ended_at IS NOT NULL AND pot != 0) OR pot < 0 ORDER BY g.id"):
+                state = "closed" if ended is not None else "open"
+                problems.append(f"game {game_id} ({state}): its pot holds {pot} CUBES")
+            t = self._totals()
+        held = t.accounts + t.system + t.open_pots
+        if held != t.grants - t.takes:
+            problems.append(
+                f"total CUBES {held} (accounts {t.accounts} + system {t.system} + open pots "
+                f"{t.open_pots}) != grants {t.grants} - takes {t.takes} = {t.grants - t.takes}")
+        return problems
+
+    def backup(self, dest_path: str | os.PathLike[str]) -> None:
+        """Copy the whole database to ``dest_path`` with SQLite's online backup API (safe
+        while the server writes). Raises FileExistsError rather than overwrite a file."""
+        dest_path = os.fspath(dest_path)
+        if os.path.exists(dest_path):
+            raise FileExistsError(f"{dest_path} already exists; not overwriting it")
+        dest = sqlite3.connect(dest_path)
+        try:
+            self._db.backup(dest)
+        finally:
+            dest.close()
