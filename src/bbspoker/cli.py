@@ -1,0 +1,384 @@
+"""The ``bbspoker`` command: run the server and administer accounts, CUBES and games.
+
+``bbspoker [--config FILE] COMMAND ...`` (``--help`` works on every command):
+
+* ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.server.run``);
+* ``users add|list|show|passwd|ban|unban``: accounts and handles;
+* ``cubes show|grant|take|set|history``: CUBES, each adjustment journalled with
+  its ``--reason`` and the operating-system user who made it;
+* ``games list|show``: recorded games and their hand histories;
+* ``ledger verify``: check the books (exit 1 and list what differs);
+* ``backup FILE``: copy the database with SQLite's online backup API.
+
+Exit status: 0 done, 1 a user mistake or a failed check (one line on stderr,
+no traceback), 2 bad command-line usage (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import getpass
+import importlib
+import json
+import os
+import sys
+import time
+from typing import Any, Callable, Sequence
+
+from . import __version__
+from .config import Config, ConfigError, load_config
+from .ledger import HandleTaken, Ledger, LedgerError, validate_handle
+from .passwords import hash_password, validate_password
+from .wallet import InsufficientCubes, UnknownAccount
+
+__all__ = ["main"]
+
+
+class CliError(Exception):
+    """A user mistake to report as one line on stderr with exit status 1."""
+
+
+def _when(seconds: float | None) -> str:
+    """Unix seconds as local time ``YYYY-MM-DD HH:MM:SS`` (``never`` for None)."""
+    if seconds is None:
+        return "never"
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+
+
+def _open(config: Config, *, create: bool = False) -> Ledger:
+    """Open the configured database; unless ``create``, it must exist already."""
+    path = config.ledger.path
+    if not create and not os.path.exists(path):
+        raise CliError(f"no database at {path} (set [ledger] path or BBSPOKER_DB; "
+                       "`bbspoker serve` or `bbspoker users add` creates it)")
+    return Ledger(path, starting_cubes=config.ledger.starting_cubes)
+
+
+def _read_new_password(handle: str, password_file: str | None) -> str:
+    """The new password from the first line of ``password_file``, or typed twice."""
+    if password_file is not None:
+        try:
+            with open(password_file, encoding="utf-8") as fh:
+                password = fh.readline().rstrip("\r\n")
+        except OSError as exc:
+            raise CliError(f"cannot read password file {password_file}: {exc.strerror}") from None
+    else:
+        password = getpass.getpass(f"New password for {handle}: ")
+        if getpass.getpass("Type it again: ") != password:
+            raise CliError("the two passwords differ; nothing changed")
+    try:
+        return validate_password(password)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _account_or_fail(ledger: Ledger, handle: str):
+    account = ledger.find_account(handle)
+    if account is None:
+        raise UnknownAccount(handle)
+    return account
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _serve(args: argparse.Namespace, config: Config) -> int:
+    overrides = {k: getattr(args, k) for k in ("host", "port") if getattr(args, k) is not None}
+    config = dataclasses.replace(config, server=dataclasses.replace(config.server, **overrides))
+    try:
+        server = importlib.import_module("bbspoker.server")
+    except ModuleNotFoundError as exc:
+        if exc.name != "bbspoker.server":
+            raise
+        raise CliError("server not built yet") from None
+    return server.run(config)
+
+
+def _users_add(args: argparse.Namespace, config: Config) -> int:
+    handle = validate_handle(args.name)
+    with _open(config, create=True) as ledger:
+        if ledger.find_account(handle) is not None:
+            raise HandleTaken(f"the handle {handle} is taken")
+        password = _read_new_password(handle, args.password_file)
+        account = ledger.create_account(handle, hash_password(password), args.cubes,
+                                        actor=getpass.getuser())
+    print(f"created {account.handle} with {account.cubes} CUBES")
+    return 0
+
+
+def _users_list(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        accounts = ledger.list_accounts()
+    if not accounts:
+        print("no accounts")
+        return 0
+    print(f"{'HANDLE':<16}  {'CUBES':>10}  {'LAST SEEN':<19}  STATUS")
+    for a in accounts:
+        status = f"banned: {a.ban_reason}" if a.banned else "ok"
+        print(f"{a.handle:<16}  {a.cubes:>10}  {_when(a.last_seen):<19}  {status}")
+    return 0
+
+
+def _users_show(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        a = _account_or_fail(ledger, args.name)
+        waiting = ledger.notices(a.handle)
+    print(f"handle:     {a.handle}")
+    print(f"CUBES:      {a.cubes}")
+    print(f"created:    {_when(a.created)}")
+    print(f"last seen:  {_when(a.last_seen)}")
+    print(f"banned:     {'yes: ' + (a.ban_reason or '') if a.banned else 'no'}")
+    print(f"notices:    {len(waiting)} waiting for the next login")
+    return 0
+
+
+def _users_passwd(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        password = _read_new_password(handle, args.password_file)
+        ledger.set_password_hash(handle, hash_password(password))
+    print(f"password of {handle} changed")
+    return 0
+
+
+def _users_ban(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        ledger.ban(args.name, args.reason)
+        handle = _account_or_fail(ledger, args.name).handle
+    print(f"{handle} is banned: {args.reason}")
+    return 0
+
+
+def _users_unban(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        ledger.unban(args.name)
+        handle = _account_or_fail(ledger, args.name).handle
+    print(f"{handle} may log in again")
+    return 0
+
+
+def _cubes_show(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        a = _account_or_fail(ledger, args.name)
+    if args.json:
+        print(json.dumps({"handle": a.handle, "cubes": a.cubes}))
+    else:
+        print(f"{a.handle}: {a.cubes} CUBES")
+    return 0
+
+
+def _adjuster(method: str) -> Callable[[argparse.Namespace, Config], int]:
+    """``cubes grant|take|set``: call ``Ledger.<method>`` with the reason and OS user."""
+    def run(args: argparse.Namespace, config: Config) -> int:
+        with _open(config) as ledger:
+            before = ledger.balance(args.name)
+            after = getattr(ledger, method)(args.name, args.n, args.reason, getpass.getuser())
+            handle = _account_or_fail(ledger, args.name).handle
+        print(f"{handle}: {before} -> {after} CUBES ({after - before:+d}, {args.reason})")
+        return 0
+    return run
+
+
+def _cubes_history(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        rows = ledger.history(handle, args.limit)
+    print(f"{'ID':>7}  {'TIME':<19}  {'AMOUNT':>8}  {'BALANCE':>8}  {'WHAT':<13}  "
+          f"{'GAME':>6}  BY / NOTE")
+    for r in rows:
+        game = "" if r.game_id is None else str(r.game_id)
+        by = " / ".join(x for x in (r.actor, r.note) if x)
+        print(f"{r.id:>7}  {_when(r.at):<19}  {r.amount:>+8d}  {r.balance:>8}  "
+              f"{r.reason:<13}  {game:>6}  {by}")
+    return 0
+
+
+def _result(g) -> str:
+    if g.ended_at is None:
+        return f"open, pot {g.pot} CUBES"
+    if g.end_reason == "finished":
+        return f"winner {g.winner}" if g.winner else "nobody won"
+    return g.end_reason or ""
+
+
+def _games_list(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        games = ledger.list_games(args.limit)
+    if not games:
+        print("no games")
+        return 0
+    print(f"{'ID':>6}  {'STARTED':<19}  {'PLAYERS':<40}  RESULT")
+    for g in games:
+        print(f"{g.id:>6}  {_when(g.started_at):<19}  {', '.join(g.players):<40}  {_result(g)}")
+    return 0
+
+
+def _show_value(key: str, value: Any, indent: str) -> None:
+    """Print one hand-history entry: lists one item a line, mappings ``key  value``."""
+    text = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731
+    if isinstance(value, list):
+        print(f"{indent}{key}:")
+        for item in value:
+            print(f"{indent}  {text(item)}")
+    elif isinstance(value, dict):
+        print(f"{indent}{key}:")
+        width = max((len(str(k)) for k in value), default=0)
+        for k, v in value.items():
+            print(f"{indent}  {str(k):<{width}}  {text(v)}")
+    else:
+        print(f"{indent}{key}: {text(value)}")
+
+
+def _games_show(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        g = ledger.game(args.id)
+    if g is None:
+        raise CliError(f"no game {args.id}")
+    print(f"Game {g.id}")
+    print(f"  players:    {', '.join(g.players)}")
+    print(f"  deck hash:  {g.deck_hash}")
+    print(f"  started:    {_when(g.started_at)}")
+    print(f"  ended:      {_when(g.ended_at) if g.ended_at is not None else 'not yet'}")
+    print(f"  result:     {_result(g)}")
+    if g.history:
+        print("Hand history:")
+        for key, value in g.history.items():
+            _show_value(key, value, "  ")
+    return 0
+
+
+def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        problems = ledger.verify()
+        t = ledger.totals()
+        n_accounts = len(ledger.list_accounts())
+    for line in problems:
+        print(line)
+    if problems:
+        print(f"ledger verify: {len(problems)} discrepancies", file=sys.stderr)
+        return 1
+    print(f"ledger OK: {n_accounts} accounts hold {t.accounts} CUBES, system {t.system}, "
+          f"open pots {t.open_pots}; grants {t.grants} - takes {t.takes} = "
+          f"{t.grants - t.takes}")
+    return 0
+
+
+def _backup(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        ledger.backup(args.file)
+    print(f"backed up {config.ledger.path} to {args.file}")
+    return 0
+
+
+# ------------------------------------------------------------------ parser
+
+
+def _int_at_least(lowest: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"must be at least {lowest}, got {value}")
+        return value
+    return parse
+
+
+def _parser() -> argparse.ArgumentParser:
+    # --config is accepted before the command and after it (SUPPRESS: a
+    # subcommand does not overwrite a value given before it).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
+                        help="TOML config file (default: $BBSPOKER_CONFIG, else built-in "
+                             "defaults); $BBSPOKER_DB overrides the database path")
+    parser = argparse.ArgumentParser(
+        prog="bbspoker", parents=[common],
+        description="Global Village BBS PoKeR: telnet door server and sysop tools.")
+    parser.add_argument("--version", action="version", version=f"bbspoker {__version__}")
+    commands = parser.add_subparsers(metavar="COMMAND", required=True)
+
+    def command(group, name: str, help: str, run) -> argparse.ArgumentParser:
+        sub = group.add_parser(name, parents=[common], help=help, description=help)
+        sub.set_defaults(run=run)
+        return sub
+
+    def group(name: str, help: str):
+        sub = commands.add_parser(name, parents=[common], help=help, description=help)
+        return sub.add_subparsers(metavar="ACTION", required=True)
+
+    p = command(commands, "serve", "run the telnet server in the foreground", _serve)
+    p.add_argument("--host", help="address to listen on (overrides [server] host)")
+    p.add_argument("--port", type=_int_at_least(0), help="TCP port (overrides [server] port)")
+
+    users = group("users", "manage accounts")
+    p = command(users, "add", "create an account (asks for the password twice)", _users_add)
+    p.add_argument("name", help="handle, 2-16 printable characters")
+    p.add_argument("--cubes", type=_int_at_least(0),
+                   help="starting CUBES (default: [ledger] starting_cubes)")
+    p.add_argument("--password-file", metavar="F",
+                   help="read the password from the first line of F instead of asking")
+    command(users, "list", "list all accounts", _users_list)
+    p = command(users, "show", "show one account", _users_show)
+    p.add_argument("name")
+    p = command(users, "passwd", "set a new password (asks twice)", _users_passwd)
+    p.add_argument("name")
+    p.add_argument("--password-file", metavar="F",
+                   help="read the password from the first line of F instead of asking")
+    p = command(users, "ban", "bar a handle from logging in", _users_ban)
+    p.add_argument("name")
+    p.add_argument("--reason", required=True, help="why (recorded, shown by users show)")
+    p = command(users, "unban", "lift a ban", _users_unban)
+    p.add_argument("name")
+
+    cubes = group("cubes", "show and adjust CUBES (every change is journalled)")
+    p = command(cubes, "show", "show the CUBES of a handle", _cubes_show)
+    p.add_argument("name")
+    p.add_argument("--json", action="store_true",
+                   help='print {"handle": ..., "cubes": N} as JSON')
+    for name, lowest, help in (("grant", 1, "give N CUBES to a handle"),
+                               ("take", 1, "take N CUBES from a handle (never below zero)"),
+                               ("set", 0, "set the CUBES of a handle to N")):
+        p = command(cubes, name, help, _adjuster("set_cubes" if name == "set" else name))
+        p.add_argument("name")
+        p.add_argument("n", metavar="N", type=_int_at_least(lowest), help="CUBES")
+        p.add_argument("--reason", required=True, help="why (recorded in the journal)")
+    p = command(cubes, "history", "journal rows of a handle, newest first", _cubes_history)
+    p.add_argument("name")
+    p.add_argument("--limit", type=_int_at_least(1), default=20, help="rows (default 20)")
+
+    games = group("games", "recorded games and hand histories")
+    p = command(games, "list", "the latest games, newest first", _games_list)
+    p.add_argument("--limit", type=_int_at_least(1), default=20, help="games (default 20)")
+    p = command(games, "show", "one game's hand history", _games_show)
+    p.add_argument("id", metavar="ID", type=_int_at_least(1))
+
+    ledger = group("ledger", "check the books")
+    command(ledger, "verify", "check that every CUBE is accounted for (exit 1 if not)",
+            _ledger_verify)
+
+    p = command(commands, "backup", "copy the database safely while the server runs", _backup)
+    p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``bbspoker`` command; returns the exit status (0 ok, 1 error, 2 usage).
+
+    User mistakes (unknown handle, bad config, not enough CUBES, ...) print one
+    line ``bbspoker: error: ...`` on stderr and return 1, never a traceback.
+    """
+    args = _parser().parse_args(argv)
+    try:
+        config = load_config(getattr(args, "config", None))
+        return args.run(args, config)
+    except UnknownAccount as exc:
+        message = f"no account named {exc.args[0]}"
+    except (CliError, ConfigError, LedgerError, HandleTaken, InsufficientCubes,
+            ValueError, OSError) as exc:
+        message = str(exc)
+    except (KeyboardInterrupt, EOFError):
+        message = "cancelled; nothing changed"
+    print(f"bbspoker: error: {message}", file=sys.stderr)
+    return 1
