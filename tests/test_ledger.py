@@ -1,0 +1,477 @@
+"""The SQLite ledger: Wallet semantics, accounts, admin money, crash refunds, verify."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bbspoker.ledger import (CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
+                             validate_handle)
+from bbspoker.passwords import hash_password, validate_password, verify_password
+from bbspoker.wallet import SYSTEM, InsufficientCubes, MemoryWallet, UnknownAccount
+
+
+class Clock:
+    """A fake clock: each call returns the next whole second."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.ticks = itertools.count(start)
+
+    def __call__(self) -> float:
+        return next(self.ticks)
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "bbspoker.db"
+
+
+@pytest.fixture
+def ledger(db):
+    with Ledger(db, clock=Clock()) as led:
+        led.create_account("Alice", "hash-a")
+        led.create_account("bob", "hash-b", cubes=50)
+        yield led
+
+
+# ---------------------------------------------------------------- passwords
+
+
+def test_password_hash_is_salted_and_verifies_only_the_right_password():
+    first, second = hash_password("s3cret pass"), hash_password("s3cret pass")
+    assert first != second                      # a fresh salt every time
+    assert "s3cret" not in first
+    assert first.startswith("scrypt$")
+    assert verify_password(first, "s3cret pass")
+    assert verify_password(second, "s3cret pass")
+    assert not verify_password(first, "s3cret pasS")
+    assert not verify_password(first, "")
+
+
+@pytest.mark.parametrize("stored", ["", "garbage", "scrypt$1$2$3$4$5", "bcrypt$x$y$z$a$b",
+                                    "scrypt$16384$8$1$!!!$AAAA"])
+def test_malformed_stored_hash_never_verifies(stored):
+    assert verify_password(stored, "anything") is False
+
+
+@pytest.mark.parametrize("password, message", [("abc", "too short"), ("x" * 129, "too long"),
+                                               ("tab\there", "control")])
+def test_bad_new_passwords_are_refused(password, message):
+    with pytest.raises(ValueError, match=message):
+        validate_password(password)
+
+
+# ---------------------------------------------------------------- handles
+
+
+@pytest.mark.parametrize("handle", ["a", "x" * 17, "evil\x1b[2J", "bell\x07", "del\x7f",
+                                    "c1\x9b1m", "bidi\u202ex", "zero\u200bwidth", "wj\u2060x",
+                                    "*SYSTEM*", "\u4e00" * 9, "  "])
+def test_validate_handle_refuses_unsafe_or_bad_handles(handle):
+    with pytest.raises(ValueError):
+        validate_handle(handle)
+
+
+def test_validate_handle_accepts_and_trims():
+    assert validate_handle("  Jo ") == "Jo"
+    assert validate_handle("x" * 16) == "x" * 16
+    assert validate_handle("Zoë") == "Zoë"
+    assert validate_handle("\u4e00" * 8) == "\u4e00" * 8  # 16 columns
+
+
+def test_handles_are_unique_without_regard_to_case(ledger):
+    with pytest.raises(HandleTaken):
+        ledger.create_account("ALICE", "h")
+    with pytest.raises(HandleTaken):
+        ledger.create_account("Ａｌｉｃｅ", "h")  # full-width look-alike
+    account = ledger.find_account("aLiCe")
+    assert account is not None and account.handle == "Alice" and account.cubes == 1000
+    assert ledger.find_account("carol") is None
+    assert [a.handle for a in ledger.list_accounts()] == ["Alice", "bob"]
+
+
+def test_account_fields_password_ban_touch(ledger):
+    assert ledger.password_hash("ALICE") == "hash-a"
+    assert ledger.password_hash("nobody") is None
+    ledger.set_password_hash("alice", "hash-new")
+    assert ledger.password_hash("Alice") == "hash-new"
+    assert ledger.find_account("bob").last_seen is None
+    ledger.touch("bob")
+    assert ledger.find_account("bob").last_seen is not None
+    ledger.ban("bob", "spamming the chat")
+    bob = ledger.find_account("bob")
+    assert bob.banned and bob.ban_reason == "spamming the chat"
+    ledger.unban("BOB")
+    assert not ledger.find_account("bob").banned
+    with pytest.raises(ValueError):
+        ledger.ban("bob", "  ")
+    for call in (lambda: ledger.touch("zed"), lambda: ledger.ban("zed", "x"),
+                 lambda: ledger.set_password_hash("zed", "h"), lambda: ledger.balance("zed")):
+        with pytest.raises(UnknownAccount):
+            call()
+
+
+# ---------------------------------------------------------------- Wallet API
+
+
+def test_a_game_moves_cubes_through_the_pot_and_journals_every_move(ledger):
+    gid = ledger.open_game(["Alice", "bob"], "d" * 64, 100.0)
+    assert ledger.pay_into_pot(gid, "alice", 10, "ante") == 990
+    assert ledger.pay_into_pot(gid, "BOB", 10, "ante") == 40
+    assert ledger.pay_into_pot(gid, "alice", 25, "bet") == 965
+    assert ledger.game(gid).pot == 45
+    assert ledger.totals().open_pots == 45
+    assert ledger.pay_out_pot(gid, "bob", 45) == 85
+    ledger.close_game(gid, 200.0, "bob", {"winner": "bob", "pot": 45})
+    rows = [(r.handle, r.amount, r.reason, r.game_id) for r in ledger.history("alice", 10)]
+    assert rows == [("Alice", -25, "bet", gid), ("Alice", -10, "ante", gid),
+                    ("Alice", 1000, "signup", None)]
+    assert ledger.history("bob", 1)[0].balance == 85
+    game = ledger.game(gid)
+    assert (game.winner, game.end_reason, game.pot, game.ended_at) == ("bob", "finished", 0, 200.0)
+    assert ledger.verify() == []
+
+
+def test_pot_to_system_goes_to_the_system_account(ledger):
+    gid = ledger.open_game(["Alice", "bob"], "d", 1.0)
+    ledger.pay_into_pot(gid, "alice", 10, "ante")
+    ledger.pay_into_pot(gid, "bob", 10, "ante")
+    ledger.pot_to_system(gid, 20)
+    ledger.close_game(gid, 2.0, None, {})
+    assert ledger.balance(SYSTEM) == 20
+    assert ledger.totals().system == 20
+    assert ledger.verify() == []
+
+
+def test_debits_never_go_below_zero_and_change_nothing(ledger):
+    gid = ledger.open_game(["bob"], "d", 1.0)
+    last = ledger.latest_journal_id()
+    with pytest.raises(InsufficientCubes):
+        ledger.pay_into_pot(gid, "bob", 51, "bet")
+    with pytest.raises(InsufficientCubes):
+        ledger.take("bob", 51, "too much", "root")
+    assert ledger.balance("bob") == 50
+    assert ledger.game(gid).pot == 0
+    assert ledger.latest_journal_id() == last
+    assert ledger.pay_into_pot(gid, "bob", 50, "bet") == 0   # exactly all of it is fine
+
+
+def test_wallet_misuse_is_refused_without_change(ledger):
+    gid = ledger.open_game(["Alice", "bob"], "d", 1.0)
+    ledger.pay_into_pot(gid, "alice", 10, "ante")
+    last = ledger.latest_journal_id()
+    for bad in (lambda: ledger.pay_into_pot(gid, "alice", 0, "bet"),
+                lambda: ledger.pay_into_pot(gid, "alice", -5, "bet"),
+                lambda: ledger.pay_out_pot(gid, "bob", 11),          # not the whole pot
+                lambda: ledger.pot_to_system(gid, 9),
+                lambda: ledger.close_game(gid, 2.0, None, {}),       # pot still holds 10
+                lambda: ledger.pay_into_pot(999, "alice", 1, "bet")):
+        with pytest.raises(ValueError):
+            bad()
+    with pytest.raises(UnknownAccount):
+        ledger.pay_into_pot(gid, "nobody", 1, "bet")
+    assert ledger.latest_journal_id() == last
+    assert ledger.balance("alice") == 990
+    ledger.pay_out_pot(gid, "alice", 10)
+    ledger.close_game(gid, 2.0, "Alice", {})
+    with pytest.raises(ValueError):
+        ledger.pay_into_pot(gid, "alice", 1, "bet")              # closed
+    with pytest.raises(ValueError):
+        ledger.close_game(gid, 3.0, "Alice", {})
+
+
+_OPS = st.lists(st.one_of(
+    st.tuples(st.just("pay"), st.sampled_from(["ann", "BOB", "cy"]), st.integers(-2, 90),
+              st.sampled_from(["ante", "bet"])),
+    st.tuples(st.just("out"), st.sampled_from(["ann", "BOB", "cy"]), st.integers(-1, 1)),
+    st.tuples(st.just("system"), st.integers(-1, 1)),
+    st.tuples(st.just("balance"), st.sampled_from(["ann", "bob", "cy", "zz", SYSTEM])),
+), max_size=25)
+
+
+def _apply(wallet, gid, op):
+    """Run one op on a wallet; return its result or the exception type it raised."""
+    kind = op[0]
+    try:
+        if kind == "pay":
+            return wallet.pay_into_pot(gid, op[1], op[2], op[3])
+        if kind == "out":
+            pot = -sum(a for g, _, a, _ in journal_rows(wallet) if g == gid)
+            return wallet.pay_out_pot(gid, op[1], pot + op[2])
+        if kind == "system":
+            pot = -sum(a for g, _, a, _ in journal_rows(wallet) if g == gid)
+            return wallet.pot_to_system(gid, pot + op[1])
+        return wallet.balance(op[1])
+    except (ValueError, KeyError, InsufficientCubes) as exc:
+        return type(exc)
+
+
+def journal_rows(wallet):
+    if isinstance(wallet, MemoryWallet):
+        return wallet.journal
+    return [(r.game_id, r.handle, r.amount, r.reason) for r in wallet.journal_since(0)
+            if r.game_id is not None]
+
+
+@settings(max_examples=40, deadline=None)
+@given(_OPS)
+def test_ledger_behaves_exactly_like_memory_wallet(ops):
+    """Same ops, same results, same exceptions, same balances and game journal."""
+    start = {"ann": 100, "bob": 60, "cy": 0}
+    memory = MemoryWallet(balances=dict(start) | {SYSTEM: 0})
+    with tempfile.TemporaryDirectory() as tmp, Ledger(os.path.join(tmp, "x.db")) as ledger:
+        for handle, cubes in start.items():
+            ledger.create_account(handle, "h", cubes)
+        gids = [w.open_game(list(start), "d", 1.0) for w in (memory, ledger)]
+        for op in ops:
+            assert _apply(memory, gids[0], op) == _apply(ledger, gids[1], op), op
+        for handle in [*start, SYSTEM]:
+            assert memory.balance(handle) == ledger.balance(handle)
+        assert journal_rows(memory) == journal_rows(ledger)
+        assert memory.total() == sum(start.values()) == ledger.totals().grants
+        assert ledger.verify() == []
+
+
+# ---------------------------------------------------------------- admin money
+
+
+def test_grant_take_set_record_reason_and_actor(ledger):
+    assert ledger.grant("bob", 100, "contest prize", "sysop") == 150
+    assert ledger.take("BOB", 30, "refund abuse", "sysop") == 120
+    assert ledger.set_cubes("bob", 500, "reset", "root") == 500
+    assert ledger.set_cubes("bob", 0, "wipe", "root") == 0
+    rows = ledger.history("bob", 4)
+    assert [(r.amount, r.reason, r.note, r.actor, r.balance) for r in rows] == [
+        (-500, "set", "wipe", "root", 0), (380, "set", "reset", "root", 500),
+        (-30, "take", "refund abuse", "sysop", 120), (100, "grant", "contest prize", "sysop", 150)]
+    totals = ledger.totals()
+    assert (totals.grants, totals.takes) == (1000 + 50 + 100 + 380, 30 + 500)
+    assert totals.accounts == 1000 == totals.grants - totals.takes
+    assert ledger.history("bob", 100)[-1].actor == "system:signup"
+    assert ledger.verify() == []
+
+
+@pytest.mark.parametrize("call", [lambda l: l.grant("bob", 0, "x", "r"),
+                                  lambda l: l.take("bob", -1, "x", "r"),
+                                  lambda l: l.set_cubes("bob", -1, "x", "r"),
+                                  lambda l: l.grant("bob", 5, " ", "r")])
+def test_bad_adjustments_change_nothing(ledger, call):
+    last = ledger.latest_journal_id()
+    with pytest.raises(ValueError):
+        call(ledger)
+    assert ledger.latest_journal_id() == last and ledger.balance("bob") == 50
+
+
+def test_journal_since_shows_changes_made_by_another_connection(ledger, db):
+    seen = ledger.latest_journal_id()
+    with Ledger(db) as cli:
+        cli.grant("alice", 7, "welcome back", "sysop")
+    rows = ledger.journal_since(seen)
+    assert [(r.handle, r.amount, r.balance, r.note, r.actor) for r in rows] == [
+        ("Alice", 7, 1007, "welcome back", "sysop")]
+    assert ledger.latest_journal_id() == rows[-1].id
+    assert ledger.journal_since(rows[-1].id) == []
+
+
+def test_concurrent_cli_grants_during_games_lose_no_update(db):
+    """A server thread plays games while a CLI connection grants and takes on the
+    same accounts; every change lands and the books balance."""
+    with Ledger(db) as setup:
+        for handle in ("p1", "p2", "p3"):
+            setup.create_account(handle, "h", 1000)
+    games, grants = 30, 60
+    errors: list[BaseException] = []
+
+    def server() -> None:
+        try:
+            with Ledger(db) as led:
+                for n in range(games):
+                    gid = led.open_game(["p1", "p2", "p3"], f"{n}", float(n))
+                    for h in ("p1", "p2", "p3"):
+                        led.pay_into_pot(gid, h, 10, "ante")
+                    led.pay_into_pot(gid, "p1", 5, "bet")
+                    led.pay_into_pot(gid, "p2", 5, "bet")
+                    led.pay_out_pot(gid, "p3", 40)
+                    led.close_game(gid, float(n), "p3", {"winner": "p3"})
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=server)
+    thread.start()
+    with Ledger(db) as cli:
+        for n in range(grants):
+            cli.grant("p1", 3, f"grant {n}", "sysop")
+            cli.take("p3", 1, f"take {n}", "sysop")
+    thread.join()
+    assert errors == []
+    with Ledger(db) as check:
+        assert check.balance("p1") == 1000 - games * 15 + grants * 3
+        assert check.balance("p2") == 1000 - games * 15
+        assert check.balance("p3") == 1000 + games * 30 - grants
+        assert check.verify() == []
+
+
+# ---------------------------------------------------------------- crash recovery
+
+_CRASHING_SERVER = """
+import sys, time
+from bbspoker.ledger import Ledger
+led = Ledger(sys.argv[1])
+done = led.open_game(["Alice", "bob"], "d", 1.0)
+led.pay_into_pot(done, "Alice", 10, "ante"); led.pay_into_pot(done, "bob", 10, "ante")
+led.pay_out_pot(done, "bob", 20); led.close_game(done, 2.0, "bob", {})
+gid = led.open_game(["Alice", "bob", "carol"], "d", 3.0)
+led.pay_into_pot(gid, "Alice", 10, "ante"); led.pay_into_pot(gid, "bob", 10, "ante")
+led.pay_into_pot(gid, "Alice", 30, "bet"); led.pay_into_pot(gid, "bob", 30, "bet")
+print(gid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_kill_9_mid_game_refunds_every_ante_and_bet(db):
+    with Ledger(db) as led:
+        for handle in ("Alice", "bob", "carol"):
+            led.create_account(handle, "h", 100)
+    proc = subprocess.Popen([sys.executable, "-c", _CRASHING_SERVER, str(db)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        gid = int(proc.stdout.readline())
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+    with Ledger(db) as led:
+        assert led.balance("Alice") == 50 and led.balance("bob") == 70
+        assert led.recover_unfinished_games(1000.0) == [gid]
+        assert (led.balance("Alice"), led.balance("bob"), led.balance("carol")) == (90, 110, 100)
+        assert led.verify() == []
+        assert led.totals().open_pots == 0
+        game = led.game(gid)
+        assert game.ended_at == 1000.0 and CRASH_REASON in game.end_reason
+        assert game.history["refunds"] == {"Alice": 40, "bob": 40}
+        refunds = [r for r in led.history("bob", 1)]
+        assert (refunds[0].reason, refunds[0].amount, refunds[0].game_id) == ("refund", 40, gid)
+        assert len(led.notices("alice")) == 1 and "40 CUBES" in led.notices("alice")[0]
+        assert led.notices("carol") == []           # paid nothing, nothing to tell
+        led.clear_notices("alice")
+        assert led.notices("alice") == []
+        assert led.recover_unfinished_games(1001.0) == []
+
+
+def test_recovery_does_not_refund_a_pot_already_paid_out(ledger):
+    gid = ledger.open_game(["Alice", "bob"], "d", 1.0)
+    ledger.pay_into_pot(gid, "alice", 10, "ante")
+    ledger.pay_into_pot(gid, "bob", 10, "ante")
+    ledger.pay_out_pot(gid, "bob", 20)            # crash before close_game
+    assert ledger.recover_unfinished_games(5.0) == [gid]
+    assert (ledger.balance("alice"), ledger.balance("bob")) == (990, 60)
+    assert ledger.notices("alice") == [] and ledger.verify() == []
+
+
+def test_cancel_game_at_shutdown_refunds_with_the_given_reason(ledger):
+    gid = ledger.open_game(["Alice"], "d", 1.0)
+    ledger.pay_into_pot(gid, "alice", 10, "ante")
+    assert ledger.cancel_game(gid, 9.0, "the sysop stopped the server") == {"Alice": 10}
+    assert ledger.balance("alice") == 1000
+    assert "the sysop stopped the server" in ledger.notices("alice")[0]
+    with pytest.raises(ValueError):
+        ledger.cancel_game(gid, 10.0, "again")
+
+
+# ---------------------------------------------------------------- history, verify, backup
+
+
+def test_hand_history_is_stored_and_listed_newest_first(ledger):
+    history = {"players": ["Alice", "bob"], "actions": ["Alice antes 10", "bob antes 10"],
+               "hands": {"Alice": "9- 10* J+ Q# K*", "bob": "5- 5# 6* 7+ 9#"},
+               "winner": "Alice", "pot": 20}
+    first = ledger.open_game(["Alice", "bob"], "ab" * 32, 1.0)
+    ledger.pay_into_pot(first, "alice", 10, "ante")
+    ledger.pay_into_pot(first, "bob", 10, "ante")
+    ledger.pay_out_pot(first, "alice", 20)
+    ledger.close_game(first, 2.0, "Alice", history)
+    second = ledger.open_game(["bob"], "cd" * 32, 3.0)
+    assert ledger.game(first).history == history
+    assert ledger.game(first).deck_hash == "ab" * 32
+    assert [g.id for g in ledger.list_games(10)] == [second, first]
+    assert ledger.list_games(10)[0].history is None
+    assert ledger.game(12345) is None
+
+
+@pytest.mark.parametrize("tamper, expected", [
+    # CUBES appear from nowhere: the balance, and the total, disagree with the journal
+    ("UPDATE accounts SET cubes = cubes + 5 WHERE handle = 'bob'",
+     ["account bob: balance is 45 CUBES but its journal sums to 40", "total CUBES 1055"]),
+    # a journal row altered: the account, the running balance and the game disagree
+    ("UPDATE journal SET amount = amount - 1 WHERE id = (SELECT MAX(id) FROM journal)",
+     ["account Alice: balance is 1010", "records balance 1010", "game 1 (closed): its pot "
+      "holds 1 CUBES"]),
+    # a payout row deleted: the winner's balance has no record, the pot was never emptied
+    ("DELETE FROM journal WHERE reason = 'win'",
+     ["account Alice: balance is 1010 CUBES but its journal sums to 1000",
+      "game 1 (closed): its pot holds 10 CUBES"]),
+])
+def test_verify_names_what_differs(ledger, db, tamper, expected):
+    gid = ledger.open_game(["Alice", "bob"], "d", 1.0)
+    ledger.pay_into_pot(gid, "bob", 10, "ante")
+    ledger.pay_out_pot(gid, "alice", 10)
+    ledger.close_game(gid, 2.0, "Alice", {})
+    assert ledger.verify() == []
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute(tamper)
+    raw.close()
+    problems = ledger.verify()
+    for text in expected:
+        assert any(text in p for p in problems), (text, problems)
+
+
+def test_backup_is_a_complete_usable_copy(ledger, tmp_path):
+    ledger.grant("bob", 5, "x", "root")
+    dest = tmp_path / "copy.db"
+    ledger.backup(dest)
+    with Ledger(dest) as copy:
+        assert copy.balance("bob") == 55 and copy.verify() == []
+    with pytest.raises(FileExistsError):
+        ledger.backup(dest)
+
+
+def test_schema_is_versioned_and_migrations_run_once(db):
+    with Ledger(db) as led:
+        led.create_account("Alice", "h")
+        assert led.schema_version() == SCHEMA_VERSION
+    with Ledger(db) as led:
+        assert led.balance("alice") == 1000
+    raw = sqlite3.connect(db)
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with raw:
+        raw.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    raw.close()
+    with pytest.raises(LedgerError, match="newer"):
+        Ledger(db)
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(LedgerError, match="junk.db"):
+        Ledger(junk)
+    with pytest.raises(LedgerError):
+        Ledger(tmp_path / "missing-dir" / "x.db")
+
+
+def test_history_json_must_be_serialisable(ledger):
+    gid = ledger.open_game(["Alice"], "d", 1.0)
+    with pytest.raises(TypeError):
+        ledger.close_game(gid, 2.0, None, {"bad": object()})
+    assert ledger.game(gid).ended_at is None
