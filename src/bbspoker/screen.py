@@ -1,0 +1,391 @@
+"""The 80x24 PoKeR game screen of chapter 2, drawn incrementally for one telnet session.
+
+Layout (rows and columns 1-based, as in the mock-up of gvbbs-poker-fr.txt)::
+
+    row  1     +------ top border -------------------+----------------------+
+    rows 2-5   | (1) opponents: handle, cards        | (2) Master/Current/  |
+               |                                     |     Pot/Round        |
+    row  6     +----[N X-messages] (8) --------------+----------------------+
+    rows 7-12  | (3) your five cards, 7x6 boxes      | (4) commands, prompt |
+    row 13     +- (5) handle [N CUBES] --------------+----------- clock ----+
+    rows 14-23 | (6) the last 10 messages, newest marked ->                 |
+    row 24     > (7) chat input line                                     <
+
+A session owns one :class:`ScreenRenderer`; the server builds a
+:class:`GameView` for it from the table state and sends whatever
+:meth:`ScreenRenderer.render` returns.  The renderer remembers what the
+client's screen shows (cell by cell) and sends only the cells that differ,
+scrolls the message area with the terminal's own scroll region, and never
+writes the bottom-right cell (it scrolls some terminals).  All user text goes
+through :func:`bbspoker.text.clean_text` on its way to a cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wcwidth import wrap
+
+from bbspoker.cards import Card, Rank, sort_hand
+from bbspoker.text import char_width, clean_text, display_width, fit
+
+if TYPE_CHECKING:  # the server passes a blessed.Terminal; only its capabilities are used
+    from blessed import Terminal
+
+__all__ = ["Opponent", "GameView", "ScreenRenderer", "WIDTH", "HEIGHT", "MESSAGE_ROWS"]
+
+#: The game screen's size in cells; a smaller window gets the enlarge message.
+WIDTH, HEIGHT = 80, 24
+#: Number of messages the message area (6) shows (chapter 2.6).
+MESSAGE_ROWS = 10
+
+# 0-based rows and columns of the regions.
+_OPP_ROW, _SEP_ROW, _CARD_ROW, _STATUS_ROW, _MSG_ROW, _INPUT_ROW = 1, 5, 6, 12, 13, 23
+_MID_COL = 42  # the vertical border between left and right halves
+_CMD_COL, _CMD_WIDTH = 44, 34  # command area (4)
+_INFO_COL, _INFO_WIDTH = 44, 34  # game information (2): label and value
+_MSG_COL, _MSG_WIDTH = 3, 75  # message text (6), after the "->" arrow in columns 1-2
+_INPUT_COL, _INPUT_WIDTH = 2, 75  # chat input (7)
+_CLOCK_COL = 73  # " 0:59 " in the status line (5)
+_GAP = 8  # unchanged cells worth rewriting rather than paying a cursor move
+
+_INFO_LABELS = ("Master ...... ", "Current ..... ", "Pot ......... ", "Round ....... ")
+_CARD_BACK = ("|/\\/\\/|", "|\\/\\/\\|")
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """One other player at the table as region (1) shows them (chapter 2.1).
+
+    - ``handle``: their handle (cleaned and cut to 19 cells when drawn).
+    - ``competing``: ``True`` while they are still in the game for the pot;
+      their cards are then drawn hidden as ``[?] [?] [?] [?] [?]``.
+    - ``revealed``: their cards after they revealed them at the showdown
+      (drawn face up, highest at the right; takes precedence over ``competing``).
+      ``None`` when not revealed.  With neither, only the handle is shown.
+    """
+
+    handle: str
+    competing: bool = False
+    revealed: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Everything one player sees on the game screen (chapter 2); the renderer's only input.
+
+    Region (1), opponents:
+      - ``opponents``: up to 4 :class:`Opponent`, in seat order, drawn on rows 2-5.
+    Region (2), game information:
+      - ``master``: the game-master's handle (``None``: blank).
+      - ``current``: the player in turn; ``None`` shows ``NO GAME``.
+      - ``pot``: CUBES in the pot; ``None`` shows ``NO GAME``.
+      - ``round_label``: ``"1"``, ``"DISCARDING INTERVAL"``, ``"3"`` ...,
+        ``"SHOWDOWN"`` or ``"NO GAME"`` (at most 20 cells are shown).
+    Region (8), X-message counter:
+      - ``xmsg_count``: X-messages received while at the table; 0 shows nothing.
+    Region (3), player's area (chapter 2.3), one of three displays:
+      - ``player_message``: when set, this text (e.g. ``"You may join the next
+        game."``) is shown instead of cards, wrapped over the six rows;
+      - else ``my_cards``: your cards face up, sorted by rank, highest at the
+        right (``cards.sort_hand``); the cards in ``discards`` are drawn face
+        down (selected for discard, chapter 2 "Discarding interval");
+      - else (``my_cards`` is ``None``) five cards face down: no game.
+    Region (4), command area:
+      - ``commands``: the lines of commands valid now, e.g. ``"[B] Place bet"``,
+        from the top, at most 34 cells each.
+      - ``prompt``: a y/n question, bet prompt or error message for the bottom
+        of the command area (wrapped at 34 cells; shown in full, taking
+        rows from the commands if needed), e.g. ``"Bet (5-200, Enter = call 5): 2_"``.
+    Region (5), status line:
+      - ``handle`` and ``cubes``: shown as ``handle [1,234 CUBES]``.
+      - ``clock``: the count-down text such as ``"0:59"`` or ``"3:00"``
+        (at most 4 cells), ``None`` for no clock (chapter 2.5).
+    Region (6), message area (chapter 2.6):
+      - ``messages``: the last messages, oldest first, each ``(tag, text)``
+        with tag ``"SYSTEM"``, ``"INFO"`` or the sender's handle; shown as
+        ``[tag] text``; only the last 10 are drawn; the newest gets ``->``.
+      - ``message_count``: how many messages this player has been shown in
+        total (the sequence number of the newest).  The renderer scrolls the
+        area by the growth of this number, so repeated identical messages
+        still scroll; it must grow by one for each new message.
+    Region (7), input line:
+      - ``chat_input``: ``None`` while the chat line is closed, else the text
+        typed so far, shown as ``handle: text`` with the cursor after it.
+    """
+
+    handle: str
+    cubes: int
+    opponents: tuple[Opponent, ...] = ()
+    master: str | None = None
+    current: str | None = None
+    pot: int | None = None
+    round_label: str = "NO GAME"
+    xmsg_count: int = 0
+    my_cards: tuple[Card, ...] | None = None
+    discards: frozenset[Card] = frozenset()
+    player_message: str | None = None
+    commands: tuple[str, ...] = ()
+    prompt: str | None = None
+    clock: str | None = None
+    messages: tuple[tuple[str, str], ...] = ()
+    message_count: int = 0
+    chat_input: str | None = None
+
+
+_Grid = list[list[str]]  # HEIGHT rows of WIDTH cells; "" is the right half of a wide character
+
+
+def _blank_row() -> list[str]:
+    return [" "] * WIDTH
+
+
+class _Canvas:
+    """A WIDTH x HEIGHT grid of cells that text is placed on, already cleaned and fitted."""
+
+    def __init__(self, encoding: str) -> None:
+        self.grid: _Grid = [_blank_row() for _ in range(HEIGHT)]
+        self.encoding = encoding
+
+    def put(self, row: int, col: int, text: str, width: int | None = None) -> None:
+        """Place ``text`` at (row, col), padded/cut to ``width`` cells (default: its own width)."""
+        text = clean_text(text)
+        if self.encoding != "utf-8":  # a character the client cannot show becomes one "?"
+            text = text.encode(self.encoding, "replace").decode(self.encoding)
+        text = fit(text, display_width(text) if width is None else width)
+        cells = self.grid[row]
+        for ch in text:
+            w = char_width(ch)
+            if w == 0:
+                base = col - 1 if cells[col - 1] else col - 2
+                cells[base] += ch
+                continue
+            cells[col] = ch
+            if w == 2:
+                cells[col + 1] = ""
+            col += w
+
+
+def _card_box(card: Card | None) -> list[str]:
+    """The six lines of one 7x6 card box: face up for a card, the patterned back for None."""
+    if card is None:
+        return ["+-----+", *(_CARD_BACK * 2), "+-----+"]
+    rank, suit = card.rank.symbol, card.suit.symbol
+    corner = f"10{suit} {suit}10" if card.rank is Rank.TEN else f"|{rank}{suit} {suit}{rank}|"
+    pips = f"|{suit}   {suit}|"
+    return ["+-----+", corner, pips, pips, corner, "+-----+"]
+
+
+def _hand_text(cards: tuple[Card, ...]) -> str:
+    """Revealed cards for region (1): each right-aligned in 3 cells, e.g. `` 9- 10*  J+``."""
+    return " ".join(f"{card!s:>3}" for card in sort_hand(cards))
+
+
+def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
+    """The full 80x24 screen for ``view`` as a grid of cells, and the input cursor's column."""
+    c = _Canvas(encoding)
+    rule = "+" + "-" * (_MID_COL - 1) + "+" + "-" * (WIDTH - _MID_COL - 2) + "+"
+    for row in (0, _SEP_ROW, _STATUS_ROW):
+        c.put(row, 0, rule)
+    for row in (*range(1, _SEP_ROW), *range(_CARD_ROW, _STATUS_ROW)):
+        c.put(row, 0, "|")
+        c.put(row, _MID_COL, "|")
+        c.put(row, WIDTH - 1, "|")
+    for row in range(_MSG_ROW, _MSG_ROW + MESSAGE_ROWS):
+        c.put(row, 0, "|")
+        c.put(row, WIDTH - 1, "|")
+    c.put(_INPUT_ROW, 0, ">")
+    c.put(_INPUT_ROW, WIDTH - 2, "<")
+
+    # (1) opponents
+    for row, opp in enumerate(view.opponents[:4], start=_OPP_ROW):
+        c.put(row, 2, opp.handle, 19)
+        if opp.revealed is not None:
+            c.put(row, 22, _hand_text(opp.revealed))
+        elif opp.competing:
+            c.put(row, 22, " ".join(["[?]"] * 5))
+    # (2) game information
+    values = (
+        view.master or "",
+        view.current if view.current is not None else "NO GAME",
+        f"{view.pot:,}" if view.pot is not None else "NO GAME",
+        view.round_label,
+    )
+    for row, (label, value) in enumerate(zip(_INFO_LABELS, values), start=_OPP_ROW):
+        c.put(row, _INFO_COL, label + clean_text(value), _INFO_WIDTH)
+    # (8) X-message counter
+    if view.xmsg_count > 0:
+        plural = "" if view.xmsg_count == 1 else "s"
+        c.put(_SEP_ROW, 15, f"[{view.xmsg_count} X-message{plural}]")
+    # (3) player's area
+    if view.player_message is not None:
+        lines = wrap(clean_text(view.player_message), _MID_COL - 4)
+        for row, line in enumerate(lines[:6], start=_CARD_ROW):
+            c.put(row, 2, line)
+    else:
+        hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
+        for i, card in enumerate(hand[:5]):
+            box = _card_box(None if card in view.discards else card)
+            for row, line in enumerate(box, start=_CARD_ROW):
+                c.put(row, 2 + 8 * i, line)
+    # (4) command area
+    prompt = wrap(clean_text(view.prompt), _CMD_WIDTH)[:6] if view.prompt else []
+    lines = [*view.commands[: 6 - len(prompt)], *prompt]
+    for row, line in enumerate(lines, start=_CARD_ROW):
+        c.put(row, _CMD_COL, line, _CMD_WIDTH)
+    # (5) status line
+    status = clean_text(f" {clean_text(view.handle, 16)} [{view.cubes:,} CUBES] ", _MID_COL - 3)
+    c.put(_STATUS_ROW, 11 if 11 + display_width(status) < _MID_COL else 2, status)
+    if view.clock is not None:
+        c.put(_STATUS_ROW, _CLOCK_COL, f" {clean_text(view.clock, 4)} ")
+    # (6) message area
+    shown = view.messages[-MESSAGE_ROWS:]
+    for row, (tag, text) in enumerate(shown, start=_MSG_ROW):
+        if row == _MSG_ROW + len(shown) - 1:
+            c.put(row, 1, "->")
+        c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text)}", _MSG_WIDTH)
+    # (7) input line
+    typed = ""
+    if view.chat_input is not None:
+        typed = _tail(f"{view.handle}: {view.chat_input}", _INPUT_WIDTH - 1)
+        c.put(_INPUT_ROW, _INPUT_COL, typed)
+    return c.grid, _INPUT_COL + display_width(typed)
+
+
+def _tail(text: str, width: int) -> str:
+    """The end of ``text`` (cleaned) that fits in ``width`` cells: long input scrolls left."""
+    text = clean_text(text)
+    while display_width(text) > width:
+        text = text[1:]
+    return text
+
+
+class ScreenRenderer:
+    """Turns successive :class:`GameView` values into the bytes one client needs.
+
+    ``ScreenRenderer(term, encoding="utf-8")``: ``term`` is a blessed
+    ``Terminal`` of the client's kind (shared by all sessions of that kind;
+    only its capability strings are used: ``move_yx``, ``clear``, ``normal``,
+    ``save``/``restore``, ``csr``).  ``encoding`` is the session's output
+    encoding (e.g. ``"cp437"``): characters it cannot carry are drawn as ``?``
+    so widths stay right.
+
+    - :meth:`resize` takes the window size from NAWS (never from ``term``).
+    - :meth:`render` returns the escape sequences and text (a ``str`` to be
+      encoded by the session) that bring the client's screen from the last
+      rendered view to ``view``.  The first call clears and paints all;
+      later calls send only changed cells; the cursor is left on the input
+      line (after the typed chat text).  Returns ``""`` when nothing changed.
+    - :meth:`invalidate` forces a full repaint on the next :meth:`render`
+      (after the session wrote something else, or the client may have lost
+      the screen).
+    """
+
+    def __init__(self, term: Terminal, encoding: str = "utf-8") -> None:
+        self.term = term
+        self.encoding = encoding
+        self.cols, self.rows = WIDTH, HEIGHT
+        self._shown: _Grid | None = None  # what the client's screen holds, None = unknown
+        self._message_count = 0  # GameView.message_count of the shown screen
+        self._message_rows = 0  # message rows in use on the shown screen
+        self._cursor: tuple[int, int] | None = None
+        self._too_small_shown = False
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Set the window size reported by NAWS (cells); any change repaints the whole screen."""
+        if (cols, rows) != (self.cols, self.rows):
+            self.cols, self.rows = cols, rows
+            self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget what the client shows: the next :meth:`render` clears and paints everything."""
+        self._shown = None
+        self._cursor = None
+        self._too_small_shown = False
+
+    def render(self, view: GameView) -> str:
+        """Sequences bringing the screen to ``view``; see the class docstring.
+
+        A window smaller than 80x24 gets (once per size) a cleared screen with
+        "Please enlarge your window to at least 80x24 (now WxH)"; the game
+        screen is painted in full when the window is large enough again.
+        """
+        term = self.term
+        if self.cols < WIDTH or self.rows < HEIGHT:
+            if self._too_small_shown:
+                return ""
+            self.invalidate()
+            self._too_small_shown = True
+            return (
+                term.normal
+                + term.clear
+                + term.move_yx(0, 0)
+                + f"Please enlarge your window to at least {WIDTH}x{HEIGHT} (now {self.cols}x{self.rows})"
+            )
+        grid, cursor_col = _layout(view, self.encoding)
+        out: list[str] = []
+        if self._shown is None:
+            out.append(term.normal + term.clear)
+            self._shown = [_blank_row() for _ in range(HEIGHT)]
+        else:
+            out.append(self._scroll(view.message_count - self._message_count))
+        self._message_count = view.message_count
+        self._message_rows = len(view.messages[-MESSAGE_ROWS:])
+        out.extend(self._changes(grid))
+        self._shown = grid
+        body = "".join(out)
+        target = (_INPUT_ROW, cursor_col)
+        back = term.move_yx(*target)
+        if target == self._cursor:
+            if not body:
+                return ""
+            if term.save and term.restore and len(term.save + term.restore) < len(back):
+                return term.save + body + term.restore
+        self._cursor = target
+        return body + back
+
+    def _scroll(self, new_messages: int) -> str:
+        """Scroll the message area up with DECSTBM if that keeps some shown lines; update ``_shown``.
+
+        Messages fill rows 14-23 from the top; once the area is full, each
+        new message scrolls it up one line.  Terminals without a scroll
+        region capability get the lines rewritten by the cell diff instead.
+        """
+        shown = self._shown
+        assert shown is not None
+        used = self._message_rows
+        lines = used + new_messages - MESSAGE_ROWS
+        region = self.term.csr(_MSG_ROW, _MSG_ROW + MESSAGE_ROWS - 1)
+        if new_messages <= 0 or not 0 < lines < used or not region:
+            return ""
+        bottom = _MSG_ROW + MESSAGE_ROWS - 1
+        shown[_MSG_ROW : bottom + 1] = [*shown[_MSG_ROW + lines : bottom + 1], *(_blank_row() for _ in range(lines))]
+        return (
+            region
+            + self.term.move_yx(bottom, 0)
+            + "\r\n" * lines
+            + self.term.csr(0, self.rows - 1)
+        )
+
+    def _changes(self, grid: _Grid) -> list[str]:
+        """Cursor moves and text for every run of cells that differ between ``_shown`` and ``grid``."""
+        shown = self._shown
+        assert shown is not None
+        out: list[str] = []
+        for row in range(HEIGHT):
+            old, new = shown[row], grid[row]
+            if old == new:
+                continue
+            runs: list[list[int]] = []  # [first, last] changed columns, near runs merged
+            for col in range(WIDTH):
+                if old[col] != new[col]:
+                    if runs and col - runs[-1][1] <= _GAP:
+                        runs[-1][1] = col
+                    else:
+                        runs.append([col, col])
+            for start, end in runs:
+                while start > 0 and new[start] == "":  # never start inside a wide character
+                    start -= 1
+                out.append(self.term.move_yx(row, start) + "".join(new[start : end + 1]))
+        return out
