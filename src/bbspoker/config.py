@@ -39,7 +39,14 @@ class ConfigError(Exception):
 def _key(default: Any, lo: float | None = None, hi: float | None = None,
          choices: tuple[str, ...] | None = None) -> Any:
     """A config field with its default and the range (inclusive) or choices it accepts."""
-    return field(default=default, metadata={"lo": lo, "hi": hi, "choices": choices})
+    return field(default=default, metadata={"lo": lo, "hi": hi, "choices": choices,
+                                            "positive": False})
+
+
+def _seconds(default: float) -> Any:
+    """A duration in seconds that must be above zero (tests use fractions of a second)."""
+    return field(default=default, metadata={"lo": None, "hi": None, "choices": None,
+                                            "positive": True})
 
 
 @dataclass(frozen=True)
@@ -57,8 +64,8 @@ class ServerConfig:
     port: int = _key(2323, 0, 65535)
     max_connections: int = _key(2000, 1)
     max_per_address: int = _key(8, 1)
-    prelogin_timeout: float = _key(180.0, 1)
-    lobby_idle_timeout: float = _key(1800.0, 1)
+    prelogin_timeout: float = _seconds(180.0)
+    lobby_idle_timeout: float = _seconds(1800.0)
     log_level: str = _key("INFO", choices=LOG_LEVELS)
 
 
@@ -74,7 +81,7 @@ class LoginConfig:
 
     failure_delay: float = _key(5.0, 0)
     max_failures: int = _key(5, 1)
-    failure_window: float = _key(300.0, 1)
+    failure_window: float = _seconds(300.0)
     lockout: float = _key(600.0, 0)
     hash_workers: int = _key(2, 1, 64)
 
@@ -107,8 +114,8 @@ class TableConfig:
     ante: int = _key(10, 1)
     min_bet: int = _key(1, 1)
     max_bet: int = _key(200, 1)
-    turn_timeout: float = _key(60.0, 1)
-    master_timeout: float = _key(180.0, 1)
+    turn_timeout: float = _seconds(60.0)
+    master_timeout: float = _seconds(180.0)
     between_games: float = _key(30.0, 0)
     max_round: int = _key(32700, 3, 32700)
     idle_games: int = _key(2, 1)
@@ -131,7 +138,7 @@ class OutputConfig:
     """``[output]``: a session whose socket does not drain within ``drain_timeout`` s, or
     whose queued output passes ``backlog_bytes``, is disconnected (issue 5)."""
 
-    drain_timeout: float = _key(30.0, 1)
+    drain_timeout: float = _seconds(30.0)
     backlog_bytes: int = _key(262144, 4096)
 
 
@@ -150,6 +157,7 @@ class Config:
 def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     """Return ``value`` converted to the field's type, or raise ConfigError naming ``where``."""
     lo, hi, choices = f.metadata["lo"], f.metadata["hi"], f.metadata["choices"]
+    positive = f.metadata["positive"]
     if f.type is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if not isinstance(value, f.type) or isinstance(value, bool):
@@ -160,6 +168,8 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     if lo is not None and value < lo or hi is not None and value > hi:
         bounds = f">= {lo}" if hi is None else f"between {lo} and {hi}"
         raise ConfigError(f"{where} must be {bounds}, got {value!r}")
+    if positive and value <= 0:
+        raise ConfigError(f"{where} must be above 0, got {value!r}")
     if f.type is str and not value:
         raise ConfigError(f"{where} must not be empty")
     return value

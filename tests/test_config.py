@@ -1,0 +1,110 @@
+"""Config loading: defaults, the example file, environment overrides, errors naming the key."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bbspoker.config import Config, ConfigError, load_config
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "config" / "bbspoker.example.toml"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    monkeypatch.delenv("BBSPOKER_DB", raising=False)
+
+
+def write(tmp_path, text: str) -> Path:
+    path = tmp_path / "bbspoker.toml"
+    path.write_text(text)
+    return path
+
+
+def test_no_file_means_the_documented_defaults():
+    config = load_config(None)
+    assert config == Config()
+    assert (config.server.host, config.server.port) == ("127.0.0.1", 2323)
+    assert config.server.prelogin_timeout == 180
+    assert config.ledger.path == "bbspoker.db" and config.ledger.starting_cubes == 1000
+    t = config.table
+    assert (t.seats, t.ante, t.min_bet, t.max_bet) == (5, 10, 1, 200)
+    assert (t.turn_timeout, t.master_timeout, t.between_games) == (60, 180, 30)
+    assert (t.max_round, t.idle_games, t.shutdown_grace) == (32700, 2, 120)
+    assert (config.login.failure_delay, config.login.max_failures) == (5, 5)
+    assert (config.login.failure_window, config.login.lockout) == (300, 600)
+    assert config.input.max_line_bytes == 6000
+    assert config.output.drain_timeout == 30
+
+
+def test_example_file_documents_every_key_with_its_default():
+    assert load_config(EXAMPLE) == Config()
+    with open(EXAMPLE, "rb") as fh:
+        data = tomllib.load(fh)
+    documented = {(section, key) for section, table in data.items() for key in table}
+    every = {(s.name, k.name) for s in dataclasses.fields(Config)
+             for k in dataclasses.fields(s.default_factory)}
+    assert documented == every
+
+
+def test_file_values_override_defaults_and_ints_serve_as_seconds(tmp_path):
+    path = write(tmp_path, '[server]\nport = 0\nhost = "::"\n[table]\nante = 20\n'
+                           'turn_timeout = 0.5\nmaster_timeout = 90\n')
+    config = load_config(path)
+    assert (config.server.port, config.server.host) == (0, "::")
+    assert (config.table.ante, config.table.turn_timeout) == (20, 0.5)
+    assert config.table.master_timeout == 90.0 and isinstance(config.table.master_timeout, float)
+    assert config.table.max_bet == 200                                 # untouched default
+
+
+def test_bbspoker_config_selects_the_file_and_an_explicit_path_wins(tmp_path, monkeypatch):
+    env_file = write(tmp_path, "[table]\nante = 30\n")
+    other = tmp_path / "other.toml"
+    other.write_text("[table]\nante = 40\n")
+    monkeypatch.setenv("BBSPOKER_CONFIG", str(env_file))
+    assert load_config(None).table.ante == 30
+    assert load_config(other).table.ante == 40
+
+
+def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
+    path = write(tmp_path, '[ledger]\npath = "/srv/poker.db"\n')
+    assert load_config(path).ledger.path == "/srv/poker.db"
+    monkeypatch.setenv("BBSPOKER_DB", str(tmp_path / "env.db"))
+    assert load_config(path).ledger.path == str(tmp_path / "env.db")
+    assert load_config(None).ledger.path == str(tmp_path / "env.db")
+
+
+@pytest.mark.parametrize("text, named", [
+    ("[tabel]\nante = 1\n", "unknown section [tabel]"),
+    ("[table]\nantee = 1\n", "unknown key 'antee' in [table]"),
+    ("port = 1\n", "unknown top-level key 'port'"),
+    ("table = 1\n", "table must be a [table] section"),
+    ('[table]\nante = "ten"\n', "[table] ante must be a whole number, got 'ten'"),
+    ("[table]\nante = 10.5\n", "[table] ante must be a whole number"),
+    ("[table]\nseats = true\n", "[table] seats must be a whole number"),
+    ("[table]\nseats = 6\n", "[table] seats must be between 2 and 5, got 6"),
+    ("[table]\nante = 0\n", "[table] ante must be >= 1, got 0"),
+    ("[table]\nturn_timeout = \"1m\"\n", "[table] turn_timeout must be a number of seconds"),
+    ("[table]\nturn_timeout = 0\n", "[table] turn_timeout must be above 0, got 0.0"),
+    ("[server]\nport = 65536\n", "[server] port must be between 0 and 65535"),
+    ('[server]\nlog_level = "LOUD"\n', "[server] log_level must be one of"),
+    ('[ledger]\npath = ""\n', "[ledger] path must not be empty"),
+    ("[ledger]\nstarting_cubes = -1\n", "[ledger] starting_cubes must be >= 0"),
+    ("[table]\nmin_bet = 300\n", "min_bet (300) is above max_bet (200)"),
+    ("[table\n", "is not valid TOML"),
+])
+def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert named in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_missing_config_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read config file .*nope.toml"):
+        load_config(tmp_path / "nope.toml")
