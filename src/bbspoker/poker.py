@@ -1,0 +1,341 @@
+"""The poker door as one player sees it: the table entry dialogue and the game screen loop.
+
+:func:`enter_table` is what the lobby's ``[P]`` runs. It says that the game uses
+ANSI escape sequences, who sits at the table (or that nobody does), refuses a
+full table, asks ``Join the table? (y/n)`` and then runs a :class:`PokerScreen`
+until the player leaves ([X]) or the connection drops.
+
+A :class:`PokerScreen` turns three inputs into one output:
+
+- keys from the session (chapter 2.4 commands, prompts, the chat line),
+- items from the table's bus (:class:`~bbspoker.tableservice.TableSnapshot`
+  state, :class:`~bbspoker.tableservice.TableMessage` and
+  :class:`~bbspoker.tableservice.ChatMessage` lines), and
+- the clock (the status line's count-down, once a second),
+
+into a :class:`~bbspoker.screen.GameView`, which its
+:class:`~bbspoker.screen.ScreenRenderer` turns into the few bytes that change the
+player's screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from .keys import Edit, Key, KeyKind, LineEditor
+from .screen import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer
+from .session import SessionClosed
+from .table import Action, Phase, TableError
+from .tableservice import ChatMessage, TableMessage, TableSnapshot
+from .text import clean_text
+
+if TYPE_CHECKING:
+    from .server import App
+    from .session import Session
+
+__all__ = ["enter_table", "PokerScreen", "COMMAND_TEXT"]
+
+log = logging.getLogger(__name__)
+
+#: Command-area lines, in the order of chapter 2.4.
+COMMAND_TEXT = {
+    Action.START: "[S] Open the game",
+    Action.BET: "[B] Place bet",
+    Action.SEE_HANDS: "[H] See hands!",
+    Action.PASS: "[P] Pass",
+    Action.DISCARD: "[1]-[5] Discard, [D] Done",
+    Action.REVEAL: "[R] Reveal hand",
+}
+ALWAYS = ("[.] Send a chat message", "[X] Exit the game")
+#: Longest chat line, in characters (the input line is 78 cells minus the handle).
+CHAT_MAX = 60
+
+
+async def _ask_yes_no(session: Session, question: str) -> bool:
+    """Write ``question`` and wait for y or n (case-insensitive); other keys are ignored."""
+    session.write(question)
+    while True:
+        key = await session.read_key()
+        if key.kind is KeyKind.CHAR and key.char.lower() in "yn":
+            session.write(key.char.lower() + "\r\n")
+            return key.char.lower() == "y"
+
+
+async def enter_table(session: Session, app: App) -> None:
+    """Chapter 2, entering the game: the ANSI notice, who is there, join or not, then play.
+
+    Returns when the player has left the table (or never sat down). Raises
+    :class:`~bbspoker.session.SessionClosed` if the connection drops outside the game
+    screen; a drop inside the game screen is handled (the player is removed from the table).
+    """
+    service = app.table_service
+    seats = app.config.table.seats
+    lines = ["", "PoKeR -- 40-card European draw poker for CUBES", "",
+             "Note: this game uses ANSI terminal escape sequences. If your terminal shows",
+             "garbage, please use another terminal program.", ""]
+    names = service.table.handles
+    if names:
+        lines.append(f"At the poker table ({len(names)} of {seats} seats): {', '.join(names)}")
+    else:
+        lines.append("Nobody is using the poker game right now.")
+    session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
+    if service.table.is_full:
+        session.write(f"All {seats} seats are taken. Please try again later. Press any key.")
+        await session.read_key()
+        return
+    if not await _ask_yes_no(session, "Join the table? (y/n) "):
+        return
+    try:
+        await service.call("sit", session.handle)
+    except TableError as err:
+        session.write(f"{err} Press any key.")
+        await session.read_key()
+        return
+    await PokerScreen(session, app).run()
+
+
+class PokerScreen:
+    """The game screen loop of one seated player (chapter 2.1-2.8); see the module docstring."""
+
+    def __init__(self, session: Session, app: App) -> None:
+        self.session = session
+        self.app = app
+        self.service = app.table_service
+        self.handle: str = session.handle  # type: ignore[assignment]
+        self.renderer = ScreenRenderer(session.term, session.encoding)
+        self.renderer.resize(session.cols, session.rows)
+        self.snapshot: TableSnapshot = self.service.snapshot
+        self.messages: deque[tuple[str, str]] = deque(maxlen=MESSAGE_ROWS)
+        self.message_count = 0
+        self.discards: set[Any] = set()
+        self.mode: str | None = None      # None, "bet", "hands", "pass", "exit", "chat"
+        self.editor: LineEditor | None = None
+        self.error: str | None = None
+        self.leaving = False
+
+    # ----------------------------------------------------------------- the loop
+
+    async def run(self) -> None:
+        """Play until the player leaves or is removed; always leaves the table cleanly."""
+        session = self.session
+        sub = self.service.bus.subscribe(
+            on_overflow=lambda: session.abort("fell too far behind the table"))
+        on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
+        on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
+        session.resize_listeners.append(on_resize)
+        session.xmessage_listeners.append(on_xmsg)
+        key_task: asyncio.Task[Key] | None = None
+        bus_task: asyncio.Task[Any] | None = None
+        reason = "has left the table"
+        try:
+            self._paint()
+            while not self.leaving:
+                key_task = key_task or asyncio.ensure_future(session.read_key())
+                bus_task = bus_task or asyncio.ensure_future(sub.get())
+                done, _ = await asyncio.wait({key_task, bus_task}, timeout=self._clock_wait(),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if bus_task in done:
+                    item, bus_task = bus_task.result(), None
+                    for it in [item, *sub.drain()]:
+                        self._on_item(it)
+                if key_task in done:
+                    key, key_task = key_task.result(), None
+                    await self._on_key(key)
+                self._paint()
+        except (SessionClosed, EOFError):
+            reason = "has lost the connection"
+        finally:
+            for task in (key_task, bus_task):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, SessionClosed, EOFError):
+                        await task
+            sub.close()
+            session.resize_listeners.remove(on_resize)
+            session.xmessage_listeners.remove(on_xmsg)
+            if self.snapshot.seat_of(self.handle) is not None or self._seated():
+                with contextlib.suppress(TableError):
+                    await self.service.call("leave", self.handle, reason=reason)
+            if not session.closed:
+                session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
+
+    def _seated(self) -> bool:
+        return any(h.lower() == self.handle.lower() for h in self.service.table.handles)
+
+    def _clock_wait(self) -> float | None:
+        """Seconds until the shown count-down changes, or None with no clock."""
+        remaining = self._remaining()
+        if remaining is None:
+            return None
+        frac = remaining - math.floor(remaining)
+        return (frac if frac > 0 else 1.0) + 0.005
+
+    def _remaining(self) -> float | None:
+        snap = self.snapshot
+        if snap.deadline is None:
+            return None
+        mine = (snap.current == self.handle if snap.phase is not Phase.IDLE
+                else snap.master == self.handle)
+        if not mine:
+            return None
+        return max(0.0, snap.deadline - self.service.clock())
+
+    # ----------------------------------------------------------------- inputs
+
+    def _on_item(self, item: Any) -> None:
+        if isinstance(item, TableSnapshot):
+            self.snapshot = item
+            if item.seat_of(self.handle) is None:
+                self.leaving = True          # removed by the table (idle rule)
+            elif Action.DISCARD not in item.actions.get(self.handle, ()):
+                self.discards.clear()
+            if self.mode in ("bet", "hands", "pass") and not item.actions.get(self.handle):
+                self.mode, self.editor = None, None   # the turn went away (timeout)
+        elif isinstance(item, TableMessage):
+            if item.to is None or item.to.lower() == self.handle.lower():
+                self._add_message(item.tag, item.text)
+        elif isinstance(item, ChatMessage):
+            self._add_message(item.handle, item.text)
+        elif isinstance(item, tuple) and item[0] == "resize":
+            self.renderer.resize(item[1], item[2])
+        # ("xmsg",): the counter is read from the session's inbox when painting
+
+    def _add_message(self, tag: str, text: str) -> None:
+        self.messages.append((tag, text))
+        self.message_count += 1
+
+    async def _on_key(self, key: Key) -> None:
+        char = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        self.error = None
+        if self.mode in ("chat", "bet", "hands"):
+            await self._edit(key)
+        elif self.mode in ("pass", "exit"):
+            mode, self.mode = self.mode, None
+            if char == "y":
+                if mode == "exit":
+                    self.leaving = True
+                else:
+                    await self._command("pass_", self.handle)
+        elif char == ".":
+            self.mode, self.editor = "chat", LineEditor(CHAT_MAX)
+        elif char == "x":
+            self.mode = "exit"
+        else:
+            await self._game_key(char)
+
+    async def _game_key(self, char: str) -> None:
+        actions = self.snapshot.actions.get(self.handle, ())
+        if char == "s" and Action.START in actions:
+            await self._command("start", self.handle)
+        elif char in ("b", "h") and (Action.BET if char == "b" else Action.SEE_HANDS) in actions:
+            self.mode = "bet" if char == "b" else "hands"
+            self.editor = LineEditor(3)
+        elif char == "p" and Action.PASS in actions:
+            self.mode = "pass"
+        elif char and char in "12345" and Action.DISCARD in actions:
+            hand = self.snapshot.hands.get(self.handle, ())
+            card = hand[int(char) - 1]
+            if card in self.discards:
+                self.discards.remove(card)
+            elif len(self.discards) >= self.service.table.rules.max_discard:
+                self.error = f"You may discard at most {self.service.table.rules.max_discard} cards."
+            else:
+                self.discards.add(card)
+        elif char == "d" and Action.DISCARD in actions:
+            chosen, self.discards = list(self.discards), set()
+            await self._command("discard", self.handle, chosen)
+        elif char == "r" and Action.REVEAL in actions:
+            await self._command("reveal", self.handle)
+
+    async def _edit(self, key: Key) -> None:
+        assert self.editor is not None
+        if self.mode != "chat" and key.kind is KeyKind.CHAR and not key.char.isdigit():
+            return                                   # the bet prompt takes digits only
+        result = self.editor.press(key)
+        if result is Edit.CANCELLED:
+            self.mode, self.editor = None, None
+        elif result is Edit.DONE:
+            mode, text = self.mode, self.editor.text
+            self.mode, self.editor = None, None
+            if mode == "chat":
+                text = clean_text(text).strip()
+                if text:
+                    self.service.chat(self.handle, text)
+            else:
+                low, _ = self.snapshot.bet_ranges.get(self.handle, (1, 0))
+                amount = int(text) if text else low    # Enter alone calls
+                await self._command("bet", self.handle, amount, see_hands=(mode == "hands"))
+
+    async def _command(self, name: str, *args: Any, **kwargs: Any) -> None:
+        try:
+            await self.service.call(name, *args, **kwargs)
+        except TableError as err:
+            self.error = str(err)
+
+    # ----------------------------------------------------------------- output
+
+    def view(self) -> GameView:
+        """The :class:`GameView` of this player's screen now."""
+        snap = self.snapshot
+        me = snap.seat_of(self.handle)
+        in_game = snap.phase is not Phase.IDLE
+        opponents = tuple(Opponent(s.handle, competing=in_game and s.active, revealed=s.revealed)
+                          for s in snap.seats if s is not me)
+        my_cards = None
+        message = None
+        if in_game:
+            if me is not None and me.active:
+                my_cards = snap.hands.get(self.handle) or None
+            elif me is not None and snap.hands.get(self.handle):
+                message = "You are out of this game. You may join the next game."
+            else:
+                message = "A game is running. You may join the next game."
+        actions = snap.actions.get(self.handle, ())
+        commands = ALWAYS + tuple(COMMAND_TEXT[a] for a in actions)
+        remaining = self._remaining()
+        clock = None
+        if remaining is not None:
+            secs = math.ceil(remaining)
+            clock = f"{secs // 60}:{secs % 60:02d}"
+        return GameView(
+            handle=self.handle,
+            cubes=snap.balances.get(self.handle, 0),
+            opponents=opponents,
+            master=snap.master,
+            current=snap.current,
+            pot=snap.pot,
+            round_label=snap.round_label,
+            xmsg_count=len(self.session.inbox),
+            my_cards=my_cards,
+            discards=frozenset(self.discards),
+            player_message=message,
+            commands=commands,
+            prompt=self._prompt(),
+            clock=clock,
+            messages=tuple(self.messages),
+            message_count=self.message_count,
+            chat_input=self.editor.text if self.mode == "chat" and self.editor else None,
+        )
+
+    def _prompt(self) -> str | None:
+        if self.mode in ("bet", "hands") and self.editor is not None:
+            low, high = self.snapshot.bet_ranges.get(self.handle, (1, 0))
+            head = "See hands! Bet" if self.mode == "hands" else "Bet"
+            return f"{head} ({low}-{high}, Enter = call {low}): {self.editor.text}_"
+        if self.mode == "pass":
+            return "Really pass and drop your cards? (y/n)"
+        if self.mode == "exit":
+            if self.snapshot.phase is not Phase.IDLE and self.service.table.is_active(self.handle):
+                return "Leave the table? Your CUBES in the pot stay there. (y/n)"
+            return "Really leave the table? (y/n)"
+        return self.error
+
+    def _paint(self) -> None:
+        out = self.renderer.render(self.view())
+        if out:
+            self.session.write(out)

@@ -1,0 +1,190 @@
+"""The one task that owns the table: commands in, one at a time; snapshots and messages out.
+
+Sessions never touch :class:`~bbspoker.table.Table` themselves. They call
+:meth:`TableService.call` (``await service.call("bet", handle, 25)``), which
+queues the command for the owning task and returns when it has been applied,
+or raises :class:`~bbspoker.table.TableError` with the message for the player.
+After every change the task publishes on the :class:`~bbspoker.bus.Bus`:
+
+- one :class:`TableMessage` per event with a sentence (keyless bus items:
+  never dropped), and
+- one :class:`TableSnapshot` under the key ``"table"`` (a state item: a session
+  that falls behind skips straight to the newest).
+
+The task also applies timeouts (``table.tick``) when the next deadline comes,
+and re-reads the seated players' CUBES every second so that an admin's change
+reaches their status line within two seconds (issue 4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .bus import Bus
+from .cards import Card
+from .table import Action, Phase, SeatView, Table, TableError
+
+__all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "TableService"]
+
+log = logging.getLogger(__name__)
+
+#: How often (seconds) the service re-reads balances when nothing else happens.
+BALANCE_POLL = 1.0
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """A line for the message area: ``tag`` is ``SYSTEM`` or ``INFO``; ``to`` is ``None``
+    for everyone at the table or the one handle that may see it."""
+
+    tag: str
+    text: str
+    to: str | None = None
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """A chat line typed at the table ([.]); ``text`` is already cleaned (bbspoker.text)."""
+
+    handle: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """Everything a session needs to draw the table, taken once per change and shared.
+
+    ``hands`` and ``actions`` hold every seated player's private cards and
+    available commands; a session shows only its own. ``deadline`` is on the
+    service's clock (seconds). ``balances`` are CUBES.
+    """
+
+    version: int
+    seats: tuple[SeatView, ...]
+    master: str | None
+    current: str | None
+    pot: int | None
+    round_label: str
+    phase: Phase
+    deadline: float | None
+    hands: Mapping[str, tuple[Card, ...]]
+    actions: Mapping[str, tuple[Action, ...]]
+    bet_ranges: Mapping[str, tuple[int, int]]
+    balances: Mapping[str, int]
+
+    def seat_of(self, handle: str) -> SeatView | None:
+        """The seat of ``handle`` (case-insensitive), or ``None``."""
+        low = handle.lower()
+        return next((s for s in self.seats if s.handle.lower() == low), None)
+
+
+@dataclass
+class _Command:
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class TableService:
+    """Owns one :class:`Table`; ``run()`` is its task. ``clock`` gives seconds (monotonic)."""
+
+    COMMANDS = frozenset({"sit", "leave", "start", "bet", "pass_", "discard", "reveal"})
+
+    def __init__(self, table: Table, bus: Bus, clock: Callable[[], float] = time.monotonic) -> None:
+        self.table = table
+        self.bus = bus
+        self.clock = clock
+        self._queue: asyncio.Queue[_Command | None] = asyncio.Queue()
+        self._versions = itertools.count(1)
+        self.snapshot = self._take_snapshot()
+
+    async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Apply ``table.<name>(*args, now=now, **kwargs)`` in the owning task and wait for it.
+
+        Raises :class:`TableError` (the player's message) if the table refuses;
+        ``ValueError`` for an unknown command name."""
+        if name not in self.COMMANDS:
+            raise ValueError(f"unknown table command {name!r}")
+        cmd = _Command(name, args, kwargs)
+        self._queue.put_nowait(cmd)
+        await cmd.done
+
+    def wake(self) -> None:
+        """Make the task look at the clock now (tests that move a fake clock call this)."""
+        self._queue.put_nowait(None)
+
+    def chat(self, handle: str, text: str) -> None:
+        """Publish a chat line to everyone at the table (``text`` already cleaned)."""
+        self.bus.publish(ChatMessage(handle, text))
+
+    async def run(self) -> None:
+        """The owning task: apply commands in order, timeouts when due, and poll balances."""
+        while True:
+            deadline = self.table.deadline()
+            wait = BALANCE_POLL
+            if deadline is not None:
+                wait = min(wait, max(0.0, deadline - self.clock()))
+            try:
+                cmd = await asyncio.wait_for(self._queue.get(), wait)
+            except TimeoutError:
+                cmd = None
+            self._apply(cmd)
+
+    def _apply(self, cmd: _Command | None) -> None:
+        now = self.clock()
+        events = self.table.tick(now)
+        if cmd is not None:
+            try:
+                events += getattr(self.table, cmd.name)(*cmd.args, now=now, **cmd.kwargs)
+            except TableError as err:
+                cmd.done.set_exception(err)
+            except Exception:  # a bug or a storage failure: log it, tell the player
+                log.exception("table command %s%r failed", cmd.name, cmd.args)
+                cmd.done.set_exception(TableError("Sorry, that did not work; please try again."))
+            else:
+                cmd.done.set_result(None)
+        for e in events:
+            if e.text:
+                self.bus.publish(TableMessage(e.tag, e.text, e.to, e.kind))
+        snap = self._take_snapshot()
+        if events or cmd is not None or self._differs(snap):
+            self.snapshot = snap
+            self.bus.publish(snap, key="table")
+
+    def _differs(self, snap: TableSnapshot) -> bool:
+        old = self.snapshot
+        return (snap.balances != old.balances or snap.seats != old.seats
+                or snap.deadline != old.deadline)
+
+    def _take_snapshot(self) -> TableSnapshot:
+        t = self.table
+        now = self.clock()
+        handles = t.handles
+        balances = {}
+        for h in handles:
+            try:
+                balances[h] = self.table.wallet.balance(h)
+            except Exception:  # an account removed under us: show 0 rather than fail
+                balances[h] = 0
+        current = t.current
+        return TableSnapshot(
+            version=next(self._versions),
+            seats=tuple(t.seats()),
+            master=t.master,
+            current=current,
+            pot=t.pot,
+            round_label=t.round_label,
+            phase=t.phase,
+            deadline=t.deadline(),
+            hands={h: t.cards_of(h) for h in handles},
+            actions={h: tuple(t.actions(h, now)) for h in handles},
+            bet_ranges={current: t.bet_range(current)} if current and t.phase is Phase.BETTING else {},
+            balances=balances,
+        )
