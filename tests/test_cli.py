@@ -1,0 +1,337 @@
+"""The admin CLI against a real database file: every command, errors, concurrent use."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bbspoker.cli import main
+from bbspoker.ledger import Ledger
+from bbspoker.passwords import verify_password
+
+BBSPOKER = Path(sys.executable).parent / "bbspoker"
+HISTORY = {"players": ["Alice", "bob"], "deck": "sha256 of the order",
+           "actions": ["Alice antes 10", "bob antes 10", "Alice bets 20", "bob passes"],
+           "hands": {"Alice": "9- 10* J+ Q# K*", "bob": "5- 5# 6* 7+ 9#"},
+           "winner": "Alice", "pot": 40}
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    path = tmp_path / "poker.db"
+    monkeypatch.setenv("BBSPOKER_DB", str(path))
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    monkeypatch.setattr("getpass.getuser", lambda: "sysop-test")
+    return path
+
+
+@pytest.fixture
+def pwfile(tmp_path):
+    path = tmp_path / "pw"
+    path.write_text("correct horse\n")
+    return path
+
+
+@pytest.fixture
+def run(capsys):
+    """Call ``main(argv)``; return (exit status, stdout, stderr)."""
+    def call(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+    return call
+
+
+@pytest.fixture
+def users(db, run, pwfile):
+    assert run("users", "add", "Alice", "--password-file", str(pwfile))[0] == 0
+    assert run("users", "add", "bob", "--cubes", "50", "--password-file", str(pwfile))[0] == 0
+    return db
+
+
+def one_line_error(err: str, text: str) -> None:
+    assert err.startswith("bbspoker: error: ") and err.count("\n") == 1, err
+    assert text in err and "Traceback" not in err
+
+
+def balance(db: Path, handle: str) -> int:
+    with Ledger(db) as led:
+        return led.balance(handle)
+
+
+# ---------------------------------------------------------------- users
+
+
+def test_users_add_from_password_file_and_with_cubes(users, run):
+    with Ledger(users) as led:
+        assert verify_password(led.password_hash("alice"), "correct horse")
+        assert led.balance("alice") == 1000 and led.balance("bob") == 50
+        assert led.history("bob", 1)[0].actor == "sysop-test"
+    code, out, _ = run("users", "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].split()[:2] == ["Alice", "1000"] and lines[2].split()[:2] == ["bob", "50"]
+
+
+def test_users_add_asks_the_password_twice(db, run, monkeypatch):
+    typed = iter(["open sesame", "open sesame"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(typed))
+    code, out, _ = run("users", "add", "carol")
+    assert code == 0 and "created carol with 1000 CUBES" in out
+    with Ledger(db) as led:
+        assert verify_password(led.password_hash("carol"), "open sesame")
+
+
+def test_users_add_refuses_mismatch_taken_and_bad_handles(users, run, monkeypatch, pwfile):
+    typed = iter(["open sesame", "open sesamE"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(typed))
+    code, _, err = run("users", "add", "carol")
+    assert code == 1
+    one_line_error(err, "passwords differ")
+    code, _, err = run("users", "add", "ALICE", "--password-file", str(pwfile))
+    assert code == 1
+    one_line_error(err, "taken")
+    code, _, err = run("users", "add", "x\x1b[2J", "--password-file", str(pwfile))
+    assert code == 1
+    one_line_error(err, "handle")
+    short = pwfile.parent / "short"
+    short.write_text("abc\n")
+    code, _, err = run("users", "add", "dave", "--password-file", str(short))
+    one_line_error(err, "password too short")
+    with Ledger(users) as led:
+        assert [a.handle for a in led.list_accounts()] == ["Alice", "bob"]
+
+
+def test_users_show_passwd_ban_unban(users, run, pwfile):
+    code, out, _ = run("users", "show", "BOB")
+    assert code == 0 and "handle:     bob" in out and "CUBES:      50" in out
+    assert "banned:     no" in out
+    new = pwfile.parent / "new"
+    new.write_text("battery staple\n")
+    assert run("users", "passwd", "alice", "--password-file", str(new))[0] == 0
+    with Ledger(users) as led:
+        assert verify_password(led.password_hash("alice"), "battery staple")
+        assert not verify_password(led.password_hash("alice"), "correct horse")
+    code, out, _ = run("users", "ban", "bob", "--reason", "cheating")
+    assert code == 0
+    assert "banned:     yes: cheating" in run("users", "show", "bob")[1]
+    assert "banned: cheating" in run("users", "list")[1]
+    assert run("users", "unban", "bob")[0] == 0
+    with Ledger(users) as led:
+        assert not led.find_account("bob").banned
+
+
+def test_unknown_handles_are_one_line_errors(users, run):
+    for argv in (("users", "show", "zed"), ("users", "ban", "zed", "--reason", "x"),
+                 ("users", "unban", "zed"), ("cubes", "show", "zed"),
+                 ("cubes", "grant", "zed", "5", "--reason", "x"), ("cubes", "history", "zed")):
+        code, _, err = run(*argv)
+        assert code == 1, argv
+        one_line_error(err, "no account named zed")
+
+
+def test_commands_need_an_existing_database(db, run):
+    code, _, err = run("users", "list")
+    assert code == 1
+    one_line_error(err, f"no database at {db}")
+    assert not db.exists()
+
+
+# ---------------------------------------------------------------- cubes
+
+
+def test_cubes_show_json_is_exactly_handle_and_cubes(users, run):
+    code, out, _ = run("cubes", "show", "BOB", "--json")
+    assert code == 0
+    assert out == '{"handle": "bob", "cubes": 50}\n'
+    assert json.loads(out) == {"handle": "bob", "cubes": 50}
+    assert run("cubes", "show", "bob")[1] == "bob: 50 CUBES\n"
+
+
+def test_cubes_grant_take_set_record_reason_and_os_user(users, run):
+    assert run("cubes", "grant", "bob", "25", "--reason", "contest prize")[0] == 0
+    assert run("cubes", "take", "bob", "5", "--reason", "chat abuse")[0] == 0
+    code, out, _ = run("cubes", "set", "bob", "200", "--reason", "reset")
+    assert code == 0 and "70 -> 200" in out
+    assert balance(users, "bob") == 200
+    with Ledger(users) as led:
+        rows = led.history("bob", 3)
+    assert [(r.reason, r.amount, r.note, r.actor) for r in rows] == [
+        ("set", 130, "reset", "sysop-test"), ("take", -5, "chat abuse", "sysop-test"),
+        ("grant", 25, "contest prize", "sysop-test")]
+    code, out, _ = run("cubes", "history", "bob", "--limit", "2")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 3
+    assert "+130" in lines[1] and "sysop-test / reset" in lines[1]
+    assert "-5" in lines[2] and "chat abuse" in lines[2]
+
+
+def test_cubes_take_never_goes_below_zero(users, run):
+    code, _, err = run("cubes", "take", "bob", "51", "--reason", "too much")
+    assert code == 1
+    one_line_error(err, "bob has 50 CUBES, needs 51")
+    assert balance(users, "bob") == 50
+
+
+@pytest.mark.parametrize("argv", [("cubes", "grant", "bob", "0", "--reason", "x"),
+                                  ("cubes", "grant", "bob", "ten", "--reason", "x"),
+                                  ("cubes", "set", "bob", "-1", "--reason", "x"),
+                                  ("cubes", "grant", "bob", "5")])
+def test_bad_amounts_and_missing_reasons_are_usage_errors(users, run, argv):
+    with pytest.raises(SystemExit) as info:
+        run(*argv)
+    assert info.value.code == 2
+    assert balance(users, "bob") == 50
+
+
+def test_cli_grants_interleaved_with_a_running_game_lose_nothing(users, run):
+    """The server's connection plays a game while the CLI adjusts the same players."""
+    with Ledger(users) as server:
+        gid = server.open_game(["Alice", "bob"], "d" * 64, 1.0)
+        server.pay_into_pot(gid, "alice", 10, "ante")
+        assert run("cubes", "grant", "alice", "100", "--reason", "prize")[0] == 0
+        server.pay_into_pot(gid, "bob", 10, "ante")
+        assert run("cubes", "take", "bob", "30", "--reason", "fine")[0] == 0
+        assert server.pay_into_pot(gid, "bob", 10, "bet") == 0
+        assert run("cubes", "grant", "bob", "1", "--reason", "pity")[0] == 0
+        assert server.balance("bob") == 1
+        assert server.pay_out_pot(gid, "alice", 30) == 1000 - 10 + 100 + 30
+        server.close_game(gid, 2.0, "Alice", HISTORY)
+    assert (balance(users, "alice"), balance(users, "bob")) == (1120, 1)
+    code, out, _ = run("ledger", "verify")
+    assert code == 0 and out.startswith("ledger OK")
+
+
+# ---------------------------------------------------------------- games, verify, backup
+
+
+def test_games_list_and_show_print_the_hand_history(users, run):
+    with Ledger(users) as led:
+        gid = led.open_game(["Alice", "bob"], "ab" * 32, 1.0)
+        for handle, amount, reason in (("alice", 10, "ante"), ("bob", 10, "ante"),
+                                       ("alice", 20, "bet")):
+            led.pay_into_pot(gid, handle, amount, reason)
+        led.pay_out_pot(gid, "alice", 40)
+        led.close_game(gid, 2.0, "Alice", HISTORY)
+        open_gid = led.open_game(["bob"], "cd" * 32, 3.0)
+        led.pay_into_pot(open_gid, "bob", 10, "ante")
+    code, out, _ = run("games", "list")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 3
+    assert lines[1].split()[0] == str(open_gid) and "open, pot 10 CUBES" in lines[1]
+    assert lines[2].split()[0] == str(gid) and "Alice, bob" in lines[2]
+    assert "winner Alice" in lines[2]
+    code, out, _ = run("games", "show", str(gid))
+    assert code == 0
+    assert f"Game {gid}" in out and "ab" * 32 in out and "winner Alice" in out
+    for action in HISTORY["actions"]:
+        assert f"    {action}\n" in out
+    assert "Alice  9- 10* J+ Q# K*" in out and "bob    5- 5# 6* 7+ 9#" in out
+    assert "  winner: Alice\n" in out and "  pot: 40\n" in out
+    code, _, err = run("games", "show", "999")
+    assert code == 1
+    one_line_error(err, "no game 999")
+
+
+def test_ledger_verify_exits_1_and_says_what_differs(users, run):
+    code, out, _ = run("ledger", "verify")
+    assert code == 0
+    assert out == ("ledger OK: 2 accounts hold 1050 CUBES, system 0, open pots 0; "
+                   "grants 1050 - takes 0 = 1050\n")
+    raw = sqlite3.connect(users)
+    with raw:
+        raw.execute("UPDATE accounts SET cubes = 999 WHERE handle = 'bob'")
+    raw.close()
+    code, out, err = run("ledger", "verify")
+    assert code == 1
+    assert "account bob: balance is 999 CUBES but its journal sums to 50" in out
+    assert "total CUBES 1999" in out
+    assert "discrepancies" in err
+
+
+def test_backup_writes_a_usable_copy_and_never_overwrites(users, run, tmp_path):
+    dest = tmp_path / "backup.db"
+    assert run("backup", str(dest))[0] == 0
+    with Ledger(dest) as copy:
+        assert copy.balance("bob") == 50 and copy.verify() == []
+    code, _, err = run("backup", str(dest))
+    assert code == 1
+    one_line_error(err, "already exists")
+
+
+# ---------------------------------------------------------------- serve, config, help
+
+
+def test_serve_hands_the_config_with_overrides_to_the_server(db, run, monkeypatch, tmp_path):
+    seen = []
+    fake = types.ModuleType("bbspoker.server")
+    fake.run = lambda config: seen.append(config) or 0
+    monkeypatch.setitem(sys.modules, "bbspoker.server", fake)
+    conf = tmp_path / "c.toml"
+    conf.write_text('[server]\nhost = "0.0.0.0"\nport = 4000\n[table]\nante = 25\n')
+    assert run("--config", str(conf), "serve", "--port", "2424")[0] == 0
+    assert run("serve", "--config", str(conf), "--host", "::1")[0] == 0
+    assert [(c.server.host, c.server.port, c.table.ante) for c in seen] == [
+        ("0.0.0.0", 2424, 25), ("::1", 4000, 25)]
+    assert seen[0].ledger.path == str(db)
+
+
+def test_serve_without_a_server_module_says_so(db, run, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bbspoker.server", None)
+    code, _, err = run("serve")
+    assert code == 1
+    one_line_error(err, "server not built yet")
+
+
+def test_config_file_sets_starting_cubes_and_bad_config_is_one_line(db, run, tmp_path, pwfile):
+    conf = tmp_path / "c.toml"
+    conf.write_text("[ledger]\nstarting_cubes = 77\n")
+    assert run("users", "add", "eve", "--config", str(conf),
+               "--password-file", str(pwfile))[0] == 0
+    assert balance(db, "eve") == 77
+    conf.write_text("[ledger]\nstarting_cubez = 77\n")
+    code, _, err = run("--config", str(conf), "users", "list")
+    assert code == 1
+    one_line_error(err, "unknown key 'starting_cubez' in [ledger]")
+
+
+COMMANDS = [[], ["serve"], ["users"], ["users", "add"], ["users", "list"], ["users", "show"],
+            ["users", "passwd"], ["users", "ban"], ["users", "unban"], ["cubes"],
+            ["cubes", "show"], ["cubes", "grant"], ["cubes", "take"], ["cubes", "set"],
+            ["cubes", "history"], ["games"], ["games", "list"], ["games", "show"],
+            ["ledger"], ["ledger", "verify"], ["backup"]]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "bbspoker")
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: bbspoker" + "".join(f" {c}" for c in command))
+    assert "--config" in out
+
+
+# ---------------------------------------------------------------- the installed script
+
+
+def test_installed_console_script(users, pwfile):
+    env = {**os.environ, "BBSPOKER_DB": str(users)}
+    shown = subprocess.run([str(BBSPOKER), "cubes", "show", "alice", "--json"], env=env,
+                           capture_output=True, text=True, check=False)
+    assert shown.returncode == 0
+    assert json.loads(shown.stdout) == {"handle": "Alice", "cubes": 1000}
+    taken = subprocess.run([str(BBSPOKER), "cubes", "take", "alice", "5000", "--reason", "x"],
+                           env=env, capture_output=True, text=True, check=False)
+    assert taken.returncode == 1
+    one_line_error(taken.stderr, "Alice has 1000 CUBES, needs 5000")
+    verify = subprocess.run([str(BBSPOKER), "ledger", "verify"], env=env,
+                            capture_output=True, text=True, check=False)
+    assert verify.returncode == 0 and verify.stdout.startswith("ledger OK: 2 accounts")
