@@ -181,7 +181,10 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
     more than five cards, something that is not a card of the 40-card deck,
     or the same card twice.
     """
-    hand = tuple(cards)
+    try:
+        hand = tuple(cards)
+    except TypeError:
+        raise ValueError(_not_a_hand(cards)) from None
     return HandValue(strength(hand), hand)
 
 
@@ -215,7 +218,8 @@ class HandValue:
         category = self.category
         counts = Counter(c.rank for c in self.cards)
         first, second = sorted(counts, key=lambda r: (counts[r], r), reverse=True)[:2]
-        top = Rank(self.strength >> _FIELD_SHIFTS[0] & 15)  # straights: the 8 of A-8-7-6-5
+        low_ace = first is Rank.ACE and min(counts) is Rank.FIVE
+        top = second if low_ace else first  # a straight's top card: the 8 of A-8-7-6-5
         return {
             Category.ROYAL_FLUSH: "Royal flush",
             Category.STRAIGHT_FLUSH: f"Straight flush to the {top.singular}",
