@@ -29,6 +29,7 @@ def db(tmp_path, monkeypatch):
     monkeypatch.setenv("BBSPOKER_DB", str(path))
     monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
     monkeypatch.setattr("getpass.getuser", lambda: "sysop-test")
+    monkeypatch.delenv("SUDO_USER", raising=False)
     return path
 
 
@@ -171,6 +172,13 @@ def test_cubes_grant_take_set_record_reason_and_os_user(users, run):
     assert code == 0 and len(lines) == 3
     assert "+130" in lines[1] and "sysop-test / reset" in lines[1]
     assert "-5" in lines[2] and "chat abuse" in lines[2]
+
+
+def test_adjustment_through_sudo_records_the_invoking_user(users, run, monkeypatch):
+    monkeypatch.setenv("SUDO_USER", "ann")
+    assert run("cubes", "grant", "bob", "1", "--reason", "via sudo")[0] == 0
+    with Ledger(users) as led:
+        assert led.history("bob", 1)[0].actor == "ann (sudo as sysop-test)"
 
 
 def test_cubes_take_never_goes_below_zero(users, run):

@@ -73,6 +73,17 @@ def _read_new_password(handle: str, password_file: str | None) -> str:
         raise CliError(str(exc)) from None
 
 
+def _actor() -> str:
+    """The operating-system user making an adjustment, as recorded in the journal.
+
+    ``getpass.getuser()``; when run through ``sudo -u bbspoker``, the invoking
+    user from ``SUDO_USER`` is recorded too: ``"ann (sudo as bbspoker)"``.
+    """
+    user = getpass.getuser()
+    invoker = os.environ.get("SUDO_USER")
+    return f"{invoker} (sudo as {user})" if invoker and invoker != user else user
+
+
 def _account_or_fail(ledger: Ledger, handle: str):
     account = ledger.find_account(handle)
     if account is None:
@@ -102,7 +113,7 @@ def _users_add(args: argparse.Namespace, config: Config) -> int:
             raise HandleTaken(f"the handle {handle} is taken")
         password = _read_new_password(handle, args.password_file)
         account = ledger.create_account(handle, hash_password(password), args.cubes,
-                                        actor=getpass.getuser())
+                                        actor=_actor())
     print(f"created {account.handle} with {account.cubes} CUBES")
     return 0
 
@@ -173,7 +184,7 @@ def _adjuster(method: str) -> Callable[[argparse.Namespace, Config], int]:
     def run(args: argparse.Namespace, config: Config) -> int:
         with _open(config) as ledger:
             before = ledger.balance(args.name)
-            after = getattr(ledger, method)(args.name, args.n, args.reason, getpass.getuser())
+            after = getattr(ledger, method)(args.name, args.n, args.reason, _actor())
             handle = _account_or_fail(ledger, args.name).handle
         print(f"{handle}: {before} -> {after} CUBES ({after - before:+d}, {args.reason})")
         return 0
