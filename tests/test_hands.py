@@ -185,8 +185,10 @@ def test_something_that_is_not_a_card_is_named():
         evaluate(list(parse_cards("9- 10* J+ Q#")) + ["A+"])
     with pytest.raises(ValueError, match="five cards"):
         evaluate(None)
-    with pytest.raises(ValueError, match="five distinct cards"):
+    with pytest.raises(ValueError, match="exactly five cards, got 4"):
         evaluate(iter(parse_cards("9- 10* J+ Q#")))
+    with pytest.raises(ValueError, match="exactly five distinct cards"):
+        strength(iter(parse_cards("9- 10* J+ Q#")))
 
 
 deals = st.permutations(DECK).map(lambda deck: [tuple(deck[i:i + 5]) for i in (0, 5, 10)])
