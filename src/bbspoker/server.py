@@ -1,0 +1,431 @@
+"""The telnet server: telnetlib3 settings, connection limits, the App shared by all sessions.
+
+``bbspoker serve`` calls :func:`run`; tests call :func:`start_server` on port 0.
+
+telnetlib3 settings, chosen on purpose (see ``docs/architecture.md``):
+
+- ``encoding=False``: the reader and writer carry bytes. Each session decodes
+  its input itself with ``errors="replace"`` (a 0xFF byte or invalid UTF-8
+  never raises) and encodes its output (UTF-8, or CP437 for BBS terminals).
+- ``force_binary=True``: most BBS clients never agree to BINARY; we send
+  8-bit output anyway, as BBS servers do.
+- ``connect_maxwait=CONNECT_MAXWAIT``: a client that never answers option
+  negotiation gets the door after this many seconds, with 80x24 and kind
+  ``ansi``.
+- ``timeout=0`` (telnetlib3's idle timer off): it restarts on any byte,
+  telnet NOPs included, so it cannot enforce anything; the door's own
+  pre-login and lobby idle timeouts (``[server]``) do the job.
+- ``limit=READER_LIMIT`` plus ``reader.set_transport()``: telnetlib3 never
+  pauses the socket on its own (issue 5); with the transport attached its
+  reader pauses reading past ``2 * limit`` buffered bytes, so a flood costs
+  at most a few KiB per connection until the session reads again.
+- Character mode: telnetlib3's default ("kludge") mode sends ``WILL SGA`` and
+  ``WILL ECHO`` and asks ``DO TTYPE``, ``DO NAWS``; the door echoes what it
+  wants shown (passwords are never echoed).
+
+Our protocol subclass adds: the per-address and total connection caps, the
+input rate limit (a token bucket on raw bytes, before telnetlib3 parses
+them, so a subnegotiation flood is cut off too), NAWS forwarding to the
+session (overriding ``on_naws`` keeps telnetlib3's own size values current),
+and waking pending ``drain()`` calls when the connection is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import re
+import signal
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import blessed
+import telnetlib3
+
+from bbspoker import lobby
+from bbspoker.bus import Bus
+from bbspoker.config import Config
+from bbspoker.ledger import Ledger, handle_key
+from bbspoker.passwords import hash_password, verify_password
+from bbspoker.session import Session
+from bbspoker.table import Table, TableRules
+from bbspoker.tableservice import TableService
+
+__all__ = ["App", "Server", "TokenBucket", "ConnectionLimits", "start_server", "run",
+           "terminal_for", "CONNECT_MAXWAIT", "READER_LIMIT", "FALLBACK_KIND"]
+
+log = logging.getLogger("bbspoker.server")
+
+#: Seconds to wait for a client's answers to option negotiation before starting anyway.
+CONNECT_MAXWAIT = 1.5
+#: telnetlib3 reader limit (bytes); the socket pauses past twice this much unread input.
+READER_LIMIT = 4096
+#: Terminal kind used when the client's TTYPE is missing or unknown.
+FALLBACK_KIND = "ansi"
+#: Terminal kinds whose users expect CP437 (IBM PC) characters instead of UTF-8.
+CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
+#: Environment variables that would make blessed drop or change our escape sequences.
+_STYLING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
+_KIND_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")
+_UNKNOWN_KINDS_MAX = 256
+
+_terminals: dict[str, blessed.Terminal] = {}
+_unknown_kinds: set[str] = set()
+
+
+def terminal_for(ttype: str | None) -> blessed.Terminal:
+    """The shared ``blessed.Terminal`` for a client's TTYPE answer (any case).
+
+    One ``Terminal`` per kind serves every session of that kind (they only
+    build escape sequences). A missing, malformed or unknown kind gets
+    :data:`FALLBACK_KIND`; the server's own ``$TERM`` never matters.
+    """
+    kind = (ttype or "").strip().lower()
+    if not _KIND_RE.fullmatch(kind) or kind in _unknown_kinds:
+        kind = FALLBACK_KIND
+    term = _terminals.get(kind)
+    if term is None:
+        term = blessed.Terminal(kind=kind, stream=io.StringIO(), force_styling=True,
+                                kind_fallback=FALLBACK_KIND)
+        if term.kind != kind:
+            if len(_unknown_kinds) < _UNKNOWN_KINDS_MAX:
+                _unknown_kinds.add(kind)
+            return terminal_for(FALLBACK_KIND)
+        _terminals[kind] = term
+    return term
+
+
+class TokenBucket:
+    """The input rate limit: ``rate`` bytes per second sustained, bursts up to ``burst`` bytes.
+
+    ``take(n)`` spends ``n`` tokens and returns ``False`` once the bucket would
+    go below zero (the input cannot come from a person). Time comes from
+    ``clock`` (seconds, monotonic; tests inject one).
+    """
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self._rate, self._burst, self._clock = rate, burst, clock
+        self._tokens = burst
+        self._last = clock()
+
+    def take(self, n: int) -> bool:
+        """Spend ``n`` tokens; ``False`` if there were not enough."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - n
+        self._last = now
+        return self._tokens >= 0
+
+
+class ConnectionLimits:
+    """The connection caps (issue 5): ``max_total`` connections at once, and at most
+    ``max_per_address`` not-yet-logged-in connections from one address."""
+
+    def __init__(self, max_total: int, max_per_address: int) -> None:
+        self.max_total, self.max_per_address = max_total, max_per_address
+        self.total = 0
+        self.prelogin: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; ``False`` (nothing counted) if over a cap."""
+        if self.total >= self.max_total or self.prelogin[address] >= self.max_per_address:
+            return False
+        self.total += 1
+        self.prelogin[address] += 1
+        return True
+
+    def logged_in(self, address: str) -> None:
+        """A connection from ``address`` has logged in: it no longer counts as pre-login."""
+        self._drop_prelogin(address)
+
+    def release(self, address: str, *, prelogin: bool) -> None:
+        """A counted connection has closed (``prelogin``: it never logged in)."""
+        self.total -= 1
+        if prelogin:
+            self._drop_prelogin(address)
+
+    def _drop_prelogin(self, address: str) -> None:
+        self.prelogin[address] -= 1
+        if self.prelogin[address] <= 0:
+            del self.prelogin[address]
+
+
+class App:
+    """Everything the sessions share; ``bbspoker.poker.enter_table(session, app)`` gets it.
+
+    Attributes:
+
+    - ``config``: the :class:`bbspoker.config.Config`.
+    - ``ledger``: the :class:`bbspoker.ledger.Ledger` (accounts and CUBES; its
+      calls are quick SQLite transactions made on the event loop).
+    - ``bus``: the :class:`bbspoker.bus.Bus` for table events to sessions.
+    - ``table_service``: the :class:`bbspoker.tableservice.TableService` owning the one
+      poker table (rules from ``[table]``, CUBES through ``ledger``, time from ``clock``,
+      events on ``bus``); :func:`start_server` runs its task.
+    - ``clock``: monotonic seconds (lockouts, rate limits; tests inject one).
+    - ``sleep``: ``async sleep(seconds)`` used for the failed-login delay (tests inject one).
+    - ``online``: logged-in sessions by ``handle_key(handle)``; use :meth:`find_online`.
+    - ``sessions``: every open session, logged in or not.
+    - ``limits``: the :class:`ConnectionLimits`.
+    - ``guard``: the :class:`bbspoker.lobby.LoginGuard` (failed logins, lockouts).
+    - ``shutdown_hooks``: async callables run, in order, when the server stops and
+      before sessions are told and closed (the table's grace period goes here).
+    - ``stopping``: ``True`` once shutdown has begun.
+    """
+
+    def __init__(self, config: Config, ledger: Ledger, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        self.config = config
+        self.ledger = ledger
+        self.bus = Bus()
+        self.clock = clock
+        table = config.table
+        rules = TableRules(seats=table.seats, ante=table.ante, min_bet=table.min_bet,
+                           max_bet=table.max_bet, turn_timeout=table.turn_timeout,
+                           master_timeout=table.master_timeout,
+                           between_games=table.between_games, max_round=table.max_round,
+                           idle_games=table.idle_games)
+        self.table_service = TableService(Table(ledger, rules), self.bus, clock)
+        self.sleep = sleep
+        self.online: dict[str, Session] = {}
+        self.sessions: set[Session] = set()
+        self.limits = ConnectionLimits(config.server.max_connections,
+                                       config.server.max_per_address)
+        self.guard = lobby.LoginGuard(config.login, clock)
+        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.stopping = False
+        self._hash_slots = asyncio.Semaphore(config.login.hash_workers)
+
+    async def hash_password(self, password: str) -> str:
+        """:func:`bbspoker.passwords.hash_password` in a worker thread, at most
+        ``[login] hash_workers`` at once (a login storm cannot freeze the loop)."""
+        async with self._hash_slots:
+            return await asyncio.to_thread(hash_password, password)
+
+    async def verify_password(self, stored: str, password: str) -> bool:
+        """:func:`bbspoker.passwords.verify_password` off the event loop, like :meth:`hash_password`."""
+        async with self._hash_slots:
+            return await asyncio.to_thread(verify_password, stored, password)
+
+    def find_online(self, handle: str) -> Session | None:
+        """The logged-in session of ``handle`` (any case), or ``None``."""
+        return self.online.get(handle_key(handle))
+
+    def who(self) -> list[Session]:
+        """Logged-in sessions sorted by handle without regard to case."""
+        return [self.online[key] for key in sorted(self.online)]
+
+    def log_in(self, session: Session, handle: str) -> None:
+        """Register ``session`` as ``handle`` (as stored); the caller checked it is not online."""
+        session.handle = handle
+        session.activity = "lobby"
+        self.online[handle_key(handle)] = session
+        self.limits.logged_in(session.address)
+
+    def log_out(self, session: Session) -> None:
+        """Remove ``session`` from the online users (if it is the registered one)."""
+        if session.handle is not None and self.online.get(handle_key(session.handle)) is session:
+            del self.online[handle_key(session.handle)]
+
+
+def _scrub_styling_environment() -> None:
+    # NO_COLOR in the daemon's environment makes blessed return "" for every
+    # sequence, cursor moves included (terminal notes); colour is ours to choose.
+    for name in _STYLING_ENV:
+        os.environ.pop(name, None)
+
+
+class Server:
+    """A running bbspoker server (from :func:`start_server`).
+
+    ``port``: the TCP port it listens on; ``app``: its :class:`App`.
+    """
+
+    def __init__(self, telnet: telnetlib3.Server, app: App) -> None:
+        self._telnet = telnet
+        self.app = app
+        self.port: int = telnet.sockets[0].getsockname()[1]
+        self._table_task = asyncio.create_task(app.table_service.run(), name="table")
+
+    async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
+        """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
+        let their output drain (at most ``[output] drain_timeout`` s) and close them."""
+        self.app.stopping = True
+        self._telnet._server.close()
+        for hook in self.app.shutdown_hooks:
+            try:
+                await hook()
+            except Exception:
+                log.exception("shutdown hook %r failed", hook)
+        sessions = list(self.app.sessions)
+        for session in sessions:
+            session.end(message)
+        if sessions:
+            await asyncio.wait([asyncio.create_task(s.wait_closed()) for s in sessions],
+                               timeout=self.app.config.output.drain_timeout)
+        self.close()
+        await self.wait_closed()
+
+    def close(self) -> None:
+        """Stop accepting and drop every connection at once (no messages)."""
+        self.app.stopping = True
+        for session in list(self.app.sessions):
+            session.abort("server closed")
+        self._telnet.close()
+        self._table_task.cancel()
+
+    async def wait_closed(self) -> None:
+        """Wait until the listening socket and all connections are closed."""
+        await self._telnet.wait_closed()
+        sessions = list(self.app.sessions)
+        if sessions:
+            await asyncio.gather(*(s.wait_closed() for s in sessions))
+        await asyncio.gather(self._table_task, return_exceptions=True)
+
+
+async def start_server(config: Config, ledger: Ledger, *,
+                       clock: Callable[[], float] = time.monotonic,
+                       sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
+    """Start listening on ``config.server.host``/``port`` (0: any free port) and return
+    the :class:`Server`. ``clock`` (monotonic seconds) and ``sleep`` are injectable
+    for tests; see :class:`App`."""
+    _scrub_styling_environment()
+    app = App(config, ledger, clock=clock, sleep=sleep)
+
+    class Protocol(_DoorProtocol):
+        pass
+
+    Protocol.app = app
+    telnet = await telnetlib3.create_server(
+        host=config.server.host, port=config.server.port, protocol_factory=Protocol,
+        shell=_shell, encoding=False, force_binary=True, connect_maxwait=CONNECT_MAXWAIT,
+        timeout=0, limit=READER_LIMIT, cols=80, rows=24, term=FALLBACK_KIND)
+    server = Server(telnet, app)
+    log.info("listening on %s port %d", config.server.host, server.port)
+    return server
+
+
+class _DoorProtocol(telnetlib3.TelnetServer):
+    """telnetlib3's server protocol plus the door's limits (see the module docstring)."""
+
+    app: App
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: Session | None = None
+        self.address = "-"
+        self._counted = False
+        self._refused = False
+        inp = self.app.config.input
+        self._bucket = TokenBucket(inp.rate_bytes_per_second, inp.rate_burst_bytes,
+                                   self.app.clock)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.reader.set_transport(transport)
+        peer = transport.get_extra_info("peername") or ("-",)
+        self.address = str(peer[0])
+        if self.app.stopping or not self.app.limits.admit(self.address):
+            log.warning("refused connection from %s: too many connections", self.address)
+            self._refused = True
+            transport.write(b"\r\nToo many connections, please try again later.\r\n")
+            transport.close()
+            return
+        self._counted = True
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        if not self._bucket.take(len(data)):
+            self._refused = True
+            log.warning("input from %s too fast: disconnecting", self.address)
+            message = "Input faster than a person can type: disconnected."
+            if self.session is not None:
+                self.session.end(message)
+            else:
+                self.writer.write(f"\r\n{message}\r\n".encode())
+                self.writer.close()
+            return
+        super().data_received(data)
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        if self.session is not None:
+            self.session.resize(cols, rows)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        first = not self._closing
+        super().connection_lost(exc)
+        # BaseServer does not call FlowControlMixin's connection_lost: without
+        # this a drain() waiting on a paused socket would never wake up.
+        asyncio.streams.FlowControlMixin.connection_lost(self, exc)
+        if first and self._counted:
+            logged_in = self.session is not None and self.session.handle is not None
+            self.app.limits.release(self.address, prelogin=not logged_in)
+
+
+async def _shell(reader: Any, writer: Any) -> None:
+    """telnetlib3's shell: one connection's life after option negotiation."""
+    protocol: _DoorProtocol = writer.protocol
+    if protocol is None or protocol._refused:
+        return
+    app = protocol.app
+    term = terminal_for(writer.get_extra_info("TERM"))
+    session = Session(app, reader, writer, address=protocol.address, term=term,
+                      encoding="cp437" if term.kind in CP437_KINDS else "utf-8",
+                      cols=writer.get_extra_info("cols") or 80,
+                      rows=writer.get_extra_info("rows") or 24)
+    protocol.session = session
+    app.sessions.add(session)
+    log.info("session from %s: terminal %s, %dx%d", session.address, term.kind,
+             session.cols, session.rows)
+    session.start()
+    try:
+        await lobby.serve(session, app)
+    except Exception:
+        log.exception("session %r from %s failed", session.handle, session.address)
+        session.end("Sorry, something went wrong. Please log in again.")
+    finally:
+        app.log_out(session)
+        session.end()
+        await session.wait_closed()
+        app.sessions.discard(session)
+        log.info("session %r from %s closed", session.handle, session.address)
+
+
+def run(config: Config) -> int:
+    """Run the server until SIGTERM or SIGINT (blocking); returns the exit status 0.
+
+    Opens the ledger at ``config.ledger.path``, refunds games left unfinished by
+    a crash (``Ledger.recover_unfinished_games``), serves, and on a signal stops
+    accepting, tells everyone, closes every session cleanly and returns.
+    """
+    for name in ("TERM",) + _STYLING_ENV:
+        os.environ.pop(name, None)
+    logging.basicConfig(level=config.server.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(_serve_forever(config))
+
+
+async def _serve_forever(config: Config) -> int:
+    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes)
+    try:
+        refunded = ledger.recover_unfinished_games(time.time())
+        if refunded:
+            log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
+        server = await start_server(config, ledger)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        log.info("signal received: shutting down")
+        await server.shutdown()
+    finally:
+        ledger.close()
+    log.info("stopped")
+    return 0

@@ -1,0 +1,310 @@
+"""One telnet connection: bounded input assembly, a bounded output queue, size and inbox.
+
+A :class:`Session` sits between telnetlib3's reader/writer (bytes: the server
+runs with ``encoding=False``) and the door's code (the lobby, the poker
+screen). It owns two tasks:
+
+- the *input pump* reads modest chunks (:data:`READ_CHUNK` bytes) from the
+  telnetlib3 reader, ends the session when a line passes ``[input]
+  max_line_bytes`` without CR/LF, decodes with the session's encoding and
+  ``errors="replace"`` (a 0xFF byte or invalid UTF-8 becomes U+FFFD, never an
+  exception) and turns the text into :class:`bbspoker.keys.Key` objects in a
+  bounded queue. When nobody takes keys the queue fills, the pump stops
+  reading, telnetlib3's reader buffer passes its limit and the socket is
+  paused (see ``bbspoker.server``): memory stays bounded.
+- the *writer* takes what :meth:`Session.write` queued, writes it and waits
+  for the socket to drain, at most ``[output] drain_timeout`` seconds. A
+  session whose socket does not drain in time, or whose queued output passes
+  ``[output] backlog_bytes``, is disconnected; no other session waits for it.
+
+The input rate limit (issue 5: "an input rate that cannot be a person")
+is applied on raw bytes, telnet commands included, by the protocol in
+``bbspoker.server`` before telnetlib3 parses them; it calls
+:meth:`Session.end` with the message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bbspoker.keys import Key, KeyDecoder
+
+if TYPE_CHECKING:
+    import blessed
+
+    from bbspoker.server import App
+
+__all__ = ["Session", "SessionClosed", "XMessage", "clamp_size",
+           "READ_CHUNK", "KEY_QUEUE", "INBOX_SIZE", "MIN_COLS", "MAX_COLS",
+           "MIN_ROWS", "MAX_ROWS"]
+
+log = logging.getLogger("bbspoker.session")
+
+#: Bytes asked of the telnetlib3 reader at a time (never ``read(huge)``: issue 5).
+READ_CHUNK = 1024
+#: Keys decoded but not yet taken by :meth:`Session.read_key` before the pump waits.
+KEY_QUEUE = 256
+#: Unread X-messages one user may hold; a sender is told when the inbox is full.
+INBOX_SIZE = 50
+#: NAWS window sizes are clamped to these bounds (issue 5); 0 means "unknown" (RFC 1073).
+MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS = 40, 999, 8, 999
+
+
+class SessionClosed(Exception):
+    """The connection has ended (client gone, timeout, limit, shutdown)."""
+
+
+@dataclass(frozen=True)
+class XMessage:
+    """An X-message: ``sender`` handle, ``text`` (already cleaned), ``sent_at`` (Unix seconds)."""
+
+    sender: str
+    text: str
+    sent_at: float
+
+
+def clamp_size(cols: int, rows: int, current: tuple[int, int]) -> tuple[int, int]:
+    """A NAWS report made safe: 40-999 columns, 8-999 rows (issue 5).
+
+    A zero means "not known" (RFC 1073) and keeps the ``current`` value of
+    that dimension; ``current`` is ``(cols, rows)``. Returns ``(cols, rows)``.
+    """
+    cols = min(max(cols, MIN_COLS), MAX_COLS) if cols > 0 else current[0]
+    rows = min(max(rows, MIN_ROWS), MAX_ROWS) if rows > 0 else current[1]
+    return cols, rows
+
+
+class Session:
+    """One connected user (before and after login).
+
+    Public attributes:
+
+    - ``app``: the :class:`bbspoker.server.App` it belongs to.
+    - ``address``: the peer's IP address (``str``).
+    - ``handle``: the logged-in handle as stored in the ledger, ``None`` before login.
+    - ``activity``: ``"login"``, ``"lobby"`` or ``"poker"`` (shown by [W]; the
+      lobby sets ``"poker"`` while ``bbspoker.poker.enter_table`` runs).
+    - ``term``: the shared ``blessed.Terminal`` for this client's terminal kind
+      (use it only to build escape sequences; its own size is meaningless).
+    - ``encoding``: how text is encoded to and decoded from this client.
+    - ``cols``, ``rows``: the window size (NAWS, clamped; 80x24 until told).
+    - ``inbox``: unread :class:`XMessage` objects, oldest first (at most :data:`INBOX_SIZE`).
+    - ``resize_listeners``: callables ``fn(cols, rows)`` run after each size change.
+    - ``xmessage_listeners``: callables ``fn(message)`` run after each X-message delivered.
+
+    Listeners run synchronously inside the event that caused them: keep them
+    short (set a flag, put into a queue) and remove them when done.
+    """
+
+    def __init__(self, app: App, reader: Any, writer: Any, *, address: str,
+                 term: blessed.Terminal, encoding: str, cols: int, rows: int) -> None:
+        self.app = app
+        self.address = address
+        self.handle: str | None = None
+        self.activity = "login"
+        self.term = term
+        self.encoding = encoding
+        self.cols, self.rows = clamp_size(cols, rows, (80, 24))
+        self.inbox: list[XMessage] = []
+        self.resize_listeners: list[Callable[[int, int], None]] = []
+        self.xmessage_listeners: list[Callable[[XMessage], None]] = []
+        self._reader = reader
+        self._writer = writer
+        self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self._keys_in = KeyDecoder()
+        self._keys: asyncio.Queue[Key | None] = asyncio.Queue(KEY_QUEUE)
+        self._line_bytes = 0
+        self._out: deque[bytes] = deque()
+        self._backlog = 0
+        self._out_ready = asyncio.Event()
+        self._ending = False
+        self._closed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def __repr__(self) -> str:
+        return f"<Session {self.handle or '-'!r} from {self.address}>"
+
+    # --- life cycle ------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the input pump and the writer task (called once by the server)."""
+        self._tasks = [asyncio.create_task(self._pump(), name=f"pump {self.address}"),
+                       asyncio.create_task(self._write_loop(), name=f"writer {self.address}")]
+
+    @property
+    def closed(self) -> bool:
+        """True once the session has ended or is ending (no more keys will come)."""
+        return self._ending or self._closed.is_set()
+
+    def end(self, message: str | None = None) -> None:
+        """End the session cleanly: show ``message`` (one line, optional), flush, disconnect.
+
+        Never blocks; idempotent. The writer flushes what is queued (bounded
+        by the drain timeout) and then closes the connection. A pending
+        :meth:`read_key` raises :class:`SessionClosed` at once.
+        """
+        if self._ending:
+            return
+        if message:
+            self.write(f"\r\n{message}\r\n")
+        self._ending = True
+        self._out_ready.set()
+        self._wake_reader()
+
+    def abort(self, reason: str) -> None:
+        """Disconnect now without flushing (the client cannot take output); logs ``reason``."""
+        if self._closed.is_set():
+            return
+        log.info("session %r from %s aborted: %s", self.handle, self.address, reason)
+        self._ending = True
+        self._out.clear()
+        self._backlog = 0
+        self._finish()
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection is closed and both tasks have stopped."""
+        await self._closed.wait()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _finish(self) -> None:
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        self._wake_reader()
+        self._out_ready.set()
+        self._writer.close()
+        for task in self._tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+
+    def _wake_reader(self) -> None:
+        # A reader waits only on an empty queue, so the end marker always fits then.
+        try:
+            self._keys.put_nowait(None)
+        except asyncio.QueueFull:
+            pass
+
+    # --- input -----------------------------------------------------------------
+
+    async def _pump(self) -> None:
+        limit = self.app.config.input.max_line_bytes
+        try:
+            while not self.closed:
+                data = await self._reader.read(READ_CHUNK)
+                if not data:
+                    break
+                last_eol = max(data.rfind(b"\r"), data.rfind(b"\n"))
+                if last_eol >= 0:
+                    self._line_bytes = len(data) - last_eol - 1
+                else:
+                    self._line_bytes += len(data)
+                if self._line_bytes > limit:
+                    log.info("session %r from %s: line over %d bytes", self.handle,
+                             self.address, limit)
+                    self.end(f"Input line longer than {limit} bytes: disconnected.")
+                    break
+                for key in self._keys_in.feed(self._decoder.decode(data)):
+                    await self._keys.put(key)
+        except (ConnectionError, OSError) as exc:
+            log.info("session %r from %s: connection lost: %s", self.handle, self.address, exc)
+        except Exception:
+            log.exception("session %r from %s: input failed", self.handle, self.address)
+        finally:
+            if not self._ending:
+                self._ending = True
+                self._finish()
+            self._wake_reader()
+
+    async def read_key(self, timeout: float | None = None) -> Key:
+        """The next key the user pressed (a :class:`bbspoker.keys.Key`).
+
+        Raises :class:`SessionClosed` once the session has ended or is ending,
+        and ``TimeoutError`` if ``timeout`` seconds pass with no key. Safe to
+        cancel: no key is lost.
+        """
+        async with asyncio.timeout(timeout):
+            while not self.closed:
+                key = await self._keys.get()
+                if key is not None:
+                    return key
+        raise SessionClosed()
+
+    # --- output ----------------------------------------------------------------
+
+    @property
+    def backlog(self) -> int:
+        """Bytes queued by :meth:`write` and not yet handed to the socket."""
+        return self._backlog
+
+    def write(self, text: str) -> None:
+        """Queue ``text`` (terminal output: escape sequences welcome) for this client.
+
+        Never blocks and never raises. Text is encoded with the session's
+        encoding (characters it lacks become ``?``). If the queue passes
+        ``[output] backlog_bytes`` the session is disconnected (issue 5).
+        Output after the session ended is dropped.
+        """
+        if self._ending:
+            return
+        data = text.encode(self.encoding, errors="replace")
+        self._out.append(data)
+        self._backlog += len(data)
+        if self._backlog > self.app.config.output.backlog_bytes:
+            self.abort(f"output backlog over {self.app.config.output.backlog_bytes} bytes")
+            return
+        self._out_ready.set()
+
+    async def _write_loop(self) -> None:
+        timeout = self.app.config.output.drain_timeout
+        try:
+            while True:
+                await self._out_ready.wait()
+                self._out_ready.clear()
+                if self._out:
+                    data = b"".join(self._out)
+                    self._out.clear()
+                    self._writer.write(data)
+                    try:
+                        async with asyncio.timeout(timeout):
+                            await self._writer.drain()
+                    except TimeoutError:
+                        self.abort(f"output did not drain within {timeout} s")
+                        return
+                    self._backlog -= len(data)
+                if self._ending and not self._out:
+                    break
+        except (ConnectionError, OSError) as exc:
+            log.info("session %r from %s: write failed: %s", self.handle, self.address, exc)
+        except Exception:
+            log.exception("session %r from %s: output failed", self.handle, self.address)
+        self._finish()
+
+    # --- window size and X-messages --------------------------------------------
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Apply a NAWS report (clamped by :func:`clamp_size`) and tell the listeners."""
+        size = clamp_size(cols, rows, (self.cols, self.rows))
+        if size == (self.cols, self.rows):
+            return
+        self.cols, self.rows = size
+        for listener in list(self.resize_listeners):
+            listener(*size)
+
+    def deliver(self, message: XMessage) -> bool:
+        """Put an X-message in the inbox and tell the listeners.
+
+        Returns ``False`` (and changes nothing) when the inbox already holds
+        :data:`INBOX_SIZE` unread messages or the session has ended.
+        """
+        if self.closed or len(self.inbox) >= INBOX_SIZE:
+            return False
+        self.inbox.append(message)
+        for listener in list(self.xmessage_listeners):
+            listener(message)
+        return True

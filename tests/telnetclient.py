@@ -1,0 +1,266 @@
+"""A small async telnet test client that renders what it receives on a pyte 80x24 screen.
+
+It speaks just enough telnet for the server tests and the end-to-end game
+tests: it answers ``DO TTYPE``/``DO NAWS`` with ``WILL`` (then the terminal
+type and the window size it was given), ``WILL ECHO``/``WILL SGA``/``WILL
+BINARY`` with ``DO``, refuses everything else, strips every IAC sequence from
+the output and feeds the rest to ``pyte.Screen`` through ``pyte.ByteStream``
+(UTF-8). Everything it received in band is also kept in :attr:`received`.
+
+Usage::
+
+    c = await TelnetClient.connect(port)
+    await c.wait_for("Handle:")
+    await c.send("alice\\r")
+    await c.login("alice", "secret")   # the whole login or new-user dialogue
+    print(c.text)
+
+Hostile tests use ``negotiate=False`` (a raw TCP client that ignores telnet),
+``read=False`` (a client that never reads; ``rcvbuf`` shrinks its socket
+buffer) and :meth:`send_raw` (bytes exactly as given, IAC not escaped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+
+import pyte
+
+__all__ = ["TelnetClient", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
+           "ECHO", "SGA", "TTYPE", "NAWS", "BINARY"]
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+BINARY, ECHO, SGA, TTYPE, NAWS = 0, 1, 3, 24, 31
+_TTYPE_IS, _TTYPE_SEND = 0, 1
+_WE_WILL = {TTYPE, NAWS, BINARY}
+_WE_ACCEPT = {ECHO, SGA, BINARY}
+_POLL = 0.01
+
+
+class TelnetClient:
+    """One telnet connection with a pyte screen; create it with :meth:`connect`."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
+                 cols: int, rows: int, term: str, negotiate: bool,
+                 screen_cols: int, screen_rows: int) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.cols, self.rows, self.term = cols, rows, term
+        self.negotiate = negotiate
+        self.screen = pyte.Screen(screen_cols, screen_rows)
+        self._stream = pyte.ByteStream(self.screen)
+        #: Every in-band byte received (telnet commands removed).
+        self.received = bytearray()
+        #: Options the server agreed to (its WILL answered with our DO).
+        self.server_will: set[int] = set()
+        #: Options the server asked us for (DO), whatever we answered.
+        self.server_do: set[int] = set()
+        #: Every NAWS (cols, rows) pair this client sent.
+        self.naws_sent: list[tuple[int, int]] = []
+        self.eof = asyncio.Event()
+        self._state = "data"
+        self._cmd = 0
+        self._sb = bytearray()
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def connect(cls, port: int, host: str = "127.0.0.1", *, cols: int = 80,
+                      rows: int = 24, term: str = "xterm", negotiate: bool = True,
+                      read: bool = True, rcvbuf: int | None = None,
+                      screen_cols: int = 80, screen_rows: int = 24) -> TelnetClient:
+        """Open a connection to ``host:port``.
+
+        ``cols``/``rows`` is the size reported by NAWS, ``term`` the TTYPE
+        answer; ``negotiate=False`` ignores all telnet commands (answers
+        nothing); ``read=False`` never reads the socket; ``rcvbuf`` sets the
+        socket's receive buffer (bytes) before connecting.
+        """
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (host, port))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        client = cls(reader, writer, cols=cols, rows=rows, term=term, negotiate=negotiate,
+                     screen_cols=screen_cols, screen_rows=screen_rows)
+        if read:
+            client._task = asyncio.create_task(client._read_loop())
+        return client
+
+    # --- what is on the screen -------------------------------------------------
+
+    @property
+    def display(self) -> list[str]:
+        """The screen's lines (each padded to the screen width)."""
+        return list(self.screen.display)
+
+    @property
+    def text(self) -> str:
+        """The screen as one string, lines joined by newlines, right-stripped."""
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def row(self, n: int) -> str:
+        """Screen row ``n`` (0-based), right-stripped."""
+        return self.screen.display[n].rstrip()
+
+    async def wait_for(self, text: str, timeout: float = 5.0) -> str:
+        """Wait until ``text`` appears on the screen; returns the screen text.
+
+        Raises ``AssertionError`` with the screen contents when it does not
+        appear within ``timeout`` seconds or the connection ends first.
+        """
+        return await self._wait(lambda: text in self.text, f"{text!r} on screen", timeout)
+
+    async def wait_for_received(self, data: bytes | str, timeout: float = 5.0) -> None:
+        """Wait until ``data`` (UTF-8 if str) occurs in the raw in-band output."""
+        needle = data.encode() if isinstance(data, str) else data
+        await self._wait(lambda: needle in self.received, f"{needle!r} received", timeout)
+
+    async def _wait(self, cond, what: str, timeout: float) -> str:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not cond():
+            if self.eof.is_set():
+                raise AssertionError(f"connection closed before {what}:\n{self.text}")
+            if loop.time() > deadline:
+                raise AssertionError(f"timed out waiting for {what}:\n{self.text}")
+            await asyncio.sleep(_POLL)
+        return self.text
+
+    async def wait_closed(self, timeout: float = 5.0) -> None:
+        """Wait until the server closes the connection (EOF); AssertionError on timeout."""
+        try:
+            await asyncio.wait_for(self.eof.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"connection still open after {timeout} s:\n{self.text}")
+
+    # --- sending ---------------------------------------------------------------
+
+    async def send(self, data: str | bytes) -> None:
+        """Send text (UTF-8) or bytes as typed data; a 0xFF byte is escaped as IAC IAC."""
+        raw = data.encode() if isinstance(data, str) else bytes(data)
+        await self.send_raw(raw.replace(b"\xff", b"\xff\xff"))
+
+    async def send_raw(self, data: bytes) -> None:
+        """Send ``data`` exactly as given (telnet commands included)."""
+        self._writer.write(data)
+        try:
+            await self._writer.drain()
+        except ConnectionError:
+            self.eof.set()
+
+    async def naws(self, cols: int, rows: int) -> None:
+        """Report a new window size (IAC SB NAWS, values 0-65535)."""
+        self.cols, self.rows = cols, rows
+        await self.send_raw(self._naws_bytes())
+
+    def _naws_bytes(self) -> bytes:
+        self.naws_sent.append((self.cols, self.rows))
+        size = struct.pack("!HH", self.cols, self.rows).replace(b"\xff", b"\xff\xff")
+        return bytes([IAC, SB, NAWS]) + size + bytes([IAC, SE])
+
+    async def login(self, handle: str, password: str, *, timeout: float = 10.0) -> None:
+        """Log in as ``handle``, creating the account if the server offers to.
+
+        Follows the dialogue ``Handle:``, ``Password:`` or ``Create new user
+        <handle>? (y/n)`` plus the password twice, and returns once the door's
+        menu (``[Q]``) is on screen.
+        """
+        await self.wait_for("Handle:", timeout)
+        await self.send(handle + "\r")
+        await self._wait(lambda: "Password:" in self.text or "Create new user" in self.text,
+                         "password or new-user prompt", timeout)
+        if "Create new user" in self.text:
+            await self.send("y")
+            await self.wait_for("Password:", timeout)
+            await self.send(password + "\r")
+            await self.wait_for("again", timeout)
+        await self.send(password + "\r")
+        await self._wait(lambda: "[Q]" in self.text or "Press any key" in self.text,
+                         "the menu", timeout)
+        if "[Q]" not in self.text:
+            await self.send(" ")
+            await self.wait_for("[Q]", timeout)
+
+    async def close(self) -> None:
+        """Close the connection and stop reading."""
+        if self._task is not None:
+            self._task.cancel()
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+    # --- the telnet parser -----------------------------------------------------
+
+    async def _read_loop(self) -> None:
+        try:
+            while data := await self._reader.read(65536):
+                self._feed(data)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.eof.set()
+
+    def _feed(self, data: bytes) -> None:
+        text = bytearray()
+        for byte in data:
+            state = self._state
+            if state == "data":
+                if byte == IAC:
+                    self._state = "iac"
+                else:
+                    text.append(byte)
+            elif state == "iac":
+                if byte == IAC:
+                    text.append(IAC)
+                    self._state = "data"
+                elif byte in (DO, DONT, WILL, WONT):
+                    self._cmd, self._state = byte, "opt"
+                elif byte == SB:
+                    self._sb.clear()
+                    self._state = "sb"
+                else:
+                    self._state = "data"
+            elif state == "opt":
+                self._state = "data"
+                self._option(self._cmd, byte)
+            elif state == "sb":
+                if byte == IAC:
+                    self._state = "sb_iac"
+                else:
+                    self._sb.append(byte)
+            elif state == "sb_iac":
+                if byte == SE:
+                    self._state = "data"
+                    self._subnegotiation(bytes(self._sb))
+                else:
+                    self._sb.append(byte)
+                    self._state = "sb"
+        if text:
+            self.received += text
+            self._stream.feed(bytes(text))
+
+    def _reply(self, *parts: int) -> None:
+        if self.negotiate:
+            self._writer.write(bytes(parts))
+
+    def _option(self, cmd: int, opt: int) -> None:
+        if cmd == DO:
+            self.server_do.add(opt)
+            self._reply(IAC, WILL if opt in _WE_WILL else WONT, opt)
+            if opt == NAWS and self.negotiate:
+                self._writer.write(self._naws_bytes())
+        elif cmd == WILL:
+            if opt in _WE_ACCEPT:
+                self.server_will.add(opt)
+            self._reply(IAC, DO if opt in _WE_ACCEPT else DONT, opt)
+        elif cmd == WONT:
+            self.server_will.discard(opt)
+
+    def _subnegotiation(self, sb: bytes) -> None:
+        if sb[:2] == bytes([TTYPE, _TTYPE_SEND]):
+            self._reply(IAC, SB, TTYPE, _TTYPE_IS, *self.term.encode("ascii"), IAC, SE)
