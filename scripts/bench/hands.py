@@ -1,0 +1,89 @@
+"""Benchmark: hands per second of bbspoker.hands against treys (issue 6, item 1).
+
+Ranks every five-card hand of the 40-card deck (658,008) with
+``bbspoker.hands.evaluate`` (and with the ``strength`` fast path), and as many
+random 52-card hands with ``treys.Evaluator().evaluate`` in the same run;
+prints hands/s and the ratio to treys (target: evaluate >= 1.5x treys).
+Each figure is the best of ``--repeat`` timed passes over the same hands.
+
+Run: ``.venv/bin/python scripts/bench/hands.py [--quick] [--repeat N]``.
+``--quick`` ranks 2,000 hands once, so that the suite can run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from itertools import combinations, islice
+
+from treys import Card as TreysCard
+from treys import Evaluator
+
+from bbspoker.cards import DECK
+from bbspoker.hands import evaluate, strength
+
+ALL_HANDS = 658_008
+
+
+def best_seconds(rank: Callable[..., object], *columns: Sequence[object], repeat: int) -> float:
+    """Fastest of ``repeat`` passes calling ``rank`` on every row of ``columns``, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _value in map(rank, *columns):
+            pass
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def import_seconds() -> float:
+    """Seconds to import bbspoker.hands (its tables are built at import) in a fresh interpreter."""
+    code = ("import time, bbspoker.cards; t = time.perf_counter(); import bbspoker.hands; "
+            "print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout)
+
+
+def run(count: int = ALL_HANDS, repeat: int = 3, seed: int = 1) -> dict[str, float]:
+    """Measure; returns hands/s for each evaluator, the ratios to treys and the import time."""
+    ours = list(islice(combinations(DECK, 5), count))
+    treys_deck = [TreysCard.new(r + s) for r in "23456789TJQKA" for s in "shdc"]
+    rng = random.Random(seed)
+    deals = [rng.sample(treys_deck, 5) for _ in ours]
+    holes = [cards[:2] for cards in deals]  # treys' call: two hole cards, three on the board
+    boards = [cards[2:] for cards in deals]
+    n = len(ours)
+    figures = {
+        "hands": n,
+        "treys": n / best_seconds(Evaluator().evaluate, holes, boards, repeat=repeat),
+        "evaluate": n / best_seconds(evaluate, ours, repeat=repeat),
+        "strength": n / best_seconds(strength, ours, repeat=repeat),
+        "import_s": import_seconds(),
+    }
+    figures["evaluate_ratio"] = figures["evaluate"] / figures["treys"]
+    figures["strength_ratio"] = figures["strength"] / figures["treys"]
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the command line, measure, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2,000 hands, one pass (smoke run)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes, best counts (default 3)")
+    args = parser.parse_args(argv)
+    f = run(2_000, 1) if args.quick else run(ALL_HANDS, args.repeat)
+    print(f"hands ranked per evaluator: {f['hands']:,}")
+    print(f"treys.Evaluator().evaluate   {f['treys']:>12,.0f} hands/s")
+    print(f"bbspoker.hands.evaluate      {f['evaluate']:>12,.0f} hands/s  "
+          f"ratio {f['evaluate_ratio']:.2f}x treys (target >= 1.5x)")
+    print(f"bbspoker.hands.strength      {f['strength']:>12,.0f} hands/s  "
+          f"ratio {f['strength_ratio']:.2f}x treys")
+    print(f"import bbspoker.hands (tables built): {f['import_s'] * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""The hand-ranking benchmark runs once with tiny sizes so that it cannot rot (issue 6)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench" / "hands.py"
+
+
+def test_bench_hands_quick_prints_both_evaluators_and_the_ratio():
+    out = subprocess.run([sys.executable, str(SCRIPT), "--quick"], check=True,
+                         capture_output=True, text=True, timeout=60).stdout
+    assert "hands ranked per evaluator: 2,000" in out
+    for line in ("treys.Evaluator().evaluate", "bbspoker.hands.evaluate", "bbspoker.hands.strength"):
+        assert line in out and "hands/s" in out.split(line)[1].splitlines()[0]
+    assert "x treys (target >= 1.5x)" in out and "import bbspoker.hands" in out
