@@ -157,10 +157,11 @@ def test_cubes_show_json_is_exactly_handle_and_cubes(users, run):
 
 
 def test_cubes_grant_take_set_record_reason_and_os_user(users, run):
-    assert run("cubes", "grant", "bob", "25", "--reason", "contest prize")[0] == 0
+    assert run("cubes", "grant", "bob", "25", "--reason", "contest prize")[1] == (
+        "bob: +25, now 75 CUBES (contest prize)\n")
     assert run("cubes", "take", "bob", "5", "--reason", "chat abuse")[0] == 0
     code, out, _ = run("cubes", "set", "bob", "200", "--reason", "reset")
-    assert code == 0 and "70 -> 200" in out
+    assert (code, out) == (0, "bob: set to 200, now 200 CUBES (reset)\n")
     assert balance(users, "bob") == 200
     with Ledger(users) as led:
         rows = led.history("bob", 3)

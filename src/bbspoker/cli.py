@@ -179,14 +179,14 @@ def _cubes_show(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def _adjuster(method: str) -> Callable[[argparse.Namespace, Config], int]:
-    """``cubes grant|take|set``: call ``Ledger.<method>`` with the reason and OS user."""
+def _adjuster(method: str, verb: str) -> Callable[[argparse.Namespace, Config], int]:
+    """``cubes grant|take|set``: call ``Ledger.<method>`` with the reason and OS user;
+    ``verb`` formats N for the confirmation line (``"+{}"`` gives ``+25``)."""
     def run(args: argparse.Namespace, config: Config) -> int:
         with _open(config) as ledger:
-            before = ledger.balance(args.name)
             after = getattr(ledger, method)(args.name, args.n, args.reason, _actor())
             handle = _account_or_fail(ledger, args.name).handle
-        print(f"{handle}: {before} -> {after} CUBES ({after - before:+d}, {args.reason})")
+        print(f"{handle}: {verb.format(args.n)}, now {after} CUBES ({args.reason})")
         return 0
     return run
 
@@ -348,10 +348,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("name")
     p.add_argument("--json", action="store_true",
                    help='print {"handle": ..., "cubes": N} as JSON')
-    for name, lowest, help in (("grant", 1, "give N CUBES to a handle"),
-                               ("take", 1, "take N CUBES from a handle (never below zero)"),
-                               ("set", 0, "set the CUBES of a handle to N")):
-        p = command(cubes, name, help, _adjuster("set_cubes" if name == "set" else name))
+    for name, method, verb, lowest, help in (
+            ("grant", "grant", "+{}", 1, "give N CUBES to a handle"),
+            ("take", "take", "-{}", 1, "take N CUBES from a handle (never below zero)"),
+            ("set", "set_cubes", "set to {}", 0, "set the CUBES of a handle to N")):
+        p = command(cubes, name, help, _adjuster(method, verb))
         p.add_argument("name")
         p.add_argument("n", metavar="N", type=_int_at_least(lowest), help="CUBES")
         p.add_argument("--reason", required=True, help="why (recorded in the journal)")
