@@ -203,7 +203,7 @@ def test_bad_amounts_and_missing_reasons_are_usage_errors(users, run, argv):
 def test_cli_grants_interleaved_with_a_running_game_lose_nothing(users, run):
     """The server's connection plays a game while the CLI adjusts the same players."""
     with Ledger(users) as server:
-        gid = server.open_game(["Alice", "bob"], "d" * 64, 1.0)
+        gid = server.open_game(["Alice", "bob"], "d" * 64)
         server.pay_into_pot(gid, "alice", 10, "ante")
         assert run("cubes", "grant", "alice", "100", "--reason", "prize")[0] == 0
         server.pay_into_pot(gid, "bob", 10, "ante")
@@ -212,7 +212,7 @@ def test_cli_grants_interleaved_with_a_running_game_lose_nothing(users, run):
         assert run("cubes", "grant", "bob", "1", "--reason", "pity")[0] == 0
         assert server.balance("bob") == 1
         assert server.pay_out_pot(gid, "alice", 30) == 1000 - 10 + 100 + 30
-        server.close_game(gid, 2.0, "Alice", HISTORY)
+        server.close_game(gid, "Alice", HISTORY)
     assert (balance(users, "alice"), balance(users, "bob")) == (1120, 1)
     code, out, _ = run("ledger", "verify")
     assert code == 0 and out.startswith("ledger OK")
@@ -223,13 +223,13 @@ def test_cli_grants_interleaved_with_a_running_game_lose_nothing(users, run):
 
 def test_games_list_and_show_print_the_hand_history(users, run):
     with Ledger(users) as led:
-        gid = led.open_game(["Alice", "bob"], "ab" * 32, 1.0)
+        gid = led.open_game(["Alice", "bob"], "ab" * 32)
         for handle, amount, reason in (("alice", 10, "ante"), ("bob", 10, "ante"),
                                        ("alice", 20, "bet")):
             led.pay_into_pot(gid, handle, amount, reason)
         led.pay_out_pot(gid, "alice", 40)
-        led.close_game(gid, 2.0, "Alice", HISTORY)
-        open_gid = led.open_game(["bob"], "cd" * 32, 3.0)
+        led.close_game(gid, "Alice", HISTORY)
+        open_gid = led.open_game(["bob"], "cd" * 32)
         led.pay_into_pot(open_gid, "bob", 10, "ante")
     code, out, _ = run("games", "list")
     lines = out.splitlines()

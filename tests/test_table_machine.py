@@ -149,7 +149,7 @@ class TableMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_closed_game_was_paid_out_exactly_once(self):
-        closed = [g for g, info in self.wallet.games.items() if info.get("ended_at") is not None]
+        closed = [g for g, info in self.wallet.games.items() if info["closed"]]
         for gid in closed:
             payouts = [j for j in self.wallet.journal if j[0] == gid and j[3] in ("win", "pot-to-system")]
             assert len(payouts) == 1

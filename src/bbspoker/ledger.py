@@ -383,14 +383,14 @@ class Ledger:
             raise UnknownAccount(handle)
         return row[0]
 
-    def open_game(self, handles: Sequence[str], deck_hash: str, started_at: float) -> int:
-        """Record a new game (players in seat order, SHA-256 hex of the deck order, start
-        in Unix seconds); returns its id, never reused. Until :meth:`close_game` it counts
+    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+        """Record a new game (players in seat order, SHA-256 hex of the deck order), started
+        now by the ledger's clock (Unix seconds); returns its id, never reused. Until :meth:`close_game` it counts
         as unfinished and is refunded by :meth:`recover_unfinished_games`."""
         with self._write() as db:
             return db.execute(
                 "INSERT INTO games (players, deck_hash, started_at) VALUES (?, ?, ?)",
-                (json.dumps(list(handles)), deck_hash, started_at)).lastrowid
+                (json.dumps(list(handles)), deck_hash, self._clock())).lastrowid
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of open game
@@ -416,9 +416,8 @@ class Ledger:
         with self._write():
             self._take_pot(game_id, self._system_id, amount, "pot-to-system")
 
-    def close_game(self, game_id: int, ended_at: float, winner: str | None,
-                   history: Mapping[str, Any]) -> None:
-        """Mark the game finished (``end_reason`` ``"finished"``) and store ``history``
+    def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
+        """Mark the game finished now (ledger clock) (``end_reason`` ``"finished"``) and store ``history``
         as JSON. Raises ValueError if the game is not open or its pot still holds CUBES
         (they would vanish), TypeError if ``history`` is not JSON-able."""
         with self._write() as db:
@@ -428,7 +427,7 @@ class Ledger:
                 raise ValueError(f"pot of game {game_id} still holds {pot} CUBES")
             db.execute("UPDATE games SET ended_at = ?, winner = ?, end_reason = 'finished', "
                        "history = ? WHERE id = ?",
-                       (ended_at, winner, json.dumps(dict(history)), game_id))
+                       (self._clock(), winner, json.dumps(dict(history)), game_id))
 
     # ------------------------------------------------------------ accounts
 

@@ -327,7 +327,7 @@ class Table:
         deck = shuffled_deck(self._rng)
         deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
         seated = [i for i, s in enumerate(self._seats) if s is not None]
-        gid = self.wallet.open_game([self._seats[i].handle for i in seated], deck_hash, now)  # type: ignore[union-attr]
+        gid = self.wallet.open_game([self._seats[i].handle for i in seated], deck_hash)  # type: ignore[union-attr]
         g = self._game = _Game(gid, deck, deck_hash, now)
         ev: list[Event] = []
         for i in self._order_from(self._master):  # type: ignore[arg-type]
@@ -718,7 +718,7 @@ class Table:
             "pot": g.pot,
             "winner": w.handle if w is not None else None,
         }
-        self.wallet.close_game(g.id, now, history["winner"], history)
+        self.wallet.close_game(g.id, history["winner"], history)
         self._game = None
         self._last_game_end = now
         # Chapter 4: two successive complete games with every turn timed out.

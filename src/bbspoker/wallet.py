@@ -40,9 +40,10 @@ class Wallet(Protocol):
         """Current CUBES of ``handle``; raises :class:`UnknownAccount`."""
         ...
 
-    def open_game(self, handles: Sequence[str], deck_hash: str, started_at: float) -> int:
-        """Record a new game (players in seat order, SHA-256 hex of the deck order,
-        start time in seconds) and return its id, unique for the life of the store."""
+    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+        """Record a new game (players in seat order, SHA-256 hex of the deck order) and
+        return its id, unique for the life of the store. The store timestamps it with
+        its own wall clock (the table's ``now`` is on a monotonic clock)."""
         ...
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
@@ -59,9 +60,10 @@ class Wallet(Protocol):
         """Move the pot of a game nobody won to the :data:`SYSTEM` account."""
         ...
 
-    def close_game(self, game_id: int, ended_at: float, winner: str | None,
-                   history: Mapping[str, Any]) -> None:
-        """Mark the game finished and store its hand history (a JSON-able mapping)."""
+    def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
+        """Mark the game finished (its pot must be empty) and store its hand history
+        (a JSON-able mapping). Raises ``ValueError`` if the game is not open or its pot
+        still holds CUBES."""
         ...
 
 
@@ -89,17 +91,21 @@ class MemoryWallet:
     def balance(self, handle: str) -> int:
         return self.balances[self._key(handle)]
 
-    def open_game(self, handles: Sequence[str], deck_hash: str, started_at: float) -> int:
+    def _open(self, game_id: int) -> None:
+        if game_id not in self.games or self.games[game_id]["closed"]:
+            raise ValueError(f"game {game_id} is not open")
+
+    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
         gid = self._next_game
         self._next_game += 1
         self.pots[gid] = 0
-        self.games[gid] = {"players": list(handles), "deck_hash": deck_hash,
-                           "started_at": started_at, "ended_at": None}
+        self.games[gid] = {"players": list(handles), "deck_hash": deck_hash, "closed": False}
         return gid
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         if amount <= 0:
             raise ValueError(f"amount must be positive, got {amount}")
+        self._open(game_id)
         key = self._key(handle)
         if self.balances[key] < amount:
             raise InsufficientCubes(f"{handle} has {self.balances[key]} CUBES, needs {amount}")
@@ -109,6 +115,7 @@ class MemoryWallet:
         return self.balances[key]
 
     def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
+        self._open(game_id)
         if amount != self.pots[game_id]:
             raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not {amount}")
         key = self._key(handle)
@@ -118,15 +125,18 @@ class MemoryWallet:
         return self.balances[key]
 
     def pot_to_system(self, game_id: int, amount: int) -> None:
+        self._open(game_id)
         if amount != self.pots[game_id]:
             raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not {amount}")
         self.pots[game_id] = 0
         self.balances[SYSTEM] = self.balances.get(SYSTEM, 0) + amount
         self.journal.append((game_id, SYSTEM, amount, "pot-to-system"))
 
-    def close_game(self, game_id: int, ended_at: float, winner: str | None,
-                   history: Mapping[str, Any]) -> None:
-        self.games[game_id].update(ended_at=ended_at, winner=winner, history=dict(history))
+    def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
+        self._open(game_id)
+        if self.pots[game_id]:
+            raise ValueError(f"pot of game {game_id} still holds {self.pots[game_id]} CUBES")
+        self.games[game_id].update(closed=True, winner=winner, history=dict(history))
 
     def total(self) -> int:
         """All CUBES held anywhere: balances (system included) plus open pots."""
