@@ -384,8 +384,8 @@ class ScreenRenderer:
                         runs[-1][1] = col
                     else:
                         runs.append([col, col])
+            # A run never starts on the right half of a wide character: that half only
+            # changes together with its left half, which is then in the same run.
             for start, end in runs:
-                while start > 0 and new[start] == "":  # never start inside a wide character
-                    start -= 1
                 out.append(self.term.move_yx(row, start) + "".join(new[start : end + 1]))
         return out

@@ -1,0 +1,424 @@
+"""The game screen as a player sees it: render() output fed into a pyte 80x24 terminal."""
+
+import dataclasses
+import io
+
+import blessed
+import pyte
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wcwidth import wcwidth
+
+from bbspoker.cards import DECK, parse_cards
+from bbspoker.screen import GameView, Opponent, ScreenRenderer
+
+TERMS: dict[str, blessed.Terminal] = {}
+
+
+def term(kind="xterm-256color"):
+    """One shared Terminal per kind, as the server keeps them."""
+    if kind not in TERMS:
+        TERMS[kind] = blessed.Terminal(kind=kind, stream=io.StringIO(), force_styling=True)
+    return TERMS[kind]
+
+
+class ScoStream(pyte.Stream):
+    """pyte's stream plus ESC[s / ESC[u (SCO save/restore cursor, used by kind "ansi")."""
+
+    csi = {**pyte.Stream.csi, "s": "sco_save", "u": "sco_restore"}
+
+
+class Client(pyte.Screen):
+    """A terminal that also records the two things the renderer must never do.
+
+    - write the bottom-right cell (it scrolls some terminals);
+    - scroll the whole screen (a line feed on the last row without a scroll region).
+    """
+
+    def __init__(self, cols=80, rows=24, encoding="utf-8"):
+        super().__init__(cols, rows)
+        self.encoding = encoding
+        self.stream = ScoStream(self)
+        self.bottom_right_written = False
+        self.whole_screen_scrolled = False
+
+    def sco_save(self, *_):
+        self.save_cursor()
+
+    def sco_restore(self, *_):
+        self.restore_cursor()
+
+    def draw(self, data):
+        for ch in data:
+            if self.cursor.y == self.lines - 1 and self.cursor.x + max(wcwidth(ch), 0) >= self.columns:
+                self.bottom_right_written = True
+            super().draw(ch)
+
+    def index(self):
+        if self.margins is None and self.cursor.y == self.lines - 1:
+            self.whole_screen_scrolled = True
+        super().index()
+
+    def feed(self, out: str) -> int:
+        """Send the renderer's output as the session would (encoded); return the byte count."""
+        data = out.encode(self.encoding)
+        self.stream.feed(data.decode(self.encoding))
+        assert not self.bottom_right_written and not self.whole_screen_scrolled
+        return len(data)
+
+    def cell(self, row, col):
+        """The character in one cell, 1-based row and column ("" right of a wide character)."""
+        return self.buffer[row - 1][col - 1].data
+
+    def row(self, n):
+        """Screen row n, 1-based as in the mock-up."""
+        return self.display[n - 1]
+
+
+def paint(view, kind="xterm-256color", encoding="utf-8", cols=80, rows=24):
+    """A fresh client screen showing the full paint of view, and the paint's size in bytes."""
+    client = Client(cols, rows, encoding)
+    renderer = ScreenRenderer(term(kind), encoding)
+    renderer.resize(cols, rows)
+    size = client.feed(renderer.render(view))
+    return client, size
+
+
+MOCKUP_VIEW = GameView(
+    handle="Nicolas",
+    cubes=658,
+    opponents=(Opponent("Betty", True), Opponent("Moumouna", True), Opponent("Romain", True), Opponent("Slider", True)),
+    master="Nicolas",
+    current="Moumouna",
+    pot=53,
+    round_label="1",
+    my_cards=parse_cards("K* 9- Q# J+ 10*"),
+    commands=("[.] Send a chat message", "[X] Exit the game"),
+    messages=(
+        ("SYSTEM", "The game is now STARTED (initial pot is 50) ..."),
+        ("SYSTEM", "Nicolas has called the bet (1), pot is 51."),
+        ("Nicolas", "Betty ! A toi !"),
+        ("SYSTEM", "Betty has raised the bet (2), pot is 53."),
+    ),
+    message_count=4,
+)
+
+# The mock-up of gvbbs-poker-fr.txt (lines 127-150) without its region numbers, with the
+# arrow on the newest message; the bottom-right cell stays empty.
+MOCKUP_SCREEN = [
+    "+-----------------------------------------+------------------------------------+",
+    "| Betty               [?] [?] [?] [?] [?] | Master ...... Nicolas              |",
+    "| Moumouna            [?] [?] [?] [?] [?] | Current ..... Moumouna             |",
+    "| Romain              [?] [?] [?] [?] [?] | Pot ......... 53                   |",
+    "| Slider              [?] [?] [?] [?] [?] | Round ....... 1                    |",
+    "+-----------------------------------------+------------------------------------+",
+    "| +-----+ +-----+ +-----+ +-----+ +-----+ | [.] Send a chat message            |",
+    "| |9- -9| 10* *10 |J+ +J| |Q# #Q| |K* *K| | [X] Exit the game                  |",
+    "| |-   -| |*   *| |+   +| |#   #| |*   *| |                                    |",
+    "| |-   -| |*   *| |+   +| |#   #| |*   *| |                                    |",
+    "| |9- -9| 10* *10 |J+ +J| |Q# #Q| |K* *K| |                                    |",
+    "| +-----+ +-----+ +-----+ +-----+ +-----+ |                                    |",
+    "+---------- Nicolas [658 CUBES] ----------+------------------------------------+",
+    "|  [SYSTEM] The game is now STARTED (initial pot is 50) ...                    |",
+    "|  [SYSTEM] Nicolas has called the bet (1), pot is 51.                         |",
+    "|  [Nicolas] Betty ! A toi !                                                   |",
+    "|->[SYSTEM] Betty has raised the bet (2), pot is 53.                           |",
+    *["|                                                                              |"] * 6,
+    ">                                                                             < ",
+]
+
+
+def test_first_paint_is_the_mockup_with_cursor_on_the_input_line():
+    client, _ = paint(MOCKUP_VIEW)
+    assert client.display == MOCKUP_SCREEN
+    assert (client.cursor.y, client.cursor.x) == (23, 2)
+
+
+def test_no_game_shows_face_down_cards_and_no_game_labels():
+    view = GameView(handle="alice", cubes=1000, master="alice", messages=(("INFO", "Welcome."),), message_count=1)
+    client, _ = paint(view)
+    assert client.row(3).startswith("|" + " " * 41 + "| Current ..... NO GAME ")
+    assert client.row(4).endswith(f"| Pot ......... {'NO GAME':20} |")
+    assert client.row(5).endswith(f"| Round ....... {'NO GAME':20} |")
+    assert client.row(8)[:42] == "| |/\\/\\/| |/\\/\\/| |/\\/\\/| |/\\/\\/| |/\\/\\/| "
+    assert client.row(9)[:42] == "| |\\/\\/\\| |\\/\\/\\| |\\/\\/\\| |\\/\\/\\| |\\/\\/\\| "
+    assert client.row(13).startswith("+---------- alice [1,000 CUBES] ---")
+    assert client.row(13).endswith("-----+")  # no clock
+    assert client.row(6) == MOCKUP_SCREEN[5]  # no X-messages, no counter
+
+
+def test_showdown_reveals_opponent_cards_and_hides_folded_ones():
+    view = dataclasses.replace(
+        MOCKUP_VIEW,
+        opponents=(
+            Opponent("Betty", competing=True, revealed=parse_cards("A+ 5- 10* K# 7*")),
+            Opponent("Moumouna"),
+            Opponent("Romain", competing=True),
+        ),
+        round_label="SHOWDOWN",
+        commands=("[R] Reveal hand", "[.] Send a chat message", "[X] Exit the game"),
+    )
+    client, _ = paint(view)
+    assert client.row(2) == "| Betty                5-  7* 10*  K#  A+ | Master ...... Nicolas              |"
+    assert client.row(3).startswith(f"| {'Moumouna':40}|")
+    assert client.row(4).startswith("| Romain              [?] [?] [?] [?] [?] |")
+    assert client.row(5).startswith("|                                         | Round ....... SHOWDOWN ")
+    assert client.row(7).endswith("| [R] Reveal hand                    |")
+
+
+def test_cards_selected_for_discard_are_face_down_and_prompt_shows():
+    view = dataclasses.replace(
+        MOCKUP_VIEW,
+        round_label="DISCARDING INTERVAL",
+        discards=frozenset(parse_cards("10* Q#")),
+        commands=("[1]-[5] Discard cards", "[D] Done, continue", "[.] Send a chat message", "[X] Exit the game"),
+        prompt="You may discard up to 3 cards.",
+    )
+    client, _ = paint(view)
+    assert client.row(5).endswith(f"| Round ....... {'DISCARDING INTERVAL':20} |")
+    assert client.row(8)[:42] == "| |9- -9| |/\\/\\/| |J+ +J| |/\\/\\/| |K* *K| "
+    assert client.row(10)[:42] == "| |-   -| |/\\/\\/| |+   +| |/\\/\\/| |*   *| "
+    assert [client.row(n)[44:78].rstrip() for n in range(7, 12)] == [
+        "[1]-[5] Discard cards",
+        "[D] Done, continue",
+        "[.] Send a chat message",
+        "[X] Exit the game",
+        "You may discard up to 3 cards.",
+    ]
+
+
+def test_player_message_replaces_the_cards():
+    view = dataclasses.replace(MOCKUP_VIEW, my_cards=None, player_message="You may join the next game.")
+    client, _ = paint(view)
+    assert client.row(7)[:43] == f"| {'You may join the next game.':40}|"
+    assert all(client.row(n)[:43] == "|" + " " * 41 + "|" for n in range(8, 13))
+
+
+def test_x_message_counter_in_the_separator():
+    client, _ = paint(dataclasses.replace(MOCKUP_VIEW, xmsg_count=3))
+    assert client.row(6) == "+--------------[3 X-messages]-------------+------------------------------------+"
+
+
+def test_chat_line_shows_handle_and_text_with_cursor_after_it():
+    client, _ = paint(dataclasses.replace(MOCKUP_VIEW, chat_input="hi all "))
+    assert client.row(24) == f"> {'Nicolas: hi all':76}< "
+    assert (client.cursor.y, client.cursor.x) == (23, 18)
+
+
+def start(view, kind="xterm-256color", encoding="utf-8"):
+    client = Client(encoding=encoding)
+    renderer = ScreenRenderer(term(kind), encoding)
+    full = client.feed(renderer.render(view))
+    return client, renderer, full
+
+
+def test_clock_tick_costs_at_most_16_bytes_and_keeps_the_cursor():
+    view = dataclasses.replace(MOCKUP_VIEW, clock="1:00", chat_input="typing")
+    client, renderer, _ = start(view)
+    assert client.row(13).endswith("------------------------------ 1:00 +")
+    cursor = (client.cursor.y, client.cursor.x)
+    for clock in ("0:59", "0:58", "0:50", "0:49", "0:09", "0:00"):
+        size = client.feed(renderer.render(dataclasses.replace(view, clock=clock)))
+        assert size <= 16
+        assert client.row(13).endswith(f" {clock} +")
+        assert (client.cursor.y, client.cursor.x) == cursor
+    assert renderer.render(dataclasses.replace(view, clock="0:00")) == ""
+
+
+def say(view, *messages):
+    """The view after the player was shown more messages (tag, text)."""
+    everything = view.messages + messages
+    return dataclasses.replace(view, messages=everything[-10:], message_count=view.message_count + len(messages))
+
+
+def test_new_messages_scroll_the_area_with_the_arrow_on_the_newest():
+    view = MOCKUP_VIEW
+    client, renderer, full = start(view)
+    for i in range(5, 14):
+        view = say(view, ("alice", f"message {i}"))
+        size = client.feed(renderer.render(view))
+        assert size < full / 10
+        assert client.display == paint(view)[0].display
+    rows = [client.row(n) for n in range(14, 24)]
+    assert rows[0] == "|  [SYSTEM] Betty has raised the bet (2), pot is 53.                           |"
+    assert rows[-1] == "|->[alice] message 13                                                          |"
+    assert sum("->" in r for r in rows) == 1
+
+
+def test_message_area_scrolls_with_the_terminals_scroll_region():
+    view = say(MOCKUP_VIEW, *[("INFO", f"m{i}") for i in range(6)])  # area full
+    client, renderer, _ = start(view)
+    out = renderer.render(say(view, ("bob", "hello")))
+    assert "\x1b[14;23r" in out and out.count("hello") == 1
+    assert "m1" not in out  # the kept lines are moved by the terminal, not rewritten
+
+
+def test_identical_repeated_messages_still_scroll():
+    view = say(MOCKUP_VIEW, *[("bob", "spam")] * 10)
+    client, renderer, _ = start(view)
+    before = client.display[:]
+    view = say(view, ("bob", "spam"))
+    out = renderer.render(view)
+    assert out != "" and "\x1b[14;23r" in out
+    client.feed(out)
+    assert client.display == before  # ten identical lines look the same after one more
+
+
+def test_bet_event_is_a_small_update():
+    view = dataclasses.replace(MOCKUP_VIEW, messages=MOCKUP_VIEW.messages * 3, message_count=12)
+    client, renderer, full = start(view)
+    view = say(dataclasses.replace(view, current="Romain", pot=78), ("SYSTEM", "Moumouna has raised the bet (25), pot is 78."))
+    size = client.feed(renderer.render(view))
+    assert size < full / 10
+    assert client.display == paint(view)[0].display
+
+
+def test_too_small_window_asks_to_enlarge_and_recovers():
+    client, renderer, _ = start(MOCKUP_VIEW)
+    renderer.resize(60, 20)
+    client.resize(20, 60)
+    client.feed(renderer.render(MOCKUP_VIEW))
+    text = "".join(client.display)
+    assert "Please enlarge your window to at least 80x24 (now 60x20)" in text
+    assert "Nicolas" not in text
+    assert renderer.render(say(MOCKUP_VIEW, ("bob", "hi"))) == ""  # nothing more while too small
+    renderer.resize(80, 24)
+    client.resize(24, 80)
+    view = say(MOCKUP_VIEW, ("bob", "hi"))
+    client.feed(renderer.render(view))
+    assert client.display == paint(view)[0].display
+
+
+def test_invalidate_repaints_everything():
+    client, renderer, full = start(MOCKUP_VIEW)
+    assert renderer.render(MOCKUP_VIEW) == ""
+    renderer.invalidate()
+    fresh = Client()
+    assert fresh.feed(renderer.render(MOCKUP_VIEW)) == full
+    assert fresh.display == MOCKUP_SCREEN
+
+
+HOSTILE = "".join(map(chr, range(0x00, 0xA0))) + "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" + "".join(
+    map(chr, range(0x200B, 0x2010))
+) + "".join(map(chr, range(0x2060, 0x2070))) + "\ufeff\u2028\u2029\ufe0f"
+PRINTABLE_ASCII = "".join(map(chr, range(0x20, 0x7F)))
+
+
+def test_hostile_text_is_drawn_as_its_printable_characters_only():
+    evil = GameView(
+        handle="ev\x1b[2Jil" + HOSTILE,
+        cubes=1,
+        opponents=(Opponent("mal\r\nlory" + HOSTILE, True),),
+        master="x\x1b]0;pwned\x07y",
+        messages=(("mal\u202elory", "hi" + HOSTILE + "!"),),
+        message_count=1,
+        chat_input="\x9b31m" + HOSTILE,
+        prompt="\x07\x1bc",
+    )
+    shown = GameView(
+        handle="ev[2Jil" + PRINTABLE_ASCII,
+        cubes=1,
+        opponents=(Opponent("mallory" + PRINTABLE_ASCII, True),),
+        master="x]0;pwnedy",
+        messages=(("mallory", "hi" + PRINTABLE_ASCII + "!"),),
+        message_count=1,
+        chat_input="31m" + PRINTABLE_ASCII,
+        prompt="c",
+    )
+    for kind in ("xterm-256color", "ansi"):
+        out = ScreenRenderer(term(kind)).render(evil)
+        assert out == ScreenRenderer(term(kind)).render(shown)
+    client, _ = paint(evil)
+    assert client.row(2).startswith("| mallory !\"#$%&'()*+ [?] [?]")
+    assert client.row(14).startswith("|->[mallory] hi !\"#$%&'")
+
+
+def test_long_and_wide_text_stays_inside_its_region():
+    wide = "漢字" * 60
+    view = dataclasses.replace(
+        MOCKUP_VIEW,
+        opponents=(Opponent(wide, True),),
+        master=wide,
+        messages=(("SYSTEM", wide), ("alice", "x" * 200)),
+        message_count=2,
+        prompt=wide,
+        chat_input=wide,
+        commands=(wide,),
+    )
+    client, _ = paint(view)
+    for n in (2, 3, 7, 8):
+        assert client.cell(n, 1) == client.cell(n, 43) == client.cell(n, 80) == "|"
+    assert client.row(2).startswith("| 漢字漢字漢字漢字漢  [?]")
+    assert client.row(14).endswith("字漢 |") and client.row(15).endswith("xxx |")
+    assert client.row(24)[0] == ">" and client.row(24)[-2:] == "< "
+
+
+def test_cp437_session_gets_question_marks_for_what_it_cannot_show():
+    view = say(MOCKUP_VIEW, ("Zoë", "漢字 ok"))
+    client, _ = paint(view, kind="ansi", encoding="cp437")
+    assert client.row(18).startswith("|->[Zoë] ?? ok   ")  # ë is in CP437, the CJK are not
+    assert client.row(18).endswith("|")
+
+
+# -- property: any sequence of views, sizes and repaints ends on the same screen as one
+# full paint of the last view.
+
+text = st.text(max_size=24)
+cards5 = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True).map(tuple)
+opponent = st.builds(Opponent, text, st.booleans(), st.none() | cards5)
+command = st.sampled_from(["[S] Open the game", "[B] Place bet", "[P] Pass", "[1]-[5] Discard cards",
+                           "[D] Done, continue", "[H] See hand!", "[R] Reveal hand", "[.] Send a chat message",
+                           "[X] Exit the game"])
+
+
+@st.composite
+def step(draw):
+    my_cards = draw(st.none() | cards5)
+    view = GameView(
+        handle=draw(st.sampled_from(["Nicolas", "Zoë", "漢字"]) | text),
+        cubes=draw(st.integers(0, 10**12)),
+        opponents=tuple(draw(st.lists(opponent, max_size=4))),
+        master=draw(st.none() | text),
+        current=draw(st.none() | text),
+        pot=draw(st.none() | st.integers(0, 10**9)),
+        round_label=draw(st.sampled_from(["NO GAME", "1", "DISCARDING INTERVAL", "3", "32699", "SHOWDOWN"])),
+        xmsg_count=draw(st.integers(0, 1000)),
+        my_cards=my_cards,
+        discards=frozenset(draw(st.lists(st.sampled_from(my_cards), max_size=3))) if my_cards else frozenset(),
+        player_message=draw(st.none() | st.text(max_size=200)),
+        commands=tuple(draw(st.lists(command, max_size=7))),
+        prompt=draw(st.none() | st.text(max_size=120)),
+        clock=draw(st.none() | st.sampled_from(["3:00", "1:00", "0:59", "0:10", "0:09", "0:00"])),
+        chat_input=draw(st.none() | st.text(max_size=100)),
+    )
+    new_messages = draw(st.lists(st.tuples(st.sampled_from(["SYSTEM", "INFO", "bob"]) | text,
+                                           st.text(max_size=90)), max_size=12))
+    size = draw(st.sampled_from([None] * 8 + [(80, 24), (100, 30), (79, 24), (80, 23), (40, 8)]))
+    return view, new_messages, size, draw(st.integers(0, 20)) == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([("xterm-256color", "utf-8"), ("ansi", "cp437"), ("syncterm", "utf-8")]),
+       st.lists(step(), min_size=1, max_size=12))
+def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
+    kind, encoding = client_kind
+    client = Client(encoding=encoding)
+    renderer = ScreenRenderer(term(kind), encoding)
+    messages: list = []
+    cols, rows = 80, 24
+    for view, new_messages, size, invalidate in steps:
+        messages += new_messages
+        view = dataclasses.replace(view, messages=tuple(messages[-10:]), message_count=len(messages))
+        if size is not None:
+            cols, rows = size
+            renderer.resize(cols, rows)
+            client.resize(rows, cols)
+        if invalidate:
+            renderer.invalidate()
+        client.feed(renderer.render(view))
+        if cols >= 80 and rows >= 24:
+            fresh, _ = paint(view, kind, encoding, cols, rows)
+            assert client.display == fresh.display
+            assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x) == (23, client.cursor.x)
+        else:
+            assert f"(now {cols}x{rows})" in "".join(client.display)
