@@ -142,10 +142,13 @@ def _blank_row() -> list[str]:
 
 
 class _Canvas:
-    """A WIDTH x HEIGHT grid of cells that text is placed on, already cleaned and fitted."""
+    """A WIDTH x HEIGHT grid of cells that text is placed on, already cleaned and fitted.
 
-    def __init__(self, encoding: str) -> None:
-        self.grid: _Grid = [_blank_row() for _ in range(HEIGHT)]
+    It starts as a copy of ``frame`` (default: blank).
+    """
+
+    def __init__(self, encoding: str, frame: _Grid | None = None) -> None:
+        self.grid: _Grid = [row[:] for row in frame] if frame else [_blank_row() for _ in range(HEIGHT)]
         self.encoding = encoding
 
     def put(self, row: int, col: int, text: str, width: int | None = None) -> None:
@@ -182,9 +185,9 @@ def _hand_text(cards: tuple[Card, ...]) -> str:
     return " ".join(f"{card!s:>3}" for card in sort_hand(cards))
 
 
-def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
-    """The full 80x24 screen for ``view`` as a grid of cells, and the input cursor's column."""
-    c = _Canvas(encoding)
+def _frame() -> _Grid:
+    """The borders and the labels of region (2): what every game screen has."""
+    c = _Canvas("utf-8")
     rule = "+" + "-" * (_MID_COL - 1) + "+" + "-" * (WIDTH - _MID_COL - 2) + "+"
     for row in (0, _SEP_ROW, _STATUS_ROW):
         c.put(row, 0, rule)
@@ -197,7 +200,17 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
         c.put(row, WIDTH - 1, "|")
     c.put(_INPUT_ROW, 0, ">")
     c.put(_INPUT_ROW, WIDTH - 2, "<")
+    for row, label in enumerate(_INFO_LABELS, start=_OPP_ROW):
+        c.put(row, _INFO_COL, label)
+    return c.grid
 
+
+_FRAME = _frame()
+
+
+def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
+    """The full 80x24 screen for ``view`` as a grid of cells, and the input cursor's column."""
+    c = _Canvas(encoding, _FRAME)
     # (1) opponents
     for row, opp in enumerate(view.opponents[:4], start=_OPP_ROW):
         c.put(row, 2, opp.handle, 19)
@@ -212,8 +225,9 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
         f"{view.pot:,}" if view.pot is not None else "NO GAME",
         view.round_label,
     )
-    for row, (label, value) in enumerate(zip(_INFO_LABELS, values), start=_OPP_ROW):
-        c.put(row, _INFO_COL, label + clean_text(value), _INFO_WIDTH)
+    label_width = len(_INFO_LABELS[0])
+    for row, value in enumerate(values, start=_OPP_ROW):
+        c.put(row, _INFO_COL + label_width, value, _INFO_WIDTH - label_width)
     # (8) X-message counter
     if view.xmsg_count > 0:
         plural = "" if view.xmsg_count == 1 else "s"

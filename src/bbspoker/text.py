@@ -59,6 +59,8 @@ def clean_text(s: str, max_width: int | None = None) -> str:
     is dropped, combining marks stay with their base character.  Never raises
     on any ``str`` input.
     """
+    if s.isascii() and s.isprintable():  # the common case: one cell per character
+        return s if max_width is None else s[:max_width]
     out: list[str] = []
     used = 0
     for ch in s:
@@ -74,6 +76,8 @@ def clean_text(s: str, max_width: int | None = None) -> str:
 
 def display_width(s: str) -> int:
     """Cells ``s`` takes on screen, counting only the characters :func:`clean_text` keeps."""
+    if s.isascii() and s.isprintable():
+        return len(s)
     return sum(w for w in map(char_width, s) if w > 0)
 
 
