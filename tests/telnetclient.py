@@ -15,6 +15,10 @@ Usage::
     await c.login("alice", "secret")   # the whole login or new-user dialogue
     print(c.text)
 
+For the server side, :func:`running_server` starts the real server on an
+ephemeral port with a fresh ledger and any config values changed, and
+:class:`FakeClock` is a clock that moves only when told.
+
 Hostile tests use ``negotiate=False`` (a raw TCP client that ignores telnet),
 ``read=False`` (a client that never reads; ``rcvbuf`` shrinks its socket
 buffer) and :meth:`send_raw` (bytes exactly as given, IAC not escaped).
@@ -23,12 +27,21 @@ buffer) and :meth:`send_raw` (bytes exactly as given, IAC not escaped).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import socket
 import struct
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import pyte
 
-__all__ = ["TelnetClient", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
+from bbspoker.config import Config
+from bbspoker.ledger import Ledger
+from bbspoker.server import Server, start_server
+
+__all__ = ["TelnetClient", "FakeClock", "running_server", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
            "ECHO", "SGA", "TTYPE", "NAWS", "BINARY"]
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -264,3 +277,47 @@ class TelnetClient:
     def _subnegotiation(self, sb: bytes) -> None:
         if sb[:2] == bytes([TTYPE, _TTYPE_SEND]):
             self._reply(IAC, SB, TTYPE, _TTYPE_IS, *self.term.encode("ascii"), IAC, SE)
+
+
+class FakeClock:
+    """Monotonic seconds that move only when a test calls :meth:`advance`."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` forward."""
+        self.now += seconds
+
+
+@contextlib.asynccontextmanager
+async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
+                         sleep: Callable[[float], Awaitable[Any]] | None = None,
+                         **sections: dict[str, Any]) -> AsyncIterator[Server]:
+    """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
+
+    ``sections`` change config values, e.g. ``login={"failure_delay": 0}``;
+    ``clock``/``sleep`` are passed to :func:`bbspoker.server.start_server`.
+    The ledger is ``server.app.ledger``. Everything is closed on exit.
+    """
+    config = dataclasses.replace(Config(), **{
+        name: dataclasses.replace(getattr(Config(), name), **values)
+        for name, values in {"server": {}, **sections}.items()})
+    config = dataclasses.replace(config, server=dataclasses.replace(
+        config.server, host="127.0.0.1", port=0))
+    ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
+    kwargs: dict[str, Any] = {}
+    if clock is not None:
+        kwargs["clock"] = clock
+    if sleep is not None:
+        kwargs["sleep"] = sleep
+    server = await start_server(config, ledger, **kwargs)
+    try:
+        yield server
+    finally:
+        server.close()
+        await server.wait_closed()
+        ledger.close()

@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bbspoker import poker
 from bbspoker.config import LoginConfig
 from bbspoker.keys import Edit, KeyKind, LineEditor
 from bbspoker.ledger import HandleTaken, handle_key, validate_handle
@@ -247,7 +248,6 @@ async def _new_user(session: Session, app: App, handle: str) -> str | None:
         session.write("Someone just took that handle. Please choose another.\r\n")
         return None
     _log_login(session, account.handle, "new user")
-    session.write(f"Welcome, {account.handle}! You start with {account.cubes:,} CUBES.\r\n")
     return account.handle
 
 
@@ -267,11 +267,12 @@ async def _take_over(session: Session, app: App, handle: str, timeout: float) ->
 
 # --- the menu -----------------------------------------------------------------------
 
-def _draw_menu(session: Session) -> None:
+def _draw_menu(session: Session, app: App) -> None:
     term = session.term
     unread = len(session.inbox)
+    cubes = app.ledger.balance(session.handle)
     lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS - PoKeR door{term.normal}",
-             "", f"Logged in as {session.handle}.", ""]
+             "", f"Logged in as {session.handle}. You have {cubes:,} CUBES.", ""]
     for key, label in _MENU:
         extra = f" ({unread} unread)" if key == "R" and unread else ""
         lines.append(f"  [{key}] {label}{extra}")
@@ -321,7 +322,7 @@ async def _lobby(session: Session, app: App) -> None:
     session.xmessage_listeners.append(xmessage_arrived)
     try:
         while True:
-            _draw_menu(session)
+            _draw_menu(session, app)
             at_choice = True
             key = await session.read_key(idle)
             at_choice = False
@@ -338,14 +339,6 @@ async def _lobby(session: Session, app: App) -> None:
 
 
 async def _poker(session: Session, app: App, idle: float) -> None:
-    try:
-        from bbspoker import poker
-    except ModuleNotFoundError as exc:
-        if exc.name != "bbspoker.poker":
-            raise
-        session.write("\r\nThe poker table is being set up. Please come back later.\r\n")
-        await press_any_key(session, idle)
-        return
     session.activity = "poker"
     try:
         await poker.enter_table(session, app)

@@ -1,0 +1,344 @@
+"""Login and the door's menu, as a user sees them on an 80x24 pyte screen (issues 3 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bbspoker.config import LoginConfig
+from bbspoker.lobby import LoginGuard
+from bbspoker.passwords import hash_password, verify_password
+from tests.telnetclient import FakeClock, TelnetClient, running_server
+
+
+async def no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def server(tmp_path):
+    async with running_server(tmp_path, sleep=no_sleep) as srv:
+        yield srv
+
+
+@pytest.fixture
+async def clients():
+    made: list[TelnetClient] = []
+
+    async def connect(port: int, **kwargs) -> TelnetClient:
+        c = await TelnetClient.connect(port, **kwargs)
+        made.append(c)
+        return c
+
+    yield connect
+    for c in made:
+        await c.close()
+
+
+def add_user(server, handle: str, password: str) -> None:
+    server.app.ledger.create_account(handle, hash_password(password))
+
+
+async def wait_until(cond, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+async def test_new_user_is_created_with_starting_cubes_and_password_never_echoed(server, clients):
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("Alice\r")
+    await c.wait_for("Create new user Alice? (y/n)")
+    await c.send("y")
+    await c.wait_for("Password:")
+    await c.send("sesame12\r")
+    await c.wait_for("Password again:")
+    await c.send("sesame12\r")
+    await c.wait_for("Logged in as Alice. You have 1,000 CUBES.")
+    await c.wait_for("[Q] Quit")
+    assert b"sesame12" not in c.received
+    account = server.app.ledger.find_account("alice")
+    assert account.handle == "Alice" and account.cubes == 1000
+    stored = server.app.ledger.password_hash("Alice")
+    assert "sesame12" not in stored and verify_password(stored, "sesame12")
+
+
+async def test_new_user_passwords_must_match_and_nothing_is_created_otherwise(server, clients):
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("carol\r")
+    await c.wait_for("Create new user carol? (y/n)")
+    await c.send("y")
+    await c.wait_for("Password:")
+    await c.send("first-pw\r")
+    await c.wait_for("Password again:")
+    await c.send("other-pw\r")
+    await c.wait_for("The passwords differ")
+    assert server.app.ledger.find_account("carol") is None
+    await c.send("carol\r")
+    await c.wait_for("Create new user carol? (y/n) ")
+    await c.send("n")
+    await wait_until(lambda: c.text.count("Handle:") == 3)
+    assert server.app.ledger.find_account("carol") is None
+
+
+async def test_bad_handle_gets_a_clear_message_and_a_new_prompt(server, clients):
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("x\r")
+    await c.wait_for("Sorry, a handle has 2 to 16 characters.")
+    await c.send("abcdefghijklmnopq\r")
+    await wait_until(lambda: c.text.count("Sorry, a handle has 2 to 16 characters.") == 2)
+    assert c.text.rstrip().endswith("Handle:")
+
+
+async def test_handles_are_unique_without_regard_to_case(server, clients):
+    add_user(server, "Alice", "sesame12")
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("ALICE\r")
+    await c.wait_for("Password:")
+    assert "Create new user" not in c.text
+    await c.send("sesame12\r")
+    await c.wait_for("Logged in as Alice.")
+
+
+async def test_wrong_password_waits_the_failure_delay_before_answering(tmp_path, clients):
+    delays: list[float] = []
+    release = asyncio.Event()
+
+    async def held_sleep(seconds: float) -> None:
+        delays.append(seconds)
+        await release.wait()
+
+    async with running_server(tmp_path, sleep=held_sleep) as server:
+        add_user(server, "bob", "right-pw")
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send("bob\r")
+        await c.wait_for("Password:")
+        await c.send("wrong-pw\r")
+        await wait_until(lambda: delays)
+        assert delays == [5.0]
+        await asyncio.sleep(0.05)
+        assert "Wrong password" not in c.text
+        release.set()
+        await c.wait_for("Wrong password.")
+        await wait_until(lambda: c.text.count("Handle:") == 2)
+        await c.send("bob\r")
+        await wait_until(lambda: c.text.count("Password:") == 2)
+        await c.send("right-pw\r")
+        await c.wait_for("Logged in as bob.")
+
+
+async def test_five_failures_lock_the_address_out_for_ten_minutes(tmp_path, clients, caplog):
+    clock = FakeClock()
+    caplog.set_level(logging.INFO, logger="bbspoker.lobby")
+    async with running_server(tmp_path, clock=clock, sleep=no_sleep) as server:
+        add_user(server, "bob", "right-pw")
+        c = await clients(server.port)
+        for attempt in range(1, 6):
+            await wait_until(lambda: c.text.count("Handle:") == attempt)
+            await c.send("bob\r")
+            await wait_until(lambda: c.text.count("Password:") == attempt)
+            await c.send(f"guess-{attempt}\r")
+        await c.wait_for("Too many failed logins")
+        await c.wait_closed()
+
+        again = await clients(server.port)
+        await again.wait_for("Too many failed logins from your address")
+        await again.wait_closed()
+
+        clock.advance(601)
+        later = await clients(server.port)
+        await later.login("bob", "right-pw")
+        assert "Logged in as bob." in later.text
+
+    log_text = caplog.text
+    assert "handle='bob' outcome=wrong password" in log_text
+    assert "address=127.0.0.1" in log_text and "outcome=ok" in log_text
+    assert "guess-" not in log_text and "right-pw" not in log_text and "scrypt" not in log_text
+
+
+def test_guard_locks_a_handle_tried_from_many_addresses_and_expires():
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(), clock)
+    for n in range(4):
+        assert not guard.failed(f"10.0.0.{n}", "Carol")
+    assert guard.failed("10.0.0.9", "carol")
+    assert guard.locked("192.168.1.1", "CAROL")
+    assert not guard.locked("192.168.1.1", "dave")
+    clock.advance(600.5)
+    assert not guard.locked("192.168.1.1", "carol")
+
+
+def test_guard_forgets_failures_older_than_the_window():
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(), clock)
+    for _ in range(4):
+        guard.failed("10.0.0.1", "erin")
+    clock.advance(301)
+    assert not guard.failed("10.0.0.1", "erin")
+    assert not guard.locked("10.0.0.1", "erin")
+
+
+async def test_banned_user_is_refused_with_the_reason(server, clients):
+    add_user(server, "mallory", "pw-mallory")
+    server.app.ledger.ban("mallory", "card counting bots")
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("mallory\r")
+    await c.wait_for("mallory is banned from this door: card counting bots")
+    await c.wait_closed()
+    assert "Password:" not in c.text
+
+
+async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
+    ledger = server.app.ledger
+    add_user(server, "dave", "pw-dave")
+    game = ledger.open_game(["dave"], "0" * 64)
+    ledger.pay_into_pot(game, "dave", 10, "ante")
+    ledger.recover_unfinished_games(2.0)
+    notices = ledger.notices("dave")
+    assert notices
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("dave\r")
+    await c.wait_for("Password:")
+    await c.send("pw-dave\r")
+    await c.wait_for("Messages from the sysop:")
+    await c.wait_for(notices[0][:40])
+    await c.send(" ")
+    await c.wait_for("[Q] Quit")
+    assert ledger.notices("dave") == []
+
+
+async def test_who_lists_everyone_online_and_where(server, clients):
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    bob = await clients(server.port)
+    await bob.login("bob", "pw-bob")
+    await alice.send("w")
+    await alice.wait_for("Who is online (2):")
+    assert "alice             in the lobby" in alice.text
+    assert "bob               in the lobby" in alice.text
+    await alice.send(" ")
+    await alice.wait_for("[Q] Quit")
+
+
+async def test_x_message_reaches_the_other_user(server, clients):
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    bob = await clients(server.port)
+    await bob.login("bob", "pw-bob")
+    await alice.send("X")
+    await alice.wait_for("Send an X-message to:")
+    await alice.send("BOB\r")
+    await alice.wait_for("Message:")
+    await alice.send("poker at nine?\x1b[2J\x07\r")
+    await alice.wait_for("X-message sent to bob.")
+    await bob.wait_for("*** X-message from alice: press [R] to read.")
+    await bob.send("r")
+    await bob.wait_for("From alice at")
+    assert "poker at nine?" in bob.text
+    assert b"\x07" not in bob.received
+    await bob.send(" ")
+    await bob.wait_for("[R] Read X-messages")
+    assert "unread" not in bob.text
+
+
+async def test_x_message_to_someone_offline_changes_nothing(server, clients):
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    await alice.send("x")
+    await alice.wait_for("Send an X-message to:")
+    await alice.send("nobody\r")
+    await alice.wait_for("Nobody called nobody is online.")
+
+
+async def test_sender_is_told_the_recipient_is_playing_poker(server, clients):
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    bob = await clients(server.port)
+    await bob.login("bob", "pw-bob")
+    await bob.send("p")
+    await bob.wait_for("Join the table? (y/n)")
+    await bob.send("y")
+    await bob.wait_for("[X] Exit the game")
+    await alice.send("w")
+    await alice.wait_for("bob               at the poker table")
+    await alice.send(" ")
+    await alice.send("x")
+    await alice.wait_for("Send an X-message to:")
+    await alice.send("bob\r")
+    await alice.wait_for("bob is playing poker")
+    await alice.send("see you later\r")
+    await alice.wait_for("X-message sent to bob.")
+    assert [m.text for m in server.app.find_online("bob").inbox] == ["see you later"]
+
+
+async def test_second_login_may_end_the_first_session(server, clients):
+    first = await clients(server.port)
+    await first.login("alice", "pw-alice")
+    second = await clients(server.port)
+    await second.wait_for("Handle:")
+    await second.send("alice\r")
+    await second.wait_for("Password:")
+    await second.send("pw-alice\r")
+    await second.wait_for("alice is already online. End that session? (y/n)")
+    await second.send("y")
+    await first.wait_for("You logged in from another connection.")
+    await first.wait_closed()
+    await second.wait_for("Logged in as alice.")
+    assert server.app.find_online("alice") is not None
+    assert len(server.app.online) == 1
+
+
+async def test_login_must_finish_within_the_prelogin_timeout(tmp_path, clients):
+    async with running_server(tmp_path, server={"prelogin_timeout": 0.3}) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.wait_for("Login timed out. Goodbye.")
+        await c.wait_closed()
+
+
+async def test_idle_lobby_user_is_logged_out(tmp_path, clients):
+    async with running_server(tmp_path, server={"lobby_idle_timeout": 0.3}) as server:
+        c = await clients(server.port)
+        await c.login("alice", "pw-alice")
+        await c.wait_for("You have been idle too long. Goodbye.")
+        await c.wait_closed()
+        assert server.app.find_online("alice") is None
+
+
+async def test_help_then_quit(server, clients):
+    c = await clients(server.port)
+    await c.login("alice", "pw-alice")
+    await c.send("h")
+    await c.wait_for("PoKeR in short")
+    assert "40 cards" in c.text
+    assert all(len(line.rstrip()) <= 80 for line in c.display)
+    await c.send("z")
+    await c.wait_for("[Q] Quit")
+    await c.send("k")  # not a menu key: nothing happens
+    await c.send("Q")
+    await c.wait_for("Goodbye, come back soon!")
+    await c.wait_closed()
+    await wait_until(lambda: server.app.find_online("alice") is None)
+
+
+async def test_poker_entry_can_be_declined(server, clients):
+    c = await clients(server.port)
+    await c.login("alice", "pw-alice")
+    await c.send("p")
+    await c.wait_for("ANSI")
+    await c.wait_for("Nobody is using the poker game right now.")
+    await c.wait_for("Join the table? (y/n)")
+    await c.send("n")
+    await c.wait_for("[Q] Quit")
+    assert server.app.find_online("alice").activity == "lobby"

@@ -1,0 +1,302 @@
+"""The telnet server against real TCP clients: negotiation, limits and hostile input (issue 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from bbspoker.server import FALLBACK_KIND, TokenBucket, terminal_for
+from bbspoker.session import clamp_size
+from tests.telnetclient import (ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient,
+                                running_server)
+
+
+@pytest.fixture
+async def clients():
+    made: list[TelnetClient] = []
+
+    async def connect(port: int, **kwargs) -> TelnetClient:
+        c = await TelnetClient.connect(port, **kwargs)
+        made.append(c)
+        return c
+
+    yield connect
+    for c in made:
+        await c.close()
+
+
+async def wait_until(cond, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+def only_session(server):
+    (session,) = server.app.sessions
+    return session
+
+
+async def still_served(server, clients) -> None:
+    """A fresh client can still log in and use the menu."""
+    c = await clients(server.port)
+    await c.login("witness", "pw-witness")
+    await c.send("w")
+    await c.wait_for("Who is online")
+
+
+# --- negotiation and window size -----------------------------------------------------
+
+async def test_character_mode_ttype_and_naws_are_negotiated(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port, cols=100, rows=40, term="XTERM-256COLOR")
+        await c.wait_for("Handle:")
+        assert {ECHO, SGA} <= c.server_will
+        assert {TTYPE, NAWS} <= c.server_do
+        session = only_session(server)
+        assert (session.cols, session.rows) == (100, 40)
+        assert session.term.kind == "xterm-256color" and session.encoding == "utf-8"
+
+
+async def test_client_that_does_not_negotiate_gets_80x24_ansi(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port, negotiate=False)
+        await c.wait_for("Handle:")
+        session = only_session(server)
+        assert (session.cols, session.rows, session.term.kind) == (80, 24, FALLBACK_KIND)
+        await c.send("alice\r")
+        await c.wait_for("Create new user alice? (y/n)")
+
+
+async def test_naws_values_are_clamped_and_resizes_reach_the_session(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port, cols=65535, rows=0)
+        await c.wait_for("Handle:")
+        session = only_session(server)
+        assert (session.cols, session.rows) == (999, 24)  # rows 0 = unknown (RFC 1073)
+        seen: list[tuple[int, int]] = []
+        session.resize_listeners.append(lambda cols, rows: seen.append((cols, rows)))
+        await c.naws(10, 3)
+        await c.naws(132, 50)
+        await wait_until(lambda: len(seen) == 2)
+        assert seen == [(40, 8), (132, 50)]
+        assert (session.cols, session.rows) == (132, 50)
+
+
+def test_clamp_size_bounds():
+    assert clamp_size(0, 0, (80, 24)) == (80, 24)
+    assert clamp_size(1, 1, (80, 24)) == (40, 8)
+    assert clamp_size(5000, 5000, (80, 24)) == (999, 999)
+    assert clamp_size(81, 25, (80, 24)) == (81, 25)
+
+
+def test_terminal_kinds_are_shared_and_unknown_kinds_fall_back(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert terminal_for("VT100") is terminal_for("vt100")
+    assert terminal_for("vt100").kind == "vt100"
+    for odd in (None, "", "no-such-terminal", "x\x1b[2Jterm", "a" * 500):
+        assert terminal_for(odd).kind == FALLBACK_KIND
+    assert terminal_for("ansi").move_yx(1, 2) == "\x1b[2;3H"
+
+
+async def test_no_color_in_the_server_environment_does_not_strip_cursor_moves(
+        tmp_path, clients, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port, term="syncterm")
+        await c.wait_for("Handle:")
+        assert "NO_COLOR" not in os.environ
+        session = only_session(server)
+        assert session.encoding == "cp437"
+        assert session.term.move_yx(0, 0) == "\x1b[1;1H"
+
+
+# --- hostile input -------------------------------------------------------------------
+
+async def test_0xff_bytes_and_invalid_utf8_do_not_crash_the_session(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send(b"\xff\xfe\xc3\x28\x80\xed\xa0\x80\r")   # 0xFF escaped as IAC IAC
+        await c.send_raw(b"\xff\x41\xff\xfa\x18\x07\xff\xf0")    # broken IAC commands
+        await c.send(b"\xf0\x9f\r")                            # truncated UTF-8
+        await c.wait_for("Handle:")
+        await c.send("n")
+        await c.send("\r\r")
+        await c.send("alice\r")
+        await c.wait_for("Create new user alice? (y/n)")
+        assert not c.eof.is_set()
+
+
+async def test_a_line_longer_than_the_limit_ends_the_session_with_a_message(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        other = await clients(server.port)
+        await other.login("bob", "pw-bob")
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send("a" * 7000)
+        await c.wait_for("Input line longer than 6000 bytes: disconnected.")
+        await c.wait_closed()
+        await other.send("w")
+        await other.wait_for("Who is online (1):")
+
+
+async def test_lines_with_newlines_may_be_long_in_total(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send(("b" * 40 + "\r") * 200)   # 8,200 bytes, no line over the limit
+        await wait_until(lambda: c.text.count("Sorry") >= 5)
+        assert not c.eof.is_set()
+
+
+async def test_input_faster_than_a_person_ends_the_session(tmp_path, clients):
+    clock = FakeClock()  # frozen: the token bucket never refills
+    async with running_server(tmp_path, clock=clock,
+                              input={"rate_burst_bytes": 2000}) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send(("x" * 49 + "\r") * 60)
+        await c.wait_for("Input faster than a person can type: disconnected.")
+        await c.wait_closed()
+
+
+async def test_subnegotiation_flood_is_cut_off_and_others_keep_playing(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send_raw(bytes([IAC, SB, NAWS]) + b"\x00" * (1 << 20))   # never closed
+        await c.wait_closed()
+        await still_served(server, clients)
+
+
+def test_token_bucket_allows_bursts_then_the_sustained_rate():
+    clock = FakeClock()
+    bucket = TokenBucket(rate=100, burst=1000, clock=clock)
+    assert bucket.take(1000)
+    assert not bucket.take(1)
+    clock.advance(10)
+    assert bucket.take(999)
+    clock.advance(3600)
+    assert bucket.take(1000) and not bucket.take(1)
+
+
+# --- output: a client that never reads ------------------------------------------------
+
+async def blind_login(c: TelnetClient, handle: str) -> None:
+    """Log in without reading anything (the client never reads its socket)."""
+    await c.send(f"{handle}\r")
+    await asyncio.sleep(0.05)
+    await c.send("y")
+    await c.send("pw-slow-1\rpw-slow-1\r")
+
+
+async def test_a_client_that_never_reads_is_dropped_and_nobody_waits(tmp_path, clients, caplog):
+    caplog.set_level(logging.INFO, logger="bbspoker.session")
+    async with running_server(tmp_path, output={"drain_timeout": 1.0,
+                                                "backlog_bytes": 1 << 20}) as server:
+        fast = await clients(server.port)
+        await fast.login("fast", "pw-fast")
+        slow = await clients(server.port, read=False, rcvbuf=4096)
+        await blind_login(slow, "slow")
+        await wait_until(lambda: server.app.find_online("slow") is not None)
+        session = server.app.find_online("slow")
+        chunk = "#" * 16384
+        while session.backlog < 64 * 1024:     # until its socket stops taking output
+            session.write(chunk)
+            await asyncio.sleep(0.001)
+        # The stuck session holds nobody up: fast gets answers while slow is still there.
+        await fast.send("w")
+        await fast.wait_for("Who is online (2):")
+        assert server.app.find_online("slow") is session
+        await wait_until(lambda: server.app.find_online("slow") is None, timeout=10)
+        assert "output did not drain within 1.0 s" in caplog.text
+        await fast.send(" ")
+        await fast.send("w")
+        await fast.wait_for("Who is online (1):")
+
+
+async def test_output_backlog_over_the_bound_disconnects_at_once(tmp_path, clients, caplog):
+    caplog.set_level(logging.INFO, logger="bbspoker.session")
+    async with running_server(tmp_path, output={"backlog_bytes": 64 * 1024}) as server:
+        c = await clients(server.port)
+        await c.login("alice", "pw-alice")
+        session = server.app.find_online("alice")
+        session.write("#" * (64 * 1024 + 1))
+        await c.wait_closed()
+        assert "output backlog over 65536 bytes" in caplog.text
+        await still_served(server, clients)
+
+
+# --- connections ----------------------------------------------------------------------
+
+async def test_connection_caps_per_address_before_login_and_in_total(tmp_path, clients):
+    async with running_server(tmp_path, server={"max_per_address": 2,
+                                                "max_connections": 3}) as server:
+        first = await clients(server.port)
+        second = await clients(server.port)
+        await first.wait_for("Handle:")
+        await second.wait_for("Handle:")
+        third = await clients(server.port)
+        await third.wait_for("Too many connections, please try again later.")
+        await third.wait_closed()
+
+        await first.login("alice", "pw-alice")          # no longer counts as pre-login
+        fourth = await clients(server.port)
+        await fourth.wait_for("Handle:")
+        fifth = await clients(server.port)               # 3 connections already open
+        await fifth.wait_for("Too many connections")
+        await fifth.wait_closed()
+
+        await second.close()
+        await wait_until(lambda: server.app.limits.total == 2)
+        sixth = await clients(server.port)
+        await sixth.wait_for("Handle:")
+
+
+async def test_shutdown_tells_everyone_and_stops_accepting(tmp_path, clients):
+    async with running_server(tmp_path) as server:
+        alice = await clients(server.port)
+        await alice.login("alice", "pw-alice")
+        guest = await clients(server.port)
+        await guest.wait_for("Handle:")
+        await server.shutdown("The BBS is going down for maintenance.")
+        for c in (alice, guest):
+            await c.wait_for("The BBS is going down for maintenance.")
+            await c.wait_closed()
+        with pytest.raises(OSError):
+            await TelnetClient.connect(server.port)
+
+
+async def test_serve_stops_cleanly_on_sigterm(tmp_path, clients):
+    env = dict(os.environ, BBSPOKER_DB=str(tmp_path / "serve.db"))
+    env.pop("BBSPOKER_CONFIG", None)
+    (tmp_path / "serve.toml").write_text("[server]\nport = 0\n")
+    code = ("import sys; from bbspoker.config import load_config; from bbspoker.server import run;"
+            f"sys.exit(run(load_config({str(tmp_path / 'serve.toml')!r})))")
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, env=env,
+                                                stderr=subprocess.PIPE)
+    try:
+        port = None
+        while port is None:
+            line = (await asyncio.wait_for(proc.stderr.readline(), 30)).decode()
+            assert line, "server exited before listening"
+            if "listening on" in line:
+                port = int(line.rsplit("port", 1)[1])
+        c = await clients(port)
+        await c.login("alice", "pw-alice")
+        proc.send_signal(signal.SIGTERM)
+        await c.wait_for("The BBS is shutting down. Goodbye!")
+        await c.wait_closed()
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
