@@ -422,3 +422,11 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x) == (23, client.cursor.x)
         else:
             assert f"(now {cols}x{rows})" in "".join(client.display)
+
+
+def test_typing_in_the_chat_line_sends_little_more_than_the_key():
+    view = dataclasses.replace(MOCKUP_VIEW, chat_input="")
+    client, renderer, _ = start(view)
+    sizes = [client.feed(renderer.render(dataclasses.replace(view, chat_input=typed))) for typed in ("h", "hi", "h")]
+    assert sizes[:2] == [1, 1] and sizes[2] <= 3
+    assert client.row(24).startswith("> Nicolas: h ") and (client.cursor.y, client.cursor.x) == (23, 13)

@@ -338,26 +338,31 @@ class ScreenRenderer:
                 + f"Please enlarge your window to at least {WIDTH}x{HEIGHT} (now {self.cols}x{self.rows})"
             )
         grid, cursor_col = _layout(view, self.encoding)
-        out: list[str] = []
+        target, before = (_INPUT_ROW, cursor_col), self._cursor
         if self._shown is None:
-            out.append(term.normal + term.clear)
+            out = [term.normal + term.clear]
             self._shown = [_blank_row() for _ in range(HEIGHT)]
+            self._cursor = None
         else:
-            out.append(self._scroll(view.message_count - self._message_count))
+            out = [self._scroll(view.message_count - self._message_count)]
         self._message_count = view.message_count
         self._message_rows = len(view.messages[-MESSAGE_ROWS:])
-        out.extend(self._changes(grid))
+        self._write_changes(grid, out)
         self._shown = grid
         body = "".join(out)
-        target = (_INPUT_ROW, cursor_col)
-        back = term.move_yx(*target)
-        if target == self._cursor:
-            if not body:
-                return ""
-            if term.save and term.restore and len(term.save + term.restore) < len(back):
-                return term.save + body + term.restore
+        back = self._move(*target)
         self._cursor = target
+        if back and before == target and term.save and term.restore and len(term.save + term.restore) < len(back):
+            return term.save + body + term.restore
         return body + back
+
+    def _move(self, row: int, col: int) -> str:
+        """The cheapest way from the known cursor position to (row, col): nothing, BS, or a cursor address."""
+        if self._cursor == (row, col):
+            return ""
+        if self._cursor is not None and self._cursor[0] == row and 0 < self._cursor[1] - col <= 3:
+            return "\b" * (self._cursor[1] - col)
+        return self.term.move_yx(row, col)
 
     def _scroll(self, new_messages: int) -> str:
         """Scroll the message area up with DECSTBM if that keeps some shown lines; update ``_shown``.
@@ -373,6 +378,7 @@ class ScreenRenderer:
         region = self.term.csr(_MSG_ROW, _MSG_ROW + MESSAGE_ROWS - 1)
         if new_messages <= 0 or not 0 < lines < used or not region:
             return ""
+        self._cursor = None  # setting the region moves the cursor home
         bottom = _MSG_ROW + MESSAGE_ROWS - 1
         shown[_MSG_ROW : bottom + 1] = [*shown[_MSG_ROW + lines : bottom + 1], *(_blank_row() for _ in range(lines))]
         return (
@@ -382,11 +388,16 @@ class ScreenRenderer:
             + self.term.csr(0, self.rows - 1)
         )
 
-    def _changes(self, grid: _Grid) -> list[str]:
-        """Cursor moves and text for every run of cells that differ between ``_shown`` and ``grid``."""
+    def _write_changes(self, grid: _Grid, out: list[str]) -> None:
+        """Append cursor moves and text for every run of cells that differ between ``_shown`` and ``grid``.
+
+        ``_cursor`` follows the writes, so a run that starts where the
+        previous one (or the last render) left the cursor needs no move.  It
+        becomes unknown after non-ASCII text (terminals may disagree on its
+        width) and at the right margin (pending wrap).
+        """
         shown = self._shown
         assert shown is not None
-        out: list[str] = []
         for row in range(HEIGHT):
             old, new = shown[row], grid[row]
             if old == new:
@@ -401,5 +412,7 @@ class ScreenRenderer:
             # A run never starts on the right half of a wide character: that half only
             # changes together with its left half, which is then in the same run.
             for start, end in runs:
-                out.append(self.term.move_yx(row, start) + "".join(new[start : end + 1]))
-        return out
+                text = "".join(new[start : end + 1])
+                out.append(self._move(row, start) + text)
+                after = end + 1 + (end + 1 < WIDTH and new[end + 1] == "")
+                self._cursor = (row, after) if text.isascii() and after < WIDTH else None
