@@ -429,4 +429,4 @@ def test_typing_in_the_chat_line_sends_little_more_than_the_key():
     client, renderer, _ = start(view)
     sizes = [client.feed(renderer.render(dataclasses.replace(view, chat_input=typed))) for typed in ("h", "hi", "h")]
     assert sizes[:2] == [1, 1] and sizes[2] <= 3
-    assert client.row(24).startswith("> Nicolas: h ") and (client.cursor.y, client.cursor.x) == (23, 13)
+    assert client.row(24).startswith("> Nicolas: h ") and (client.cursor.y, client.cursor.x) == (23, 12)
