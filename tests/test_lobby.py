@@ -238,8 +238,10 @@ async def test_x_message_reaches_the_other_user(server, clients):
     await bob.login("bob", "pw-bob")
     await alice.send("X")
     await alice.wait_for("Send an X-message to:")
-    await alice.send("BOB\r")
+    await alice.send("BOx\x7fB\r")   # Backspace (DEL) works while typing
     await alice.wait_for("Message:")
+    assert alice.text.count("Send an X-message to:") == 1
+    assert "Send an X-message to: BOB" in alice.text
     await alice.send("poker at nine?\x1b[2J\x07\r")
     await alice.wait_for("X-message sent to bob.")
     await bob.wait_for("*** X-message from alice: press [R] to read.")

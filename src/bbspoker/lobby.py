@@ -134,7 +134,7 @@ class LoginGuard:
 async def read_line(session: Session, prompt: str, *, max_chars: int,
                     max_width: int | None = None, hidden: bool = False,
                     timeout: float | None = None) -> str:
-    """Show ``prompt`` and read one line with :class:`bbspoker.keys.LineEditor`.
+    """Show ``prompt`` (one line, no CR/LF) and read one line with :class:`bbspoker.keys.LineEditor`.
 
     Echoes what is typed (nothing when ``hidden``: passwords), Backspace
     works. Returns the line on Enter, ``""`` on Esc (callers take it as
@@ -360,7 +360,8 @@ async def _who(session: Session, app: App, idle: float) -> None:
 
 
 async def _send_xmessage(session: Session, app: App, idle: float) -> None:
-    typed = await read_line(session, "\r\nSend an X-message to: ", max_chars=_HANDLE_INPUT,
+    session.write("\r\n")
+    typed = await read_line(session, "Send an X-message to: ", max_chars=_HANDLE_INPUT,
                             timeout=idle)
     if not typed.strip():
         return
