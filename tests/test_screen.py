@@ -406,6 +406,7 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
     renderer = ScreenRenderer(term(kind), encoding)
     messages: list = []
     cols, rows = 80, 24
+    painted = False
     for view, new_messages, size, invalidate in steps:
         messages += new_messages
         view = dataclasses.replace(view, messages=tuple(messages[-10:]), message_count=len(messages))
@@ -415,7 +416,11 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
             client.resize(rows, cols)
         if invalidate:
             renderer.invalidate()
-        client.feed(renderer.render(view))
+        out = renderer.render(view)
+        if size is None and not invalidate and renderer.cols >= 80 and renderer.rows >= 24 and painted:
+            assert term(kind).clear not in out  # only changes after the first paint
+        painted = renderer.cols >= 80 and renderer.rows >= 24
+        client.feed(out)
         if cols >= 80 and rows >= 24:
             fresh, _ = paint(view, kind, encoding, cols, rows)
             assert client.display == fresh.display

@@ -22,6 +22,7 @@ through :func:`bbspoker.text.clean_text` on its way to a cell.
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -283,7 +284,7 @@ class ScreenRenderer:
     only its capability strings are used: ``move_yx``, ``clear``, ``normal``,
     ``save``/``restore``, ``csr``).  ``encoding`` is the session's output
     encoding (e.g. ``"cp437"``): characters it cannot carry are drawn as ``?``
-    so widths stay right.
+    so widths stay right (an unknown encoding raises ``LookupError``).
 
     - :meth:`resize` takes the window size from NAWS (never from ``term``).
     - :meth:`render` returns the escape sequences and text (a ``str`` to be
@@ -298,7 +299,7 @@ class ScreenRenderer:
 
     def __init__(self, term: Terminal, encoding: str = "utf-8") -> None:
         self.term = term
-        self.encoding = encoding
+        self.encoding = codecs.lookup(encoding).name
         self.cols, self.rows = WIDTH, HEIGHT
         self._shown: _Grid | None = None  # what the client's screen holds, None = unknown
         self._message_count = 0  # GameView.message_count of the shown screen
