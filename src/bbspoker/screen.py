@@ -235,7 +235,7 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
         c.put(_SEP_ROW, 15, f"[{view.xmsg_count} X-message{plural}]")
     # (3) player's area
     if view.player_message is not None:
-        lines = wrap(clean_text(view.player_message), _MID_COL - 4)
+        lines = wrap(clean_text(view.player_message, 6 * (_MID_COL - 4)), _MID_COL - 4)
         for row, line in enumerate(lines[:6], start=_CARD_ROW):
             c.put(row, 2, line)
     else:
@@ -245,7 +245,7 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
             for row, line in enumerate(box, start=_CARD_ROW):
                 c.put(row, 2 + 8 * i, line)
     # (4) command area
-    prompt = wrap(clean_text(view.prompt), _CMD_WIDTH)[:6] if view.prompt else []
+    prompt = wrap(clean_text(view.prompt, 6 * _CMD_WIDTH), _CMD_WIDTH)[:6] if view.prompt else []
     lines = [*view.commands[: 6 - len(prompt)], *prompt]
     for row, line in enumerate(lines, start=_CARD_ROW):
         c.put(row, _CMD_COL, line, _CMD_WIDTH)
@@ -259,7 +259,7 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
     for row, (tag, text) in enumerate(shown, start=_MSG_ROW):
         if row == _MSG_ROW + len(shown) - 1:
             c.put(row, 1, "->")
-        c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text)}", _MSG_WIDTH)
+        c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
     # (7) input line
     typed = ""
     if view.chat_input is not None:
@@ -270,10 +270,13 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
 
 def _tail(text: str, width: int) -> str:
     """The end of ``text`` (cleaned) that fits in ``width`` cells: long input scrolls left."""
-    text = clean_text(text)
-    while display_width(text) > width:
-        text = text[1:]
-    return text
+    kept: list[str] = []
+    for ch in reversed(clean_text(text)):
+        width -= char_width(ch)
+        if width < 0:
+            break
+        kept.append(ch)
+    return "".join(reversed(kept))
 
 
 class ScreenRenderer:
