@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 
 import pytest
 
@@ -344,3 +345,42 @@ async def test_poker_entry_can_be_declined(server, clients):
     await c.send("n")
     await c.wait_for("[Q] Quit")
     assert server.app.find_online("alice").activity == "lobby"
+
+
+# Every character issue 5 forbids on another user's screen (CR/LF aside: the server's own).
+FORBIDDEN = ({chr(c) for c in range(0x20)} - {"\r", "\n"}) | {"\x7f"} \
+    | {chr(c) for c in range(0x80, 0xA0)} | {chr(c) for c in range(0x202A, 0x202F)} \
+    | {chr(c) for c in range(0x2066, 0x206A)} | {chr(c) for c in range(0x200B, 0x2010)} \
+    | {chr(c) for c in range(0x2060, 0x2070)}
+SERVER_SEQUENCE = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\([0-9A-Za-z]")
+
+
+async def test_hostile_characters_in_x_messages_never_reach_the_recipient(server, clients):
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    bob = await clients(server.port)
+    await bob.login("bob", "pw-bob")
+    # CR, LF and ESC end or cancel the prompt: ESC is tried at the end.
+    hostile = sorted(FORBIDDEN - {"\r", "\n", "\x1b"})
+    chunks = ["".join(hostile[i:i + 12]) for i in range(0, len(hostile), 12)]
+    sent = 0
+    for n, chunk in enumerate(chunks + ["tail\x1b"]):
+        await alice.send("x")
+        await alice.wait_for("Send an X-message to:")
+        await alice.send("bob\r")
+        await alice.wait_for("Message:")
+        await alice.send(f"m{n}<{chunk}>\r" if "\x1b" not in chunk else f"m{n}<{chunk}")
+        await alice.wait_for("[Press any key]")
+        sent += "X-message sent to bob." in alice.text
+        await alice.send(" ")
+        await wait_until(lambda: "[Press any key]" not in alice.text)
+    await alice.send(b"\xff\xfe\x80")  # raw bytes that are not UTF-8: ignored at the menu
+    assert sent == len(chunks) and len(server.app.find_online("bob").inbox) == len(chunks)
+    await bob.send("r")
+    for page_end in range(10, len(chunks) + 10, 10):   # 10 X-messages per page
+        await bob.wait_for(f"  m{min(page_end, len(chunks)) - 1}")
+        await bob.send(" ")
+    await bob.wait_for("[R] Read X-messages")
+    assert "unread" not in bob.text
+    shown = SERVER_SEQUENCE.sub(b"", bytes(bob.received)).decode("utf-8")
+    assert not FORBIDDEN & set(shown)
