@@ -32,7 +32,7 @@ from .screen import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer
 from .session import SessionClosed
 from .table import Action, Phase, TableError
 from .tableservice import ChatMessage, TableMessage, TableSnapshot
-from .text import clean_text
+from .text import clean_text, display_width
 
 if TYPE_CHECKING:
     from .server import App
@@ -52,8 +52,10 @@ COMMAND_TEXT = {
     Action.REVEAL: "[R] Reveal hand",
 }
 ALWAYS = ("[.] Send a chat message", "[X] Exit the game")
-#: Longest chat line, in characters (the input line is 78 cells minus the handle).
-CHAT_MAX = 60
+#: Longest chat line, in characters; its width is also bounded to fit the input line
+#: and the message area ("[handle] text" in 72 cells).
+CHAT_MAX = 200
+CHAT_WIDTH = 72
 
 
 async def _ask_yes_no(session: Session, question: str) -> bool:
@@ -222,7 +224,8 @@ class PokerScreen:
                 else:
                     await self._command("pass_", self.handle)
         elif char == ".":
-            self.mode, self.editor = "chat", LineEditor(CHAT_MAX)
+            self.mode = "chat"
+            self.editor = LineEditor(CHAT_MAX, max_width=CHAT_WIDTH - display_width(self.handle))
         elif char == "x":
             self.mode = "exit"
         else:
@@ -325,8 +328,8 @@ class PokerScreen:
     def _prompt(self) -> str | None:
         if self.mode in ("bet", "hands") and self.editor is not None:
             low, high = self.snapshot.bet_ranges.get(self.handle, (1, 0))
-            head = "See hands! Bet" if self.mode == "hands" else "Bet"
-            return f"{head} ({low}-{high}, Enter = call {low}): {self.editor.text}_"
+            head = "[H] Bet" if self.mode == "hands" else "Bet"
+            return f"{head} ({low}-{high}, Enter calls): {self.editor.text}_"
         if self.mode == "pass":
             return "Really pass and drop your cards? (y/n)"
         if self.mode == "exit":
