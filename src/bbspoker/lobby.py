@@ -25,6 +25,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from wcwidth import wrap
+
 from bbspoker import poker
 from bbspoker.config import LoginConfig
 from bbspoker.keys import Edit, KeyKind, LineEditor
@@ -308,8 +310,10 @@ async def _lobby(session: Session, app: App) -> None:
     notices = app.ledger.notices(session.handle)
     if notices:
         session.write("\r\nMessages from the sysop:\r\n")
-        for notice in notices:
-            session.write(f" * {clean_text(notice, 76)}\r\n")
+        for notice in notices:   # wrapped, not cut: a refund notice ends with the amount
+            lines = wrap(clean_text(notice), 79, initial_indent=" * ", subsequent_indent="   ",
+                         max_lines=6)
+            session.write("".join(f"{line}\r\n" for line in lines))
         app.ledger.clear_notices(session.handle)
         await press_any_key(session, idle)
     at_choice = False
