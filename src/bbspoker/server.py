@@ -56,7 +56,8 @@ from bbspoker.table import Table, TableRules
 from bbspoker.tableservice import TableService
 
 __all__ = ["App", "Server", "TokenBucket", "ConnectionLimits", "start_server", "run",
-           "terminal_for", "CONNECT_MAXWAIT", "READER_LIMIT", "FALLBACK_KIND"]
+           "terminal_for", "log_loop_lag", "CONNECT_MAXWAIT", "READER_LIMIT", "FALLBACK_KIND",
+           "ENV_LAG_LOG"]
 
 log = logging.getLogger("bbspoker.server")
 
@@ -70,6 +71,10 @@ FALLBACK_KIND = "ansi"
 CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
 #: Environment variables that would make blessed drop or change our escape sequences.
 _STYLING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
+#: Environment variable: a number of seconds makes ``bbspoker serve`` log the event
+#: loop's lag percentiles that often (``scripts/soak.py`` reads them); unset: no monitor.
+ENV_LAG_LOG = "BBSPOKER_LAG_LOG"
+_LAG_TICK = 0.05
 _KIND_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")
 _UNKNOWN_KINDS_MAX = 256
 
@@ -411,8 +416,30 @@ def run(config: Config) -> int:
     return asyncio.run(_serve_forever(config))
 
 
+async def log_loop_lag(every: float, tick: float = _LAG_TICK) -> None:
+    """Log how late the event loop wakes a ``tick``-second sleep: one INFO line
+    ``loop lag ms: p50 X p99 Y max Z over N samples`` every ``every`` seconds (runs until
+    cancelled). Lag is what every session waits on top of its own work (issue 5, soak)."""
+    loop = asyncio.get_running_loop()
+    samples: list[float] = []
+    since = loop.time()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(tick)
+        now = loop.time()
+        samples.append((now - start - tick) * 1000)
+        if now - since >= every:
+            samples.sort()
+            log.info("loop lag ms: p50 %.1f p99 %.1f max %.1f over %d samples",
+                     samples[len(samples) // 2], samples[int(len(samples) * 0.99)],
+                     samples[-1], len(samples))
+            samples, since = [], now
+
+
 async def _serve_forever(config: Config) -> int:
     ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes)
+    lag_every = os.environ.get(ENV_LAG_LOG)
+    lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     try:
         refunded = ledger.recover_unfinished_games(time.time())
         if refunded:
@@ -426,6 +453,8 @@ async def _serve_forever(config: Config) -> int:
         log.info("signal received: shutting down")
         await server.shutdown()
     finally:
+        if lag is not None:
+            lag.cancel()
         ledger.close()
     log.info("stopped")
     return 0
