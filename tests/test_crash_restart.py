@@ -1,0 +1,90 @@
+"""Crash test (issue 4): ``bbspoker serve`` killed with SIGKILL in the middle of a game.
+
+The next start refunds every ante and bet of the unfinished game, ``bbspoker
+ledger verify`` passes, and each player reads the refund notice at the next login.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.telnetclient import TelnetClient
+from tests.test_game_e2e import bet, info, join
+
+pytestmark = pytest.mark.e2e
+
+_SPEC = importlib.util.spec_from_file_location(
+    "bbspoker_soak", Path(__file__).resolve().parent.parent / "scripts" / "soak.py")
+soak = sys.modules.setdefault(_SPEC.name, importlib.util.module_from_spec(_SPEC))
+_SPEC.loader.exec_module(soak)
+
+
+def cubes(db: Path, handle: str) -> int:
+    out = soak.cli(db, "cubes", "show", handle, "--json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)["cubes"]
+
+
+async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path):
+    db = tmp_path / "crash.db"
+    server = soak.ServerProcess(db, tmp_path / "server.log")
+    await server.start()
+    clients: list[TelnetClient] = []
+    try:
+        for handle in ("alice", "bob"):
+            c = await TelnetClient.connect(server.port)
+            clients.append(c)
+            await c.login(handle, "pw-" + handle)
+        alice, bob = clients
+        await join(alice, "Nobody")
+        await join(bob, "alice")
+        await alice.send("s")
+        await bob.wait_for("The game is now STARTED (initial pot is 20)")
+        await bet(alice, "25")
+        await bet(bob, "40")
+        await alice.wait_for("bob has raised the bet (40), pot is 85.")
+        assert info(alice, "Pot") == "85"
+        # Mid-game, as the admin CLI sees it: the CUBES are in the pot.
+        assert (cubes(db, "alice"), cubes(db, "bob")) == (965, 950)
+
+        server.kill()
+        for c in clients:
+            await c.wait_closed()
+            await c.close()
+        clients.clear()
+
+        await server.start()
+        assert "refunded 1 unfinished game(s)" in server.new_log()
+        assert (cubes(db, "alice"), cubes(db, "bob")) == (1000, 1000)
+        verify = soak.cli(db, "ledger", "verify")
+        assert verify.returncode == 0, verify.stdout + verify.stderr
+        assert "open pots 0" in verify.stdout
+        shown = soak.cli(db, "games", "show", "1")
+        assert shown.returncode == 0 and "cancelled" in shown.stdout
+
+        for handle, paid in (("alice", 35), ("bob", 50)):
+            c = await TelnetClient.connect(server.port)
+            clients.append(c)
+            await c.wait_for("Handle:")
+            await c.send(handle + "\r")
+            await c.wait_for("Password:")
+            await c.send(f"pw-{handle}\r")
+            await c.wait_for("Messages from the sysop:")
+            # The notice is wrapped, not cut off: it ends with the amount refunded.
+            notice = " ".join(c.text.split("Messages from the sysop:")[1].split())
+            assert notice.startswith("* Game 1 was cancelled (the server stopped before the "
+                                     f"game ended): your {paid} CUBES of ante and bets were "
+                                     "refunded. [Press any key]")
+            await c.send(" ")
+            await c.wait_for("You have 1,000 CUBES.")
+        assert server.stop() == 0
+    finally:
+        for c in clients:
+            await c.close()
+        if server.proc is not None and server.proc.poll() is None:
+            server.kill()
