@@ -9,23 +9,11 @@ import re
 import pytest
 
 from bbspoker.cards import parse_cards
-from bbspoker.config import load_config
 from bbspoker.hands import evaluate
 from bbspoker.ledger import Ledger
-from bbspoker.server import start_server
-from tests.telnetclient import TelnetClient
+from tests.telnetclient import FakeClock, TelnetClient, running_server
 
 pytestmark = pytest.mark.e2e
-
-
-class FakeClock:
-    """Monotonic seconds that only move when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _no_sleep(_seconds: float) -> None:
@@ -33,33 +21,27 @@ async def _no_sleep(_seconds: float) -> None:
 
 
 @pytest.fixture
-async def world(tmp_path, monkeypatch):
-    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
-    monkeypatch.setenv("BBSPOKER_DB", str(tmp_path / "e2e.db"))
-    cfg_file = tmp_path / "bbspoker.toml"
-    cfg_file.write_text("[server]\nport = 0\n")
-    config = load_config(str(cfg_file))
-    ledger = Ledger(str(tmp_path / "e2e.db"), starting_cubes=config.ledger.starting_cubes)
+async def world(tmp_path):
+    """(server, connect, advance, ledger): the real server with a fake table clock;
+    ``connect(handle)`` logs a new client in; ``advance(s)`` moves the clock and wakes the table."""
     clock = FakeClock()
-    server = await start_server(config, ledger, clock=clock, sleep=_no_sleep)
     clients: list[TelnetClient] = []
+    async with running_server(tmp_path, clock=clock, sleep=_no_sleep,
+                              table={"shutdown_grace": 0.2}) as server:
 
-    async def connect(handle: str, cols: int = 80, rows: int = 24) -> TelnetClient:
-        c = await TelnetClient.connect(server.port, cols=cols, rows=rows)
-        clients.append(c)
-        await c.login(handle, "pw-" + handle)
-        return c
+        async def connect(handle: str, cols: int = 80, rows: int = 24) -> TelnetClient:
+            c = await TelnetClient.connect(server.port, cols=cols, rows=rows)
+            clients.append(c)
+            await c.login(handle, "pw-" + handle)
+            return c
 
-    def advance(seconds: float) -> None:
-        clock.now += seconds
-        server.app.table_service.wake()
+        def advance(seconds: float) -> None:
+            clock.advance(seconds)
+            server.app.table_service.wake()
 
-    yield server, connect, advance, ledger
-    for c in clients:
-        await c.close()
-    server.close()
-    await server.wait_closed()
-    ledger.close()
+        yield server, connect, advance, server.app.ledger
+        for c in clients:
+            await c.close()
 
 
 async def join(c: TelnetClient, expect: str) -> None:
@@ -185,3 +167,141 @@ async def test_three_players_play_a_complete_game(world):
 def ledger_hand(ledger: Ledger, handle: str):
     """The hand ``handle`` showed in the last recorded game (its hand history)."""
     return parse_cards(ledger.list_games(1)[0].history["hands"][handle])
+
+
+async def seated(connect, *handles):
+    """Log everyone in and seat them in order; returns the clients."""
+    clients = []
+    for i, h in enumerate(handles):
+        c = await connect(h)
+        await join(c, ", ".join(handles[:i]) if i else "Nobody is using the poker game")
+        clients.append(c)
+    await clients[0].wait_for("[S] Open the game")
+    return clients
+
+
+async def test_chat_reaches_everyone_at_the_table_with_backspace_and_escape(world):
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send(".")
+    await alice.wait_for("alice: ")
+    await alice.send("hello bobx\x7f!")
+    await alice.wait_for("alice: hello bob!")
+    await alice.send("\r")
+    for c in (alice, bob):
+        await c.wait_for("->[alice] hello bob!")
+    # Esc cancels a chat line: nothing is sent.
+    await bob.send(".")
+    await bob.send("never mind")
+    await bob.wait_for("bob: never mind")
+    await bob.send("\x1b")
+    await bob.send("b")  # a stray key with no command behind it does nothing harmful
+    await bob.send(".")
+    await bob.send("hi\r")
+    await alice.wait_for("->[bob] hi")
+    assert "never mind" not in alice.text
+
+
+async def test_x_message_counter_grows_at_the_table_and_sender_is_told(world):
+    server, connect, advance, ledger = world
+    (bob,) = await seated(connect, "bob")
+    dave = await connect("dave")
+    await dave.send("x")
+    await dave.wait_for("Send an X-message to:")
+    await dave.send("bob\r")
+    await dave.wait_for("bob is playing poker")
+    await dave.wait_for("Message:")
+    await dave.send("come to the lobby\r")
+    await dave.wait_for("X-message sent to bob.")
+    await bob.wait_for("[1 X-message]")
+    assert "come to the lobby" not in bob.text  # read after leaving the table
+    await bob.send("x")
+    await bob.wait_for("Really leave the table? (y/n)")
+    await bob.send("y")
+    await bob.wait_for("[Q]")
+    await bob.send("r")
+    await bob.wait_for("come to the lobby")
+
+
+async def test_a_dropped_connection_mid_game_removes_the_player_and_keeps_the_pot(world):
+    server, connect, advance, ledger = world
+    alice, bob, carol = await seated(connect, "alice", "bob", "carol")
+    await alice.send("s")
+    await bet(alice, "5")
+    await bob.wait_for("alice has raised the bet (5), pot is 35.")
+    await carol.close()
+    for c in (alice, bob):
+        await c.wait_for("carol has lost the connection.")
+    assert "carol" not in alice.row(1) + alice.row(2) + alice.row(3)
+    await bet(bob)
+    await alice.wait_for("pot is 40")
+    assert ledger.balance("carol") == 990  # her ante stays in the pot
+    assert ledger.verify() == []
+
+
+async def test_full_table_sends_the_sixth_player_back_to_the_menu(world):
+    server, connect, advance, ledger = world
+    await seated(connect, "p1", "p2", "p3", "p4", "p5")
+    six = await connect("p6")
+    await six.send("p")
+    await six.wait_for("p1, p2, p3, p4, p5")
+    await six.wait_for("All 5 seats are taken")
+    assert "Join the table?" not in six.text
+    await six.send(" ")
+    await six.wait_for("[Q]")
+
+
+async def test_too_small_window_asks_to_enlarge_and_the_game_returns(world):
+    server, connect, advance, ledger = world
+    alice = await connect("alice", cols=60, rows=20)
+    await alice.send("p")
+    await alice.wait_for("Join the table? (y/n)")
+    await alice.send("y")
+    await alice.wait_for("Please enlarge your window to at least 80x24 (now 60x20)")
+    await alice.naws(80, 24)
+    await alice.wait_for("[X] Exit the game")
+    assert "Master ...... alice" in alice.text
+
+
+async def test_timeouts_pass_the_idle_player_and_master_clock_counts_down(world):
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.wait_for(" 3:00 ")
+    advance(61)
+    await alice.wait_for(" 1:59 ")
+    advance(120)  # alice never started: the mastership goes to bob
+    await bob.wait_for("alice has not started a game in time.")
+    await bob.wait_for("[S] Open the game")
+    await bob.send("s")
+    await bob.wait_for(" 1:00 ")
+    advance(60)  # bob does not bet in time: he is out; alice is alone but bob still sits
+    await alice.wait_for("bob did not act within 1 minute and is out of the game.")
+    await bet(alice)
+    await alice.wait_for("[R] Reveal hand")
+    advance(60)  # the reveal happens by itself
+    await alice.wait_for("alice wins the pot of 21 CUBES")
+    await alice.wait_for("1,010 CUBES")  # 1000 - 10 ante - 1 bet + 21
+
+
+async def test_admin_change_appears_on_the_status_line_within_two_seconds(world, tmp_path):
+    server, connect, advance, ledger = world
+    (alice,) = await seated(connect, "alice")
+    other = type(ledger)(tmp_path / "bbspoker.db")   # a second connection, like the CLI's
+    try:
+        other.grant("alice", 250, "birthday present", "sysop")
+    finally:
+        other.close()
+    await alice.wait_for("1,250 CUBES", timeout=2.5)
+
+
+async def test_shutdown_calls_off_an_unfinished_game_and_refunds_everyone(world):
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send("s")
+    await bet(alice, "40")
+    await bob.wait_for("pot is 60")
+    await server.shutdown()  # grace 0.2 s in this world: the game cannot finish
+    await bob.wait_for("shutting down")
+    assert ledger.balance("alice") == 1000 and ledger.balance("bob") == 1000
+    assert ledger.verify() == []
+    assert any("refunded" in n for n in ledger.notices("alice"))

@@ -382,11 +382,11 @@ def test_recovery_does_not_refund_a_pot_already_paid_out(ledger):
 def test_cancel_game_at_shutdown_refunds_with_the_given_reason(ledger):
     gid = ledger.open_game(["Alice"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")
-    assert ledger.cancel_game(gid, 9.0, "the sysop stopped the server") == {"Alice": 10}
+    assert ledger.cancel_game(gid, "the sysop stopped the server", 9.0) == {"Alice": 10}
     assert ledger.balance("alice") == 1000
     assert "the sysop stopped the server" in ledger.notices("alice")[0]
     with pytest.raises(ValueError):
-        ledger.cancel_game(gid, 10.0, "again")
+        ledger.cancel_game(gid, "again", 10.0)
 
 
 # ---------------------------------------------------------------- history, verify, backup

@@ -574,12 +574,14 @@ class Ledger:
 
     # ------------------------------------------------------------ crash recovery
 
-    def cancel_game(self, game_id: int, ended_at: float, reason: str) -> dict[str, int]:
+    def cancel_game(self, game_id: int, reason: str, ended_at: float | None = None) -> dict[str, int]:
         """Close an open game without a winner and give back every ante and bet to the
         player who paid it (journal reason ``refund``, ``note`` = ``reason``), leaving a
         notice for each refunded player. If the pot was already paid out (the game ended
         but was not closed) nothing is refunded. Returns ``{handle: CUBES refunded}``.
         Raises ValueError if the game is not open."""
+        if ended_at is None:
+            ended_at = self._clock()
         refunds: dict[str, int] = {}
         with self._write() as db:
             self._require_open(game_id)
@@ -609,7 +611,7 @@ class Ledger:
         ids = [r[0] for r in self._db.execute(
             "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
         for game_id in ids:
-            self.cancel_game(game_id, now, CRASH_REASON)
+            self.cancel_game(game_id, CRASH_REASON, now)
         return ids
 
     def notices(self, handle: str) -> list[str]:

@@ -201,7 +201,8 @@ class App:
         self.limits = ConnectionLimits(config.server.max_connections,
                                        config.server.max_per_address)
         self.guard = lobby.LoginGuard(config.login, clock)
-        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
+            lambda: self.table_service.finish_for_shutdown(config.table.shutdown_grace)]
         self.stopping = False
         self._hash_slots = asyncio.Semaphore(config.login.hash_workers)
 

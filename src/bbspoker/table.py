@@ -231,7 +231,7 @@ class Table:
     def is_active(self, handle: str) -> bool:
         """True if ``handle`` still competes for the pot in the running game."""
         i = self._index(handle)
-        return i is not None and self._seats[i].active  # type: ignore[union-attr]
+        return self._game is not None and i is not None and self._seats[i].active  # type: ignore[union-attr]
 
     def deadline(self) -> float | None:
         """When the player in turn times out (game running), or when the master loses
@@ -447,6 +447,20 @@ class Table:
         g.queue.pop(0)
         self._advance(now, ev)
         return ev
+
+    def cancel(self, now: float, reason: str) -> list[Event]:
+        """Call the running game off (the server is stopping and the grace period is over):
+        every ante and bet goes back to whoever paid it, through the wallet. Raises
+        :class:`TableError` if no game runs."""
+        g = self._game
+        if g is None:
+            raise TableError("No game is running.")
+        refunds = self.wallet.cancel_game(g.id, reason)
+        self._game = None
+        self._last_game_end = now
+        self._master_since = now
+        return [Event("cancelled", f"The game was called off ({reason}): every ante and bet "
+                      "has been given back.", data={"refunds": refunds})]
 
     def tick(self, now: float) -> list[Event]:
         """Apply every timeout due by ``now`` (in order, each at its own deadline):

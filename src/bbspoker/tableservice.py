@@ -19,6 +19,7 @@ reaches their status line within two seconds (issue 4).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
@@ -95,7 +96,7 @@ class _Command:
 class TableService:
     """Owns one :class:`Table`; ``run()`` is its task. ``clock`` gives seconds (monotonic)."""
 
-    COMMANDS = frozenset({"sit", "leave", "start", "bet", "pass_", "discard", "reveal"})
+    COMMANDS = frozenset({"sit", "leave", "start", "bet", "pass_", "discard", "reveal", "cancel"})
 
     def __init__(self, table: Table, bus: Bus, clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
@@ -104,6 +105,11 @@ class TableService:
         self._queue: asyncio.Queue[_Command | None] = asyncio.Queue()
         self._versions = itertools.count(1)
         self.snapshot = self._take_snapshot()
+        #: Set once the server is stopping: no new game may start.
+        self.closing = False
+        self._stopped = False
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
         """Apply ``table.<name>(*args, now=now, **kwargs)`` in the owning task and wait for it.
@@ -112,6 +118,8 @@ class TableService:
         ``ValueError`` for an unknown command name."""
         if name not in self.COMMANDS:
             raise ValueError(f"unknown table command {name!r}")
+        if self._stopped:
+            raise TableError("The table is closed.")
         cmd = _Command(name, args, kwargs)
         self._queue.put_nowait(cmd)
         await cmd.done
@@ -120,26 +128,54 @@ class TableService:
         """Make the task look at the clock now (tests that move a fake clock call this)."""
         self._queue.put_nowait(None)
 
+    async def finish_for_shutdown(self, grace: float) -> None:
+        """Server shutdown (issue 4): refuse new games, let a running game finish for up
+        to ``grace`` seconds of real time, then call it off (every ante and bet refunded)."""
+        self.closing = True
+        if self.table.phase is Phase.IDLE:
+            return
+        self.bus.publish(TableMessage(
+            "SYSTEM", f"The server is shutting down: this game may finish within {grace:g} "
+            "seconds; after that it is called off and every bet refunded."))
+        try:
+            await asyncio.wait_for(self._idle.wait(), grace)
+        except TimeoutError:
+            with contextlib.suppress(TableError):
+                await self.call("cancel", reason="the server is shutting down")
+
     def chat(self, handle: str, text: str) -> None:
         """Publish a chat line to everyone at the table (``text`` already cleaned)."""
         self.bus.publish(ChatMessage(handle, text))
 
     async def run(self) -> None:
-        """The owning task: apply commands in order, timeouts when due, and poll balances."""
-        while True:
-            deadline = self.table.deadline()
-            wait = BALANCE_POLL
-            if deadline is not None:
-                wait = min(wait, max(0.0, deadline - self.clock()))
-            try:
-                cmd = await asyncio.wait_for(self._queue.get(), wait)
-            except TimeoutError:
+        """The owning task: apply commands in order, timeouts when due, and poll balances.
+        When it is cancelled, waiting and later commands fail with :class:`TableError`."""
+        try:
+            while True:
+                deadline = self.table.deadline()
+                wait = BALANCE_POLL
+                if deadline is not None:
+                    wait = min(wait, max(0.0, deadline - self.clock()))
                 cmd = None
-            self._apply(cmd)
+                # asyncio.timeout, not wait_for: in 3.11 wait_for can swallow a
+                # cancellation that arrives as the queue hands over an item.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        cmd = await self._queue.get()
+                self._apply(cmd)
+        finally:
+            self._stopped = True
+            while not self._queue.empty():
+                cmd = self._queue.get_nowait()
+                if cmd is not None and not cmd.done.done():
+                    cmd.done.set_exception(TableError("The table is closed."))
 
     def _apply(self, cmd: _Command | None) -> None:
         now = self.clock()
         events = self.table.tick(now)
+        if cmd is not None and self.closing and cmd.name == "start":
+            cmd.done.set_exception(TableError("The server is shutting down: no new games."))
+            cmd = None
         if cmd is not None:
             try:
                 events += getattr(self.table, cmd.name)(*cmd.args, now=now, **cmd.kwargs)
@@ -153,6 +189,10 @@ class TableService:
         for e in events:
             if e.text:
                 self.bus.publish(TableMessage(e.tag, e.text, e.to, e.kind))
+        if self.table.phase is Phase.IDLE:
+            self._idle.set()
+        else:
+            self._idle.clear()
         snap = self._take_snapshot()
         if events or cmd is not None or self._differs(snap):
             self.snapshot = snap

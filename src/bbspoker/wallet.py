@@ -66,6 +66,11 @@ class Wallet(Protocol):
         still holds CUBES."""
         ...
 
+    def cancel_game(self, game_id: int, reason: str) -> dict[str, int]:
+        """Close an open game without a winner, giving every ante and bet back to whoever
+        paid it; returns ``{handle: CUBES refunded}``. Raises ``ValueError`` if not open."""
+        ...
+
 
 @dataclass
 class MemoryWallet:
@@ -137,6 +142,19 @@ class MemoryWallet:
         if self.pots[game_id]:
             raise ValueError(f"pot of game {game_id} still holds {self.pots[game_id]} CUBES")
         self.games[game_id].update(closed=True, winner=winner, history=dict(history))
+
+    def cancel_game(self, game_id: int, reason: str) -> dict[str, int]:
+        self._open(game_id)
+        refunds: dict[str, int] = {}
+        for gid, handle, amount, _ in list(self.journal):
+            if gid == game_id and amount < 0:
+                refunds[handle] = refunds.get(handle, 0) - amount
+        for handle, amount in refunds.items():
+            self.balances[handle] += amount
+            self.pots[game_id] -= amount
+            self.journal.append((game_id, handle, amount, "refund"))
+        self.games[game_id].update(closed=True, winner=None, history={"cancelled": reason})
+        return refunds
 
     def total(self) -> int:
         """All CUBES held anywhere: balances (system included) plus open pots."""
