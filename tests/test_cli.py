@@ -292,13 +292,6 @@ def test_serve_hands_the_config_with_overrides_to_the_server(db, run, monkeypatc
     assert seen[0].ledger.path == str(db)
 
 
-def test_serve_without_a_server_module_says_so(db, run, monkeypatch):
-    monkeypatch.setitem(sys.modules, "bbspoker.server", None)
-    code, _, err = run("serve")
-    assert code == 1
-    one_line_error(err, "server not built yet")
-
-
 def test_config_file_sets_starting_cubes_and_bad_config_is_one_line(db, run, tmp_path, pwfile):
     conf = tmp_path / "c.toml"
     conf.write_text("[ledger]\nstarting_cubes = 77\n")

@@ -476,3 +476,9 @@ def test_history_json_must_be_serialisable(ledger):
     with pytest.raises(TypeError):
         ledger.close_game(gid, None, {"bad": object()})
     assert ledger.game(gid).ended_at is None
+
+
+@pytest.mark.parametrize("bad", ["a\ufffdb", "al\u200bice", "bob\u202e", "ca\x1b[2Jrol", "x\u00ady"])
+def test_handles_with_invisible_or_replacement_characters_are_refused(bad):
+    with pytest.raises(ValueError, match="printable"):
+        validate_handle(bad)

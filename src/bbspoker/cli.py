@@ -97,13 +97,8 @@ def _account_or_fail(ledger: Ledger, handle: str):
 def _serve(args: argparse.Namespace, config: Config) -> int:
     overrides = {k: getattr(args, k) for k in ("host", "port") if getattr(args, k) is not None}
     config = dataclasses.replace(config, server=dataclasses.replace(config.server, **overrides))
-    try:
-        server = importlib.import_module("bbspoker.server")
-    except ModuleNotFoundError as exc:
-        if exc.name != "bbspoker.server":
-            raise
-        raise CliError("server not built yet") from None
-    return server.run(config)
+    # Imported here: the admin commands need no telnet stack.
+    return importlib.import_module("bbspoker.server").run(config)
 
 
 def _users_add(args: argparse.Namespace, config: Config) -> int:

@@ -39,6 +39,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import wcwidth
 
+from bbspoker.text import clean_text
+
 from .wallet import SYSTEM, InsufficientCubes, UnknownAccount
 
 __all__ = [
@@ -137,7 +139,9 @@ def validate_handle(handle: str) -> str:
     text = handle.strip()
     if not 2 <= len(text) <= 16:
         raise ValueError("a handle has 2 to 16 characters")
-    if not text.isprintable():
+    # The one allowlist for user text on screens (bbspoker.text), plus U+FFFD: what
+    # undecodable input turns into is no character anyone meant to type.
+    if not text.isprintable() or clean_text(text) != text or "\ufffd" in text:
         raise ValueError("a handle may only contain printable characters")
     if wcwidth.wcswidth(text) > 16:
         raise ValueError("a handle may be at most 16 columns wide")

@@ -119,6 +119,9 @@ class PokerScreen:
         self.editor: LineEditor | None = None
         self.error: str | None = None
         self.leaving = False
+        master = self.snapshot.master
+        self._add_message("INFO", f"Welcome to the table, {self.handle}. "
+                          + (f"{master} is the game-master." if master else ""))
 
     # ----------------------------------------------------------------- the loop
 
