@@ -91,9 +91,6 @@ async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path):
             server.kill()
 
 
-@pytest.mark.xfail(strict=True, reason="bbspoker serve does not exit after SIGTERM while players "
-                   "sit at the table (it does from the lobby): the sessions close, 'stopped' is "
-                   "never logged; see the reliability report")
 async def test_sigterm_with_players_seated_exits_cleanly(tmp_path):
     server = soak.ServerProcess(tmp_path / "term.db", tmp_path / "server.log")
     await server.start()
