@@ -333,9 +333,6 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
         await asyncio.gather(*tasks, return_exceptions=True)
         if sleepy is not None:
             await sleepy.close()
-        # Let the server see every connection gone (players leave the table) before
-        # SIGTERM: with players seated it does not exit (xfail in test_crash_restart.py).
-        await asyncio.sleep(3)
         status = server.stop()
         logs.append(server.new_log())
     full_log = "".join(logs)
