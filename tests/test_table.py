@@ -336,6 +336,15 @@ def test_round_limit_starts_showdown_by_itself():
     assert table.round_label == "SHOWDOWN"
 
 
+def test_round_limit_three_goes_from_discarding_straight_to_showdown():
+    table, _ = started(rules=TableRules(max_round=3))
+    while table.round_label == "1":
+        table.bet(table.current, 1, 2.0)
+    while table.round_label == "DISCARDING INTERVAL":
+        table.discard(table.current, [], 3.0)
+    assert table.round_label == "SHOWDOWN"
+
+
 def test_dropped_player_during_their_turn_passes_the_turn_on():
     table, wallet = started()
     ev = table.leave("alice", 2.0, reason="has lost the connection")

@@ -51,8 +51,8 @@ class TableRules:
             raise ValueError("need ante >= 1 and 1 <= min_bet <= max_bet")
         if not 0 <= self.max_discard <= 3:
             raise ValueError("max_discard must be 0..3 (5 x 5 + 5 x 3 = 40 cards)")
-        if self.max_round < 4:
-            raise ValueError("max_round must be at least 4")
+        if self.max_round < 3:
+            raise ValueError("max_round must be at least 3")
 
 
 class TableError(Exception):
@@ -688,15 +688,13 @@ class Table:
         if g.see_hands_by is not None:
             self._start_showdown(now, ev)
             return
-        if g.phase is Phase.DISCARDING:
-            g.phase, g.round = Phase.BETTING, 3
-        elif g.round == 1:
+        if g.round == 1:
             g.phase, g.round = Phase.DISCARDING, 2
-        elif g.round + 1 >= self.rules.max_round:
+        elif g.round + 1 >= self.rules.max_round:   # round max_round is the showdown
             self._start_showdown(now, ev)
             return
         else:
-            g.round += 1
+            g.phase, g.round = Phase.BETTING, g.round + 1
         self._begin_round(now, ev)
 
     def _start_showdown(self, now: float, ev: list[Event]) -> None:
