@@ -305,3 +305,48 @@ async def test_shutdown_calls_off_an_unfinished_game_and_refunds_everyone(world)
     assert ledger.balance("alice") == 1000 and ledger.balance("bob") == 1000
     assert ledger.verify() == []
     assert any("refunded" in n for n in ledger.notices("alice"))
+
+
+async def test_questions_errors_and_spectators(world):
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send("s")
+    # A bet out of range: the reason is shown in the command area, nothing changes.
+    await bet(alice, "999")
+    await alice.wait_for("Your bet must be between 1 and 200")
+    assert info(alice, "Pot") == "20" and cubes(alice) == 990
+    # [P] asks first; n keeps alice in the game, y passes.
+    await alice.send("p")
+    await alice.wait_for("Really pass? (y/n)")
+    await alice.send("n")
+    await bet(alice)
+    await bob.wait_for("[P] Pass")
+    await bob.send("P")
+    await bob.wait_for("(y/n)")
+    await bob.send("Y")
+    await alice.wait_for("bob has passed.")
+    await bob.wait_for("You are out of this game. You may join")
+    # A newcomer during a game watches until the next one.
+    carol = await connect("carol")
+    await join(carol, "alice, bob")
+    await carol.wait_for("A game is running. You may join the")
+    assert "[?] [?] [?] [?] [?]" in carol.text  # alice still competes
+
+
+async def test_discard_selection_is_limited_to_three_and_can_be_undone(world):
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send("s")
+    await bet(alice)
+    await bet(bob)
+    await alice.wait_for("[1]-[5] Discard, [D] Done")
+    hand = my_cards(alice)
+    for key in "1234":
+        await alice.send(key)
+    await alice.wait_for("You may discard at most 3 cards.")
+    await alice.send("1")          # turn the first card face up again
+    await alice.wait_for(f"|{hand[0]:<2}")
+    await alice.send("d")
+    await bob.wait_for("alice has discarded 2 cards.")
+    after = my_cards(alice)
+    assert hand[0] in after and hand[4] in after

@@ -334,10 +334,10 @@ class PokerScreen:
             head = "[H] Bet" if self.mode == "hands" else "Bet"
             return f"{head} ({low}-{high}, Enter calls): {self.editor.text}_"
         if self.mode == "pass":
-            return "Really pass and drop your cards? (y/n)"
+            return "Really pass? (y/n)"
         if self.mode == "exit":
             if self.snapshot.phase is not Phase.IDLE and self.service.table.is_active(self.handle):
-                return "Leave the table? Your CUBES in the pot stay there. (y/n)"
+                return "Leave? Bets stay in the pot. (y/n)"
             return "Really leave the table? (y/n)"
         return self.error
 
