@@ -1,3 +1,5 @@
+import copy
+import pickle
 import random
 
 import pytest
@@ -37,3 +39,31 @@ def test_shuffle_is_repeatable_with_injected_rng_and_a_permutation():
     a = shuffled_deck(random.Random(7))
     b = shuffled_deck(random.Random(7))
     assert a == b and sorted(a) == sorted(DECK) and a != list(DECK)
+
+
+def test_a_card_is_made_once_and_keeps_its_rank_suit_and_notation():
+    nine = Card(Rank.NINE, Suit.MINUS)
+    assert nine is DECK[16] is parse_cards("9-")[0] is Card(9, 0)
+    assert (nine.rank, nine.suit, nine.index) == (Rank.NINE, Suit.MINUS, 16)
+    assert nine.rank is Rank.NINE and nine.suit is Suit.MINUS
+    rank, suit = nine
+    assert (rank, suit) == (Rank.NINE, Suit.MINUS)
+    assert (str(nine), repr(nine), f"[{nine:>3}]") == ("9-", "Card(9-)", "[ 9-]")
+
+
+@pytest.mark.parametrize(("rank", "suit"), [(4, 0), (15, 0), (Rank.ACE, 4), ("9", 0)])
+def test_a_card_outside_the_deck_cannot_be_made(rank, suit):
+    with pytest.raises(ValueError, match="not a card of the 40-card deck"):
+        Card(rank, suit)
+
+
+def test_cards_order_by_rank_then_suit_and_hash_as_they_compare():
+    shuffled = shuffled_deck(random.Random(3))
+    assert sorted(shuffled) == sorted(shuffled, key=lambda c: (c.rank, c.suit)) == list(DECK)
+    assert Card(Rank.TEN, Suit.MINUS) > Card(Rank.NINE, Suit.PLUS) > Card(Rank.NINE, Suit.STAR)
+    assert len({*DECK, *parse_cards("9- 10* A+")}) == 40
+
+
+def test_a_card_survives_pickle_and_copy_as_the_same_card():
+    for card in DECK:
+        assert pickle.loads(pickle.dumps(card)) is card and copy.deepcopy(card) is card

@@ -3,11 +3,12 @@
 from collections import Counter
 from itertools import combinations
 
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from bbspoker.cards import DECK, format_cards, parse_cards
-from bbspoker.hands import Category, HandValue, evaluate, strength
+from bbspoker.cards import DECK, parse_cards, sort_hand
+from bbspoker.hands import Category, HandValue, evaluate, strength, strengths
 
 
 def ev(text: str) -> HandValue:
@@ -148,10 +149,25 @@ def test_describe_for_people(cards, text):
     assert ev(cards).describe() == text
 
 
-def test_cards_are_sorted_as_on_screen_and_input_may_be_any_iterable():
-    value = evaluate(c for c in parse_cards("K* 9- Q# 10* J+"))
-    assert format_cards(value.cards) == "9- 10* J+ Q# K*"
-    assert value.category is Category.STRAIGHT
+def test_input_may_be_any_iterable_in_any_order():
+    cards = parse_cards("K* 9- Q# 10* J+")
+    value = evaluate(c for c in cards)
+    assert value == evaluate(list(reversed(cards))) == evaluate(sort_hand(cards))
+    assert value.category is Category.STRAIGHT and value.describe() == "Straight to the King"
+
+
+def test_value_is_the_strength_int_and_shows_the_hand_in_repr():
+    value = ev("K- K# 9- 9# A-")
+    assert isinstance(value, int) and value.strength == int(value) == strength(parse_cards("K- K# 9- 9# A-"))
+    assert type(value.strength) is int
+    assert repr(value) == f"<HandValue {int(value)}: Two pairs, Kings and Nines>"
+
+
+def test_full_houses_with_the_same_three_are_equal_but_described_with_their_pair():
+    jacks_over_sixes, jacks_over_aces = ev("J- J# J* 6+ 6-"), ev("J- J# J+ A+ A-")
+    assert jacks_over_sixes == jacks_over_aces and hash(jacks_over_sixes) == hash(jacks_over_aces)
+    assert jacks_over_sixes.describe() == "Full house, Jacks over Sixes"
+    assert jacks_over_aces.describe() == "Full house, Jacks over Aces"
 
 
 def test_values_are_hashable_and_work_as_a_sort_key():
@@ -172,6 +188,7 @@ def test_strength_is_the_fast_path_of_the_same_order():
         ("9- 10* J+ Q# K* A+", "exactly five cards, got 6"),
         ("9- 10* J+ Q# 9-", "the same card twice in one hand: 9-"),
         ("9- 9- 9- 9- 10*", "the same card twice in one hand: 9-"),
+        ("A- A# A* A+ A+", "the same card twice in one hand: A+"),
     ],
 )
 def test_not_five_distinct_cards_is_a_clear_value_error(cards, message):
@@ -187,8 +204,17 @@ def test_something_that_is_not_a_card_is_named():
         evaluate(None)
     with pytest.raises(ValueError, match="exactly five cards, got 4"):
         evaluate(iter(parse_cards("9- 10* J+ Q#")))
-    with pytest.raises(ValueError, match="exactly five distinct cards"):
+    with pytest.raises(ValueError, match="exactly five cards, got 4"):
         strength(iter(parse_cards("9- 10* J+ Q#")))
+    # A bot that passes card indices (the input of strengths) instead of cards is told so.
+    with pytest.raises(ValueError, match="not a card of the 40-card deck: 30"):
+        evaluate([30, 31, 32, 33, 34])
+
+
+@pytest.mark.parametrize("rank", ["5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+def test_five_cards_of_one_rank_one_of_them_twice_is_refused(rank):
+    with pytest.raises(ValueError, match=f"the same card twice in one hand: {rank}#"):
+        evaluate(parse_cards(f"{rank}- {rank}# {rank}* {rank}+ {rank}#"))
 
 
 deals = st.permutations(DECK).map(lambda deck: [tuple(deck[i:i + 5]) for i in (0, 5, 10)])
@@ -202,3 +228,32 @@ def test_hands_of_one_deal_are_never_equal_and_order_is_consistent(hands):
     if a < b and b < c:
         assert a < c
     assert sorted([a, b, c])[0] == min(a, b, c) and sorted([a, b, c])[-1] == max(a, b, c)
+
+
+def test_strengths_ranks_an_array_of_hands_like_strength():
+    rng = np.random.default_rng(6)
+    hands = np.array([rng.choice(40, 5, replace=False) for _ in range(3_000)])
+    hands[:12] = [[i.index for i in parse_cards(t)] for t in (  # every category and the wheel
+        "10* J* Q* K* A*", "A+ 5+ 6+ 7+ 8+", "6- 6# 6* 6+ 5-", "J- J# J* 6+ 6-", "A# K# 9# 7# 6#",
+        "A- 5- 6# 7- 8-", "9- 9# 9* 5- 6-", "K- K# 9- 9# A-", "Q- Q# A+ 6- 5-", "A- K# 9- 7- 6-",
+        "10- J- Q- K- A+", "9+ 10+ J+ Q+ K+")]
+    result = strengths(hands)
+    assert result.dtype == np.int64 and result.shape == (3_000,)
+    assert result.tolist() == [strength(DECK[i] for i in row) for row in hands]
+    assert strengths(hands.astype(np.uint8)).tolist() == result.tolist()
+    assert strengths(np.empty((0, 5), np.int64)).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    ("hands", "message"),
+    [
+        ([[0, 1, 2, 3]], r"an \(n, 5\) integer array"),
+        ([[0.0, 1, 2, 3, 4]], "integer array"),
+        ([[0, 1, 2, 3, 40]], "outside 0..39"),
+        ([[0, 1, 2, 3, -1]], "outside 0..39"),
+        ([[0, 1, 2, 3, 4], [16, 17, 18, 20, 16]], "row 1 holds the same card twice: 9- 9# 9. 10- 9-"),
+    ],
+)
+def test_strengths_refuses_what_is_not_rows_of_five_distinct_card_indices(hands, message):
+    with pytest.raises(ValueError, match=message):
+        strengths(hands)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import secrets
 from enum import IntEnum
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator
 
 __all__ = [
     "Rank",
@@ -92,31 +92,80 @@ _RANK_BY_SYMBOL = {v: k for k, v in _RANK_SYMBOLS.items()}
 _SUIT_BY_SYMBOL = {v: k for k, v in _SUIT_SYMBOLS.items()}
 
 
-class Card(NamedTuple):
+#: Card code layout: the int value of a ``Card`` is its evaluation code, so that
+#: ``bbspoker.hands`` ranks five cards by adding them (no lookups per card).
+#: Bits 0-15: the rank's weight in ``CODE_RANK_WEIGHTS`` (FIVE first); every
+#: multiset of five ranks with no rank five times has its own sum, below 2**16.
+#: Bits 16-31: four 4-bit suit counts (``Suit`` value s at bit 16 + 4 * s).
+#: Bits 32-71: the card's mask bit, ``1 << (32 + card.index)``; being the
+#: highest bit, it makes int order the (rank, suit) order.
+CODE_RANK_WEIGHTS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522)
+CODE_SUIT_COUNT_SHIFT = 16
+CODE_MASK_SHIFT = 32
+
+
+class Card(int):
     """One card: ``Card(Rank.NINE, Suit.MINUS)`` is ``9-``.
 
     Cards compare by rank, then suit (the tie-break order of chapter 3), so
     ``sorted(cards)`` lays a hand out lowest at the left, highest at the right,
     as the game screen shows it (chapter 2, discarding interval).
+
+    There are exactly 40 cards: ``Card(rank, suit)`` returns the one in
+    ``DECK`` (so ``is`` works) and raises ``ValueError`` for a rank or suit
+    not in the deck. A card unpacks as ``rank, suit = card``. It is an ``int``
+    whose value is its evaluation code (see ``CODE_MASK_SHIFT``), hashed and
+    compared as that int; use ``.index`` (0..39) for a small number.
     """
 
-    rank: Rank
-    suit: Suit
+    __slots__ = ()
+
+    def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
+        try:
+            return DECK[(Rank(rank) - Rank.FIVE) * 4 + Suit(suit)]
+        except ValueError:
+            raise ValueError(f"not a card of the 40-card deck: rank {rank!r}, suit {suit!r}") from None
 
     @property
     def index(self) -> int:
         """Position 0..39 in the ordered deck: ``(rank - 5) * 4 + suit``."""
-        return (self.rank - 5) * 4 + self.suit
+        return self.bit_length() - CODE_MASK_SHIFT - 1
+
+    @property
+    def rank(self) -> Rank:
+        """The card's ``Rank``."""
+        return _RANK_BY_INDEX[self.bit_length() - CODE_MASK_SHIFT - 1]
+
+    @property
+    def suit(self) -> Suit:
+        """The card's ``Suit``."""
+        return _SUIT_BY_INDEX[self.bit_length() - CODE_MASK_SHIFT - 1]
+
+    def __iter__(self) -> Iterator[Rank | Suit]:
+        return iter((self.rank, self.suit))
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
+        return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
         return _RANK_SYMBOLS[self.rank] + _SUIT_SYMBOLS[self.suit]
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
     def __repr__(self) -> str:
         return f"Card({self})"
 
 
+_RANK_BY_INDEX = tuple(r for r in Rank for _ in Suit)
+_SUIT_BY_INDEX = tuple(s for _ in Rank for s in Suit)
+
 #: The 40 cards in index order (5- 5# 5* 5+ 6- ... A+); ``DECK[c.index] is c``.
-DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
+DECK: tuple[Card, ...] = tuple(
+    int.__new__(Card, (1 << (CODE_MASK_SHIFT + i)) + (1 << (CODE_SUIT_COUNT_SHIFT + 4 * s))
+                + CODE_RANK_WEIGHTS[r - Rank.FIVE])
+    for i, (r, s) in enumerate(zip(_RANK_BY_INDEX, _SUIT_BY_INDEX))
+)
 _CARD_BY_TEXT = {str(c): c for c in DECK}
 
 

@@ -20,25 +20,33 @@ category first (chapter 3, with the decisions of issue 2):
 
 Within one deal two hands are therefore never equal.
 
-How it is fast: every card has a precomputed integer code; the sum of the
-five codes holds a 40-bit mask of the cards (bit ``card.index``, four bits per
-rank, one per suit), a count of each suit, and a base-5 count of each rank.
-The rank counts select one of the 1,992 rank patterns in a table built at
-import (a few milliseconds). The pattern names the rank whose suits break the
-tie and maps those four mask bits straight to the strength, one map for a
-flush and one for any other hand.
+How it is fast: a ``Card`` is an int whose value is its code (see
+``bbspoker.cards``), so the sum of the five cards is plain int arithmetic. The
+sum holds the 40-bit mask of the cards (four bits per rank, one per suit), a
+count of each suit, and a rank key that names the multiset of ranks. The rank
+key selects one of the 1,992 rank patterns in a table built at import (a few
+milliseconds). The pattern names the rank whose suits break the tie and maps
+those four mask bits straight to the ``HandValue``, one map for a flush and
+one for any other hand. The ``HandValue`` objects (about 3,800) are made at
+import and shared, so ranking a hand creates no object. ``strengths`` does the
+same for an array of hands at once with numpy.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from enum import IntEnum
+from functools import cache
 from itertools import combinations_with_replacement
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from .cards import DECK, Card, Rank, format_cards, sort_hand
+from .cards import (CODE_MASK_SHIFT, CODE_RANK_WEIGHTS, CODE_SUIT_COUNT_SHIFT, DECK, Card, Rank,
+                    format_cards)
 
-__all__ = ["Category", "HandValue", "evaluate", "strength"]
+if TYPE_CHECKING:
+    import numpy
+
+__all__ = ["Category", "HandValue", "evaluate", "strength", "strengths"]
 
 
 class Category(IntEnum):
@@ -66,24 +74,72 @@ class Category(IntEnum):
 _CATEGORY_SHIFT = 22
 _FIELD_SHIFTS = (18, 14, 10, 6, 2)
 
-# Card code layout: bits 0-39 the card's mask bit (two guard bits follow, as
-# a duplicate card carries out of its place), bits 42-57 four 4-bit suit
-# counts, bits 58 and up one base-5 digit per rank.
-_MASK = (1 << 40) - 1
-_SUIT_COUNT_SHIFT = 42
-_RANK_KEY_SHIFT = 58
-#: Added to the sum of codes, carries into bit 3 of a suit count exactly when it is 5: a flush.
-_FLUSH_CARRY = 0x3333 << _SUIT_COUNT_SHIFT
-_FLUSH_BITS = 0x8888 << _SUIT_COUNT_SHIFT
-
-#: Card -> code.
-_CODE: dict[Card, int] = {
-    c: (1 << c.index) + (1 << (_SUIT_COUNT_SHIFT + 4 * c.suit))
-    + (5 ** (c.rank - Rank.FIVE) << _RANK_KEY_SHIFT)
-    for c in DECK
-}
+#: Added to the sum of card codes, carries into bit 3 of a suit count exactly when it is 5: a flush.
+_FLUSH_CARRY = 0x3333 << CODE_SUIT_COUNT_SHIFT
+_FLUSH_BITS = 0x8888 << CODE_SUIT_COUNT_SHIFT
+_RANK_KEY_BITS = (1 << CODE_SUIT_COUNT_SHIFT) - 1
 #: The four suit bits of one rank (a nibble of the mask) -> the highest suit among them.
 _TOP_SUIT = (0,) + tuple(n.bit_length() - 1 for n in range(1, 16))
+#: A rank field of the strength -> its Rank (0, an unused field: None).
+_RANK_OF_FIELD = (None,) * Rank.FIVE + tuple(Rank)
+_DESCRIPTIONS = {
+    Category.ROYAL_FLUSH: "Royal flush",
+    Category.STRAIGHT_FLUSH: "Straight flush to the {0.singular}",
+    Category.FOUR_OF_A_KIND: "Four of a kind, {0.plural}",
+    Category.FULL_HOUSE: "Full house, {0.plural} over {1.plural}",
+    Category.FLUSH: "Flush, {0.singular} high",
+    Category.STRAIGHT: "Straight to the {0.singular}",
+    Category.THREE_OF_A_KIND: "Three of a kind, {0.plural}",
+    Category.TWO_PAIR: "Two pairs, {0.plural} and {1.plural}",
+    Category.ONE_PAIR: "One pair of {0.plural}",
+    Category.HIGH_CARD: "High card {0.singular}",
+}
+
+
+class HandValue(int):
+    """The value of a five-card hand by chapter 3: an int, higher wins.
+
+    Its int value is the strength: category, then the ranks and the suit in
+    the order the rule of that category compares them. Two values are equal
+    (``==``, same hash) exactly when the rules call the hands equal, which
+    never happens within one deal; ``max(hands, key=evaluate)`` finds the
+    winner. ``evaluate`` returns one of the values made at import, so
+    a value does not hold the cards (``sort_hand(cards)`` lays them out).
+    """
+
+    #: Full house only: the rank of the pair, which never counts; describe() names it.
+    _over: Rank | None = None
+
+    @property
+    def strength(self) -> int:
+        """The strength as a plain int (the value itself): higher wins, equal means a tie."""
+        return int(self)
+
+    @property
+    def category(self) -> Category:
+        """The hand's ``Category`` (rule (1) ROYAL_FLUSH ... rule (10) HIGH_CARD)."""
+        return Category(self >> _CATEGORY_SHIFT)
+
+    def describe(self) -> str:
+        """The hand for people, e.g. ``"Two pairs, Kings and Nines"``, ``"Straight to the Eight"``."""
+        first, second = (_RANK_OF_FIELD[self >> shift & 15] for shift in _FIELD_SHIFTS[:2])
+        return _DESCRIPTIONS[self.category].format(first, self._over or second)
+
+    def __repr__(self) -> str:
+        return f"<HandValue {int(self)}: {self.describe()}>"
+
+
+_VALUES: dict[tuple[int, Rank | None], HandValue] = {}
+
+
+def _value(strength: int, over: Rank | None = None) -> HandValue:
+    """The shared ``HandValue`` of a strength (and, for a full house, the pair's rank)."""
+    value = _VALUES.get((strength, over))
+    if value is None:
+        value = _VALUES[strength, over] = HandValue(strength)
+        if over is not None:
+            value._over = over
+    return value
 
 
 def _fields(category: Category, *ranks: int) -> int:
@@ -94,18 +150,30 @@ def _fields(category: Category, *ranks: int) -> int:
     return value
 
 
-def _by_suit(value: int, suited: bool = True) -> tuple[int, ...]:
-    """Suit nibble -> strength: ``value`` plus the nibble's highest suit if ``suited``."""
-    return tuple(value + _TOP_SUIT[n] * suited for n in range(16))
+def _by_suit(value: int, suited: bool = True, over: Rank | None = None) -> tuple[HandValue, ...]:
+    """Suit nibble -> HandValue: ``value`` plus the nibble's highest suit if ``suited``."""
+    if not suited:
+        return (_value(value, over),) * 16
+    per_suit = [_value(value + suit) for suit in range(4)]
+    return tuple(per_suit[top] for top in _TOP_SUIT)
 
 
-def _pattern(ranks: tuple[int, ...]) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """For a rank multiset: (nibble shift, nibble -> strength, nibble -> strength if a flush).
+def _nibble_shift(rank: int) -> int:
+    """Shift of a rank's four suit bits in the sum of card codes."""
+    return CODE_MASK_SHIFT + 4 * (rank - Rank.FIVE)
+
+
+_Pattern = tuple[int, tuple[HandValue, ...], tuple[HandValue, ...] | None]
+
+
+def _pattern(ranks: tuple[int, ...]) -> _Pattern:
+    """For a rank multiset: (nibble shift, nibble -> value, nibble -> value if a flush, or None).
 
     The suit-deciding rank is the higher pair (two pairs: the higher suit in
     it counts), the highest odd card (one pair), the top card (straight,
-    high card; a flush has one suit anyway), or none (sets: shift 0 and a map
-    that ignores the nibble). A flush is only possible with five ranks.
+    high card; a flush has one suit anyway), or none (sets: the nibble of the
+    set's rank and a map that ignores it). A flush needs five ranks; with a
+    rank twice the flush map is None. The shift is into the sum of card codes.
     """
     groups = sorted(Counter(ranks).items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     counts = [n for _, n in groups]
@@ -113,153 +181,129 @@ def _pattern(ranks: tuple[int, ...]) -> tuple[int, tuple[int, ...], tuple[int, .
     if counts[0] >= 3:
         category = {(4, 1): Category.FOUR_OF_A_KIND, (3, 2): Category.FULL_HOUSE}.get(
             tuple(counts), Category.THREE_OF_A_KIND)
-        same = _by_suit(_fields(category, order[0]), suited=False)
-        return 0, same, same
+        over = Rank(order[1]) if category is Category.FULL_HOUSE else None
+        return _nibble_shift(order[0]), _by_suit(_fields(category, order[0]), False, over), None
     if counts[0] == 2:
         two_pairs = counts[1] == 2
         category = Category.TWO_PAIR if two_pairs else Category.ONE_PAIR
         suit_rank = order[0] if two_pairs else order[1]
-        by_suit = _by_suit(_fields(category, *(order if two_pairs else order[:2])))
-        return 4 * (suit_rank - 5), by_suit, by_suit
+        return _nibble_shift(suit_rank), _by_suit(_fields(category, *order[:3 if two_pairs else 2])), None
     if order == [14, 8, 7, 6, 5]:
         top = 8  # A-8-7-6-5: the ace is low, the lowest straight
     elif order[0] - order[4] == 4:
         top = order[0]
     else:
-        return (4 * (order[0] - 5), _by_suit(_fields(Category.HIGH_CARD, *order)),
+        return (_nibble_shift(order[0]), _by_suit(_fields(Category.HIGH_CARD, *order)),
                 _by_suit(_fields(Category.FLUSH, *order)))
     flush = _fields(Category.ROYAL_FLUSH) if top == 14 else _fields(Category.STRAIGHT_FLUSH, top)
-    return 4 * (top - 5), _by_suit(_fields(Category.STRAIGHT, top)), _by_suit(flush)
+    return _nibble_shift(top), _by_suit(_fields(Category.STRAIGHT, top)), _by_suit(flush)
 
 
-#: Base-5 rank-count key -> _pattern(); the 1,992 multisets of five ranks with no rank five times.
-_PATTERNS: dict[int, tuple[int, tuple[int, ...], tuple[int, ...]]] = {
-    sum(5 ** (r - 5) for r in ranks): _pattern(ranks)
+_PATTERN_BY_KEY: dict[int, _Pattern] = {
+    sum(CODE_RANK_WEIGHTS[r - Rank.FIVE] for r in ranks): _pattern(ranks)
     for ranks in combinations_with_replacement(range(5, 15), 5)
     if len(set(ranks)) > 1
 }
-
-
-def strength(cards: Iterable[Card]) -> int:
-    """The strength of five distinct cards as one int: higher wins, equal ties (chapter 3).
-
-    The fast path for bots that only compare hands; ``evaluate(cards).strength``
-    is the same number. Raises ``ValueError`` like ``evaluate``.
-    """
-    try:
-        a, b, c, d, e = cards
-        code = _CODE[a] + _CODE[b] + _CODE[c] + _CODE[d] + _CODE[e]
-        shift, by_suit, flush_by_suit = _PATTERNS[code >> _RANK_KEY_SHIFT]
-    except (ValueError, KeyError, TypeError):
-        raise ValueError(_not_a_hand(cards)) from None
-    if (code & _MASK).bit_count() != 5:
-        raise ValueError(_not_a_hand(cards))
-    return (flush_by_suit if (code + _FLUSH_CARRY) & _FLUSH_BITS else by_suit)[code >> shift & 15]
-
-
-def _not_a_hand(cards: Iterable[Card]) -> str:
-    """The reason ``cards`` is not five distinct cards, fit to show a player."""
-    try:
-        if iter(cards) is cards:  # an iterator: already consumed, nothing left to name
-            return "a hand is exactly five distinct cards of the 40-card deck"
-    except TypeError:
-        return f"a hand is five cards, not {cards!r}"
-    items = list(cards)
-    bad = [x for x in items if x not in _CODE]
-    if bad:
-        return f"not a card of the 40-card deck: {bad[0]!r}"
-    if len(items) != 5:
-        return f"a hand is exactly five cards, got {len(items)}"
-    twice = next(c for c, n in Counter(items).items() if n > 1)
-    return f"the same card twice in one hand: {twice}"
+#: Rank key (the low 16 bits of the sum of five card codes) -> _pattern(), for the 1,992
+#: multisets of five ranks with no rank five times; None for a key no five cards give.
+_PATTERNS: list[_Pattern | None] = [_PATTERN_BY_KEY.get(k) for k in range(max(_PATTERN_BY_KEY) + 1)]
 
 
 def evaluate(cards: Iterable[Card]) -> HandValue:
     """Rank exactly five distinct cards (any iterable of ``Card``) by chapter 3.
 
-    Raises ``ValueError`` with a message fit to show a player for fewer or
-    more than five cards, something that is not a card of the 40-card deck,
-    or the same card twice.
+    Returns the hand's ``HandValue`` (an int: higher wins). Raises
+    ``ValueError`` with a message fit to show a player for fewer or more
+    than five cards, something that is not a card of the 40-card deck, or
+    the same card twice.
     """
     try:
         hand = tuple(cards)
     except TypeError:
-        raise ValueError(_not_a_hand(cards)) from None
-    return HandValue(strength(hand), hand)
+        raise ValueError(f"a hand is five cards, not {cards!r}") from None
+    try:
+        a, b, c, d, e = hand
+        code = a + b + c + d + e
+        shift, by_suit, flush_by_suit = _PATTERNS[code & _RANK_KEY_BITS]
+    except (ValueError, TypeError, IndexError):
+        raise ValueError(_not_a_hand(hand)) from None
+    if (code >> CODE_MASK_SHIFT).bit_count() != 5:  # a card twice carries in the mask
+        raise ValueError(_not_a_hand(hand))
+    if flush_by_suit is not None and (code + _FLUSH_CARRY) & _FLUSH_BITS:
+        by_suit = flush_by_suit
+    return by_suit[code >> shift & 15]
 
 
-class HandValue:
-    """The value of a five-card hand by chapter 3: compare two with ``<`` / ``==``.
+#: ``strength(cards)`` is ``evaluate(cards)``: a ``HandValue`` is already the int bots compare.
+strength = evaluate
 
-    Ordered by ``strength`` (an int, higher wins): two values are equal only
-    when the rules call the hands equal, which never happens within one deal.
-    Hashable, and usable as a sort key (``max(hands, key=evaluate)``).
+
+def _not_a_hand(hand: tuple[object, ...]) -> str:
+    """The reason ``hand`` is not five distinct cards, fit to show a player."""
+    bad = [x for x in hand if not isinstance(x, Card)]
+    if bad:
+        return f"not a card of the 40-card deck: {bad[0]!r}"
+    if len(hand) != 5:
+        return f"a hand is exactly five cards, got {len(hand)}"
+    twice = next(c for c, n in Counter(hand).items() if n > 1)
+    return f"the same card twice in one hand: {twice}"
+
+
+#: numpy card code bits (``strengths``): 0-39 the card's mask bit, 40-55 its rank weight, 56-62
+#: its suit's weight below; five weights sum to five times one weight only for one suit: a flush.
+_BULK_RANK_SHIFT = 40
+_BULK_SUIT_SHIFT = 56
+_BULK_SUIT_WEIGHTS = (0, 1, 6, 25)
+
+
+@cache
+def _bulk_tables() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """numpy forms of the card codes and of ``_PATTERNS``, built on first use of ``strengths``.
+
+    Per card index: its code in the ``_BULK_*`` layout (the mask bit and rank
+    weight of its ``Card`` code, a suit weight in place of the suit counts, so
+    that it fits an int64). Per suit-weight sum: 16 for a flush, else 0. Per
+    rank key: the offset of its pattern's 32 values (16 for any hand, then 16
+    for a flush) in the flat value table, and its nibble shift within the mask.
     """
+    import numpy as np
 
-    __slots__ = ("strength", "_hand")
+    codes = np.array([c >> CODE_MASK_SHIFT | (c & _RANK_KEY_BITS) << _BULK_RANK_SHIFT
+                      | _BULK_SUIT_WEIGHTS[c.suit] << _BULK_SUIT_SHIFT for c in DECK], np.int64)
+    flush = np.zeros(5 * max(_BULK_SUIT_WEIGHTS) + 1, np.int64)
+    flush[[5 * w for w in _BULK_SUIT_WEIGHTS]] = 16
+    patterns = list(_PATTERN_BY_KEY.values())
+    values = np.array([by_suit + (flush_by_suit or by_suit) for _, by_suit, flush_by_suit in patterns],
+                      np.int64)
+    offset = {id(p): 32 * i for i, p in enumerate(patterns)}
+    offsets = np.array([offset.get(id(p), 0) for p in _PATTERNS], np.int64)
+    shifts = np.array([p[0] - CODE_MASK_SHIFT if p else 0 for p in _PATTERNS], np.int64)
+    return codes, flush, offsets, shifts, values.ravel()
 
-    def __init__(self, strength: int, hand: tuple[Card, ...]) -> None:
-        #: int: the rules-strength; higher wins, equal means a tie by the rules.
-        self.strength = strength
-        self._hand = hand
 
-    @property
-    def category(self) -> Category:
-        """The hand's ``Category`` (rule (1) ROYAL_FLUSH ... rule (10) HIGH_CARD)."""
-        return Category(self.strength >> _CATEGORY_SHIFT)
+def strengths(hands: numpy.typing.ArrayLike) -> numpy.ndarray:
+    """Rank many hands at once (bots): an (n, 5) integer array of card indices -> n strengths.
 
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The five cards sorted as on the screen: by rank then suit, highest at the right."""
-        return sort_hand(self._hand)
+    ``hands[i]`` holds five ``Card.index`` values (0..39, ``DECK[i]``); the
+    result is an int64 array of shape (n,) with ``strengths(hands)[i] ==
+    strength(DECK[j] for j in hands[i])`` (chapter 3; higher wins). Needs
+    numpy (the ``bench`` extra). Raises ``ValueError`` for another shape or
+    dtype, an index outside 0..39, or a row holding the same card twice.
+    """
+    import numpy as np
 
-    def describe(self) -> str:
-        """The hand for people, e.g. ``"Two pairs, Kings and Nines"``, ``"Straight to the Eight"``."""
-        category = self.category
-        counts = Counter(c.rank for c in self.cards)
-        first, second = sorted(counts, key=lambda r: (counts[r], r), reverse=True)[:2]
-        low_ace = first is Rank.ACE and min(counts) is Rank.FIVE
-        top = second if low_ace else first  # a straight's top card: the 8 of A-8-7-6-5
-        return {
-            Category.ROYAL_FLUSH: "Royal flush",
-            Category.STRAIGHT_FLUSH: f"Straight flush to the {top.singular}",
-            Category.FOUR_OF_A_KIND: f"Four of a kind, {first.plural}",
-            Category.FULL_HOUSE: f"Full house, {first.plural} over {second.plural}",
-            Category.FLUSH: f"Flush, {first.singular} high",
-            Category.STRAIGHT: f"Straight to the {top.singular}",
-            Category.THREE_OF_A_KIND: f"Three of a kind, {first.plural}",
-            Category.TWO_PAIR: f"Two pairs, {first.plural} and {second.plural}",
-            Category.ONE_PAIR: f"One pair of {first.plural}",
-            Category.HIGH_CARD: f"High card {first.singular}",
-        }[category]
-
-    def __repr__(self) -> str:
-        return f"<HandValue {format_cards(self.cards)}: {self.describe()}>"
-
-    def __hash__(self) -> int:
-        return hash(self.strength)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, HandValue):
-            return self.strength == other.strength
-        return NotImplemented
-
-    def __lt__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.strength < other.strength
-        return NotImplemented
-
-    def __le__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.strength <= other.strength
-        return NotImplemented
-
-    def __gt__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.strength > other.strength
-        return NotImplemented
-
-    def __ge__(self, other: HandValue) -> bool:
-        if isinstance(other, HandValue):
-            return self.strength >= other.strength
-        return NotImplemented
+    codes, flush, offsets, shifts, values = _bulk_tables()
+    h = np.asarray(hands)
+    if h.ndim != 2 or h.shape[1] != 5 or h.dtype.kind not in "iu":
+        raise ValueError(f"hands must be an (n, 5) integer array of card indices, got {h.dtype} {h.shape}")
+    if h.size and (h.min() < 0 or h.max() >= len(DECK)):
+        raise ValueError("a card index is outside 0..39")
+    card = np.take(codes, h)
+    total = card[:, 0] + card[:, 1] + card[:, 2] + card[:, 3] + card[:, 4]
+    mask = total & ((1 << _BULK_RANK_SHIFT) - 1)
+    twice = np.flatnonzero(np.bitwise_count(mask) != 5)
+    if twice.size:
+        row = twice[0]
+        raise ValueError(f"row {row} holds the same card twice: {format_cards(DECK[i] for i in h[row])}")
+    key = (total >> _BULK_RANK_SHIFT) & _RANK_KEY_BITS
+    return values[offsets[key] + flush[total >> _BULK_SUIT_SHIFT] + ((mask >> shifts[key]) & 15)]
