@@ -5,7 +5,8 @@ Ranks every five-card hand of the 40-card deck (658,008) with
 bulk ``strengths`` (one numpy array of card indices), and as many random
 52-card hands with ``treys.Evaluator().evaluate`` in the same run; prints
 hands/s and the ratio to treys (targets: evaluate >= 1.5x, strengths >= 10x).
-Each figure is the best of ``--repeat`` timed passes over the same hands.
+Each figure is the best of ``--repeat`` timed passes over the same hands; the
+evaluators take turns, so that a change of load on the machine hits all alike.
 
 Run: ``.venv/bin/python scripts/bench/hands.py [--quick] [--repeat N]``.
 ``--quick`` ranks 2,000 hands once, so that the suite can run it.
@@ -32,25 +33,23 @@ from bbspoker.hands import evaluate, strengths
 ALL_HANDS = 658_008
 
 
-def best_seconds(rank: Callable[..., object], *columns: Sequence[object], repeat: int) -> float:
-    """Fastest of ``repeat`` passes calling ``rank`` on every row of ``columns``, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
+def one_pass(rank: Callable[..., object], *columns: Sequence[object]) -> Callable[[], None]:
+    """A timed pass: call ``rank`` on every row of ``columns``."""
+    def run_pass() -> None:
         for _value in map(rank, *columns):
             pass
-        best = min(best, time.perf_counter() - start)
-    return best
+    return run_pass
 
 
-def best_bulk_seconds(hands: np.ndarray, repeat: int) -> float:
-    """Fastest of ``repeat`` calls of ``strengths`` on the whole (n, 5) index array, in seconds."""
-    strengths(hands[:1])  # its numpy tables are built on first use; not part of the timing
-    best = float("inf")
+def best_seconds(passes: dict[str, Callable[[], None]], repeat: int) -> dict[str, float]:
+    """Fastest of ``repeat`` runs of each pass, in seconds; the passes take turns, so that
+    a change in the machine's load during the run affects all of them alike."""
+    best = dict.fromkeys(passes, float("inf"))
     for _ in range(repeat):
-        start = time.perf_counter()
-        strengths(hands)
-        best = min(best, time.perf_counter() - start)
+        for name, run_pass in passes.items():
+            start = time.perf_counter()
+            run_pass()
+            best[name] = min(best[name], time.perf_counter() - start)
     return best
 
 
@@ -72,13 +71,14 @@ def run(count: int = ALL_HANDS, repeat: int = 3, seed: int = 1) -> dict[str, flo
     holes = [cards[:2] for cards in deals]  # treys' call: two hole cards, three on the board
     boards = [cards[2:] for cards in deals]
     n = len(ours)
-    figures = {
-        "hands": n,
-        "treys": n / best_seconds(Evaluator().evaluate, holes, boards, repeat=repeat),
-        "evaluate": n / best_seconds(evaluate, ours, repeat=repeat),
-        "strengths": n / best_bulk_seconds(indices, repeat),
-        "import_s": import_seconds(),
-    }
+    strengths(indices[:1])  # its numpy tables are built on first use; not part of the timing
+    seconds = best_seconds({
+        "treys": one_pass(Evaluator().evaluate, holes, boards),
+        "evaluate": one_pass(evaluate, ours),
+        "strengths": lambda: strengths(indices),
+    }, repeat)
+    figures = {name: n / s for name, s in seconds.items()}
+    figures.update(hands=n, import_s=import_seconds())
     figures["evaluate_ratio"] = figures["evaluate"] / figures["treys"]
     figures["strengths_ratio"] = figures["strengths"] / figures["treys"]
     return figures

@@ -298,8 +298,7 @@ def strengths(hands: numpy.typing.ArrayLike) -> numpy.ndarray:
         raise ValueError(f"hands must be an (n, 5) integer array of card indices, got {h.dtype} {h.shape}")
     if h.size and (h.min() < 0 or h.max() >= len(DECK)):
         raise ValueError("a card index is outside 0..39")
-    card = np.take(codes, h)
-    total = card[:, 0] + card[:, 1] + card[:, 2] + card[:, 3] + card[:, 4]
+    total = np.einsum("ij->i", np.take(codes, h))  # the sum of each row's five codes
     mask = total & ((1 << _BULK_RANK_SHIFT) - 1)
     twice = np.flatnonzero(np.bitwise_count(mask) != 5)
     if twice.size:
