@@ -276,8 +276,8 @@ def _bulk_tables() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.n
     values = np.array([by_suit + (flush_by_suit or by_suit) for _, by_suit, flush_by_suit in patterns],
                       np.int64)
     offset = {id(p): 32 * i for i, p in enumerate(patterns)}
-    offsets = np.array([offset.get(id(p), 0) for p in _PATTERNS], np.int64)
-    shifts = np.array([p[0] - CODE_MASK_SHIFT if p else 0 for p in _PATTERNS], np.int64)
+    offsets = np.array([offset.get(id(p), 0) for p in _PATTERNS], np.int32)
+    shifts = np.array([p[0] - CODE_MASK_SHIFT if p else 0 for p in _PATTERNS], np.uint8)
     return codes, flush, offsets, shifts, values.ravel()
 
 
