@@ -74,9 +74,8 @@ def free_port() -> int:
 
 
 def scratch_dir() -> Path:
-    """A new temporary directory, in RAM (``/dev/shm``) when there is one."""
-    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    return Path(tempfile.mkdtemp(prefix="bbspoker-bench-", dir=base))
+    """A new temporary directory (on disk, as a real ledger is: its commits fsync)."""
+    return Path(tempfile.mkdtemp(prefix="bbspoker-bench-"))
 
 
 def create_accounts(ledger: Ledger, handles: Iterable[str], cubes: int = 100_000) -> None:
@@ -253,6 +252,25 @@ async def press(actor: BenchClient, action: Action) -> float:
     pressed = time.perf_counter()
     await actor.send(action.key)
     return pressed
+
+
+async def connect_bare(port: int, count: int, concurrency: int = 64) -> list[BenchClient]:
+    """Open ``count`` connections to the bare relay server and return once every one
+    is served (a line sent by the first has reached all the others)."""
+    slots = asyncio.Semaphore(concurrency)
+
+    async def one() -> BenchClient:
+        async with slots:
+            return await BenchClient.connect(port)
+
+    clients = list(await asyncio.gather(*(one() for _ in range(count))))
+    for attempt in range(20):
+        needle = f"<ping {attempt}>".encode()
+        await clients[0].send(needle + b"\r\n")
+        await asyncio.sleep(0.25)
+        if all(needle in c.raw for c in clients[1:]):
+            return clients
+    raise RuntimeError("the bare server does not relay to every connection")
 
 
 def write_config(directory: Path, port: int, **sections: dict[str, object]) -> Path:
