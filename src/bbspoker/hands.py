@@ -45,6 +45,7 @@ from .cards import (CODE_MASK_SHIFT, CODE_RANK_WEIGHTS, CODE_SUIT_COUNT_SHIFT, D
 
 if TYPE_CHECKING:
     import numpy
+    import numpy.typing
 
 __all__ = ["Category", "HandValue", "evaluate", "strength", "strengths"]
 
