@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -120,11 +119,12 @@ class Session:
         self._keys_in = KeyDecoder()
         self._keys: asyncio.Queue[Key | None] = asyncio.Queue(KEY_QUEUE)
         self._line_bytes = 0
-        self._out: deque[bytes] = deque()
+        self._out: list[bytes] = []
         self._backlog = 0
         self._out_ready = asyncio.Event()
         self._ending = False
-        self._closed = asyncio.Event()
+        # A future rather than an Event: an idle session should not carry another deque.
+        self._closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._tasks: list[asyncio.Task[None]] = []
 
     def __repr__(self) -> str:
@@ -140,7 +140,7 @@ class Session:
     @property
     def closed(self) -> bool:
         """True once the session has ended or is ending (no more keys will come)."""
-        return self._ending or self._closed.is_set()
+        return self._ending or self._closed.done()
 
     def end(self, message: str | None = None) -> None:
         """End the session cleanly: show ``message`` (one line, optional), flush, disconnect.
@@ -159,7 +159,7 @@ class Session:
 
     def abort(self, reason: str) -> None:
         """Disconnect now without flushing (the client cannot take output); logs ``reason``."""
-        if self._closed.is_set():
+        if self._closed.done():
             return
         log.info("session %r from %s aborted: %s", self.handle, self.address, reason)
         self._ending = True
@@ -169,13 +169,13 @@ class Session:
 
     async def wait_closed(self) -> None:
         """Wait until the connection is closed and both tasks have stopped."""
-        await self._closed.wait()
+        await asyncio.shield(self._closed)
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def _finish(self) -> None:
-        if self._closed.is_set():
+        if self._closed.done():
             return
-        self._closed.set()
+        self._closed.set_result(None)
         self._wake_reader()
         self._out_ready.set()
         self._writer.close()
