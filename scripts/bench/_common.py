@@ -91,14 +91,16 @@ def create_accounts(ledger: Ledger, handles: Iterable[str], cubes: int = 100_000
 
 
 class _LazyStream:
-    """Holds bytes for a pyte stream until :meth:`flush` (when someone reads the screen)."""
+    """Holds bytes for a pyte stream until :meth:`flush` (when someone reads the screen);
+    with ``stream=None`` it drops them (a client nobody looks at)."""
 
     def __init__(self, stream) -> None:
         self._stream = stream
         self._pending: list[bytes] = []
 
     def feed(self, data: bytes) -> None:
-        self._pending.append(data)
+        if self._stream is not None:
+            self._pending.append(data)
 
     def flush(self) -> None:
         if self._pending:
@@ -115,10 +117,13 @@ class BenchClient(TelnetClient):
     """
 
     @classmethod
-    async def connect(cls, port: int, host: str = "127.0.0.1", **kwargs) -> BenchClient:
-        """Like :meth:`TelnetClient.connect`; stamps chunk arrivals from the first byte."""
+    async def connect(cls, port: int, host: str = "127.0.0.1", *, screen: bool = True,
+                      **kwargs) -> BenchClient:
+        """Like :meth:`TelnetClient.connect`; stamps chunk arrivals from the first byte.
+        ``screen=False``: nothing is drawn (the screen stays blank; ``raw`` and
+        ``received`` still hold everything)."""
         client = await super().connect(port, host, **kwargs)
-        client._stream = _LazyStream(client._stream)
+        client._stream = _LazyStream(client._stream if screen else None)
         client.raw = bytearray()
         client.arrivals = []
         feed = client._reader.feed_data
@@ -172,13 +177,14 @@ class BenchClient(TelnetClient):
 
 
 async def connect_many(port: int, handles: Sequence[str], *, term: str = "xterm",
-                       concurrency: int = 8) -> list[BenchClient]:
-    """Connect and log in one client per handle (``concurrency`` logins at a time)."""
+                       concurrency: int = 8, screen: bool = False) -> list[BenchClient]:
+    """Connect and log in one client per handle (``concurrency`` logins at a time);
+    ``screen``: whether their screens are drawn (see :meth:`BenchClient.connect`)."""
     slots = asyncio.Semaphore(concurrency)
 
     async def one(handle: str) -> BenchClient:
         async with slots:
-            client = await BenchClient.connect(port, term=term)
+            client = await BenchClient.connect(port, term=term, screen=screen)
             await client.log_in(handle)
             return client
 
@@ -189,7 +195,7 @@ async def seat_players(port: int, handles: Sequence[str], term: str) -> list[Ben
     """Log ``handles`` in with terminal kind ``term`` and sit them at the table in order."""
     players = []
     for handle in handles:
-        [client] = await connect_many(port, [handle], term=term)
+        [client] = await connect_many(port, [handle], term=term, screen=True)
         await client.send("p")
         await client.wait_for("Join the table? (y/n)")
         await client.send("y")
@@ -261,7 +267,7 @@ async def connect_bare(port: int, count: int, concurrency: int = 64) -> list[Ben
 
     async def one() -> BenchClient:
         async with slots:
-            return await BenchClient.connect(port)
+            return await BenchClient.connect(port, screen=False)
 
     clients = list(await asyncio.gather(*(one() for _ in range(count))))
     for attempt in range(20):
