@@ -121,7 +121,7 @@ class Session:
         self._line_bytes = 0
         self._out: list[bytes] = []
         self._backlog = 0
-        self._out_ready = asyncio.Event()
+        self._writer_idle: asyncio.Future[None] | None = None  # what the idle writer awaits
         self._ending = False
         # A future rather than an Event: an idle session should not carry another deque.
         self._closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -154,7 +154,7 @@ class Session:
         if message:
             self.write(f"\r\n{message}\r\n")
         self._ending = True
-        self._out_ready.set()
+        self._wake_writer()
         self._wake_reader()
 
     def abort(self, reason: str) -> None:
@@ -177,7 +177,7 @@ class Session:
             return
         self._closed.set_result(None)
         self._wake_reader()
-        self._out_ready.set()
+        self._wake_writer()
         self._writer.close()
         for task in self._tasks:
             if task is not asyncio.current_task():
@@ -258,27 +258,35 @@ class Session:
         if self._backlog > self.app.config.output.backlog_bytes:
             self.abort(f"output backlog over {self.app.config.output.backlog_bytes} bytes")
             return
-        self._out_ready.set()
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        # A future per wait rather than an asyncio.Event: an idle session then
+        # holds no Event (and its deque of waiters).
+        if self._writer_idle is not None and not self._writer_idle.done():
+            self._writer_idle.set_result(None)
 
     async def _write_loop(self) -> None:
         timeout = self.app.config.output.drain_timeout
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                await self._out_ready.wait()
-                self._out_ready.clear()
-                if self._out:
-                    data = b"".join(self._out)
-                    self._out.clear()
-                    self._writer.write(data)
-                    try:
-                        async with asyncio.timeout(timeout):
-                            await self._writer.drain()
-                    except TimeoutError:
-                        self.abort(f"output did not drain within {timeout} s")
-                        return
-                    self._backlog -= len(data)
-                if self._ending and not self._out:
-                    break
+                if not self._out:
+                    if self._ending:
+                        break
+                    self._writer_idle = loop.create_future()
+                    await self._writer_idle
+                    continue
+                data = b"".join(self._out)
+                self._out.clear()
+                self._writer.write(data)
+                try:
+                    async with asyncio.timeout(timeout):
+                        await self._writer.drain()
+                except TimeoutError:
+                    self.abort(f"output did not drain within {timeout} s")
+                    return
+                self._backlog -= len(data)
         except (ConnectionError, OSError) as exc:
             log.info("session %r from %s: write failed: %s", self.handle, self.address, exc)
         except Exception:
