@@ -17,9 +17,11 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import dataclasses
 import os
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -74,8 +76,11 @@ def free_port() -> int:
 
 
 def scratch_dir() -> Path:
-    """A new temporary directory (on disk, as a real ledger is: its commits fsync)."""
-    return Path(tempfile.mkdtemp(prefix="bbspoker-bench-"))
+    """A new temporary directory (on disk, as a real ledger is: its commits fsync),
+    removed when the process exits."""
+    path = tempfile.mkdtemp(prefix="bbspoker-bench-")
+    atexit.register(shutil.rmtree, path, True)
+    return Path(path)
 
 
 def create_accounts(ledger: Ledger, handles: Iterable[str], cubes: int = 100_000) -> None:

@@ -1,0 +1,53 @@
+"""The server benchmarks (screen bytes, latency, memory) run once in quick mode so that they
+cannot rot (issue 6). They print figures and PASS/MISS; nothing here checks a speed."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "scripts" / "bench"
+
+pytestmark = pytest.mark.e2e
+
+
+def run_quick(name: str) -> str:
+    """Run ``scripts/bench/<name>.py --quick``; its standard output."""
+    return subprocess.run([sys.executable, str(BENCH / f"{name}.py"), "--quick"], check=True,
+                          capture_output=True, text=True, timeout=120).stdout
+
+
+def test_screen_bench_counts_bytes_of_every_event_kind_for_both_terminal_kinds():
+    out = run_quick("screen")
+    for term in ("xterm", "ansi"):
+        section = out.split(f"terminal kind {term}:")[1].split("\n\n")[0]
+        for kind in ("start", "bet", "pass", "discard", "reveal", "chat", "tick"):
+            row = re.search(rf"^{kind}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+1/", section, re.M)
+            assert row, f"no {kind} row for {term}:\n{out}"
+            samples, med, p95, top, repaint = map(int, row.groups())
+            assert samples >= 1 and 0 < med <= p95 <= top < repaint
+    assert re.search(r"median bet event \d+ B vs full repaint \d+ B = 1/[\d.]+ .*: (PASS|MISS)", out)
+    assert re.search(r"largest clock tick \d+ B \(target <= 16 B\): (PASS|MISS)", out)
+
+
+def test_latency_bench_times_actions_on_the_server_and_the_bare_relay():
+    out = run_quick("latency")
+    assert "20 idle sessions in the lobby" in out
+    for name in ("bbspoker", "bare relay"):
+        row = re.search(rf"^{name}\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", out, re.M)
+        assert row, out
+        assert int(row.group(1)) == 20
+        p50, p99 = float(row.group(2)), float(row.group(3))
+        assert 0 < p50 <= p99
+    assert re.search(r"x the bare relay's [\d.]+ ms \(target <= 2x\): (PASS|MISS)", out)
+
+
+def test_memory_bench_reads_the_rss_of_both_servers():
+    out = run_quick("memory")
+    for name in ("bbspoker", "bare"):
+        row = re.search(rf"^{name}\s+(\d+)\s+(\d+)\s+(-?[\d.]+)$", out, re.M)
+        assert row, out
+        assert int(row.group(1)) > 1000
+    assert re.search(r"x the bare server's [\d.]+ KiB \(target <= 1.5x\): (PASS|MISS)", out)
