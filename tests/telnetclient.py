@@ -41,7 +41,7 @@ from bbspoker.config import Config
 from bbspoker.ledger import Ledger
 from bbspoker.server import Server, start_server
 
-__all__ = ["TelnetClient", "FakeClock", "running_server", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
+__all__ = ["TelnetClient", "FakeClock", "running_server", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
            "ECHO", "SGA", "TTYPE", "NAWS", "BINARY"]
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -291,6 +291,15 @@ class FakeClock:
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward."""
         self.now += seconds
+
+
+async def wait_until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Poll ``cond()`` every 10 ms until it is true; fail the test after ``timeout`` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(_POLL)
 
 
 @contextlib.asynccontextmanager

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.telnetclient import TelnetClient
-from tests.test_game_e2e import bet, info, join
+from tests.tableplay import bet, info, join
 
 pytestmark = pytest.mark.e2e
 

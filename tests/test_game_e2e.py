@@ -11,6 +11,7 @@ import pytest
 from bbspoker.cards import parse_cards
 from bbspoker.hands import evaluate
 from bbspoker.ledger import Ledger
+from tests.tableplay import bet, cubes, info, join, my_cards
 from tests.telnetclient import FakeClock, TelnetClient, running_server
 
 pytestmark = pytest.mark.e2e
@@ -42,42 +43,6 @@ async def world(tmp_path):
         yield server, connect, advance, server.app.ledger
         for c in clients:
             await c.close()
-
-
-async def join(c: TelnetClient, expect: str) -> None:
-    await c.send("p")
-    await c.wait_for("ANSI")
-    await c.wait_for(expect)
-    await c.wait_for("Join the table? (y/n)")
-    await c.send("y")
-    await c.wait_for("[X] Exit the game")
-
-
-def info(c: TelnetClient, label: str) -> str:
-    """The value of a game-information line (region 2), e.g. info(c, "Pot")."""
-    m = re.search(re.escape(label) + r" \.+ (.*?)\s*\|", c.text)
-    assert m, f"{label} not on screen:\n{c.text}"
-    return m.group(1)
-
-
-def cubes(c: TelnetClient) -> int:
-    m = re.search(r"\[([\d,]+) CUBES\]", c.row(12))
-    assert m, c.row(12)
-    return int(m.group(1).replace(",", ""))
-
-
-def my_cards(c: TelnetClient) -> list[str]:
-    """The player's five cards read from the boxes of region (3), left to right."""
-    row = c.row(7)
-    return [row[2 + 8 * i + 1: 2 + 8 * i + 4].strip() for i in range(5)]
-
-
-async def bet(c: TelnetClient, amount: str = "", key: str = "b") -> None:
-    """Wait for the turn ([B] or [H] offered), press the key, type the amount, Enter."""
-    await c.wait_for("[B] Place bet" if key == "b" else "[H] See hands!")
-    await c.send(key)
-    await c.wait_for("Enter calls")
-    await c.send(amount + "\r")
 
 
 async def test_three_players_play_a_complete_game(world):

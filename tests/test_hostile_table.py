@@ -10,8 +10,8 @@ import re
 import pytest
 
 from bbspoker.ledger import validate_handle
-from tests.telnetclient import FakeClock, TelnetClient, running_server
-from tests.test_game_e2e import bet, info, join
+from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
+from tests.tableplay import bet, info, join
 
 pytestmark = pytest.mark.e2e
 
@@ -196,9 +196,3 @@ async def test_a_connection_dropped_mid_game_leaves_its_cubes_in_the_pot(table):
     assert ledger.verify() == []
 
 
-async def wait_until(cond, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)

@@ -11,7 +11,7 @@ import pytest
 from bbspoker.config import LoginConfig
 from bbspoker.lobby import LoginGuard
 from bbspoker.passwords import hash_password, verify_password
-from tests.telnetclient import FakeClock, TelnetClient, running_server
+from tests.telnetclient import FakeClock, running_server, wait_until
 
 
 async def no_sleep(_seconds: float) -> None:
@@ -24,30 +24,10 @@ async def server(tmp_path):
         yield srv
 
 
-@pytest.fixture
-async def clients():
-    made: list[TelnetClient] = []
-
-    async def connect(port: int, **kwargs) -> TelnetClient:
-        c = await TelnetClient.connect(port, **kwargs)
-        made.append(c)
-        return c
-
-    yield connect
-    for c in made:
-        await c.close()
-
-
 def add_user(server, handle: str, password: str) -> None:
     server.app.ledger.create_account(handle, hash_password(password))
 
 
-async def wait_until(cond, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)
 
 
 async def test_new_user_is_created_with_starting_cubes_and_password_never_echoed(server, clients):

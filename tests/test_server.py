@@ -13,30 +13,10 @@ import pytest
 
 from bbspoker.server import FALLBACK_KIND, TokenBucket, terminal_for
 from bbspoker.session import clamp_size
-from tests.telnetclient import (ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient,
+from tests.telnetclient import (ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient, wait_until,
                                 running_server)
 
 
-@pytest.fixture
-async def clients():
-    made: list[TelnetClient] = []
-
-    async def connect(port: int, **kwargs) -> TelnetClient:
-        c = await TelnetClient.connect(port, **kwargs)
-        made.append(c)
-        return c
-
-    yield connect
-    for c in made:
-        await c.close()
-
-
-async def wait_until(cond, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)
 
 
 def only_session(server):

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from bbspoker.cards import DECK, parse_cards
+from bbspoker.cards import DECK
 from bbspoker.hands import evaluate
 from bbspoker.table import Action, Phase, Table, TableError, TableRules
 from bbspoker.wallet import SYSTEM, MemoryWallet

@@ -20,7 +20,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 from .cards import Card, format_cards, shuffled_deck, sort_hand
 from .hands import evaluate
