@@ -240,7 +240,7 @@ class PokerScreen:
             await self._command("start", self.handle)
         elif char in ("b", "h") and (Action.BET if char == "b" else Action.SEE_HANDS) in actions:
             self.mode = "bet" if char == "b" else "hands"
-            self.editor = LineEditor(3)
+            self.editor = LineEditor(len(str(self.service.table.rules.max_bet)))
         elif char == "p" and Action.PASS in actions:
             self.mode = "pass"
         elif char and char in "12345" and Action.DISCARD in actions:
