@@ -145,12 +145,16 @@ class PokerScreen:
                 done, _ = await asyncio.wait({key_task, bus_task}, timeout=self._clock_wait(),
                                              return_when=asyncio.FIRST_COMPLETED)
                 if bus_task in done:
-                    item, bus_task = bus_task.result(), None
-                    for it in [item, *sub.drain()]:
-                        self._on_item(it)
+                    self._take(bus_task, sub)
+                    bus_task = None
                 if key_task in done:
                     key, key_task = key_task.result(), None
                     await self._on_key(key)
+                    # A command's own update is published before the command returns:
+                    # take it now, so that the player's screen is painted once, not twice.
+                    if bus_task is not None and bus_task.done():
+                        self._take(bus_task, sub)
+                        bus_task = None
                 self._paint()
         except (SessionClosed, EOFError):
             reason = "has lost the connection"
@@ -168,6 +172,11 @@ class PokerScreen:
                     await self.service.call("leave", self.handle, reason=reason)
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
+
+    def _take(self, bus_task: asyncio.Future[Any], sub: Any) -> None:
+        """Apply a finished bus read and everything else waiting in the subscription."""
+        for item in [bus_task.result(), *sub.drain()]:
+            self._on_item(item)
 
     def _seated(self) -> bool:
         return any(h.lower() == self.handle.lower() for h in self.service.table.handles)
