@@ -23,8 +23,10 @@ through :func:`bbspoker.text.clean_text` on its way to a cell.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from wcwidth import wrap
 
@@ -145,20 +147,24 @@ def _blank_row() -> list[str]:
 class _Canvas:
     """A WIDTH x HEIGHT grid of cells that text is placed on, already cleaned and fitted.
 
-    It starts as a copy of ``frame`` (default: blank).
+    It starts blank, or with the rows of ``frame`` (shared, not copied: a row
+    must be copied before text is placed on it if ``frame`` is to stay as it is).
     """
 
     def __init__(self, encoding: str, frame: _Grid | None = None) -> None:
-        self.grid: _Grid = [row[:] for row in frame] if frame else [_blank_row() for _ in range(HEIGHT)]
+        self.grid: _Grid = list(frame) if frame else [_blank_row() for _ in range(HEIGHT)]
         self.encoding = encoding
 
     def put(self, row: int, col: int, text: str, width: int | None = None) -> None:
         """Place ``text`` at (row, col), padded/cut to ``width`` cells (default: its own width)."""
         text = clean_text(text)
-        if self.encoding != "utf-8":  # a character the client cannot show becomes one "?"
+        if self.encoding != "utf-8" and not text.isascii():  # what the client cannot show becomes "?"
             text = text.encode(self.encoding, "replace").decode(self.encoding)
         text = fit(text, display_width(text) if width is None else width)
         cells = self.grid[row]
+        if text.isascii():  # cleaned ASCII: one cell per character
+            cells[col : col + len(text)] = text
+            return
         for ch in text:
             w = char_width(ch)
             if w == 0:
@@ -209,17 +215,18 @@ def _frame() -> _Grid:
 _FRAME = _frame()
 
 
-def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
-    """The full 80x24 screen for ``view`` as a grid of cells, and the input cursor's column."""
-    c = _Canvas(encoding, _FRAME)
-    # (1) opponents
+def _draw_opponents(c: _Layout, view: GameView) -> None:
+    """Region (1): handles and hidden or revealed cards of up to four opponents."""
     for row, opp in enumerate(view.opponents[:4], start=_OPP_ROW):
         c.put(row, 2, opp.handle, 19)
         if opp.revealed is not None:
             c.put(row, 22, _hand_text(opp.revealed))
         elif opp.competing:
             c.put(row, 22, " ".join(["[?]"] * 5))
-    # (2) game information
+
+
+def _draw_info(c: _Layout, view: GameView) -> None:
+    """Region (2): the values after the Master/Current/Pot/Round labels of the frame."""
     values = (
         view.master or "",
         view.current if view.current is not None else "NO GAME",
@@ -229,11 +236,17 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
     label_width = len(_INFO_LABELS[0])
     for row, value in enumerate(values, start=_OPP_ROW):
         c.put(row, _INFO_COL + label_width, value, _INFO_WIDTH - label_width)
-    # (8) X-message counter
+
+
+def _draw_xmsg(c: _Layout, view: GameView) -> None:
+    """Region (8): the X-message counter in the separator line."""
     if view.xmsg_count > 0:
         plural = "" if view.xmsg_count == 1 else "s"
         c.put(_SEP_ROW, 15, f"[{view.xmsg_count} X-message{plural}]")
-    # (3) player's area
+
+
+def _draw_player(c: _Layout, view: GameView) -> None:
+    """Region (3): the player's message, or their cards (face down when selected for discard)."""
     if view.player_message is not None:
         lines = wrap(clean_text(view.player_message, 6 * (_MID_COL - 4)), _MID_COL - 4)
         for row, line in enumerate(lines[:6], start=_CARD_ROW):
@@ -244,28 +257,96 @@ def _layout(view: GameView, encoding: str) -> tuple[_Grid, int]:
             box = _card_box(None if card in view.discards else card)
             for row, line in enumerate(box, start=_CARD_ROW):
                 c.put(row, 2 + 8 * i, line)
-    # (4) command area
+
+
+def _draw_commands(c: _Layout, view: GameView) -> None:
+    """Region (4): the commands from the top, the prompt (wrapped) at the bottom."""
     prompt = wrap(clean_text(view.prompt, 6 * _CMD_WIDTH), _CMD_WIDTH)[:6] if view.prompt else []
     lines = [*view.commands[: 6 - len(prompt)], *prompt]
     for row, line in enumerate(lines, start=_CARD_ROW):
         c.put(row, _CMD_COL, line, _CMD_WIDTH)
-    # (5) status line
+
+
+def _draw_status(c: _Layout, view: GameView) -> None:
+    """Region (5): ``handle [N CUBES]`` and the clock in the status line."""
     status = clean_text(f" {clean_text(view.handle, 16)} [{view.cubes:,} CUBES] ", _MID_COL - 3)
     c.put(_STATUS_ROW, 11 if 11 + display_width(status) < _MID_COL else 2, status)
     if view.clock is not None:
         c.put(_STATUS_ROW, _CLOCK_COL, f" {clean_text(view.clock, 4)} ")
-    # (6) message area
+
+
+def _draw_messages(c: _Layout, view: GameView) -> None:
+    """Region (6): the last 10 messages as ``[tag] text``, the newest marked ``->``."""
     shown = view.messages[-MESSAGE_ROWS:]
     for row, (tag, text) in enumerate(shown, start=_MSG_ROW):
         if row == _MSG_ROW + len(shown) - 1:
             c.put(row, 1, "->")
         c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
-    # (7) input line
+
+
+def _draw_input(c: _Layout, view: GameView) -> None:
+    """Region (7): ``handle: text`` of an open chat line; sets ``c.cursor_col`` after it."""
     typed = ""
     if view.chat_input is not None:
         typed = _tail(f"{view.handle}: {view.chat_input}", _INPUT_WIDTH - 1)
         c.put(_INPUT_ROW, _INPUT_COL, typed)
-    return c.grid, _INPUT_COL + display_width(typed)
+    c.cursor_col = _INPUT_COL + display_width(typed)
+
+
+class _Region(NamedTuple):
+    """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
+    :class:`GameView` fields that ``key`` returns and nothing else."""
+
+    rows: range
+    cols: slice
+    key: Callable[[GameView], object]
+    draw: Callable[[_Layout, GameView], None]
+
+
+_LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
+_REGIONS = (
+    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents),
+    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info),
+    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count"), _draw_xmsg),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, WIDTH), attrgetter("handle", "cubes", "clock"), _draw_status),
+    _Region(range(_MSG_ROW, _INPUT_ROW), slice(1, WIDTH - 1), attrgetter("messages"), _draw_messages),
+    _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input),
+)
+_NOTHING = object()  # the key of a region not drawn yet
+
+
+class _Layout(_Canvas):
+    """The full 80x24 screen of the last :class:`GameView`, redrawn region by region.
+
+    ``grid`` holds the cells, ``cursor_col`` the input cursor's column.
+    :meth:`update` redraws only the regions whose fields changed; rows it does
+    not touch stay the same list objects, and rows it touches are copied
+    first, so a grid it returned before never changes.
+    """
+
+    def __init__(self, encoding: str) -> None:
+        super().__init__(encoding, _FRAME)
+        self.cursor_col = _INPUT_COL
+        self._keys: list[object] = [_NOTHING] * len(_REGIONS)
+
+    def update(self, view: GameView) -> _Grid:
+        """Lay out ``view``; returns a new grid list (unchanged rows shared with the last one)."""
+        grid = self.grid = self.grid[:]
+        copied: set[int] = set()
+        for i, region in enumerate(_REGIONS):
+            key = region.key(view)
+            if key == self._keys[i]:
+                continue
+            self._keys[i] = key
+            for row in region.rows:
+                if row not in copied:
+                    grid[row] = grid[row][:]
+                    copied.add(row)
+                grid[row][region.cols] = _FRAME[row][region.cols]
+            region.draw(self, view)
+        return grid
 
 
 def _tail(text: str, width: int) -> str:
@@ -304,6 +385,7 @@ class ScreenRenderer:
         self.term = term
         self.encoding = codecs.lookup(encoding).name
         self.cols, self.rows = WIDTH, HEIGHT
+        self._layout = _Layout(self.encoding)
         self._shown: _Grid | None = None  # what the client's screen holds, None = unknown
         self._message_count = 0  # GameView.message_count of the shown screen
         self._message_rows = 0  # message rows in use on the shown screen
@@ -341,8 +423,8 @@ class ScreenRenderer:
                 + term.move_yx(0, 0)
                 + f"Please enlarge your window to at least {WIDTH}x{HEIGHT} (now {self.cols}x{self.rows})"
             )
-        grid, cursor_col = _layout(view, self.encoding)
-        target, before = (_INPUT_ROW, cursor_col), self._cursor
+        grid = self._layout.update(view)
+        target, before = (_INPUT_ROW, self._layout.cursor_col), self._cursor
         if self._shown is None:
             out = [term.normal + term.clear]
             self._shown = [_blank_row() for _ in range(HEIGHT)]
@@ -404,11 +486,11 @@ class ScreenRenderer:
         assert shown is not None
         for row in range(HEIGHT):
             old, new = shown[row], grid[row]
-            if old == new:
+            if old is new or old == new:
                 continue
             runs: list[list[int]] = []  # [first, last] changed columns, near runs merged
-            for col in range(WIDTH):
-                if old[col] != new[col]:
+            for col, (was, cell) in enumerate(zip(old, new)):
+                if was != cell:
                     if runs and col - runs[-1][1] <= _GAP:
                         runs[-1][1] = col
                     else:
