@@ -9,6 +9,7 @@ import re
 import pytest
 
 from bbspoker.cards import parse_cards
+from bbspoker.cli import main as cli_main
 from bbspoker.hands import evaluate
 from bbspoker.ledger import Ledger
 from tests.tableplay import bet, cubes, info, join, my_cards
@@ -315,3 +316,42 @@ async def test_discard_selection_is_limited_to_three_and_can_be_undone(world):
     await bob.wait_for("alice has discarded 2 cards.")
     after = my_cards(alice)
     assert hand[0] in after and hand[4] in after
+
+
+async def test_admin_cli_adjusts_cubes_while_a_game_is_played_and_nothing_is_lost(world, tmp_path,
+                                                                                  monkeypatch):
+    server, connect, advance, ledger = world
+    monkeypatch.setenv("BBSPOKER_DB", str(tmp_path / "bbspoker.db"))
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send("s")
+    await bob.wait_for("STARTED")
+
+    def admin() -> list[int]:
+        codes = []
+        for i in range(20):
+            codes.append(cli_main(["cubes", "grant", "bob", "5", "--reason", f"grant {i}"]))
+            codes.append(cli_main(["cubes", "take", "alice", "2", "--reason", f"take {i}"]))
+        return codes
+
+    cli_run = asyncio.ensure_future(asyncio.to_thread(admin))
+    # Bets keep flowing while the CLI writes: round 1, the discarding interval, rounds 3-5.
+    await bet(alice)
+    await bet(bob)
+    for c in (alice, bob):
+        await c.wait_for("[1]-[5] Discard, [D] Done")
+        await c.send("d")
+    for r in (3, 4, 5):
+        await alice.wait_for(f"Round ....... {r}")
+        await bet(alice)
+        await bet(bob)
+    assert await cli_run == [0] * 40
+
+    def paid(handle: str) -> int:
+        return -sum(r.amount for r in ledger.history(handle, 500) if r.reason in ("ante", "bet"))
+
+    assert ledger.balance("alice") == 1000 - paid("alice") - 20 * 2
+    assert ledger.balance("bob") == 1000 - paid("bob") + 20 * 5
+    assert ledger.verify() == []
+    await alice.wait_for(f"{ledger.balance('alice'):,} CUBES", timeout=3)
+    await bob.wait_for(f"{ledger.balance('bob'):,} CUBES", timeout=3)
