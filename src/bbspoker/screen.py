@@ -25,6 +25,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -215,6 +216,13 @@ def _frame() -> _Grid:
 _FRAME = _frame()
 
 
+@lru_cache(maxsize=256)
+def _wrap6(text: str, width: int) -> tuple[str, ...]:
+    """``text`` cleaned and wrapped at ``width`` cells: its first six lines (cached: the same
+    prompts and player messages come back all the time, and wrapping is slow)."""
+    return tuple(wrap(clean_text(text, 6 * width), width)[:6])
+
+
 def _draw_opponents(c: _Layout, view: GameView) -> None:
     """Region (1): handles and hidden or revealed cards of up to four opponents."""
     for row, opp in enumerate(view.opponents[:4], start=_OPP_ROW):
@@ -248,8 +256,7 @@ def _draw_xmsg(c: _Layout, view: GameView) -> None:
 def _draw_player(c: _Layout, view: GameView) -> None:
     """Region (3): the player's message, or their cards (face down when selected for discard)."""
     if view.player_message is not None:
-        lines = wrap(clean_text(view.player_message, 6 * (_MID_COL - 4)), _MID_COL - 4)
-        for row, line in enumerate(lines[:6], start=_CARD_ROW):
+        for row, line in enumerate(_wrap6(view.player_message, _MID_COL - 4), start=_CARD_ROW):
             c.put(row, 2, line)
     else:
         hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
@@ -261,7 +268,7 @@ def _draw_player(c: _Layout, view: GameView) -> None:
 
 def _draw_commands(c: _Layout, view: GameView) -> None:
     """Region (4): the commands from the top, the prompt (wrapped) at the bottom."""
-    prompt = wrap(clean_text(view.prompt, 6 * _CMD_WIDTH), _CMD_WIDTH)[:6] if view.prompt else []
+    prompt = _wrap6(view.prompt, _CMD_WIDTH) if view.prompt else ()
     lines = [*view.commands[: 6 - len(prompt)], *prompt]
     for row, line in enumerate(lines, start=_CARD_ROW):
         c.put(row, _CMD_COL, line, _CMD_WIDTH)
@@ -276,12 +283,23 @@ def _draw_status(c: _Layout, view: GameView) -> None:
 
 
 def _draw_messages(c: _Layout, view: GameView) -> None:
-    """Region (6): the last 10 messages as ``[tag] text``, the newest marked ``->``."""
+    """Region (6): the last 10 messages as ``[tag] text``, the newest marked ``->``.
+
+    Each message row is kept (by tag, text and arrow) while its message is shown,
+    so after a scroll the rows that moved are the same objects as before.
+    """
     shown = view.messages[-MESSAGE_ROWS:]
+    kept, c.message_rows = c.message_rows, {}
     for row, (tag, text) in enumerate(shown, start=_MSG_ROW):
-        if row == _MSG_ROW + len(shown) - 1:
-            c.put(row, 1, "->")
-        c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
+        newest = row == _MSG_ROW + len(shown) - 1
+        line = kept.get((tag, text, newest))
+        if line is None:
+            c.grid[row] = _FRAME[row][:]
+            if newest:
+                c.put(row, 1, "->")
+            c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
+            line = c.grid[row]
+        c.grid[row] = c.message_rows[tag, text, newest] = line
 
 
 def _draw_input(c: _Layout, view: GameView) -> None:
@@ -320,7 +338,8 @@ _NOTHING = object()  # the key of a region not drawn yet
 class _Layout(_Canvas):
     """The full 80x24 screen of the last :class:`GameView`, redrawn region by region.
 
-    ``grid`` holds the cells, ``cursor_col`` the input cursor's column.
+    ``grid`` holds the cells, ``cursor_col`` the input cursor's column,
+    ``message_rows`` the rows of the messages shown.
     :meth:`update` redraws only the regions whose fields changed; rows it does
     not touch stay the same list objects, and rows it touches are copied
     first, so a grid it returned before never changes.
@@ -329,6 +348,7 @@ class _Layout(_Canvas):
     def __init__(self, encoding: str) -> None:
         super().__init__(encoding, _FRAME)
         self.cursor_col = _INPUT_COL
+        self.message_rows: dict[tuple[str, str, bool], list[str]] = {}  # see _draw_messages
         self._keys: list[object] = [_NOTHING] * len(_REGIONS)
 
     def update(self, view: GameView) -> _Grid:
