@@ -52,7 +52,7 @@ _INFO_COL, _INFO_WIDTH = 44, 34  # game information (2): label and value
 _MSG_COL, _MSG_WIDTH = 3, 75  # message text (6), after the "->" arrow in columns 1-2
 _INPUT_COL, _INPUT_WIDTH = 2, 75  # chat input (7)
 _CLOCK_COL = 73  # " 0:59 " in the status line (5)
-_GAP = 8  # unchanged cells worth rewriting rather than paying a cursor move
+_GAP = 8  # unchanged cells worth rewriting rather than paying a cursor move (divides WIDTH)
 
 _INFO_LABELS = ("Master ...... ", "Current ..... ", "Pot ......... ", "Round ....... ")
 _CARD_BACK = ("|/\\/\\/|", "|\\/\\/\\|")
@@ -509,12 +509,21 @@ class ScreenRenderer:
             if old is new or old == new:
                 continue
             runs: list[list[int]] = []  # [first, last] changed columns, near runs merged
-            for col, (was, cell) in enumerate(zip(old, new)):
-                if was != cell:
-                    if runs and col - runs[-1][1] <= _GAP:
-                        runs[-1][1] = col
-                    else:
-                        runs.append([col, col])
+            # Compared in blocks of _GAP cells (two changes inside a block are always in one
+            # run), and cell by cell only at the ends of a block that changed.
+            for start in range(0, WIDTH, _GAP):
+                end = start + _GAP
+                if old[start:end] == new[start:end]:
+                    continue
+                first, last = start, end - 1
+                while old[first] == new[first]:
+                    first += 1
+                while old[last] == new[last]:
+                    last -= 1
+                if runs and first - runs[-1][1] <= _GAP:
+                    runs[-1][1] = last
+                else:
+                    runs.append([first, last])
             # A run never starts on the right half of a wide character: that half only
             # changes together with its left half, which is then in the same run.
             for start, end in runs:
