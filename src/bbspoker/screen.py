@@ -380,6 +380,13 @@ def _tail(text: str, width: int) -> str:
     return "".join(reversed(kept))
 
 
+@lru_cache(maxsize=4096)
+def _sequence(term: Terminal, capability: str, *args: int) -> str:
+    """``term.capability(*args)``, e.g. a cursor address; cached per shared ``term``, since
+    blessed parses the capability string on every call."""
+    return str(getattr(term, capability)(*args))
+
+
 class ScreenRenderer:
     """Turns successive :class:`GameView` values into the bytes one client needs.
 
@@ -468,7 +475,7 @@ class ScreenRenderer:
             return ""
         if self._cursor is not None and self._cursor[0] == row and 0 < self._cursor[1] - col <= 3:
             return "\b" * (self._cursor[1] - col)
-        return self.term.move_yx(row, col)
+        return _sequence(self.term, "move_yx", row, col)
 
     def _scroll(self, new_messages: int) -> str:
         """Scroll the message area up with DECSTBM if that keeps some shown lines; update ``_shown``.
@@ -481,7 +488,7 @@ class ScreenRenderer:
         assert shown is not None
         used = self._message_rows
         lines = used + new_messages - MESSAGE_ROWS
-        region = self.term.csr(_MSG_ROW, _MSG_ROW + MESSAGE_ROWS - 1)
+        region = _sequence(self.term, "csr", _MSG_ROW, _MSG_ROW + MESSAGE_ROWS - 1)
         if new_messages <= 0 or not 0 < lines < used or not region:
             return ""
         self._cursor = None  # setting the region moves the cursor home
@@ -489,9 +496,9 @@ class ScreenRenderer:
         shown[_MSG_ROW : bottom + 1] = [*shown[_MSG_ROW + lines : bottom + 1], *(_blank_row() for _ in range(lines))]
         return (
             region
-            + self.term.move_yx(bottom, 0)
+            + _sequence(self.term, "move_yx", bottom, 0)
             + "\r\n" * lines
-            + self.term.csr(0, self.rows - 1)
+            + _sequence(self.term, "csr", 0, self.rows - 1)
         )
 
     def _write_changes(self, grid: _Grid, out: list[str]) -> None:
