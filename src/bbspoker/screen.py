@@ -13,8 +13,9 @@ Layout (rows and columns 1-based, as in the mock-up of gvbbs-poker-fr.txt)::
 
 A session owns one :class:`ScreenRenderer`; the server builds a
 :class:`GameView` for it from the table state and sends whatever
-:meth:`ScreenRenderer.render` returns.  The renderer remembers what the
-client's screen shows (cell by cell) and sends only the cells that differ,
+:meth:`ScreenRenderer.render` returns.  The renderer lays out again only the
+regions whose :class:`GameView` fields changed, remembers what the client's
+screen shows (cell by cell) and sends only the cells that differ,
 scrolls the message area with the terminal's own scroll region, and never
 writes the bottom-right cell (it scrolls some terminals).  All user text goes
 through :func:`bbspoker.text.clean_text` on its way to a cell.
