@@ -45,7 +45,7 @@ class Subscription:
         self._on_overflow = on_overflow
         self._items: deque[tuple[Hashable | None, Any]] = deque()
         self._messages = 0
-        self._ready = asyncio.Event()
+        self._waiter: asyncio.Future[None] | None = None  # what ready() handed out
         self.overflowed = False
         self.closed = False
 
@@ -74,13 +74,13 @@ class Subscription:
         else:
             self._messages += 1
         self._items.append((key, item))
-        self._ready.set()
+        self._wake()
 
     def _overflow(self) -> None:
         self.overflowed = True
         self._items.clear()
         self._messages = 0
-        self._ready.set()
+        self._wake()
         self._bus.unsubscribe(self)
         if self._on_overflow is not None:
             self._on_overflow()
@@ -90,8 +90,23 @@ class Subscription:
         items = [item for _, item in self._items]
         self._items.clear()
         self._messages = 0
-        self._ready.clear()
         return items
+
+    def ready(self) -> asyncio.Future[None]:
+        """A future that is done once an item is waiting or the subscription has ended
+        (done already if that is so now). It takes nothing: follow it with :meth:`drain`
+        or :meth:`get`. While it is pending every call returns the same future, so a
+        screen can wait on it together with the keyboard (``asyncio.wait``) without a task.
+        """
+        if self._waiter is None or self._waiter.done():
+            self._waiter = asyncio.get_running_loop().create_future()
+            if self._items or self.closed or self.overflowed:
+                self._wake()
+        return self._waiter
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def get(self) -> Any:
         """Wait for and return the next item.
@@ -102,8 +117,7 @@ class Subscription:
         while not self._items:
             if self.closed or self.overflowed:
                 raise EOFError("subscription ended")
-            self._ready.clear()
-            await self._ready.wait()
+            await self.ready()
         key, item = self._items.popleft()
         if key is None:
             self._messages -= 1
@@ -114,7 +128,7 @@ class Subscription:
         if not self.closed:
             self.closed = True
             self._bus.unsubscribe(self)
-            self._ready.set()
+            self._wake()
 
 
 class Bus:

@@ -35,6 +35,7 @@ from .tableservice import ChatMessage, TableMessage, TableSnapshot
 from .text import clean_text, display_width
 
 if TYPE_CHECKING:
+    from .bus import Subscription
     from .server import App
     from .session import Session
 
@@ -135,35 +136,28 @@ class PokerScreen:
         session.resize_listeners.append(on_resize)
         session.xmessage_listeners.append(on_xmsg)
         key_task: asyncio.Task[Key] | None = None
-        bus_task: asyncio.Task[Any] | None = None
         reason = "has left the table"
         try:
             self._paint()
             while not self.leaving:
                 key_task = key_task or asyncio.ensure_future(session.read_key())
-                bus_task = bus_task or asyncio.ensure_future(sub.get())
-                done, _ = await asyncio.wait({key_task, bus_task}, timeout=self._clock_wait(),
+                done, _ = await asyncio.wait({key_task, sub.ready()}, timeout=self._clock_wait(),
                                              return_when=asyncio.FIRST_COMPLETED)
-                if bus_task in done:
-                    self._take(bus_task, sub)
-                    bus_task = None
+                self._take(sub)
                 if key_task in done:
                     key, key_task = key_task.result(), None
                     await self._on_key(key)
                     # A command's own update is published before the command returns:
                     # take it now, so that the player's screen is painted once, not twice.
-                    if bus_task is not None and bus_task.done():
-                        self._take(bus_task, sub)
-                        bus_task = None
+                    self._take(sub)
                 self._paint()
         except (SessionClosed, EOFError):
             reason = "has lost the connection"
         finally:
-            for task in (key_task, bus_task):
-                if task is not None:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, SessionClosed, EOFError):
-                        await task
+            if key_task is not None:
+                key_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, SessionClosed):
+                    await key_task
             sub.close()
             session.resize_listeners.remove(on_resize)
             session.xmessage_listeners.remove(on_xmsg)
@@ -173,10 +167,13 @@ class PokerScreen:
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
 
-    def _take(self, bus_task: asyncio.Future[Any], sub: Any) -> None:
-        """Apply a finished bus read and everything else waiting in the subscription."""
-        for item in [bus_task.result(), *sub.drain()]:
+    def _take(self, sub: Subscription) -> None:
+        """Apply every item waiting in the subscription; EOFError once it has ended
+        (it overflowed: the player fell too far behind the table)."""
+        for item in sub.drain():
             self._on_item(item)
+        if sub.overflowed or sub.closed:
+            raise EOFError("subscription ended")
 
     def _seated(self) -> bool:
         return any(h.lower() == self.handle.lower() for h in self.service.table.handles)

@@ -173,19 +173,18 @@ class TableService:
     def _apply(self, cmd: _Command | None) -> None:
         now = self.clock()
         events = self.table.tick(now)
+        caller = cmd.done if cmd is not None else None
+        error: TableError | None = None
         if cmd is not None and self.closing and cmd.name == "start":
-            cmd.done.set_exception(TableError("The server is shutting down: no new games."))
-            cmd = None
+            error, cmd = TableError("The server is shutting down: no new games."), None
         if cmd is not None:
             try:
                 events += getattr(self.table, cmd.name)(*cmd.args, now=now, **cmd.kwargs)
             except TableError as err:
-                cmd.done.set_exception(err)
+                error = err
             except Exception:  # a bug or a storage failure: log it, tell the player
                 log.exception("table command %s%r failed", cmd.name, cmd.args)
-                cmd.done.set_exception(TableError("Sorry, that did not work; please try again."))
-            else:
-                cmd.done.set_result(None)
+                error = TableError("Sorry, that did not work; please try again.")
         for e in events:
             if e.text:
                 self.bus.publish(TableMessage(e.tag, e.text, e.to, e.kind))
@@ -197,6 +196,13 @@ class TableService:
         if events or cmd is not None or self._differs(snap):
             self.snapshot = snap
             self.bus.publish(snap, key="table")
+        # The caller learns the outcome only after the update is published: its screen
+        # then finds its own update waiting and is painted once, not twice.
+        if caller is not None and not caller.done():
+            if error is None:
+                caller.set_result(None)
+            else:
+                caller.set_exception(error)
 
     def _differs(self, snap: TableSnapshot) -> bool:
         old = self.snapshot
