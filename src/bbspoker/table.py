@@ -619,8 +619,9 @@ class Table:
         if g is not None:
             self._advance(now, ev)
 
-    def _begin_turn(self, now: float, ev: list[Event]) -> bool:
-        """Give the turn to ``queue[0]``; returns False if the player was passed automatically."""
+    def _begin_turn(self, now: float, ev: list[Event]) -> None:
+        """Give the turn to ``queue[0]``; in a betting round a player whose maximum bet is
+        below the minimum is passed automatically (chapter 2) and the game moves on."""
         g = self._game
         assert g is not None and g.queue
         i = g.queue[0]
@@ -635,9 +636,8 @@ class Table:
                                 f"have only {self.wallet.balance(s.handle)} CUBES.", to=s.handle))
                 self._fold(i, now, f"{s.handle} cannot place the minimum bet ({low}) and is out "
                                    "of the game.", ev)
-                return False
+                return
         ev.append(Event("turn", "", data={"handle": s.handle, "phase": g.phase.value}))
-        return True
 
     def _begin_round(self, now: float, ev: list[Event]) -> None:
         """Open the next round (or the showdown) after the current one has ended."""
