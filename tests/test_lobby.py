@@ -24,6 +24,15 @@ async def server(tmp_path):
         yield srv
 
 
+async def alice_and_bob(server, clients):
+    """Two clients logged in (new users alice and bob), at the door's menu."""
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    bob = await clients(server.port)
+    await bob.login("bob", "pw-bob")
+    return alice, bob
+
+
 def add_user(server, handle: str, password: str) -> None:
     server.app.ledger.create_account(handle, hash_password(password))
 
@@ -200,10 +209,7 @@ async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
 
 
 async def test_who_lists_everyone_online_and_where(server, clients):
-    alice = await clients(server.port)
-    await alice.login("alice", "pw-alice")
-    bob = await clients(server.port)
-    await bob.login("bob", "pw-bob")
+    alice, bob = await alice_and_bob(server, clients)
     await alice.send("w")
     await alice.wait_for("Who is online (2):")
     assert "alice             in the lobby" in alice.text
@@ -213,10 +219,7 @@ async def test_who_lists_everyone_online_and_where(server, clients):
 
 
 async def test_x_message_reaches_the_other_user(server, clients):
-    alice = await clients(server.port)
-    await alice.login("alice", "pw-alice")
-    bob = await clients(server.port)
-    await bob.login("bob", "pw-bob")
+    alice, bob = await alice_and_bob(server, clients)
     await alice.send("X")
     await alice.wait_for("Send an X-message to:")
     await alice.send("BOx\x7fB\r")   # Backspace (DEL) works while typing
@@ -245,10 +248,7 @@ async def test_x_message_to_someone_offline_changes_nothing(server, clients):
 
 
 async def test_sender_is_told_the_recipient_is_playing_poker(server, clients):
-    alice = await clients(server.port)
-    await alice.login("alice", "pw-alice")
-    bob = await clients(server.port)
-    await bob.login("bob", "pw-bob")
+    alice, bob = await alice_and_bob(server, clients)
     await bob.send("p")
     await bob.wait_for("Join the table? (y/n)")
     await bob.send("y")
@@ -336,10 +336,7 @@ SERVER_SEQUENCE = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\([0-9A-Za-z]")
 
 
 async def test_hostile_characters_in_x_messages_never_reach_the_recipient(server, clients):
-    alice = await clients(server.port)
-    await alice.login("alice", "pw-alice")
-    bob = await clients(server.port)
-    await bob.login("bob", "pw-bob")
+    alice, bob = await alice_and_bob(server, clients)
     # CR, LF and ESC end or cancel the prompt: ESC is tried at the end.
     hostile = sorted(FORBIDDEN - {"\r", "\n", "\x1b"})
     chunks = ["".join(hostile[i:i + 12]) for i in range(0, len(hostile), 12)]
