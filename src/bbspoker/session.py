@@ -13,7 +13,9 @@ screen). It owns two tasks:
   reading, telnetlib3's reader buffer passes its limit and the socket is
   paused (see ``bbspoker.server``): memory stays bounded.
 - the *writer* takes what :meth:`Session.write` queued, writes it and waits
-  for the socket to drain, at most ``[output] drain_timeout`` seconds. A
+  for the socket to drain, at most ``[output] drain_timeout`` seconds. (When
+  nothing is queued and the socket holds no unsent bytes, :meth:`Session.write`
+  hands the bytes to the socket at once, without waiting for the writer's turn.) A
   session whose socket does not drain in time, or whose queued output passes
   ``[output] backlog_bytes``, is disconnected; no other session waits for it.
 
@@ -253,12 +255,33 @@ class Session:
         if self._ending:
             return
         data = text.encode(self.encoding, errors="replace")
+        bound = self.app.config.output.backlog_bytes
+        if self._backlog + len(data) > bound:
+            self.abort(f"output backlog over {bound} bytes")
+            return
+        if self._writer_idle is not None and not self._writer_idle.done() and self._sent_all():
+            # Nothing queued or waiting in the socket: hand the bytes over now rather
+            # than one event-loop turn later (issue 6, latency). If the socket does not
+            # take them all, the writer task drains them under the drain timeout.
+            self._writer.write(data)
+            if self._socket_full():
+                self._wake_writer()
+            return
         self._out.append(data)
         self._backlog += len(data)
-        if self._backlog > self.app.config.output.backlog_bytes:
-            self.abort(f"output backlog over {self.app.config.output.backlog_bytes} bytes")
-            return
         self._wake_writer()
+
+    def _sent_all(self) -> bool:
+        """True when the transport holds no unsent bytes (the kernel took everything)."""
+        transport = self._writer.transport
+        return transport is not None and transport.get_write_buffer_size() == 0
+
+    def _socket_full(self) -> bool:
+        """True when the transport holds more unsent bytes than its high-water mark
+        (asyncio has then paused writing: ``drain()`` waits)."""
+        transport = self._writer.transport
+        return (transport is not None
+                and transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1])
 
     def _wake_writer(self) -> None:
         # A future per wait rather than an asyncio.Event: an idle session then
@@ -271,15 +294,18 @@ class Session:
         loop = asyncio.get_running_loop()
         try:
             while True:
-                if not self._out:
-                    if self._ending:
-                        break
+                if self._out:
+                    data = b"".join(self._out)
+                    self._out.clear()
+                    self._writer.write(data)
+                elif self._ending:
+                    break
+                elif self._socket_full():
+                    data = b""  # what write() handed over filled the socket: wait below
+                else:
                     self._writer_idle = loop.create_future()
                     await self._writer_idle
                     continue
-                data = b"".join(self._out)
-                self._out.clear()
-                self._writer.write(data)
                 try:
                     async with asyncio.timeout(timeout):
                         await self._writer.drain()
