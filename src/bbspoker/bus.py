@@ -9,6 +9,10 @@ task that owns the table publishes; each session's screen task reads its own
 - Items published with a ``key`` are *state* (a screen is state): a newer item
   with the same key replaces the older one still waiting in a queue, so a
   subscriber that falls behind skips to the latest state.
+- A subscriber may give a ``notify`` callable: the event loop runs it once,
+  soon after items arrive (``call_soon``, so the items of one publisher's turn
+  come in one batch), to act on them without waiting for a task switch: the
+  poker screen paints from it (issue 6, latency).
 - Items published without a key are *messages* (chat, table announcements,
   X-message notices) and are never dropped. A subscriber holding more than
   ``maxsize`` undelivered messages is marked :attr:`Subscription.overflowed`,
@@ -37,7 +41,8 @@ class Subscription:
     position of its replacement (it is newer than everything before it).
     """
 
-    def __init__(self, bus: Bus, maxsize: int, on_overflow: Callable[[], None] | None) -> None:
+    def __init__(self, bus: Bus, maxsize: int, on_overflow: Callable[[], None] | None,
+                 notify: Callable[[], None] | None = None) -> None:
         if maxsize < 1:
             raise ValueError("maxsize must be at least 1")
         self._bus = bus
@@ -46,6 +51,8 @@ class Subscription:
         self._items: deque[tuple[Hashable | None, Any]] = deque()
         self._messages = 0
         self._waiter: asyncio.Future[None] | None = None  # what ready() handed out
+        self._notify = notify
+        self._notify_due = False  # a notify call is scheduled and has not run yet
         self.overflowed = False
         self.closed = False
 
@@ -107,6 +114,14 @@ class Subscription:
     def _wake(self) -> None:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
+        if self._notify is not None and not self._notify_due:
+            self._notify_due = True
+            asyncio.get_running_loop().call_soon(self._run_notify)
+
+    def _run_notify(self) -> None:
+        self._notify_due = False
+        if self._notify is not None and not self.closed:
+            self._notify()
 
     async def get(self) -> Any:
         """Wait for and return the next item.
@@ -144,14 +159,19 @@ class Bus:
         return len(self._subscribers)
 
     def subscribe(self, *, maxsize: int | None = None,
-                  on_overflow: Callable[[], None] | None = None) -> Subscription:
+                  on_overflow: Callable[[], None] | None = None,
+                  notify: Callable[[], None] | None = None) -> Subscription:
         """Add a subscriber and return its queue.
 
         ``maxsize`` overrides the bus default; ``on_overflow`` is called once,
         synchronously inside the publish that overflowed it (keep it short:
-        e.g. schedule the session's close).
+        e.g. schedule the session's close). ``notify`` (no arguments) is run by
+        the event loop soon after items arrive, at most once per loop turn, until
+        the subscription is closed; it typically calls :meth:`Subscription.drain`.
+        Exceptions it raises go to the event loop's exception handler.
         """
-        sub = Subscription(self, self._maxsize if maxsize is None else maxsize, on_overflow)
+        sub = Subscription(self, self._maxsize if maxsize is None else maxsize, on_overflow,
+                           notify)
         self._subscribers.append(sub)
         return sub
 

@@ -120,6 +120,8 @@ class PokerScreen:
         self.editor: LineEditor | None = None
         self.error: str | None = None
         self.leaving = False
+        self._sub: Subscription | None = None
+        self._busy = False  # this player's own table command is in flight
         master = self.snapshot.master
         self._add_message("INFO", f"Welcome to the table, {self.handle}. "
                           + (f"{master} is the game-master." if master else ""))
@@ -129,8 +131,9 @@ class PokerScreen:
     async def run(self) -> None:
         """Play until the player leaves or is removed; always leaves the table cleanly."""
         session = self.session
-        sub = self.service.bus.subscribe(
-            on_overflow=lambda: session.abort("fell too far behind the table"))
+        sub = self._sub = self.service.bus.subscribe(
+            on_overflow=lambda: session.abort("fell too far behind the table"),
+            notify=self._on_bus)
         on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
         on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
@@ -166,6 +169,23 @@ class PokerScreen:
                     await self.service.call("leave", self.handle, reason=reason)
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
+
+    def _on_bus(self) -> None:
+        """Items arrived from the table: apply them and paint now, in the event-loop turn
+        right after the table's (issue 6: no task switch between a table change and the
+        bytes on every screen). Skipped while this player's own command is in flight: the
+        actor's screen is painted once, when the command returns, after everyone else's.
+        The screen loop wakes afterwards anyway and sees an ended subscription or removal."""
+        if self._busy or self.leaving or self._sub is None:
+            return
+        try:
+            self._take(self._sub)
+            self._paint()
+        except EOFError:
+            pass
+        except Exception:  # a bug: this player only loses the connection, the table goes on
+            log.exception("screen update for %s failed", self.handle)
+            self.session.abort("screen update failed")
 
     def _take(self, sub: Subscription) -> None:
         """Apply every item waiting in the subscription; EOFError once it has ended
@@ -284,10 +304,13 @@ class PokerScreen:
                 await self._command("bet", self.handle, amount, see_hands=(mode == "hands"))
 
     async def _command(self, name: str, *args: Any, **kwargs: Any) -> None:
+        self._busy = True
         try:
             await self.service.call(name, *args, **kwargs)
         except TableError as err:
             self.error = str(err)
+        finally:
+            self._busy = False
 
     # ----------------------------------------------------------------- output
 
