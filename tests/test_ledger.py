@@ -243,6 +243,117 @@ def test_ledger_behaves_exactly_like_memory_wallet(ops):
         assert ledger.verify() == []
 
 
+# ---------------------------------------------------------------- transactions
+
+
+@pytest.fixture(params=["memory", "ledger"])
+def wallet(request, tmp_path):
+    """Alice with 1000 CUBES and bob with 50, in either Wallet implementation."""
+    if request.param == "memory":
+        yield MemoryWallet({"Alice": 1000, "bob": 50, SYSTEM: 0})
+        return
+    with Ledger(tmp_path / "w.db", clock=Clock()) as led:
+        led.create_account("Alice", "h")
+        led.create_account("bob", "h", cubes=50)
+        yield led
+
+
+def books(wallet):
+    """Everything a transaction could change: balances, game journal, pots, games."""
+    balances = {h: wallet.balance(h) for h in ("alice", "bob", SYSTEM)}
+    if isinstance(wallet, MemoryWallet):
+        games = {gid: (dict(g), wallet.pots[gid]) for gid, g in wallet.games.items()}
+    else:
+        games = {g.id: g for g in wallet.list_games(100)}
+    return balances, list(journal_rows(wallet)), games
+
+
+def test_an_exception_escaping_a_transaction_undoes_all_of_it(wallet):
+    before = books(wallet)
+    with pytest.raises(RuntimeError, match="power cut"):
+        with wallet.transaction():
+            gid = wallet.open_game(["Alice", "bob"], "d")
+            wallet.pay_into_pot(gid, "alice", 10, "ante")
+            with wallet.transaction():                  # a nested block that succeeded
+                wallet.pay_into_pot(gid, "bob", 10, "ante")
+            wallet.pay_out_pot(gid, "bob", 20)
+            wallet.close_game(gid, "bob", {"winner": "bob"})
+            raise RuntimeError("power cut")
+    assert books(wallet) == before
+    assert wallet.open_game(["Alice"], "d") == gid      # the undone game never existed
+
+
+def test_a_call_failing_inside_a_transaction_undoes_only_itself(wallet):
+    with wallet.transaction(durable=False):
+        gid = wallet.open_game(["Alice", "bob"], "d")
+        assert wallet.pay_into_pot(gid, "alice", 10, "ante") == 990
+        with pytest.raises(InsufficientCubes):
+            wallet.pay_into_pot(gid, "bob", 51, "ante")
+        with pytest.raises(ValueError):
+            with wallet.transaction():                  # a nested block that failed
+                wallet.pay_into_pot(gid, "bob", 10, "ante")
+                wallet.pay_out_pot(gid, "bob", 999)
+        assert wallet.pay_into_pot(gid, "alice", 5, "bet") == 985
+    assert (wallet.balance("alice"), wallet.balance("bob")) == (985, 50)
+    assert journal_rows(wallet) == [(gid, "Alice", -10, "ante"), (gid, "Alice", -5, "bet")]
+
+
+def test_a_write_failing_halfway_inside_a_transaction_leaves_no_half(ledger, db):
+    """The balance UPDATE succeeds, then its journal INSERT fails: the ante of bob
+    must not be taken without its journal row, while alice's ante stays."""
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute("CREATE TRIGGER broken BEFORE INSERT ON journal WHEN NEW.account_id = "
+                    "(SELECT id FROM accounts WHERE handle = 'bob') "
+                    "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+    with ledger.transaction(durable=False):
+        gid = ledger.open_game(["Alice", "bob"], "d")
+        ledger.pay_into_pot(gid, "alice", 10, "ante")
+        with pytest.raises(sqlite3.DatabaseError, match="disk trouble"):
+            ledger.pay_into_pot(gid, "bob", 10, "ante")
+    with raw:
+        raw.execute("DROP TRIGGER broken")
+    raw.close()
+    assert (ledger.balance("alice"), ledger.balance("bob"), ledger.game(gid).pot) == (990, 50, 10)
+    assert ledger.verify() == []
+
+
+def test_a_pot_is_not_paid_out_if_the_game_cannot_be_closed(ledger):
+    gid = ledger.open_game(["Alice", "bob"], "d")
+    ledger.pay_into_pot(gid, "bob", 10, "ante")
+    with pytest.raises(TypeError):
+        with ledger.transaction():
+            ledger.pay_out_pot(gid, "alice", 10)
+            ledger.close_game(gid, "Alice", {"bad": object()})   # history not JSON-able
+    assert (ledger.balance("alice"), ledger.game(gid).pot, ledger.game(gid).ended_at) == (
+        1000, 10, None)
+    assert ledger.verify() == []
+
+
+def test_game_stakes_commit_without_fsync_and_everything_else_with_it(ledger):
+    """Durability policy: open_game, antes and bets commit with synchronous NORMAL;
+    game ends and CUBES changed outside a game with FULL (SQLite: 1 = NORMAL, 2 = FULL)."""
+    def level():
+        return ledger._db.execute("PRAGMA synchronous").fetchone()[0]
+
+    gid = ledger.open_game(["Alice", "bob"], "d")
+    assert level() == 1
+    ledger.grant("bob", 5, "prize", "root")
+    assert level() == 2
+    ledger.pay_into_pot(gid, "bob", 10, "bet")
+    assert level() == 1
+    with ledger.transaction():
+        ledger.pay_into_pot(gid, "alice", 10, "bet")   # inside: the block's level counts
+    assert level() == 2
+    ledger.pay_out_pot(gid, "bob", 20)
+    assert level() == 2
+    ledger.pay_into_pot(gid, "bob", 1, "bet")
+    ledger.pot_to_system(gid, 1)
+    assert level() == 2
+    ledger.cancel_game(ledger.open_game(["bob"], "d"), "test")
+    assert level() == 2
+
+
 # ---------------------------------------------------------------- admin money
 
 

@@ -20,20 +20,33 @@ users' savings, so none may appear or vanish without a record:
   :data:`~bbspoker.wallet.SYSTEM` account included) plus open pots equal
   grants minus takes.
 
-SQLite is used with WAL, ``synchronous=FULL``, a busy timeout and ``BEGIN
-IMMEDIATE`` for every write, so the server and the admin CLI can use the same
-file at the same time without losing an update. Opening a ledger runs the
-schema migrations (table ``schema_version``).
+SQLite is used with WAL, a busy timeout and ``BEGIN IMMEDIATE`` for every
+write, so the server and the admin CLI can use the same file at the same time
+without losing an update. Several calls can share one transaction
+(:meth:`Ledger.transaction`). Opening a ledger runs the schema migrations
+(table ``schema_version``).
+
+Durability: every commit is atomic and survives a crash of the process. The
+stakes of a game still running (:meth:`Ledger.open_game`, antes and bets through
+:meth:`Ledger.pay_into_pot`) commit with ``synchronous = NORMAL``: no fsync, so a
+power loss may drop the last such commits. That is safe: the WAL keeps a prefix
+of the commits, each balance change goes with its journal row, and the game,
+left unfinished, is refunded by :meth:`Ledger.recover_unfinished_games` at the
+next start. Everything else (paying out a pot, pot to system, closing or
+cancelling a game, grants, takes, ``set``, new accounts, notices, account
+fields) commits with ``synchronous = FULL``; its fsync of the WAL also makes
+every earlier commit durable.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
 import time
 import unicodedata
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -119,10 +132,12 @@ class LedgerError(Exception):
     """The database cannot be used: unreadable file, or a schema newer than this code."""
 
 
+@functools.lru_cache(maxsize=4096)
 def handle_key(handle: str) -> str:
     """The form of a handle used for uniqueness and look-up: NFKC, then case-folded.
 
-    ``"Alice"``, ``"ALICE"`` and full-width ``"Ａｌｉｃｅ"`` share one key.
+    ``"Alice"``, ``"ALICE"`` and full-width ``"Ａｌｉｃｅ"`` share one key. Cached
+    (the last 4096 handles): every balance look-up goes through it.
     """
     return unicodedata.normalize("NFKC", handle).casefold()
 
@@ -271,6 +286,7 @@ class Ledger:
             self._db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
+            self._durable = True
             self._db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
@@ -293,16 +309,54 @@ class Ledger:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def transaction(self, durable: bool = True) -> AbstractContextManager[None]:
+        """Group the calls made inside the ``with`` block into one SQLite transaction
+        (:meth:`bbspoker.wallet.Wallet.transaction`): one ``BEGIN IMMEDIATE`` ... ``COMMIT``.
+
+        Each method called inside runs in its own SAVEPOINT: if it raises, only its own
+        partial work is rolled back and the block may go on. An exception escaping the
+        block rolls back everything. Nested blocks are SAVEPOINTs too. ``durable``:
+        commit with ``synchronous = FULL`` (True) or ``NORMAL`` (False); it applies to
+        everything inside, nested blocks and methods included (see :meth:`_write`)."""
+        return self._write(durable)
+
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE): all of it happens or none."""
-        self._db.execute("BEGIN IMMEDIATE")
+    def _write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One all-or-nothing write.
+
+        Outside a transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, with ``PRAGMA
+        synchronous`` set first to FULL (``durable``: the commit fsyncs the WAL, so it
+        and every earlier commit survive a power loss) or NORMAL (no fsync: the commit
+        survives a crash of the process; a power loss may drop it and the commits after
+        it, never part of one). SQLite refuses to change ``synchronous`` inside a
+        transaction, hence the switch here, only when the level changes.
+
+        Inside a transaction: a SAVEPOINT, rolled back alone if the block raises (the
+        exception propagates); the outer transaction's durability applies.
+        """
+        db = self._db
+        if db.in_transaction:
+            # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on the
+            # most recent savepoint of that name, which is always the innermost open one.
+            db.execute("SAVEPOINT inner")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK TO inner")
+                db.execute("RELEASE inner")
+                raise
+            db.execute("RELEASE inner")
+            return
+        if durable != self._durable:
+            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            self._durable = durable
+        db.execute("BEGIN IMMEDIATE")
         try:
-            yield self._db
+            yield db
         except BaseException:
-            self._db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
+        db.execute("COMMIT")
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -390,8 +444,9 @@ class Ledger:
     def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
         """Record a new game (players in seat order, SHA-256 hex of the deck order), started
         now by the ledger's clock (Unix seconds); returns its id, never reused. Until :meth:`close_game` it counts
-        as unfinished and is refunded by :meth:`recover_unfinished_games`."""
-        with self._write() as db:
+        as unfinished and is refunded by :meth:`recover_unfinished_games`. Commits with
+        ``synchronous = NORMAL`` (see the module docstring: durability)."""
+        with self._write(durable=False) as db:
             return db.execute(
                 "INSERT INTO games (players, deck_hash, started_at) VALUES (?, ?, ?)",
                 (json.dumps(list(handles)), deck_hash, self._clock())).lastrowid
@@ -401,10 +456,11 @@ class Ledger:
         ``game_id`` (chapter 2: bets leave the player's cash the moment they are made);
         ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
         InsufficientCubes, UnknownAccount, or ValueError (bad amount, game not open);
-        nothing is changed then."""
+        nothing is changed then. Commits with ``synchronous = NORMAL``, like
+        :meth:`open_game`."""
         if amount <= 0:
             raise ValueError(f"amount must be positive, got {amount}")
-        with self._write():
+        with self._write(durable=False):
             self._require_open(game_id)
             return self._move(self._account_id(handle), -amount, reason, game_id)
 

@@ -9,6 +9,10 @@ or :meth:`Wallet.pot_to_system` (nobody left). A game opened with
 :meth:`Wallet.open_game` and never closed (a crash) is refunded by the ledger
 on the next start.
 
+Several calls can be grouped into one all-or-nothing unit with
+:meth:`Wallet.transaction` (the table opens a game and takes every ante in
+one, and pays out and closes a game in another).
+
 Implementations: :class:`MemoryWallet` here (tests, bots), and
 ``bbspoker.ledger.Ledger`` (SQLite, the real thing). All amounts are whole
 CUBES (``int``); handles are compared without regard to case.
@@ -16,8 +20,9 @@ CUBES (``int``); handles are compared without regard to case.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 __all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "MemoryWallet", "SYSTEM"]
 
@@ -35,6 +40,24 @@ class UnknownAccount(KeyError):
 
 class Wallet(Protocol):
     """What the table needs from the CUBES store. Every method is one atomic change."""
+
+    def transaction(self, durable: bool = True) -> AbstractContextManager[None]:
+        """Group the calls made inside the ``with`` block into one all-or-nothing unit.
+
+        If an exception escapes the block, every change made inside it is undone and
+        the exception propagates. A method that raises inside the block (for example
+        :class:`InsufficientCubes` from one player's ante) undoes only its own partial
+        work; if the caller catches the exception, the block goes on and what the other
+        calls did is kept. Blocks nest: an inner block that raises is undone alone.
+        Other users of the store see either none or all of the block's changes.
+
+        ``durable``: once the block has exited, its changes survive a power loss. With
+        ``False`` the store may keep them only as far as a crash of the process (the
+        stakes of a game still running: if they are lost, the whole block is lost, and
+        the unfinished game is refunded at the next start). A nested block, and every
+        method called inside, takes the outermost block's durability.
+        """
+        ...
 
     def balance(self, handle: str) -> int:
         """Current CUBES of ``handle``; raises :class:`UnknownAccount`."""
@@ -86,6 +109,26 @@ class MemoryWallet:
     pots: dict[int, int] = field(default_factory=dict)
     games: dict[int, dict[str, Any]] = field(default_factory=dict)
     _next_game: int = 1
+
+    @contextmanager
+    def transaction(self, durable: bool = True) -> Iterator[None]:
+        """See :meth:`Wallet.transaction`: on an exception escaping the block, balances,
+        journal, pots, games and the next game id are put back as they were when the
+        block was entered (in place: references to them stay valid). ``durable`` has no
+        meaning in memory."""
+        balances, journal, pots = dict(self.balances), list(self.journal), dict(self.pots)
+        games = {gid: dict(game) for gid, game in self.games.items()}
+        next_game = self._next_game
+        try:
+            yield
+        except BaseException:
+            for current, saved in ((self.balances, balances), (self.pots, pots),
+                                   (self.games, games)):
+                current.clear()
+                current.update(saved)
+            self.journal[:] = journal
+            self._next_game = next_game
+            raise
 
     def _key(self, handle: str) -> str:
         for name in self.balances:
