@@ -1,11 +1,14 @@
 """The table state machine against chapter 2 of the rules, as decided in issue 2."""
 
+import itertools
 import random
+import sqlite3
 
 import pytest
 
 from bbspoker.cards import DECK
 from bbspoker.hands import evaluate
+from bbspoker.ledger import Ledger
 from bbspoker.table import Action, Phase, Table, TableError, TableRules
 from bbspoker.wallet import SYSTEM, MemoryWallet
 
@@ -391,3 +394,80 @@ def test_hand_history_is_handed_to_the_wallet():
     assert actions[:2] == ["alice pays the ante (10)", "bob pays the ante (10)"]
     assert "round 1: alice has passed." in actions
     assert game["winner"] == "bob"
+
+
+# --------------------------------------------------------------------------- wallet transactions
+
+def test_on_the_ledger_a_start_and_an_end_are_one_commit_each_and_kept_after_reopen(tmp_path):
+    """carol cannot pay the ante: the others are charged in the same transaction,
+    she stays inactive; every row of the game is in the file when it is opened again."""
+    path = tmp_path / "table.db"
+    with Ledger(path) as ledger:
+        for handle, cubes in (("alice", 1000), ("bob", 1000), ("carol", 5)):
+            ledger.create_account(handle, "h", cubes)
+        table = Table(ledger, TableRules(), rng=random.Random(1))
+        for handle in ("alice", "bob", "carol"):
+            table.sit(handle, 0.0)
+        statements: list[str] = []
+        ledger._db.set_trace_callback(statements.append)
+        ev = table.start("alice", 1.0)
+        assert statements.count("COMMIT") == 1
+        assert table.is_active("alice") and table.is_active("bob")
+        assert not table.is_active("carol")
+        assert any(e.to == "carol" and "ante" in e.text for e in ev)
+        gid = table.game_id
+        with Ledger(path) as other:                # another connection sees the whole start
+            assert other.game(gid).pot == 20 and other.balance("carol") == 5
+        table.pass_("alice", 2.0)
+        table.bet("bob", 1, 3.0)
+        statements.clear()
+        table.reveal("bob", 4.0)                   # bob, the last player, wins
+        assert statements.count("COMMIT") == 1
+    with Ledger(path) as ledger:
+        rows = [(r.handle, r.amount, r.reason) for r in ledger.journal_since(0) if r.game_id == gid]
+        assert rows == [("alice", -10, "ante"), ("bob", -10, "ante"), ("bob", -1, "bet"),
+                        ("bob", 21, "win")]
+        game = ledger.game(gid)
+        assert (game.players, game.winner, game.pot) == (["alice", "bob", "carol"], "bob", 0)
+        assert (ledger.balance("alice"), ledger.balance("bob"), ledger.balance("carol")) == (
+            990, 990 - 1 + 21, 5)
+        assert ledger.verify() == []
+
+
+def break_wallet(wallet, method, call_no):
+    """Make the ``call_no``-th call of ``wallet.method`` fail as a broken disk would."""
+    real, calls = getattr(wallet, method), itertools.count(1)
+
+    def broken(*args):
+        if next(calls) == call_no:
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(*args)
+    setattr(wallet, method, broken)
+
+
+def test_a_start_the_wallet_fails_charges_nobody_and_leaves_the_table_as_it_was():
+    table, wallet = make(("alice", "bob", "carol"))
+    break_wallet(wallet, "pay_into_pot", 2)          # bob's ante
+    with pytest.raises(sqlite3.OperationalError):
+        table.start("alice", 1.0)
+    assert wallet.balances == {"alice": 1000, "bob": 1000, "carol": 1000}
+    assert wallet.journal == [] and wallet.games == {} and wallet.pots == {}
+    assert table.phase is Phase.IDLE and table.game_id is None and table.pot is None
+    assert not any(table.is_active(h) or table.cards_of(h) for h in ("alice", "bob", "carol"))
+    del wallet.pay_into_pot                          # the disk is back
+    table.start("alice", 2.0)
+    assert table.game_id == 1 and table.pot == 30
+    assert wallet.balances == {"alice": 990, "bob": 990, "carol": 990}
+
+
+def test_an_end_the_wallet_fails_pays_nothing_out_and_keeps_the_game():
+    table, wallet = started(("alice", "bob"))
+    break_wallet(wallet, "close_game", 1)
+    table.pass_("alice", 2.0)
+    table.bet("bob", 1, 3.0)
+    with pytest.raises(sqlite3.OperationalError):
+        table.reveal("bob", 4.0)
+    assert wallet.balances == {"alice": 990, "bob": 989}    # the pot of 21 is not paid
+    assert wallet.pots == {1: 21} and not wallet.games[1]["closed"]
+    assert wallet.total() == 2000 and wallet.journal[-1][3] == "bet"
+    assert table.game_id == 1

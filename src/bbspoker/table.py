@@ -326,18 +326,28 @@ class Table:
             raise TableError(refusal)
         deck = shuffled_deck(self._rng)
         deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
-        seated = [i for i, s in enumerate(self._seats) if s is not None]
-        gid = self.wallet.open_game([self._seats[i].handle for i in seated], deck_hash)  # type: ignore[union-attr]
+        order = self._order_from(self._master)  # type: ignore[arg-type]
+        # One wallet transaction for the game and every ante; a failed ante undoes only
+        # itself. The table changes only after the wallet work succeeded.
+        paid: set[int] = set()
+        with self.wallet.transaction(durable=False):
+            gid = self.wallet.open_game([s.handle for s in self._seats if s is not None],
+                                        deck_hash)
+            for i in order:
+                try:
+                    self.wallet.pay_into_pot(gid, self._seats[i].handle,  # type: ignore[union-attr]
+                                             self.rules.ante, "ante")
+                except InsufficientCubes:
+                    continue
+                paid.add(i)
         g = self._game = _Game(gid, deck, deck_hash, now)
         ev: list[Event] = []
-        for i in self._order_from(self._master):  # type: ignore[arg-type]
+        for i in order:
             s = self._seats[i]
             assert s is not None
             s.active, s.revealed, s.cards, s.bet_this_round = False, False, [], False
             s.turns = s.timeouts = 0
-            try:
-                self.wallet.pay_into_pot(gid, s.handle, self.rules.ante, "ante")
-            except InsufficientCubes:
+            if i not in paid:
                 ev.append(Event("inactive", f"You do not have the {self.rules.ante} CUBES ante: "
                                 "you may join the next game.", to=s.handle, tag="INFO"))
                 continue
@@ -712,25 +722,30 @@ class Table:
         assert g is not None
         w = self._seats[winner] if winner is not None else None
         if w is not None:
-            self.wallet.pay_out_pot(g.id, w.handle, g.pot)
             desc = f" with {evaluate(w.cards).describe()}" if w.revealed else ""
             text = f"{w.handle} wins the pot of {g.pot} CUBES{desc}!"
-            ev.append(Event("won", text, data={"handle": w.handle, "pot": g.pot}))
+            end = Event("won", text, data={"handle": w.handle, "pot": g.pot})
         else:
-            self.wallet.pot_to_system(g.id, g.pot)
             text = f"Nobody is left in the game: the pot of {g.pot} CUBES goes to the system."
-            ev.append(Event("pot_to_system", text, data={"pot": g.pot}))
-        g.actions.append(text)
+            end = Event("pot_to_system", text, data={"pot": g.pot})
         history = {
             "players": g.players,
             "deck_hash": g.deck_hash,
-            "actions": g.actions,
+            "actions": [*g.actions, text],
             "hands": {s.handle: format_cards(sort_hand(s.cards))
                       for s in self._seats if s is not None and s.revealed},
             "pot": g.pot,
             "winner": w.handle if w is not None else None,
         }
-        self.wallet.close_game(g.id, history["winner"], history)
+        # Pot and end record in one wallet transaction; the game is over for the table
+        # only once it succeeded.
+        with self.wallet.transaction():
+            if w is not None:
+                self.wallet.pay_out_pot(g.id, w.handle, g.pot)
+            else:
+                self.wallet.pot_to_system(g.id, g.pot)
+            self.wallet.close_game(g.id, history["winner"], history)
+        ev.append(end)
         self._game = None
         self._last_game_end = now
         # Chapter 4: two successive complete games with every turn timed out.
