@@ -318,6 +318,25 @@ def test_a_write_failing_halfway_inside_a_transaction_leaves_no_half(ledger, db)
     assert ledger.verify() == []
 
 
+def test_a_transaction_sqlite_rolled_back_by_itself_reports_the_real_error(ledger):
+    """An interrupted write makes SQLite roll the whole transaction back on its own (as
+    an I/O error or a full disk would): the caller sees that error, and nothing is kept."""
+    def interrupt_balance_updates(statement):
+        interrupt = statement.startswith("UPDATE accounts")
+        ledger._db.set_progress_handler((lambda: 1) if interrupt else None, 1)
+
+    before = books(ledger)
+    with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+        with ledger.transaction(durable=False):
+            gid = ledger.open_game(["Alice", "bob"], "d")
+            ledger.pay_into_pot(gid, "alice", 10, "ante")
+            ledger._db.set_trace_callback(interrupt_balance_updates)
+            ledger.pay_into_pot(gid, "bob", 10, "ante")
+    ledger._db.set_trace_callback(None)
+    ledger._db.set_progress_handler(None, 1)
+    assert books(ledger) == before and ledger.verify() == []
+
+
 def test_a_pot_is_not_paid_out_if_the_game_cannot_be_closed(ledger):
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "bob", 10, "ante")

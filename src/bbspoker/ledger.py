@@ -46,7 +46,7 @@ import os
 import sqlite3
 import time
 import unicodedata
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -309,7 +309,8 @@ class Ledger:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def transaction(self, durable: bool = True) -> AbstractContextManager[None]:
+    @contextmanager
+    def transaction(self, durable: bool = True) -> Iterator[None]:
         """Group the calls made inside the ``with`` block into one SQLite transaction
         (:meth:`bbspoker.wallet.Wallet.transaction`): one ``BEGIN IMMEDIATE`` ... ``COMMIT``.
 
@@ -317,8 +318,11 @@ class Ledger:
         partial work is rolled back and the block may go on. An exception escaping the
         block rolls back everything. Nested blocks are SAVEPOINTs too. ``durable``:
         commit with ``synchronous = FULL`` (True) or ``NORMAL`` (False); it applies to
-        everything inside, nested blocks and methods included (see :meth:`_write`)."""
-        return self._write(durable)
+        everything inside, nested blocks and methods included (see :meth:`_write`).
+        Like every write, raises ``sqlite3.OperationalError`` if another connection
+        holds the write lock for longer than the busy timeout (10 s)."""
+        with self._write(durable):
+            yield
 
     @contextmanager
     def _write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
@@ -335,6 +339,8 @@ class Ledger:
         exception propagates); the outer transaction's durability applies.
         """
         db = self._db
+        # The rollbacks below are skipped when SQLite has already rolled the whole
+        # transaction back by itself (I/O error, disk full): the original error propagates.
         if db.in_transaction:
             # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on the
             # most recent savepoint of that name, which is always the innermost open one.
@@ -342,8 +348,9 @@ class Ledger:
             try:
                 yield db
             except BaseException:
-                db.execute("ROLLBACK TO inner")
-                db.execute("RELEASE inner")
+                if db.in_transaction:
+                    db.execute("ROLLBACK TO inner")
+                    db.execute("RELEASE inner")
                 raise
             db.execute("RELEASE inner")
             return
@@ -354,7 +361,8 @@ class Ledger:
         try:
             yield db
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
 
