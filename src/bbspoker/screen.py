@@ -156,6 +156,7 @@ class _Canvas:
     def __init__(self, encoding: str, frame: _Grid | None = None) -> None:
         self.grid: _Grid = list(frame) if frame else [_blank_row() for _ in range(HEIGHT)]
         self.encoding = encoding
+        self.cursor_col: int | None = None  # set by _draw_input: the input cursor's column
 
     def put(self, row: int, col: int, text: str, width: int | None = None) -> None:
         """Place ``text`` at (row, col), padded/cut to ``width`` cells (default: its own width)."""
@@ -224,7 +225,7 @@ def _wrap6(text: str, width: int) -> tuple[str, ...]:
     return tuple(wrap(clean_text(text, 6 * width), width)[:6])
 
 
-def _draw_opponents(c: _Layout, view: GameView) -> None:
+def _draw_opponents(c: _Canvas, view: GameView) -> None:
     """Region (1): handles and hidden or revealed cards of up to four opponents."""
     for row, opp in enumerate(view.opponents[:4], start=_OPP_ROW):
         c.put(row, 2, opp.handle, 19)
@@ -234,7 +235,7 @@ def _draw_opponents(c: _Layout, view: GameView) -> None:
             c.put(row, 22, " ".join(["[?]"] * 5))
 
 
-def _draw_info(c: _Layout, view: GameView) -> None:
+def _draw_info(c: _Canvas, view: GameView) -> None:
     """Region (2): the values after the Master/Current/Pot/Round labels of the frame."""
     values = (
         view.master or "",
@@ -247,14 +248,14 @@ def _draw_info(c: _Layout, view: GameView) -> None:
         c.put(row, _INFO_COL + label_width, value, _INFO_WIDTH - label_width)
 
 
-def _draw_xmsg(c: _Layout, view: GameView) -> None:
+def _draw_xmsg(c: _Canvas, view: GameView) -> None:
     """Region (8): the X-message counter in the separator line."""
     if view.xmsg_count > 0:
         plural = "" if view.xmsg_count == 1 else "s"
         c.put(_SEP_ROW, 15, f"[{view.xmsg_count} X-message{plural}]")
 
 
-def _draw_player(c: _Layout, view: GameView) -> None:
+def _draw_player(c: _Canvas, view: GameView) -> None:
     """Region (3): the player's message, or their cards (face down when selected for discard)."""
     if view.player_message is not None:
         for row, line in enumerate(_wrap6(view.player_message, _MID_COL - 4), start=_CARD_ROW):
@@ -267,7 +268,7 @@ def _draw_player(c: _Layout, view: GameView) -> None:
                 c.put(row, 2 + 8 * i, line)
 
 
-def _draw_commands(c: _Layout, view: GameView) -> None:
+def _draw_commands(c: _Canvas, view: GameView) -> None:
     """Region (4): the commands from the top, the prompt (wrapped) at the bottom."""
     prompt = _wrap6(view.prompt, _CMD_WIDTH) if view.prompt else ()
     lines = [*view.commands[: 6 - len(prompt)], *prompt]
@@ -275,7 +276,7 @@ def _draw_commands(c: _Layout, view: GameView) -> None:
         c.put(row, _CMD_COL, line, _CMD_WIDTH)
 
 
-def _draw_status(c: _Layout, view: GameView) -> None:
+def _draw_status(c: _Canvas, view: GameView) -> None:
     """Region (5): ``handle [N CUBES]`` and the clock in the status line."""
     status = clean_text(f" {clean_text(view.handle, 16)} [{view.cubes:,} CUBES] ", _MID_COL - 3)
     c.put(_STATUS_ROW, 11 if 11 + display_width(status) < _MID_COL else 2, status)
@@ -283,27 +284,33 @@ def _draw_status(c: _Layout, view: GameView) -> None:
         c.put(_STATUS_ROW, _CLOCK_COL, f" {clean_text(view.clock, 4)} ")
 
 
-def _draw_messages(c: _Layout, view: GameView) -> None:
+@lru_cache(maxsize=1024)
+def _message_row(encoding: str, tag: str, text: str, newest: bool) -> list[str]:
+    """One row of region (6): ``[tag] text`` between the borders, ``->`` before the newest.
+
+    Cached and shared by every screen (the same messages go to everyone at the table):
+    the list must never be changed in place (:class:`_Layout` copies rows before it
+    writes on them)."""
+    c = _Canvas(encoding, _FRAME)
+    c.grid[_MSG_ROW] = _FRAME[_MSG_ROW][:]
+    if newest:
+        c.put(_MSG_ROW, 1, "->")
+    c.put(_MSG_ROW, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
+    return c.grid[_MSG_ROW]
+
+
+def _draw_messages(c: _Canvas, view: GameView) -> None:
     """Region (6): the last 10 messages as ``[tag] text``, the newest marked ``->``.
 
-    Each message row is kept (by tag, text and arrow) while its message is shown,
-    so after a scroll the rows that moved are the same objects as before.
-    """
+    Rows come from :func:`_message_row`, so after a scroll the rows that moved are
+    the same objects as before (and on every screen)."""
     shown = view.messages[-MESSAGE_ROWS:]
-    kept, c.message_rows = c.message_rows, {}
-    for row, (tag, text) in enumerate(shown, start=_MSG_ROW):
-        newest = row == _MSG_ROW + len(shown) - 1
-        line = kept.get((tag, text, newest))
-        if line is None:
-            c.grid[row] = _FRAME[row][:]
-            if newest:
-                c.put(row, 1, "->")
-            c.put(row, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
-            line = c.grid[row]
-        c.grid[row] = c.message_rows[tag, text, newest] = line
+    last = len(shown) - 1
+    for i, (tag, text) in enumerate(shown):
+        c.grid[_MSG_ROW + i] = _message_row(c.encoding, tag, text, i == last)
 
 
-def _draw_input(c: _Layout, view: GameView) -> None:
+def _draw_input(c: _Canvas, view: GameView) -> None:
     """Region (7): ``handle: text`` of an open chat line; sets ``c.cursor_col`` after it."""
     typed = ""
     if view.chat_input is not None:
@@ -319,7 +326,7 @@ class _Region(NamedTuple):
     rows: range
     cols: slice
     key: Callable[[GameView], object]
-    draw: Callable[[_Layout, GameView], None]
+    draw: Callable[[_Canvas, GameView], None]
 
 
 _LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
@@ -336,20 +343,46 @@ _REGIONS = (
 _NOTHING = object()  # the key of a region not drawn yet
 
 
+#: Laid-out regions shared by every screen: (region index, encoding, key) to the cells
+#: of the region's rows (and the input cursor's column). A bet changes the same regions
+#: the same way on most screens at the table; each is laid out once.
+_REGION_CACHE: dict[tuple[int, str, object], tuple[tuple[list[str], ...], int | None]] = {}
+_REGION_CACHE_SIZE = 2048
+_MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is _draw_messages)
+
+
+def _region_cells(index: int, encoding: str, key: object,
+                  view: GameView) -> tuple[tuple[list[str], ...], int | None]:
+    """The cells of region ``index`` drawn for ``view`` (whose fields give ``key``), one
+    list per row of the region, and the input cursor's column if the region sets it.
+    Cached in :data:`_REGION_CACHE`; the lists must not be changed in place."""
+    cached = _REGION_CACHE.get((index, encoding, key))
+    if cached is None:
+        region = _REGIONS[index]
+        c = _Canvas(encoding, _FRAME)
+        for row in region.rows:
+            c.grid[row] = _FRAME[row][:]
+        region.draw(c, view)
+        cached = tuple(c.grid[row][region.cols] for row in region.rows), c.cursor_col
+        if len(_REGION_CACHE) >= _REGION_CACHE_SIZE:
+            del _REGION_CACHE[next(iter(_REGION_CACHE))]  # the oldest entry
+        _REGION_CACHE[index, encoding, key] = cached
+    return cached
+
+
 class _Layout(_Canvas):
     """The full 80x24 screen of the last :class:`GameView`, redrawn region by region.
 
-    ``grid`` holds the cells, ``cursor_col`` the input cursor's column,
-    ``message_rows`` the rows of the messages shown.
-    :meth:`update` redraws only the regions whose fields changed; rows it does
-    not touch stay the same list objects, and rows it touches are copied
-    first, so a grid it returned before never changes.
+    ``grid`` holds the cells, ``cursor_col`` the input cursor's column.
+    :meth:`update` redraws only the regions whose fields changed, taking their
+    cells from the shared cache; rows it does not touch stay the same list
+    objects, and rows it touches are copied first, so a grid it returned
+    before never changes.
     """
 
     def __init__(self, encoding: str) -> None:
         super().__init__(encoding, _FRAME)
         self.cursor_col = _INPUT_COL
-        self.message_rows: dict[tuple[str, str, bool], list[str]] = {}  # see _draw_messages
         self._keys: list[object] = [_NOTHING] * len(_REGIONS)
 
     def update(self, view: GameView) -> _Grid:
@@ -361,12 +394,18 @@ class _Layout(_Canvas):
             if key == self._keys[i]:
                 continue
             self._keys[i] = key
-            for row in region.rows:
+            if i == _MESSAGES:  # whole rows, shared with other screens (see _message_row)
+                grid[region.rows.start : region.rows.stop] = _FRAME[region.rows.start : region.rows.stop]
+                _draw_messages(self, view)
+                continue
+            cells, cursor_col = _region_cells(i, self.encoding, key, view)
+            for row, part in zip(region.rows, cells):
                 if row not in copied:
                     grid[row] = grid[row][:]
                     copied.add(row)
-                grid[row][region.cols] = _FRAME[row][region.cols]
-            region.draw(self, view)
+                grid[row][region.cols] = part
+            if cursor_col is not None:
+                self.cursor_col = cursor_col
         return grid
 
 
