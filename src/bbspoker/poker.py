@@ -122,6 +122,8 @@ class PokerScreen:
         self.leaving = False
         self._sub: Subscription | None = None
         self._busy = False  # this player's own table command is in flight
+        self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
+        self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
         master = self.snapshot.master
         self._add_message("INFO", f"Welcome to the table, {self.handle}. "
                           + (f"{master} is the game-master." if master else ""))
@@ -129,8 +131,14 @@ class PokerScreen:
     # ----------------------------------------------------------------- the loop
 
     async def run(self) -> None:
-        """Play until the player leaves or is removed; always leaves the table cleanly."""
+        """Play until the player leaves or is removed; always leaves the table cleanly.
+
+        Table updates are painted by :meth:`_on_bus` as they come; this loop takes keys
+        and, while the player's count-down is shown, ticks the clock once a second.
+        It sleeps on one future that keys, the end of the session, a removal from the
+        table and a new deadline resolve (no task per key, no ``asyncio.wait``)."""
         session = self.session
+        loop = asyncio.get_running_loop()
         sub = self._sub = self.service.bus.subscribe(
             on_overflow=lambda: session.abort("fell too far behind the table"),
             notify=self._on_bus)
@@ -138,54 +146,64 @@ class PokerScreen:
         on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
         session.xmessage_listeners.append(on_xmsg)
-        key_task: asyncio.Task[Key] | None = None
+        session.key_listeners.append(self._wake_up)
         reason = "has left the table"
         try:
             self._paint()
             while not self.leaving:
-                key_task = key_task or asyncio.ensure_future(session.read_key())
-                done, _ = await asyncio.wait({key_task, sub.ready()}, timeout=self._clock_wait(),
-                                             return_when=asyncio.FIRST_COMPLETED)
-                self._take(sub)
-                if key_task in done:
-                    key, key_task = key_task.result(), None
+                key = session.read_key_nowait()
+                if key is not None:
                     await self._on_key(key)
                     # A command's own update is published before the command returns:
                     # take it now, so that the player's screen is painted once, not twice.
                     self._take(sub)
-                self._paint()
+                    self._paint()
+                    continue
+                self._wakeup = loop.create_future()
+                self._clock_for = self._clock_deadline()
+                try:
+                    async with asyncio.timeout(self._clock_wait()):
+                        await self._wakeup
+                except TimeoutError:
+                    self._paint()      # the clock's next second
+                self._take(sub)        # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
             reason = "has lost the connection"
         finally:
-            if key_task is not None:
-                key_task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, SessionClosed):
-                    await key_task
             sub.close()
             session.resize_listeners.remove(on_resize)
             session.xmessage_listeners.remove(on_xmsg)
+            session.key_listeners.remove(self._wake_up)
             if self.snapshot.seat_of(self.handle) is not None or self._seated():
                 with contextlib.suppress(TableError):
                     await self.service.call("leave", self.handle, reason=reason)
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
 
+    def _wake_up(self) -> None:
+        """Let the loop run: a key came, the session ended, or the table needs it."""
+        if self._wakeup is not None and not self._wakeup.done():
+            self._wakeup.set_result(None)
+
     def _on_bus(self) -> None:
         """Items arrived from the table: apply them and paint now, in the event-loop turn
         right after the table's (issue 6: no task switch between a table change and the
         bytes on every screen). Skipped while this player's own command is in flight: the
         actor's screen is painted once, when the command returns, after everyone else's.
-        The screen loop wakes afterwards anyway and sees an ended subscription or removal."""
+        The screen loop is woken when it has to act: removal, an ended subscription, or
+        a count-down that starts, stops or moves."""
         if self._busy or self.leaving or self._sub is None:
             return
         try:
             self._take(self._sub)
             self._paint()
         except EOFError:
-            pass
+            self._wake_up()
         except Exception:  # a bug: this player only loses the connection, the table goes on
             log.exception("screen update for %s failed", self.handle)
             self.session.abort("screen update failed")
+        if self.leaving or self._clock_deadline() != self._clock_for:
+            self._wake_up()   # the loop stops, or sets its clock tick anew
 
     def _take(self, sub: Subscription) -> None:
         """Apply every item waiting in the subscription; EOFError once it has ended
@@ -206,15 +224,19 @@ class PokerScreen:
         frac = remaining - math.floor(remaining)
         return (frac if frac > 0 else 1.0) + 0.005
 
-    def _remaining(self) -> float | None:
+    def _clock_deadline(self) -> float | None:
+        """The deadline (service clock, seconds) of this player's count-down, or None when
+        the status line shows no clock (it is not this player's turn or game to start)."""
         snap = self.snapshot
-        if snap.deadline is None:
-            return None
         mine = (snap.current == self.handle if snap.phase is not Phase.IDLE
                 else snap.master == self.handle)
-        if not mine:
+        return snap.deadline if mine else None
+
+    def _remaining(self) -> float | None:
+        deadline = self._clock_deadline()
+        if deadline is None:
             return None
-        return max(0.0, snap.deadline - self.service.clock())
+        return max(0.0, deadline - self.service.clock())
 
     # ----------------------------------------------------------------- inputs
 

@@ -98,6 +98,9 @@ class Session:
     - ``inbox``: unread :class:`XMessage` objects, oldest first (at most :data:`INBOX_SIZE`).
     - ``resize_listeners``: callables ``fn(cols, rows)`` run after each size change.
     - ``xmessage_listeners``: callables ``fn(message)`` run after each X-message delivered.
+    - ``key_listeners``: callables ``fn()`` run after each key is queued and when the
+      session ends (for a screen that waits on more than the keyboard; see
+      :meth:`read_key_nowait`).
 
     Listeners run synchronously inside the event that caused them: keep them
     short (set a flag, put into a queue) and remove them when done.
@@ -115,6 +118,7 @@ class Session:
         self.inbox: list[XMessage] = []
         self.resize_listeners: list[Callable[[int, int], None]] = []
         self.xmessage_listeners: list[Callable[[XMessage], None]] = []
+        self.key_listeners: list[Callable[[], None]] = []
         self._reader = reader
         self._writer = writer
         self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
@@ -191,6 +195,11 @@ class Session:
             self._keys.put_nowait(None)
         except asyncio.QueueFull:
             pass
+        self._tell_key_listeners()
+
+    def _tell_key_listeners(self) -> None:
+        for listener in list(self.key_listeners):
+            listener()
 
     # --- input -----------------------------------------------------------------
 
@@ -213,6 +222,7 @@ class Session:
                     break
                 for key in self._keys_in.feed(self._decoder.decode(data)):
                     await self._keys.put(key)
+                    self._tell_key_listeners()
         except (ConnectionError, OSError) as exc:
             log.info("session %r from %s: connection lost: %s", self.handle, self.address, exc)
         except Exception:
@@ -235,6 +245,21 @@ class Session:
                 key = await self._keys.get()
                 if key is not None:
                     return key
+        raise SessionClosed()
+
+    def read_key_nowait(self) -> Key | None:
+        """The next key the user pressed if one is waiting, else ``None``; never waits.
+
+        Raises :class:`SessionClosed` once the session has ended or is ending
+        (as :meth:`read_key`). With ``key_listeners`` a screen learns when to call it.
+        """
+        while not self.closed:
+            try:
+                key = self._keys.get_nowait()
+            except asyncio.QueueEmpty:
+                return None
+            if key is not None:
+                return key
         raise SessionClosed()
 
     # --- output ----------------------------------------------------------------
