@@ -268,6 +268,13 @@ def books(wallet):
     return balances, list(journal_rows(wallet)), games
 
 
+def test_balances_of_reads_several_handles_as_given_and_skips_unknown_ones(wallet):
+    gid = wallet.open_game(["Alice", "bob"], "d")
+    wallet.pay_into_pot(gid, "bob", 20, "ante")
+    assert wallet.balances_of(["ALICE", "bob", "nobody"]) == {"ALICE": 1000, "bob": 30}
+    assert wallet.balances_of([]) == {}
+
+
 def test_an_exception_escaping_a_transaction_undoes_all_of_it(wallet):
     before = books(wallet)
     with pytest.raises(RuntimeError, match="power cut"):

@@ -170,6 +170,20 @@ def test_bet_limits_call_and_raise_messages():
         table.bet("carol", 24, 4.0)
 
 
+def test_a_bet_over_own_cubes_is_refused_with_the_range_and_charges_nothing():
+    table, wallet = started()
+    wallet.balances["alice"] = 40          # an admin took CUBES after the start
+    with pytest.raises(TableError, match="between 1 and 40 CUBES"):
+        table.bet("alice", 41, 2.0)
+    assert wallet.balances["alice"] == 40 and table.pot == 30 and table.current == "alice"
+    table.bet("alice", 40, 2.0)
+    assert wallet.balances["alice"] == 0 and table.pot == 70
+    wallet.balances["bob"] = 10            # an admin leaves bob below the minimum in his turn
+    with pytest.raises(TableError, match="cannot bet: the minimum is 40 but you can bet at most 10"):
+        table.bet("bob", 40, 3.0)
+    assert wallet.balances["bob"] == 10 and table.pot == 70
+
+
 def test_maximum_is_own_cubes_and_below_minimum_passes_automatically():
     table, wallet = started(("alice", "bob", "carol"))
     wallet.balances["carol"] = 30

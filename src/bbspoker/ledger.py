@@ -449,6 +449,15 @@ class Ledger:
             raise UnknownAccount(handle)
         return row[0]
 
+    def balances_of(self, handles: Sequence[str]) -> dict[str, int]:
+        """Current CUBES of several handles in one query: ``{handle as given: CUBES}``;
+        handles without an account are left out."""
+        keys = {handle_key(h): h for h in handles}
+        rows = self._db.execute(
+            f"SELECT handle_key, cubes FROM accounts WHERE handle_key IN ({','.join('?' * len(keys))})",
+            tuple(keys)).fetchall()
+        return {keys[key]: cubes for key, cubes in rows}
+
     def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
         """Record a new game (players in seat order, SHA-256 hex of the deck order), started
         now by the ledger's clock (Unix seconds); returns its id, never reused. Until :meth:`close_game` it counts

@@ -242,12 +242,15 @@ class Table:
             return self._master_since + self.rules.master_timeout
         return None
 
-    def bet_range(self, handle: str) -> tuple[int, int]:
+    def bet_range(self, handle: str, cubes: int | None = None) -> tuple[int, int]:
         """``(minimum, maximum)`` bet for ``handle`` now: minimum = the previous bet of this
-        game (``min_bet`` if none), maximum = min(``max_bet``, own CUBES). May be empty."""
+        game (``min_bet`` if none), maximum = min(``max_bet``, own CUBES). May be empty.
+        ``cubes``: the player's CUBES if the caller has just read them (else the wallet is asked)."""
         g = self._game
         low = g.last_bet if g and g.last_bet is not None else self.rules.min_bet
-        return low, min(self.rules.max_bet, self.wallet.balance(handle))
+        if cubes is None:
+            cubes = self.wallet.balance(handle)
+        return low, min(self.rules.max_bet, cubes)
 
     def actions(self, handle: str, now: float) -> list[Action]:
         """The game commands ``handle`` may use now, in command-area order (chapter 2.4)."""
@@ -382,17 +385,17 @@ class Table:
                 raise TableError("You may ask to see hands from round 3 on.")
             if g.see_hands_by is not None:
                 raise TableError("Hands have already been asked for.")
-        low, high = self.bet_range(handle)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise TableError("A bet is a whole number of CUBES.")
-        if high < low:
-            raise TableError(f"You cannot bet: the minimum is {low} but you can bet at most {high}.")
-        if not low <= amount <= high:
-            raise TableError(f"Your bet must be between {low} and {high} CUBES.")
-        try:
-            self.wallet.pay_into_pot(g.id, handle, amount, "bet")
-        except InsufficientCubes:
-            raise TableError("You do not have that many CUBES.") from None
+        low = g.last_bet if g.last_bet is not None else self.rules.min_bet
+        # The wallet's conditional debit is the check of the player's CUBES: the balance
+        # is read only to explain a refusal (one read fewer on every bet).
+        if not (low <= amount <= self.rules.max_bet and self._pay(g.id, handle, amount)):
+            low, high = self.bet_range(handle)
+            if high < low:
+                raise TableError(f"You cannot bet: the minimum is {low} but you can bet at most "
+                                 f"{high}.") from None
+            raise TableError(f"Your bet must be between {low} and {high} CUBES.") from None
         s = self._seats[i]
         assert s is not None
         g.pot += amount
@@ -412,6 +415,14 @@ class Table:
                             data={"handle": handle}))
         self._advance(now, ev)
         return ev
+
+    def _pay(self, game_id: int, handle: str, amount: int) -> bool:
+        """Pay a bet into the pot; False (nothing paid) if ``handle`` has too few CUBES."""
+        try:
+            self.wallet.pay_into_pot(game_id, handle, amount, "bet")
+        except InsufficientCubes:
+            return False
+        return True
 
     def pass_(self, handle: str, now: float) -> list[Event]:
         """Pass ([P]): drop the cards and stop competing for this game's pot.

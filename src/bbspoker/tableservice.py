@@ -213,13 +213,10 @@ class TableService:
         t = self.table
         now = self.clock()
         handles = t.handles
-        balances = {}
-        for h in handles:
-            try:
-                balances[h] = self.table.wallet.balance(h)
-            except Exception:  # an account removed under us: show 0 rather than fail
-                balances[h] = 0
+        # One read for everyone; an account removed under us shows 0 rather than failing.
+        balances = dict.fromkeys(handles, 0) | t.wallet.balances_of(handles) if handles else {}
         current = t.current
+        betting = current is not None and t.phase is Phase.BETTING
         return TableSnapshot(
             version=next(self._versions),
             seats=tuple(t.seats()),
@@ -231,6 +228,6 @@ class TableService:
             deadline=t.deadline(),
             hands={h: t.cards_of(h) for h in handles},
             actions={h: tuple(t.actions(h, now)) for h in handles},
-            bet_ranges={current: t.bet_range(current)} if current and t.phase is Phase.BETTING else {},
+            bet_ranges={current: t.bet_range(current, balances[current])} if betting else {},
             balances=balances,
         )

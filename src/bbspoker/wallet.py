@@ -63,6 +63,11 @@ class Wallet(Protocol):
         """Current CUBES of ``handle``; raises :class:`UnknownAccount`."""
         ...
 
+    def balances_of(self, handles: Sequence[str]) -> dict[str, int]:
+        """Current CUBES of several handles at once (one read), keyed by the handles as
+        given; handles without an account are left out."""
+        ...
+
     def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
         """Record a new game (players in seat order, SHA-256 hex of the deck order) and
         return its id, unique for the life of the store. The store timestamps it with
@@ -138,6 +143,10 @@ class MemoryWallet:
 
     def balance(self, handle: str) -> int:
         return self.balances[self._key(handle)]
+
+    def balances_of(self, handles: Sequence[str]) -> dict[str, int]:
+        known = {name.lower(): cubes for name, cubes in self.balances.items()}
+        return {h: known[h.lower()] for h in handles if h.lower() in known}
 
     def _open(self, game_id: int) -> None:
         if game_id not in self.games or self.games[game_id]["closed"]:
