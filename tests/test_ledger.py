@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import signal
@@ -18,7 +19,10 @@ from hypothesis import strategies as st
 from bbspoker.ledger import (CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
                              validate_handle)
 from bbspoker.passwords import hash_password, validate_password, verify_password
+from bbspoker.server import sync_ledger
 from bbspoker.wallet import SYSTEM, InsufficientCubes, MemoryWallet, UnknownAccount
+
+from tests.telnetclient import wait_until
 
 
 class Clock:
@@ -378,6 +382,46 @@ def test_game_stakes_commit_without_fsync_and_everything_else_with_it(ledger):
     assert level() == 2
     ledger.cancel_game(ledger.open_game(["bob"], "d"), "test")
     assert level() == 2
+
+
+def test_without_autocheckpoint_commits_stay_in_the_wal_until_checkpoint(db):
+    """The server's connection never copies the WAL into the database file inside a
+    commit (SQLite's default does it every 1,000 pages); checkpoint() does, from any
+    thread, and what it copied is in the database file."""
+    with Ledger(db, clock=Clock(), autocheckpoint=False) as led:
+        led.create_account("ann", "h", cubes=10**6)
+        gid = led.open_game(["ann"], "d")
+        size = os.path.getsize(db)
+        for _ in range(400):                              # ~5 WAL pages a bet
+            led.pay_into_pot(gid, "ann", 1, "bet")
+        wal_pages = os.path.getsize(f"{db}-wal") // led._db.execute("PRAGMA page_size").fetchone()[0]
+        assert wal_pages > 1000 and os.path.getsize(db) == size
+        result: list[tuple[int, int]] = []
+        worker = threading.Thread(target=lambda: result.append(led.checkpoint()))
+        worker.start()
+        worker.join()
+        frames, copied = result[0]
+        assert frames == copied >= 1000
+        assert os.path.getsize(db) > size
+        led.pay_into_pot(gid, "ann", 1, "bet")              # the WAL starts over after a full copy
+        frames, copied = led.checkpoint()
+        assert frames == copied < 10
+    with Ledger(db) as again:
+        assert again.balance("ann") == 10**6 - 401
+
+
+async def test_the_servers_ledger_sync_copies_the_wal_in_the_background(db):
+    with Ledger(db, clock=Clock(), autocheckpoint=False) as led:
+        led.create_account("ann", "h")
+        size = os.path.getsize(db)
+        for n in range(300):
+            led.grant("ann", 1, f"prize {n}", "root")
+        assert os.path.getsize(db) == size
+        sync = asyncio.create_task(sync_ledger(led, 0.01))
+        try:
+            await wait_until(lambda: os.path.getsize(db) > size)
+        finally:
+            sync.cancel()
 
 
 # ---------------------------------------------------------------- admin money

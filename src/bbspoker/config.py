@@ -89,11 +89,13 @@ class LoginConfig:
 @dataclass(frozen=True)
 class LedgerConfig:
     """``[ledger]``: the SQLite file of accounts, CUBES and games (``path``, relative to
-    the working directory; ``BBSPOKER_DB`` overrides it) and the CUBES a new account
-    starts with (``starting_cubes``)."""
+    the working directory; ``BBSPOKER_DB`` overrides it), the CUBES a new account
+    starts with (``starting_cubes``), and how often (``sync_interval``, s) the server
+    syncs the table's commits to disk, off the event loop (``Ledger.checkpoint``)."""
 
     path: str = _key("bbspoker.db")
     starting_cubes: int = _key(1000, 0)
+    sync_interval: float = _seconds(1.0)
 
 
 @dataclass(frozen=True)

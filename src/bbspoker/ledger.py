@@ -32,10 +32,18 @@ stakes of a game still running (:meth:`Ledger.open_game`, antes and bets through
 power loss may drop the last such commits. That is safe: the WAL keeps a prefix
 of the commits, each balance change goes with its journal row, and the game,
 left unfinished, is refunded by :meth:`Ledger.recover_unfinished_games` at the
-next start. Everything else (paying out a pot, pot to system, closing or
-cancelling a game, grants, takes, ``set``, new accounts, notices, account
-fields) commits with ``synchronous = FULL``; its fsync of the WAL also makes
-every earlier commit durable.
+next start. The table also ends its games that way (one ``transaction(durable=False)``
+for the pot and the end record): a power loss can then roll back a game just
+finished, which is refunded like any unfinished game. Everything else called on
+its own (cancelling a game, grants, takes, ``set``, new accounts, notices,
+account fields) commits with ``synchronous = FULL``; its fsync of the WAL also
+makes every earlier commit durable.
+
+The server opens its ledger with ``autocheckpoint=False`` and calls
+:meth:`Ledger.checkpoint` from a worker thread every ``[ledger] sync_interval``
+seconds: the WAL is synced and copied into the database file there, off the
+event loop, instead of inside whichever commit passes SQLite's 1,000-page mark.
+So the table's commits reach the disk within about that interval.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ import functools
 import json
 import os
 import sqlite3
+import threading
 import time
 import unicodedata
 from contextlib import contextmanager
@@ -270,7 +279,7 @@ class Ledger:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, starting_cubes: int = 1000,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, autocheckpoint: bool = True) -> None:
         if starting_cubes < 0:
             raise ValueError(f"starting_cubes must be >= 0, got {starting_cubes}")
         self.path = os.fspath(path)
@@ -288,6 +297,8 @@ class Ledger:
             self._db.execute("PRAGMA synchronous = FULL")
             self._durable = True
             self._db.execute("PRAGMA foreign_keys = ON")
+            if not autocheckpoint:
+                self._db.execute("PRAGMA wal_autocheckpoint = 0")
             self._migrate()
         except sqlite3.DatabaseError as exc:
             self._db.close()
@@ -296,12 +307,34 @@ class Ledger:
             self._db.close()
             raise
         self._system_id = self._account_id(SYSTEM)
+        self._checkpointer: sqlite3.Connection | None = None  # see checkpoint()
+        self._checkpoint_lock = threading.Lock()
 
     # ---------------------------------------------------------------- plumbing
 
     def close(self) -> None:
-        """Close the connection; the object cannot be used afterwards."""
+        """Close the connection(s); the object cannot be used afterwards."""
+        with self._checkpoint_lock:
+            if self._checkpointer is not None:
+                self._checkpointer.close()
         self._db.close()
+
+    def checkpoint(self) -> tuple[int, int]:
+        """Sync the WAL to disk and copy it into the database file (``PRAGMA
+        wal_checkpoint(PASSIVE)``: it waits for no reader or writer) on a connection of
+        its own, so that it may run in a worker thread while the event loop goes on
+        using the ledger. Returns ``(frames in the WAL, frames now in the database
+        file)``. Every commit in the frames copied is durable afterwards (the WAL is
+        fsync'd before it is copied). Raises ``sqlite3.Error`` on an I/O error."""
+        with self._checkpoint_lock:
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False,
+                    timeout=_BUSY_TIMEOUT_MS / 1000)
+                self._checkpointer.execute("PRAGMA synchronous = FULL")
+            _, frames, copied = self._checkpointer.execute(
+                "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return frames, copied
 
     def __enter__(self) -> Ledger:
         return self

@@ -33,11 +33,13 @@ and waking pending ``drain()`` calls when the connection is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import os
 import re
 import signal
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -437,10 +439,25 @@ async def log_loop_lag(every: float, tick: float = _LAG_TICK) -> None:
             samples, since = [], now
 
 
+async def sync_ledger(ledger: Ledger, every: float) -> None:
+    """Every ``every`` seconds, :meth:`Ledger.checkpoint` in a worker thread: the table's
+    commits (``synchronous = NORMAL``) reach the disk without an fsync on the event loop,
+    and the WAL stays small (the server's connection does not checkpoint by itself).
+    A failed sync is logged and tried again; runs until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(ledger.checkpoint)
+        except sqlite3.Error:
+            log.exception("ledger sync (checkpoint) failed; trying again in %g s", every)
+
+
 async def _serve_forever(config: Config) -> int:
-    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes)
+    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes,
+                    autocheckpoint=False)
     lag_every = os.environ.get(ENV_LAG_LOG)
     lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
+    sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
     try:
         refunded = ledger.recover_unfinished_games(time.time())
         if refunded:
@@ -456,6 +473,9 @@ async def _serve_forever(config: Config) -> int:
     finally:
         if lag is not None:
             lag.cancel()
-        ledger.close()
+        sync.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sync
+        ledger.close()                 # waits for a checkpoint still running in its thread
     log.info("stopped")
     return 0

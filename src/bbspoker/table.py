@@ -749,8 +749,10 @@ class Table:
             "winner": w.handle if w is not None else None,
         }
         # Pot and end record in one wallet transaction; the game is over for the table
-        # only once it succeeded.
-        with self.wallet.transaction():
+        # only once it succeeded. Not durable at once (no fsync while every player waits):
+        # a power loss before the server's next ledger sync rolls the game back, and it is
+        # refunded at the next start like any unfinished game.
+        with self.wallet.transaction(durable=False):
             if w is not None:
                 self.wallet.pay_out_pot(g.id, w.handle, g.pot)
             else:
