@@ -83,3 +83,18 @@ async def test_put_to_one_subscriber_reaches_only_that_subscriber():
     alice, bob = bus.subscribe(), bus.subscribe()
     alice.put("your cards", key="hand")
     assert alice.drain() == ["your cards"] and bob.drain() == []
+
+
+async def test_notify_runs_once_per_loop_turn_after_the_publishers_batch():
+    bus = Bus()
+    seen: list[list] = []
+    sub = bus.subscribe(notify=lambda: seen.append(sub.drain()))
+    bus.publish("alice has called the bet (5), pot is 35.")
+    bus.publish({"pot": 35}, key="table")
+    assert seen == []                        # not inside publish: the publisher finishes first
+    await asyncio.sleep(0)
+    assert seen == [["alice has called the bet (5), pot is 35.", {"pot": 35}]]
+    bus.publish("bob has passed.")
+    sub.close()                              # closed before its turn: no call any more
+    await asyncio.sleep(0)
+    assert len(seen) == 1

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from wcwidth import wcwidth
 
 from bbspoker.cards import DECK, parse_cards
+from bbspoker import screen
 from bbspoker.screen import GameView, Opponent, ScreenRenderer
 
 TERMS: dict[str, blessed.Terminal] = {}
@@ -427,6 +428,33 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x) == (23, client.cursor.x)
         else:
             assert f"(now {cols}x{rows})" in "".join(client.display)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(step(), min_size=1, max_size=8))
+def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps):
+    """Five players' renderers take the regions that look the same from one shared cache
+    (a bet is laid out once): every screen still shows exactly its own view."""
+    kind, encoding = "xterm-256color", "utf-8"
+    handles = ("amy", "bert", "cleo", "dirk", "eve")
+    clients = [Client(encoding=encoding) for _ in handles]
+    renderers = [ScreenRenderer(term(kind), encoding) for _ in handles]
+    messages: list = []
+    for view, new_messages, _, _ in steps:
+        messages += new_messages
+        views = [dataclasses.replace(
+            view, handle=handle, cubes=view.cubes + n, messages=tuple(messages[-10:]),
+            message_count=len(messages), chat_input=None if n % 2 else view.chat_input,
+            opponents=tuple(Opponent(h, competing=bool(n % 2)) for h in handles if h != handle))
+            for n, handle in enumerate(handles)]
+        for own, client, renderer in zip(views, clients, renderers):
+            client.feed(renderer.render(own))
+        for own, client in zip(views, clients):
+            screen._REGION_CACHE.clear()              # the reference owes nothing to the cache
+            screen._message_row.cache_clear()
+            fresh, _ = paint(own, kind, encoding)
+            assert client.display == fresh.display
+            assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x)
 
 
 def test_typing_in_the_chat_line_sends_little_more_than_the_key():
