@@ -203,11 +203,14 @@ def new_deck() -> list[Card]:
 
 
 def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
-    """The 40 cards in random order.
+    """The 40 cards in random order: sorted by 40 random 64-bit keys, which gives
+    every order the same chance (two equal keys: about 1 deal in 10**16).
 
-    ``rng`` defaults to ``secrets.SystemRandom()`` (play); tests pass a seeded
+    ``rng`` defaults to ``secrets.SystemRandom()`` (play): the keys are drawn in one
+    ``getrandbits`` call, one read of the OS's random source instead of one per card
+    as ``shuffle`` makes (issue 6: a game start waits for it). Tests pass a seeded
     ``random.Random`` for repeatable deals.
     """
-    deck = list(DECK)
-    (rng if rng is not None else secrets.SystemRandom()).shuffle(deck)
-    return deck
+    bits = (rng if rng is not None else secrets.SystemRandom()).getrandbits(64 * len(DECK))
+    keys = [(bits >> (64 * i)) & 0xFFFF_FFFF_FFFF_FFFF for i in range(len(DECK))]
+    return [card for _, card in sorted(zip(keys, DECK))]
