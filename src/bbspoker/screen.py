@@ -180,14 +180,16 @@ class _Canvas:
             col += w
 
 
-def _card_box(card: Card | None) -> list[str]:
-    """The six lines of one 7x6 card box: face up for a card, the patterned back for None."""
+@lru_cache(maxsize=64)
+def _card_box(card: Card | None) -> tuple[str, ...]:
+    """The six lines of one 7x6 card box, 7 ASCII characters each: face up for a card,
+    the patterned back for None."""
     if card is None:
-        return ["+-----+", *(_CARD_BACK * 2), "+-----+"]
+        return ("+-----+", *(_CARD_BACK * 2), "+-----+")
     rank, suit = card.rank.symbol, card.suit.symbol
     corner = f"10{suit} {suit}10" if card.rank is Rank.TEN else f"|{rank}{suit} {suit}{rank}|"
     pips = f"|{suit}   {suit}|"
-    return ["+-----+", corner, pips, pips, corner, "+-----+"]
+    return ("+-----+", corner, pips, pips, corner, "+-----+")
 
 
 def _hand_text(cards: tuple[Card, ...]) -> str:
@@ -264,8 +266,9 @@ def _draw_player(c: _Canvas, view: GameView) -> None:
         hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
         for i, card in enumerate(hand[:5]):
             box = _card_box(None if card in view.discards else card)
+            col = 2 + 8 * i
             for row, line in enumerate(box, start=_CARD_ROW):
-                c.put(row, 2 + 8 * i, line)
+                c.grid[row][col : col + 7] = line  # our own ASCII: one cell per character
 
 
 def _draw_commands(c: _Canvas, view: GameView) -> None:

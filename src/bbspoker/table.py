@@ -285,8 +285,8 @@ class Table:
             if wait > 0:
                 secs = int(wait) + (wait > int(wait))
                 return f"Please wait {secs} more second{'s' if secs != 1 else ''} before the next game."
-        payers = [s for s in self._seats if s is not None and self.wallet.balance(s.handle) >= self.rules.ante]
-        if len(payers) < 2:
+        cubes = self.wallet.balances_of(self.handles)
+        if sum(n >= self.rules.ante for n in cubes.values()) < 2:
             return (f"At least two players with {self.rules.ante} CUBES each are needed to start "
                     "a game.")
         return None
