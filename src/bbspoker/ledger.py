@@ -296,6 +296,7 @@ class Ledger:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._durable = True
+            self._ids: dict[str, int] = {}  # handle key to account id, see _account_id
             self._db.execute("PRAGMA foreign_keys = ON")
             if not autocheckpoint:
                 self._db.execute("PRAGMA wal_autocheckpoint = 0")
@@ -381,6 +382,7 @@ class Ledger:
             try:
                 yield db
             except BaseException:
+                self._ids.clear()
                 if db.in_transaction:
                     db.execute("ROLLBACK TO inner")
                     db.execute("RELEASE inner")
@@ -393,11 +395,12 @@ class Ledger:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
+            db.execute("COMMIT")
         except BaseException:
+            self._ids.clear()
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -429,11 +432,17 @@ class Ledger:
         return self._db.execute("SELECT version FROM schema_version").fetchone()[0]
 
     def _account_id(self, handle: str) -> int:
-        row = self._db.execute("SELECT id FROM accounts WHERE handle_key = ?",
-                               (handle_key(handle),)).fetchone()
-        if row is None:
-            raise UnknownAccount(handle)
-        return row[0]
+        """The row id of ``handle``'s account; raises UnknownAccount. Accounts are never
+        deleted or renamed, so ids are remembered (forgotten on any rollback, which may
+        undo an account made in it)."""
+        key = handle_key(handle)
+        account_id = self._ids.get(key)
+        if account_id is None:
+            row = self._db.execute("SELECT id FROM accounts WHERE handle_key = ?", (key,)).fetchone()
+            if row is None:
+                raise UnknownAccount(handle)
+            account_id = self._ids[key] = row[0]
+        return account_id
 
     def _move(self, account_id: int, amount: int, reason: str, game_id: int | None,
               note: str | None = None, actor: str | None = None) -> int:
