@@ -75,7 +75,7 @@ async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path):
             await c.send(handle + "\r")
             await c.wait_for("Password:")
             await c.send(f"pw-{handle}\r")
-            await c.wait_for("Messages from the sysop:")
+            await c.wait_for("[Press any key]")
             # The notice is wrapped, not cut off: it ends with the amount refunded.
             notice = " ".join(c.text.split("Messages from the sysop:")[1].split())
             assert notice.startswith("* Game 1 was cancelled (the server stopped before the "
