@@ -12,7 +12,9 @@ of the four has it; p50 and p99 over all actions.
 
 Baseline, in the same run: a bare telnetlib3 server (subprocess, this
 directory's ``_common.py bare``) relaying each line to the four other
-clients; a line sent by each client in turn, timed the same way.
+clients; a line sent by each client in turn, timed the same way. Both
+servers run side by side and the samples alternate (one action, one line),
+so that a drift in the machine's speed falls on both alike.
 Target: p99 <= 2x the baseline's p99.
 
 Run: ``.venv/bin/python scripts/bench/latency.py [--quick] [--idle N] [--actions N]``.
@@ -47,21 +49,26 @@ def _round(client: BenchClient) -> str:
     return m.group(1) if m else ""
 
 
-async def play(players: Sequence[BenchClient], actions: int) -> list[list[float]]:
-    """Play until ``actions`` actions are done; per action the four others' latencies (s)."""
-    samples = []
-    asked: set[str] = set()
-    while len(samples) < actions:
+class Game:
+    """The five players at bbspoker's table; :meth:`step` makes the next action."""
+
+    def __init__(self, players: Sequence[BenchClient]) -> None:
+        self.players = players
+        self.asked: set[str] = set()
+
+    async def step(self) -> list[float]:
+        """One action by whoever is to act; the four others' latencies (s)."""
+        players = self.players
         actor = await next_actor(players)
         handle = HANDLES[players.index(actor)]
         offered = actor.offered()
         if "start" in offered:
-            asked.clear()
+            self.asked.clear()
             kind = "start"
         elif "discard" in offered or "reveal" in offered:
             kind = "discard" if "discard" in offered else "reveal"
-        elif _round(actor) == HANDS_ROUND and not asked:
-            asked.add(handle)
+        elif _round(actor) == HANDS_ROUND and not self.asked:
+            self.asked.add(handle)
             kind = "hands"
         else:
             kind = "bet"
@@ -70,21 +77,17 @@ async def play(players: Sequence[BenchClient], actions: int) -> list[list[float]
         marks = [len(p.raw) for p in players]
         pressed = await press(actor, action)
         times = [await p.wait_arrival(action.needle, m) for p, m in zip(players, marks)]
-        samples.append([t - pressed for p, t in zip(players, times) if p is not actor])
-    return samples
+        return [t - pressed for p, t in zip(players, times) if p is not actor]
 
 
-async def relay(clients: Sequence[BenchClient], lines: int) -> list[list[float]]:
-    """Each client in turn sends one line; per line the four others' latencies (s)."""
-    samples = []
-    for n in range(lines):
-        sender = clients[n % len(clients)]
-        needle = f"<line {n}>".encode()
-        marks = [len(c.raw) for c in clients]
-        pressed = await press(sender, Action("line", "", needle.decode() + "\r\n", needle))
-        times = [await c.wait_arrival(needle, m) for c, m in zip(clients, marks) if c is not sender]
-        samples.append([t - pressed for t in times])
-    return samples
+async def relay_line(clients: Sequence[BenchClient], n: int) -> list[float]:
+    """Client ``n % 5`` sends line ``n``; the four others' latencies (s)."""
+    sender = clients[n % len(clients)]
+    needle = f"<line {n}>".encode()
+    marks = [len(c.raw) for c in clients]
+    pressed = await press(sender, Action("line", "", needle.decode() + "\r\n", needle))
+    times = [await c.wait_arrival(needle, m) for c, m in zip(clients, marks) if c is not sender]
+    return [t - pressed for t in times]
 
 
 def summary(name: str, samples: list[list[float]]) -> tuple[object, ...]:
@@ -105,21 +108,21 @@ async def measure(idle: int, actions: int) -> tuple[list[list[float]], list[list
         create_accounts(ledger, [*HANDLES, *idle_handles])
     config = write_config(directory, port, server={"max_per_address": 64},
                           table={"between_games": 0.0})
-    async with ServerProcess(port, config):
+    bare_port = free_port()
+    async with ServerProcess(port, config), ServerProcess(bare_port):
         lobby = await connect_many(port, idle_handles, concurrency=32)
         players = await seat_players(port, HANDLES, "xterm")
-        try:
-            ours = await play(players, actions)
-        finally:
-            for c in [*players, *lobby]:
-                await c.close()
-    bare_port = free_port()
-    async with ServerProcess(bare_port):
         clients = await connect_bare(bare_port, len(HANDLES))
+        game = Game(players)
+        ours, base = [], []
         try:
-            base = await relay(clients, actions)
+            # Turn about, one action and one relayed line: both see the machine alike
+            # (its speed drifts by a third over minutes here).
+            for n in range(actions):
+                ours.append(await game.step())
+                base.append(await relay_line(clients, n))
         finally:
-            for c in clients:
+            for c in [*players, *lobby, *clients]:
                 await c.close()
     return ours, base
 
