@@ -59,7 +59,7 @@ _INFO_LABELS = ("Master ...... ", "Current ..... ", "Pot ......... ", "Round ...
 _CARD_BACK = ("|/\\/\\/|", "|\\/\\/\\|")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Opponent:
     """One other player at the table as region (1) shows them (chapter 2.1).
 
@@ -76,7 +76,7 @@ class Opponent:
     revealed: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameView:
     """Everything one player sees on the game screen (chapter 2); the renderer's only input.
 

@@ -61,7 +61,7 @@ class SessionClosed(Exception):
     """The connection has ended (client gone, timeout, limit, shutdown)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class XMessage:
     """An X-message: ``sender`` handle, ``text`` (already cleaned), ``sent_at`` (Unix seconds)."""
 

@@ -79,7 +79,7 @@ class Action(Enum):
     REVEAL = "R"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something the players must be told.
 
@@ -99,7 +99,7 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """What everyone can see of one occupied seat."""
 

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 BALANCE_POLL = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableMessage:
     """A line for the message area: ``tag`` is ``SYSTEM`` or ``INFO``; ``to`` is ``None``
     for everyone at the table or the one handle that may see it."""
@@ -49,7 +49,7 @@ class TableMessage:
     kind: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChatMessage:
     """A chat line typed at the table ([.]); ``text`` is already cleaned (bbspoker.text)."""
 
@@ -57,7 +57,7 @@ class ChatMessage:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """Everything a session needs to draw the table, taken once per change and shared.
 
