@@ -284,12 +284,14 @@ class GoodTable:
                          self.timeout, f"the pot {shown} on every good screen")
 
     async def chat(self, sender: str, text: str) -> None:
-        """``sender`` chats ``text``; returns once both other good players see it."""
+        """``sender`` chats ``text``; returns once both other good players were sent its
+        line. (Their screens may have scrolled it away already: hostile chatters at the
+        table can send ten lines before a client looks at its screen again.)"""
         c = self.clients[sender]
         await c.send(". " + text + "\r")
         for handle, other in self.clients.items():
             if handle != sender:
-                await other.wait_for(text, self.timeout)
+                await other.wait_for_received(f"[{sender}] {text}", self.timeout)
         self.chats += 1
 
 
