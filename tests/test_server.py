@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import signal
 import subprocess
 import sys
+import weakref
 
 import pytest
 
@@ -216,6 +218,25 @@ async def test_output_backlog_over_the_bound_disconnects_at_once(tmp_path, clien
 
 
 # --- connections ----------------------------------------------------------------------
+
+async def test_a_closed_connection_leaves_nothing_behind(tmp_path, clients):
+    """A BBS runs for months: the sessions and telnet protocols of people who left must
+    be freed (telnetlib3 alone would keep the last 1,000 connections)."""
+    async with running_server(tmp_path) as server:
+        gone = []
+        for n in range(5):
+            c = await clients(server.port)
+            await c.login(f"visitor{n}", f"pw-visitor{n}")
+            session = server.app.find_online(f"visitor{n}")
+            gone += [weakref.ref(session), weakref.ref(session._writer.protocol)]
+            del session
+            await c.send("q")
+            await c.wait_closed()
+        await wait_until(lambda: not server.app.sessions)
+        await still_served(server, clients)   # telnetlib3 forgets closed protocols here
+        gc.collect()
+        assert [ref() for ref in gone] == [None] * 10
+
 
 async def test_connection_caps_per_address_before_login_and_in_total(tmp_path, clients):
     async with running_server(tmp_path, server={"max_per_address": 2,

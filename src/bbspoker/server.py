@@ -258,6 +258,14 @@ class Server:
         self.app = app
         self.port: int = telnet.sockets[0].getsockname()[1]
         self._table_task = asyncio.create_task(app.table_service.run(), name="table")
+        self._forget_task = asyncio.create_task(self._forget_clients(), name="forget clients")
+
+    async def _forget_clients(self) -> None:
+        """telnetlib3 queues each negotiated connection for ``wait_for_client()`` and keeps
+        the last 1,000 (with their buffers) for a caller that never comes here: take them
+        as they come, so that a closed connection leaves nothing behind."""
+        while True:
+            await self._telnet.wait_for_client()
 
     async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
         """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
@@ -285,6 +293,7 @@ class Server:
             session.abort("server closed")
         self._telnet.close()
         self._table_task.cancel()
+        self._forget_task.cancel()
 
     async def wait_closed(self) -> None:
         """Wait until the listening socket and all connections are closed."""
@@ -292,7 +301,7 @@ class Server:
         sessions = list(self.app.sessions)
         if sessions:
             await asyncio.gather(*(s.wait_closed() for s in sessions))
-        await asyncio.gather(self._table_task, return_exceptions=True)
+        await asyncio.gather(self._table_task, self._forget_task, return_exceptions=True)
 
 
 async def start_server(config: Config, ledger: Ledger, *,
@@ -402,6 +411,9 @@ async def _shell(reader: Any, writer: Any) -> None:
         session.end()
         await session.wait_closed()
         app.sessions.discard(session)
+        # telnetlib3's Server keeps the last 1,000 protocols for wait_for_client(), which
+        # we never call: let the session go with its connection, not 1,000 later.
+        protocol.session = None
         log.info("session %r from %s closed", session.handle, session.address)
 
 
