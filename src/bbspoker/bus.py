@@ -50,7 +50,7 @@ class Subscription:
         self._on_overflow = on_overflow
         self._items: deque[tuple[Hashable | None, Any]] = deque()
         self._messages = 0
-        self._waiter: asyncio.Future[None] | None = None  # what ready() handed out
+        self._waiter: asyncio.Future[None] | None = None  # what get() waits on
         self._notify = notify
         self._notify_due = False  # a notify call is scheduled and has not run yet
         self.overflowed = False
@@ -99,18 +99,6 @@ class Subscription:
         self._messages = 0
         return items
 
-    def ready(self) -> asyncio.Future[None]:
-        """A future that is done once an item is waiting or the subscription has ended
-        (done already if that is so now). It takes nothing: follow it with :meth:`drain`
-        or :meth:`get`. While it is pending every call returns the same future, so a
-        screen can wait on it together with the keyboard (``asyncio.wait``) without a task.
-        """
-        if self._waiter is None or self._waiter.done():
-            self._waiter = asyncio.get_running_loop().create_future()
-            if self._items or self.closed or self.overflowed:
-                self._wake()
-        return self._waiter
-
     def _wake(self) -> None:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
@@ -132,7 +120,9 @@ class Subscription:
         while not self._items:
             if self.closed or self.overflowed:
                 raise EOFError("subscription ended")
-            await self.ready()
+            if self._waiter is None or self._waiter.done():
+                self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
         key, item = self._items.popleft()
         if key is None:
             self._messages -= 1

@@ -120,7 +120,6 @@ class PokerScreen:
         self.editor: LineEditor | None = None
         self.error: str | None = None
         self.leaving = False
-        self._sub: Subscription | None = None
         self._busy = False  # this player's own table command is in flight
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
@@ -139,9 +138,9 @@ class PokerScreen:
         table and a new deadline resolve (no task per key, no ``asyncio.wait``)."""
         session = self.session
         loop = asyncio.get_running_loop()
-        sub = self._sub = self.service.bus.subscribe(
+        sub = self.service.bus.subscribe(
             on_overflow=lambda: session.abort("fell too far behind the table"),
-            notify=self._on_bus)
+            notify=lambda: self._on_bus(sub))
         on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
         on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
@@ -185,17 +184,17 @@ class PokerScreen:
         if self._wakeup is not None and not self._wakeup.done():
             self._wakeup.set_result(None)
 
-    def _on_bus(self) -> None:
+    def _on_bus(self, sub: Subscription) -> None:
         """Items arrived from the table: apply them and paint now, in the event-loop turn
         right after the table's (issue 6: no task switch between a table change and the
         bytes on every screen). Skipped while this player's own command is in flight: the
         actor's screen is painted once, when the command returns, after everyone else's.
         The screen loop is woken when it has to act: removal, an ended subscription, or
         a count-down that starts, stops or moves."""
-        if self._busy or self.leaving or self._sub is None:
+        if self._busy or self.leaving:
             return
         try:
-            self._take(self._sub)
+            self._take(sub)
             self._paint()
         except EOFError:
             self._wake_up()

@@ -399,7 +399,7 @@ class _Layout(_Canvas):
             self._keys[i] = key
             if i == _MESSAGES:  # whole rows, shared with other screens (see _message_row)
                 grid[region.rows.start : region.rows.stop] = _FRAME[region.rows.start : region.rows.stop]
-                _draw_messages(self, view)
+                region.draw(self, view)
                 continue
             cells, cursor_col = _region_cells(i, self.encoding, key, view)
             for row, part in zip(region.rows, cells):

@@ -246,8 +246,7 @@ class Table:
         """``(minimum, maximum)`` bet for ``handle`` now: minimum = the previous bet of this
         game (``min_bet`` if none), maximum = min(``max_bet``, own CUBES). May be empty.
         ``cubes``: the player's CUBES if the caller has just read them (else the wallet is asked)."""
-        g = self._game
-        low = g.last_bet if g and g.last_bet is not None else self.rules.min_bet
+        low = self._min_bet()
         if cubes is None:
             cubes = self.wallet.balance(handle)
         return low, min(self.rules.max_bet, cubes)
@@ -337,12 +336,8 @@ class Table:
             gid = self.wallet.open_game([s.handle for s in self._seats if s is not None],
                                         deck_hash)
             for i in order:
-                try:
-                    self.wallet.pay_into_pot(gid, self._seats[i].handle,  # type: ignore[union-attr]
-                                             self.rules.ante, "ante")
-                except InsufficientCubes:
-                    continue
-                paid.add(i)
+                if self._pay(gid, self._seats[i].handle, self.rules.ante, "ante"):  # type: ignore[union-attr]
+                    paid.add(i)
         g = self._game = _Game(gid, deck, deck_hash, now)
         ev: list[Event] = []
         for i in order:
@@ -387,10 +382,10 @@ class Table:
                 raise TableError("Hands have already been asked for.")
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise TableError("A bet is a whole number of CUBES.")
-        low = g.last_bet if g.last_bet is not None else self.rules.min_bet
+        low = self._min_bet()
         # The wallet's conditional debit is the check of the player's CUBES: the balance
         # is read only to explain a refusal (one read fewer on every bet).
-        if not (low <= amount <= self.rules.max_bet and self._pay(g.id, handle, amount)):
+        if not (low <= amount <= self.rules.max_bet and self._pay(g.id, handle, amount, "bet")):
             low, high = self.bet_range(handle)
             if high < low:
                 raise TableError(f"You cannot bet: the minimum is {low} but you can bet at most "
@@ -416,10 +411,16 @@ class Table:
         self._advance(now, ev)
         return ev
 
-    def _pay(self, game_id: int, handle: str, amount: int) -> bool:
-        """Pay a bet into the pot; False (nothing paid) if ``handle`` has too few CUBES."""
+    def _min_bet(self) -> int:
+        """The smallest bet now: the previous bet of this game, ``min_bet`` if none."""
+        g = self._game
+        return g.last_bet if g and g.last_bet is not None else self.rules.min_bet
+
+    def _pay(self, game_id: int, handle: str, amount: int, reason: str) -> bool:
+        """Pay an ante or bet (``reason``) into the pot; False (nothing paid) if ``handle``
+        has too few CUBES."""
         try:
-            self.wallet.pay_into_pot(game_id, handle, amount, "bet")
+            self.wallet.pay_into_pot(game_id, handle, amount, reason)
         except InsufficientCubes:
             return False
         return True
