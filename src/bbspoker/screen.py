@@ -17,14 +17,16 @@ A session owns one :class:`ScreenRenderer`; the server builds a
 regions whose :class:`GameView` fields changed, remembers what the client's
 screen shows (cell by cell) and sends only the cells that differ,
 scrolls the message area with the terminal's own scroll region, and never
-writes the bottom-right cell (it scrolls some terminals).  All user text goes
+writes the bottom-right cell (it scrolls some terminals). The bytes that
+change a region everyone at the table sees alike (the pot, the messages, the
+clock) are made once and reused by every screen that showed the same before.  All user text goes
 through :func:`bbspoker.text.clean_text` on its way to a cell.
 """
 
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -280,37 +282,29 @@ def _draw_commands(c: _Canvas, view: GameView) -> None:
 
 
 def _draw_status(c: _Canvas, view: GameView) -> None:
-    """Region (5): ``handle [N CUBES]`` and the clock in the status line."""
+    """Region (5): ``handle [N CUBES]`` in the status line."""
     status = clean_text(f" {clean_text(view.handle, 16)} [{view.cubes:,} CUBES] ", _MID_COL - 3)
     c.put(_STATUS_ROW, 11 if 11 + display_width(status) < _MID_COL else 2, status)
+
+
+def _draw_clock(c: _Canvas, view: GameView) -> None:
+    """Region (5), right end: the count-down clock, e.g. `` 0:59 ``."""
     if view.clock is not None:
         c.put(_STATUS_ROW, _CLOCK_COL, f" {clean_text(view.clock, 4)} ")
 
 
 @lru_cache(maxsize=1024)
 def _message_row(encoding: str, tag: str, text: str, newest: bool) -> list[str]:
-    """One row of region (6): ``[tag] text`` between the borders, ``->`` before the newest.
+    """One row of region (6) with its borders: ``[tag] text``, ``->`` before the newest.
 
     Cached and shared by every screen (the same messages go to everyone at the table):
-    the list must never be changed in place (:class:`_Layout` copies rows before it
-    writes on them)."""
+    the list must never be changed in place."""
     c = _Canvas(encoding, _FRAME)
     c.grid[_MSG_ROW] = _FRAME[_MSG_ROW][:]
     if newest:
         c.put(_MSG_ROW, 1, "->")
     c.put(_MSG_ROW, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
     return c.grid[_MSG_ROW]
-
-
-def _draw_messages(c: _Canvas, view: GameView) -> None:
-    """Region (6): the last 10 messages as ``[tag] text``, the newest marked ``->``.
-
-    Rows come from :func:`_message_row`, so after a scroll the rows that moved are
-    the same objects as before (and on every screen)."""
-    shown = view.messages[-MESSAGE_ROWS:]
-    last = len(shown) - 1
-    for i, (tag, text) in enumerate(shown):
-        c.grid[_MSG_ROW + i] = _message_row(c.encoding, tag, text, i == last)
 
 
 def _draw_input(c: _Canvas, view: GameView) -> None:
@@ -324,48 +318,66 @@ def _draw_input(c: _Canvas, view: GameView) -> None:
 
 class _Region(NamedTuple):
     """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
-    :class:`GameView` fields that ``key`` returns and nothing else."""
+    :class:`GameView` fields that ``key`` returns and nothing else. ``shared``: its
+    changes recur on many screens (the same bet on every screen at the table), so the
+    bytes of each change are kept for the next screen (see :data:`_PIECE_CACHE`)."""
 
     rows: range
     cols: slice
     key: Callable[[GameView], object]
-    draw: Callable[[_Canvas, GameView], None]
+    draw: Callable[[_Canvas, GameView], None] | None
+    shared: bool
+
+
+def _shown_messages(view: GameView) -> tuple[tuple[str, str], ...]:
+    return view.messages[-MESSAGE_ROWS:]
 
 
 _LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
 _REGIONS = (
-    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents),
-    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info),
-    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count"), _draw_xmsg),
-    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player),
-    _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands),
-    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, WIDTH), attrgetter("handle", "cubes", "clock"), _draw_status),
-    _Region(range(_MSG_ROW, _INPUT_ROW), slice(1, WIDTH - 1), attrgetter("messages"), _draw_messages),
-    _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input),
+    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info, True),
+    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count"), _draw_xmsg, True),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, False),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, True),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes"), _draw_status, False),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, True),
+    # Whole rows, borders too: a scroll blanks whole lines.
+    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, None, True),
+    # Not shared: typing in the chat line moves the cursor from where it is (one byte a key).
+    _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input, False),
 )
+_MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is None)
+_INPUT = len(_REGIONS) - 1
 _NOTHING = object()  # the key of a region not drawn yet
-
+_BLANK_LINE = _blank_row()  # a line scrolled in
 
 #: Laid-out regions shared by every screen: (region index, encoding, key) to the cells
 #: of the region's rows (and the input cursor's column). A bet changes the same regions
 #: the same way on most screens at the table; each is laid out once.
 _REGION_CACHE: dict[tuple[int, str, object], tuple[tuple[list[str], ...], int | None]] = {}
 _REGION_CACHE_SIZE = 2048
-_MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is _draw_messages)
 
 
 def _region_cells(index: int, encoding: str, key: object,
                   view: GameView) -> tuple[tuple[list[str], ...], int | None]:
     """The cells of region ``index`` drawn for ``view`` (whose fields give ``key``), one
     list per row of the region, and the input cursor's column if the region sets it.
-    Cached in :data:`_REGION_CACHE`; the lists must not be changed in place."""
+    Cached in :data:`_REGION_CACHE`; the lists must not be changed in place.
+
+    The message area (6) is made of rows shared by every screen (:func:`_message_row`):
+    after a scroll the rows that moved are the same objects as before."""
+    if index == _MESSAGES:
+        last = len(key) - 1  # type: ignore[arg-type]
+        rows = tuple(_message_row(encoding, tag, text, i == last) for i, (tag, text) in enumerate(key))  # type: ignore[arg-type]
+        return rows + (_FRAME[_MSG_ROW],) * (MESSAGE_ROWS - len(rows)), None
     cached = _REGION_CACHE.get((index, encoding, key))
     if cached is None:
         region = _REGIONS[index]
         c = _Canvas(encoding, _FRAME)
         for row in region.rows:
             c.grid[row] = _FRAME[row][:]
-        region.draw(c, view)
+        region.draw(c, view)  # type: ignore[misc]
         cached = tuple(c.grid[row][region.cols] for row in region.rows), c.cursor_col
         if len(_REGION_CACHE) >= _REGION_CACHE_SIZE:
             del _REGION_CACHE[next(iter(_REGION_CACHE))]  # the oldest entry
@@ -373,43 +385,11 @@ def _region_cells(index: int, encoding: str, key: object,
     return cached
 
 
-class _Layout(_Canvas):
-    """The full 80x24 screen of the last :class:`GameView`, redrawn region by region.
-
-    ``grid`` holds the cells, ``cursor_col`` the input cursor's column.
-    :meth:`update` redraws only the regions whose fields changed, taking their
-    cells from the shared cache; rows it does not touch stay the same list
-    objects, and rows it touches are copied first, so a grid it returned
-    before never changes.
-    """
-
-    def __init__(self, encoding: str) -> None:
-        super().__init__(encoding, _FRAME)
-        self.cursor_col = _INPUT_COL
-        self._keys: list[object] = [_NOTHING] * len(_REGIONS)
-
-    def update(self, view: GameView) -> _Grid:
-        """Lay out ``view``; returns a new grid list (unchanged rows shared with the last one)."""
-        grid = self.grid = self.grid[:]
-        copied: set[int] = set()
-        for i, region in enumerate(_REGIONS):
-            key = region.key(view)
-            if key == self._keys[i]:
-                continue
-            self._keys[i] = key
-            if i == _MESSAGES:  # whole rows, shared with other screens (see _message_row)
-                grid[region.rows.start : region.rows.stop] = _FRAME[region.rows.start : region.rows.stop]
-                region.draw(self, view)
-                continue
-            cells, cursor_col = _region_cells(i, self.encoding, key, view)
-            for row, part in zip(region.rows, cells):
-                if row not in copied:
-                    grid[row] = grid[row][:]
-                    copied.add(row)
-                grid[row][region.cols] = part
-            if cursor_col is not None:
-                self.cursor_col = cursor_col
-        return grid
+#: The bytes that change a shared region from one content to another, made once for every
+#: screen at the table: (terminal, window rows, encoding, region index, old key, new key,
+#: message lines scrolled) to (text, cursor after it). Each starts with a cursor address.
+_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
+_PIECE_CACHE_SIZE = 4096
 
 
 def _tail(text: str, width: int) -> str:
@@ -428,6 +408,54 @@ def _sequence(term: Terminal, capability: str, *args: int) -> str:
     """``term.capability(*args)``, e.g. a cursor address; cached per shared ``term``, since
     blessed parses the capability string on every call."""
     return str(getattr(term, capability)(*args))
+
+
+def _move(term: Terminal, cursor: tuple[int, int] | None, row: int, col: int) -> str:
+    """The cheapest way from ``cursor`` (``None``: unknown) to (row, col): nothing, BS,
+    or a cursor address."""
+    if cursor == (row, col):
+        return ""
+    if cursor is not None and cursor[0] == row and 0 < cursor[1] - col <= 3:
+        return "\b" * (cursor[1] - col)
+    return _sequence(term, "move_yx", row, col)
+
+
+def _diff(term: Terminal, rows: range, col0: int, old: Sequence[list[str]], new: Sequence[list[str]],
+          cursor: tuple[int, int] | None) -> tuple[str, tuple[int, int] | None]:
+    """Cursor moves and text for every run of cells that differ between ``old`` and ``new``:
+    the cells of ``rows`` from column ``col0`` on, one list per row (the same width in both).
+    ``cursor``: where the cursor is (``None``: unknown). Returns the text and where it
+    leaves the cursor: unknown after non-ASCII text (terminals may disagree on its width)
+    and at the right margin (pending wrap)."""
+    out: list[str] = []
+    for row, o, n in zip(rows, old, new):
+        if o is n or o == n:
+            continue
+        width = len(n)
+        runs: list[list[int]] = []  # [first, last] changed cells, near runs merged
+        # Compared in blocks of _GAP cells (two changes inside a block are always in one
+        # run), and cell by cell only at the ends of a block that changed.
+        for start in range(0, width, _GAP):
+            end = min(start + _GAP, width)
+            if o[start:end] == n[start:end]:
+                continue
+            first, last = start, end - 1
+            while o[first] == n[first]:
+                first += 1
+            while o[last] == n[last]:
+                last -= 1
+            if runs and first - runs[-1][1] <= _GAP:
+                runs[-1][1] = last
+            else:
+                runs.append([first, last])
+        # A run never starts on the right half of a wide character: that half only
+        # changes together with its left half, which is then in the same run.
+        for first, last in runs:
+            text = "".join(n[first : last + 1])
+            out.append(_move(term, cursor, row, col0 + first) + text)
+            after = last + 1 + (last + 1 < width and n[last + 1] == "")
+            cursor = (row, col0 + after) if text.isascii() and col0 + after < WIDTH else None
+    return "".join(out), cursor
 
 
 class ScreenRenderer:
@@ -455,10 +483,11 @@ class ScreenRenderer:
         self.term = term
         self.encoding = codecs.lookup(encoding).name
         self.cols, self.rows = WIDTH, HEIGHT
-        self._layout = _Layout(self.encoding)
-        self._shown: _Grid | None = None  # what the client's screen holds, None = unknown
+        self._painted = False  # False: the client's screen is unknown, the next render paints all
+        self._keys: list[object] = [_NOTHING] * len(_REGIONS)  # the key each region shows
+        self._cells: list[tuple[list[str], ...]] = [()] * len(_REGIONS)  # and its cells
+        self._input_col = _INPUT_COL  # the input cursor's column
         self._message_count = 0  # GameView.message_count of the shown screen
-        self._message_rows = 0  # message rows in use on the shown screen
         self._cursor: tuple[int, int] | None = None
         self._too_small_shown = False
 
@@ -470,7 +499,7 @@ class ScreenRenderer:
 
     def invalidate(self) -> None:
         """Forget what the client shows: the next :meth:`render` clears and paints everything."""
-        self._shown = None
+        self._painted = False
         self._cursor = None
         self._too_small_shown = False
 
@@ -480,6 +509,10 @@ class ScreenRenderer:
         A window smaller than 80x24 gets (once per size) a cleared screen with
         "Please enlarge your window to at least 80x24 (now WxH)"; the game
         screen is painted in full when the window is large enough again.
+
+        Each region whose fields changed is brought up to date with its own cursor
+        address first; for a region shared by the screens at the table (e.g. the
+        pot after a bet) those bytes are made once and reused by the other screens.
         """
         term = self.term
         if self.cols < WIDTH or self.rows < HEIGHT:
@@ -493,91 +526,88 @@ class ScreenRenderer:
                 + term.move_yx(0, 0)
                 + f"Please enlarge your window to at least {WIDTH}x{HEIGHT} (now {self.cols}x{self.rows})"
             )
-        grid = self._layout.update(view)
-        target, before = (_INPUT_ROW, self._layout.cursor_col), self._cursor
-        if self._shown is None:
-            out = [term.normal + term.clear]
-            self._shown = [_blank_row() for _ in range(HEIGHT)]
-            self._cursor = None
-        else:
-            out = [self._scroll(view.message_count - self._message_count)]
-        self._message_count = view.message_count
-        self._message_rows = len(view.messages[-MESSAGE_ROWS:])
-        self._write_changes(grid, out)
-        self._shown = grid
-        body = "".join(out)
-        back = self._move(*target)
+        before = self._cursor
+        body = self._paint_all(view) if not self._painted else self._update(view)
+        target = (_INPUT_ROW, self._input_col)
+        back = _move(term, self._cursor, *target)
         self._cursor = target
         if back and before == target and term.save and term.restore and len(term.save + term.restore) < len(back):
             return term.save + body + term.restore
         return body + back
 
-    def _move(self, row: int, col: int) -> str:
-        """The cheapest way from the known cursor position to (row, col): nothing, BS, or a cursor address."""
-        if self._cursor == (row, col):
-            return ""
-        if self._cursor is not None and self._cursor[0] == row and 0 < self._cursor[1] - col <= 3:
-            return "\b" * (self._cursor[1] - col)
-        return _sequence(self.term, "move_yx", row, col)
+    def _paint_all(self, view: GameView) -> str:
+        """Clear the screen and draw every region of ``view``."""
+        grid = [row[:] for row in _FRAME]
+        for i, region in enumerate(_REGIONS):
+            self._set(i, region.key(view), view)
+            for row, part in zip(region.rows, self._cells[i]):
+                grid[row][region.cols] = part
+        self._message_count = view.message_count
+        self._painted = True
+        text, self._cursor = _diff(self.term, range(HEIGHT), 0, [_blank_row() for _ in range(HEIGHT)], grid, None)
+        return self.term.normal + self.term.clear + text
 
-    def _scroll(self, new_messages: int) -> str:
-        """Scroll the message area up with DECSTBM if that keeps some shown lines; update ``_shown``.
+    def _set(self, index: int, key: object, view: GameView) -> None:
+        """Remember that region ``index`` shows ``key`` (of ``view``), and its cells."""
+        self._keys[index] = key
+        self._cells[index], cursor_col = _region_cells(index, self.encoding, key, view)
+        if cursor_col is not None:
+            self._input_col = cursor_col
 
-        Messages fill rows 14-23 from the top; once the area is full, each
-        new message scrolls it up one line.  Terminals without a scroll
-        region capability get the lines rewritten by the cell diff instead.
-        """
-        shown = self._shown
-        assert shown is not None
-        used = self._message_rows
-        lines = used + new_messages - MESSAGE_ROWS
-        region = _sequence(self.term, "csr", _MSG_ROW, _MSG_ROW + MESSAGE_ROWS - 1)
-        if new_messages <= 0 or not 0 < lines < used or not region:
-            return ""
-        self._cursor = None  # setting the region moves the cursor home
-        bottom = _MSG_ROW + MESSAGE_ROWS - 1
-        shown[_MSG_ROW : bottom + 1] = [*shown[_MSG_ROW + lines : bottom + 1], *(_blank_row() for _ in range(lines))]
-        return (
-            region
-            + _sequence(self.term, "move_yx", bottom, 0)
-            + "\r\n" * lines
-            + _sequence(self.term, "csr", 0, self.rows - 1)
-        )
-
-    def _write_changes(self, grid: _Grid, out: list[str]) -> None:
-        """Append cursor moves and text for every run of cells that differ between ``_shown`` and ``grid``.
-
-        ``_cursor`` follows the writes, so a run that starts where the
-        previous one (or the last render) left the cursor needs no move.  It
-        becomes unknown after non-ASCII text (terminals may disagree on its
-        width) and at the right margin (pending wrap).
-        """
-        shown = self._shown
-        assert shown is not None
-        for row in range(HEIGHT):
-            old, new = shown[row], grid[row]
-            if old is new or old == new:
+    def _update(self, view: GameView) -> str:
+        """The bytes of every region whose fields changed since the last render."""
+        out = []
+        new_messages, self._message_count = view.message_count - self._message_count, view.message_count
+        for i, region in enumerate(_REGIONS):
+            old_key, key = self._keys[i], region.key(view)
+            lines = self._scrolled(old_key, new_messages) if i == _MESSAGES else 0
+            if key == old_key and not lines:
                 continue
-            runs: list[list[int]] = []  # [first, last] changed columns, near runs merged
-            # Compared in blocks of _GAP cells (two changes inside a block are always in one
-            # run), and cell by cell only at the ends of a block that changed.
-            for start in range(0, WIDTH, _GAP):
-                end = start + _GAP
-                if old[start:end] == new[start:end]:
-                    continue
-                first, last = start, end - 1
-                while old[first] == new[first]:
-                    first += 1
-                while old[last] == new[last]:
-                    last -= 1
-                if runs and first - runs[-1][1] <= _GAP:
-                    runs[-1][1] = last
-                else:
-                    runs.append([first, last])
-            # A run never starts on the right half of a wide character: that half only
-            # changes together with its left half, which is then in the same run.
-            for start, end in runs:
-                text = "".join(new[start : end + 1])
-                out.append(self._move(row, start) + text)
-                after = end + 1 + (end + 1 < WIDTH and new[end + 1] == "")
-                self._cursor = (row, after) if text.isascii() and after < WIDTH else None
+            old_cells = self._cells[i]
+            self._set(i, key, view)
+            if not region.shared:
+                piece, self._cursor = _diff(self.term, region.rows, region.cols.start, old_cells,
+                                            self._cells[i], self._cursor)
+                out.append(piece)
+                continue
+            cache_key = (self.term, self.rows, self.encoding, i, old_key, key, lines)
+            cached = _PIECE_CACHE.get(cache_key)
+            if cached is None:
+                cached = self._piece(region, old_cells, self._cells[i], lines)
+                if len(_PIECE_CACHE) >= _PIECE_CACHE_SIZE:
+                    del _PIECE_CACHE[next(iter(_PIECE_CACHE))]  # the oldest entry
+                _PIECE_CACHE[cache_key] = cached
+            if cached[0]:
+                out.append(cached[0])
+                self._cursor = cached[1]
+        return "".join(out)
+
+    def _scrolled(self, old_key: object, new_messages: int) -> int:
+        """Lines the message area scrolls for ``new_messages`` more messages when it showed
+        ``old_key``: 0 when it is not full yet, would scroll every line it shows (a
+        rewrite is as cheap), or the terminal has no scroll region.
+
+        Messages fill rows 14-23 from the top; once the area is full, each new
+        message scrolls it up one line (by the count, so identical messages scroll too).
+        """
+        used = len(old_key)  # type: ignore[arg-type]
+        lines = used + new_messages - MESSAGE_ROWS
+        if new_messages <= 0 or not 0 < lines < used or not _sequence(self.term, "csr", 0, 1):
+            return 0
+        return lines
+
+    def _piece(self, region: _Region, old: tuple[list[str], ...], new: tuple[list[str], ...],
+               lines: int) -> tuple[str, tuple[int, int] | None]:
+        """The bytes changing ``region`` from ``old`` to ``new`` cells, from an unknown cursor
+        position, with the message area first scrolled by ``lines`` (DECSTBM); and where
+        they leave the cursor."""
+        scroll = ""
+        if lines:
+            bottom = region.rows.stop - 1
+            scroll = (_sequence(self.term, "csr", region.rows.start, bottom)
+                      + _sequence(self.term, "move_yx", bottom, 0)
+                      + "\r\n" * lines
+                      + _sequence(self.term, "csr", 0, self.rows - 1))
+            old = (*old[lines:], *(_BLANK_LINE,) * lines)
+        text, cursor = _diff(self.term, region.rows, region.cols.start, old, new, None)
+        return scroll + text, cursor
