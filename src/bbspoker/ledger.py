@@ -39,6 +39,24 @@ its own (cancelling a game, grants, takes, ``set``, new accounts, notices,
 account fields) commits with ``synchronous = FULL``; its fsync of the WAL also
 makes every earlier commit durable.
 
+The table's service defers those NORMAL commits by one event-loop turn
+(:meth:`Ledger.defer_commits`, :meth:`Ledger.commit_pending`): a step's
+writes (a start with its antes, a bet, the end of a game) are checked and made
+at once, the update goes to every screen, and the COMMIT follows in the next
+loop turn. Meanwhile the transaction stays open on the server's connection
+(which holds SQLite's write lock: the admin CLI waits that long); any other
+write, snapshot, backup or close commits it first. So a crash of the process
+(kill -9) now loses at most the last step's writes, shown to the players for
+less than a loop turn; the game, left without them, is refunded at the next
+start as after a power loss. A COMMIT that fails (I/O error, disk full) rolls
+the step back; the table then calls the game off and refunds what the ledger
+holds of it.
+
+The connection caches account ids, balances and which games are open, so a
+bet's open-game check and the table's balance read cost no SELECT. The cache
+is trusted only while no other connection has committed (``PRAGMA
+data_version``) and is dropped on any rollback.
+
 The server opens its ledger with ``autocheckpoint=False`` and calls
 :meth:`Ledger.checkpoint` from a worker thread every ``[ledger] sync_interval``
 seconds: the WAL is synced and copied into the database file there, off the
@@ -50,6 +68,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -63,13 +82,15 @@ import wcwidth
 
 from bbspoker.text import clean_text
 
-from .wallet import SYSTEM, InsufficientCubes, UnknownAccount
+from .wallet import SYSTEM, CommitFailed, InsufficientCubes, UnknownAccount
 
 __all__ = [
     "Ledger", "Account", "JournalRow", "GameRecord", "Totals",
     "HandleTaken", "LedgerError", "validate_handle", "handle_key",
     "SIGNUP_ACTOR", "CRASH_REASON",
 ]
+
+log = logging.getLogger(__name__)
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
 SIGNUP_ACTOR = "system:signup"
@@ -296,7 +317,17 @@ class Ledger:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._durable = True
-            self._ids: dict[str, int] = {}  # handle key to account id, see _account_id
+            # Caches, see _account_id, balances_of, _require_open and _check_version.
+            self._ids: dict[str, int] = {}     # handle key to account id
+            self._cubes: dict[int, int] = {}   # account id to CUBES
+            self._open: set[int] = set()       # ids of games known to be open
+            self._version: int | None = None   # PRAGMA data_version when last checked
+            # Deferred commits, see defer_commits and _write.
+            self._depth = 0                    # _write blocks running
+            self._deferring = False            # inside defer_commits()
+            self._pending = False              # a transaction waits for commit_pending()
+            self._touched: set[int] = set()    # games written in the open transaction
+            self._lost: frozenset[int] | None = None  # games of a failed pending commit
             self._db.execute("PRAGMA foreign_keys = ON")
             if not autocheckpoint:
                 self._db.execute("PRAGMA wal_autocheckpoint = 0")
@@ -314,7 +345,11 @@ class Ledger:
     # ---------------------------------------------------------------- plumbing
 
     def close(self) -> None:
-        """Close the connection(s); the object cannot be used afterwards."""
+        """Commit pending work (see :meth:`defer_commits`; a failure is logged and the game
+        is refunded at the next start), close the connection(s); the object cannot be
+        used afterwards."""
+        if self._pending:
+            self._flush()
         with self._checkpoint_lock:
             if self._checkpointer is not None:
                 self._checkpointer.close()
@@ -326,7 +361,8 @@ class Ledger:
         its own, so that it may run in a worker thread while the event loop goes on
         using the ledger. Returns ``(frames in the WAL, frames now in the database
         file)``. Every commit in the frames copied is durable afterwards (the WAL is
-        fsync'd before it is copied). Raises ``sqlite3.Error`` on an I/O error."""
+        fsync'd before it is copied); work still pending (:meth:`defer_commits`) is not
+        committed yet, so not among them. Raises ``sqlite3.Error`` on an I/O error."""
         with self._checkpoint_lock:
             if self._checkpointer is None:
                 self._checkpointer = sqlite3.connect(
@@ -353,10 +389,65 @@ class Ledger:
         block rolls back everything. Nested blocks are SAVEPOINTs too. ``durable``:
         commit with ``synchronous = FULL`` (True) or ``NORMAL`` (False); it applies to
         everything inside, nested blocks and methods included (see :meth:`_write`).
+        With ``durable=False`` inside :meth:`defer_commits` the block joins the pending
+        work and its COMMIT waits for :meth:`commit_pending`.
         Like every write, raises ``sqlite3.OperationalError`` if another connection
         holds the write lock for longer than the busy timeout (10 s)."""
         with self._write(durable):
             yield
+
+    @contextmanager
+    def defer_commits(self) -> Iterator[None]:
+        """Leave non-durable work uncommitted inside the block, for :meth:`commit_pending`
+        (:meth:`bbspoker.wallet.Wallet.defer_commits`).
+
+        The first such write begins a transaction (``BEGIN IMMEDIATE``) and does not
+        commit it; later ones join it (each in its own SAVEPOINT, rolled back alone if it
+        raises). So the connection holds SQLite's write lock until the commit: the
+        table's service commits in the event-loop turn after each of its steps. Every
+        other write (durable, or outside such a block), :meth:`totals`, :meth:`verify`,
+        :meth:`backup` and :meth:`close` first commit the pending work; plain reads on
+        this connection see it. If that commit fails, see :meth:`commit_pending`.
+        """
+        outer, self._deferring = self._deferring, True
+        try:
+            yield
+        finally:
+            self._deferring = outer
+
+    def commit_pending(self) -> None:
+        """Commit the work :meth:`defer_commits` left pending; returns at once if none.
+
+        Raises :class:`~bbspoker.wallet.CommitFailed` (``games``: the games it wrote) if
+        that commit, or one forced earlier by another use of the ledger, failed since
+        the last call (I/O error, disk full, or SQLite had already rolled the
+        transaction back after an error in one of its statements): the pending work was
+        rolled back, the caches forgotten and the failure logged at ERROR. The caller
+        calls those games off (:meth:`cancel_game` refunds what is recorded of them).
+        """
+        if self._pending:
+            self._flush()
+        if self._lost is not None:
+            games, self._lost = self._lost, None
+            raise CommitFailed(games)
+
+    def _flush(self) -> None:
+        """Commit the pending work. On failure roll it back, forget the caches, log at
+        ERROR and keep its games for :meth:`commit_pending` to report."""
+        db = self._db
+        self._pending = False
+        try:
+            if not db.in_transaction:
+                raise sqlite3.OperationalError("SQLite rolled the transaction back after an "
+                                               "error in one of its statements")
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            log.exception("ledger: the pending writes of game(s) %s could not be committed "
+                          "and were undone", sorted(self._touched))
+            self._forget()
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            self._lost = (self._lost or frozenset()) | self._touched
 
     @contextmanager
     def _write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
@@ -367,44 +458,83 @@ class Ledger:
         and every earlier commit survive a power loss) or NORMAL (no fsync: the commit
         survives a crash of the process; a power loss may drop it and the commits after
         it, never part of one). SQLite refuses to change ``synchronous`` inside a
-        transaction, hence the switch here, only when the level changes.
+        transaction, hence the switch here, only when the level changes. With
+        ``durable=False`` inside :meth:`defer_commits` the COMMIT is left to
+        :meth:`commit_pending`.
 
-        Inside a transaction: a SAVEPOINT, rolled back alone if the block raises (the
-        exception propagates); the outer transaction's durability applies.
+        Inside a transaction (another write's, or joining the pending one): a SAVEPOINT,
+        rolled back alone if the block raises (the exception propagates); the outer
+        transaction's durability applies. A write that may not join pending work
+        commits it first (:meth:`_flush`). Any rollback forgets the caches.
         """
         db = self._db
-        # The rollbacks below are skipped when SQLite has already rolled the whole
-        # transaction back by itself (I/O error, disk full): the original error propagates.
-        if db.in_transaction:
-            # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on the
-            # most recent savepoint of that name, which is always the innermost open one.
-            db.execute("SAVEPOINT inner")
-            try:
-                yield db
-            except BaseException:
-                self._ids.clear()
-                if db.in_transaction:
-                    db.execute("ROLLBACK TO inner")
-                    db.execute("RELEASE inner")
-                raise
-            db.execute("RELEASE inner")
-            return
-        if durable != self._durable:
-            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-            self._durable = durable
-        db.execute("BEGIN IMMEDIATE")
+        if (not self._depth and self._pending
+                and (durable or not self._deferring or not db.in_transaction)):
+            self._flush()
+        self._depth += 1
         try:
-            yield db
-            db.execute("COMMIT")
-        except BaseException:
-            self._ids.clear()
+            # The rollbacks below are skipped when SQLite has already rolled the whole
+            # transaction back by itself (I/O error, disk full): the original error
+            # propagates (and pending work so lost is reported by the next _flush).
             if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+                # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on
+                # the most recent savepoint of that name, always the innermost open one.
+                db.execute("SAVEPOINT inner")
+                try:
+                    yield db
+                except BaseException:
+                    self._forget()
+                    if db.in_transaction:
+                        db.execute("ROLLBACK TO inner")
+                        db.execute("RELEASE inner")
+                    raise
+                db.execute("RELEASE inner")
+                return
+            if durable != self._durable:
+                db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+                self._durable = durable
+            db.execute("BEGIN IMMEDIATE")
+            self._touched.clear()
+            try:
+                self._check_version()
+                yield db
+                if durable or not self._deferring:
+                    db.execute("COMMIT")
+                else:
+                    self._pending = True
+            except BaseException:
+                self._forget()
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        finally:
+            self._depth -= 1
+
+    def _forget(self) -> None:
+        """Drop every cache: after a rollback they may hold what was undone."""
+        self._ids.clear()
+        self._cubes.clear()
+        self._open.clear()
+
+    def _check_version(self) -> None:
+        """Drop the cached balances and open games if another connection (the admin CLI,
+        another process) committed since the last look: ``PRAGMA data_version`` changes
+        then, and only then (not for this connection's own commits, nor for the
+        checkpoint thread's copies of the WAL into the database file). Account ids stay:
+        accounts are never deleted or renamed. Call outside a transaction or at its
+        start; while this connection holds a write transaction nobody else commits."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._version:
+            self._version = version
+            self._cubes.clear()
+            self._open.clear()
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction: several SELECTs see one consistent state."""
+        """A read transaction: several SELECTs see one consistent state. Commits pending
+        work first (SQLite cannot begin a transaction inside one)."""
+        if self._pending:
+            self._flush()
         self._db.execute("BEGIN")
         try:
             yield self._db
@@ -449,6 +579,7 @@ class Ledger:
         """Change one balance by ``amount`` and journal it; call inside :meth:`_write`.
 
         Conditional debit: raises InsufficientCubes if the balance would go below zero.
+        The new balance is cached (see :meth:`balances_of`).
         """
         row = self._db.execute(
             "UPDATE accounts SET cubes = cubes + ? WHERE id = ? AND cubes + ? >= 0 "
@@ -461,6 +592,9 @@ class Ledger:
             "INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, actor)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (account_id, amount, reason, game_id, self._clock(), row[0], note, actor))
+        self._cubes[account_id] = row[0]
+        if game_id is not None:
+            self._touched.add(game_id)
         return row[0]
 
     def _pot(self, game_id: int) -> int:
@@ -468,11 +602,17 @@ class Ledger:
                                  "WHERE game_id = ?", (game_id,)).fetchone()[0]
 
     def _require_open(self, game_id: int) -> None:
+        """Raise ValueError unless ``game_id`` is open; call inside :meth:`_write`. Games
+        this connection opened or found open are cached until closed (or a rollback, or
+        another connection's commit: :meth:`_check_version`)."""
+        if game_id in self._open:
+            return
         row = self._db.execute("SELECT ended_at FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise ValueError(f"no game {game_id}")
         if row[0] is not None:
             raise ValueError(f"game {game_id} is already closed")
+        self._open.add(game_id)
 
     def _take_pot(self, game_id: int, account_id: int, amount: int, reason: str) -> int:
         self._require_open(game_id)
@@ -484,39 +624,69 @@ class Ledger:
     # ------------------------------------------------------------ Wallet API
 
     def balance(self, handle: str) -> int:
-        """Current CUBES of ``handle`` (SYSTEM included); raises UnknownAccount."""
-        row = self._db.execute("SELECT cubes FROM accounts WHERE handle_key = ?",
-                               (handle_key(handle),)).fetchone()
-        if row is None:
+        """Current CUBES of ``handle`` (SYSTEM included), as :meth:`balances_of` reads
+        them; raises UnknownAccount."""
+        cubes = self.balances_of((handle,))
+        if not cubes:
             raise UnknownAccount(handle)
-        return row[0]
+        return cubes[handle]
 
     def balances_of(self, handles: Sequence[str]) -> dict[str, int]:
-        """Current CUBES of several handles in one query: ``{handle as given: CUBES}``;
-        handles without an account are left out."""
-        keys = {handle_key(h): h for h in handles}
-        rows = self._db.execute(
-            f"SELECT handle_key, cubes FROM accounts WHERE handle_key IN ({','.join('?' * len(keys))})",
-            tuple(keys)).fetchall()
-        return {keys[key]: cubes for key, cubes in rows}
+        """Current CUBES of several handles: ``{handle as given: CUBES}``; handles without
+        an account are left out.
+
+        Balances this connection has read or written (every movement returns the new
+        one) are cached, so the table's snapshot after a bet costs no SQL; the others
+        are read in one query. The cache is trusted only while no other connection has
+        committed (``PRAGMA data_version``, looked at here outside a transaction and at
+        the start of each write transaction), so an admin's grant from the CLI shows at
+        the next read, and it is dropped on any rollback."""
+        if not self._db.in_transaction:
+            self._check_version()
+        found: dict[str, int] = {}
+        missing: dict[str, str] = {}  # handle as given to its key
+        for handle in handles:
+            key = handle_key(handle)
+            cubes = self._cubes.get(self._ids.get(key))  # type: ignore[arg-type]
+            if cubes is None:
+                missing[handle] = key
+            else:
+                found[handle] = cubes
+        if missing:
+            keys = set(missing.values())
+            rows = {key: (account_id, cubes) for account_id, key, cubes in self._db.execute(
+                f"SELECT id, handle_key, cubes FROM accounts WHERE handle_key IN "
+                f"({','.join('?' * len(keys))})", tuple(keys))}
+            for handle, key in missing.items():
+                if key in rows:
+                    account_id, found[handle] = rows[key]
+                    self._ids[key] = account_id
+                    self._cubes[account_id] = found[handle]
+        return found
 
     def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
         """Record a new game (players in seat order, SHA-256 hex of the deck order), started
-        now by the ledger's clock (Unix seconds); returns its id, never reused. Until :meth:`close_game` it counts
-        as unfinished and is refunded by :meth:`recover_unfinished_games`. Commits with
-        ``synchronous = NORMAL`` (see the module docstring: durability)."""
+        now by the ledger's clock (Unix seconds); returns its id, never reused. Until
+        :meth:`close_game` it counts as unfinished and is refunded by
+        :meth:`recover_unfinished_games`. Commits with ``synchronous = NORMAL`` (see the
+        module docstring: durability), inside :meth:`defer_commits` at
+        :meth:`commit_pending`."""
         with self._write(durable=False) as db:
-            return db.execute(
+            game_id = db.execute(
                 "INSERT INTO games (players, deck_hash, started_at) VALUES (?, ?, ?)",
                 (json.dumps(list(handles)), deck_hash, self._clock())).lastrowid
+            self._open.add(game_id)
+            self._touched.add(game_id)
+            return game_id
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of open game
         ``game_id`` (chapter 2: bets leave the player's cash the moment they are made);
         ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
         InsufficientCubes, UnknownAccount, or ValueError (bad amount, game not open);
-        nothing is changed then. Commits with ``synchronous = NORMAL``, like
-        :meth:`open_game`."""
+        nothing is changed then. Commits like :meth:`open_game`. The open-game check and
+        the account id come from the caches, so a bet is the UPDATE ... RETURNING of the
+        balance and the INSERT of its journal row."""
         if amount <= 0:
             raise ValueError(f"amount must be positive, got {amount}")
         with self._write(durable=False):
@@ -547,6 +717,7 @@ class Ledger:
             db.execute("UPDATE games SET ended_at = ?, winner = ?, end_reason = 'finished', "
                        "history = ? WHERE id = ?",
                        (self._clock(), winner, json.dumps(dict(history)), game_id))
+            self._open.discard(game_id)
 
     # ------------------------------------------------------------ accounts
 
@@ -721,6 +892,7 @@ class Ledger:
                        "WHERE id = ?",
                        (ended_at, f"cancelled: {reason}",
                         json.dumps({"cancelled": reason, "refunds": refunds}), game_id))
+            self._open.discard(game_id)
         return refunds
 
     def recover_unfinished_games(self, now: float) -> list[int]:
@@ -799,10 +971,13 @@ class Ledger:
 
     def backup(self, dest_path: str | os.PathLike[str]) -> None:
         """Copy the whole database to ``dest_path`` with SQLite's online backup API (safe
-        while the server writes). Raises FileExistsError rather than overwrite a file."""
+        while the server writes; pending work is committed first). Raises
+        FileExistsError rather than overwrite a file."""
         dest_path = os.fspath(dest_path)
         if os.path.exists(dest_path):
             raise FileExistsError(f"{dest_path} already exists; not overwriting it")
+        if self._pending:
+            self._flush()
         dest = sqlite3.connect(dest_path)
         try:
             self._db.backup(dest)

@@ -16,11 +16,12 @@ The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from .cards import Card, format_cards, shuffled_deck, sort_hand
 from .hands import evaluate
@@ -472,15 +473,34 @@ class Table:
 
     def cancel(self, now: float, reason: str) -> list[Event]:
         """Call the running game off (the server is stopping and the grace period is over):
-        every ante and bet goes back to whoever paid it, through the wallet. Raises
-        :class:`TableError` if no game runs."""
-        g = self._game
-        if g is None:
+        every ante and bet goes back to whoever paid it, through the wallet (see
+        :meth:`call_off`). Raises :class:`TableError` if no game runs."""
+        if self._game is None:
             raise TableError("No game is running.")
-        refunds = self.wallet.cancel_game(g.id, reason)
-        self._game = None
-        self._last_game_end = now
-        self._master_since = now
+        return self.call_off(now, reason, (self._game.id,))
+
+    def call_off(self, now: float, reason: str, game_ids: Collection[int]) -> list[Event]:
+        """Call the games ``game_ids`` (wallet ids) off, without a winner: at shutdown, or
+        when the wallet could not commit their last moves
+        (:class:`~bbspoker.wallet.CommitFailed`). The running game, if among them, ends
+        at once: its pot and bets as the table knew them are dropped. Then the wallet
+        gives back every ante and bet it holds of each game still open there
+        (:meth:`~bbspoker.wallet.Wallet.cancel_game`; a game it does not hold as open,
+        such as a start that was never committed, took nothing). So no CUBES appear or
+        vanish whatever part of a game was lost. Returns the ``cancelled`` event (data
+        ``refunds``: ``{handle: CUBES}``). What ``cancel_game`` raises other than
+        ``ValueError`` propagates; the game then stays open in the wallet and is
+        refunded at the next start."""
+        g = self._game
+        if g is not None and g.id in game_ids:
+            self._game = None
+            self._last_game_end = now
+            self._master_since = now
+        refunds: dict[str, int] = {}
+        for gid in sorted(game_ids):
+            with contextlib.suppress(ValueError):   # not open in the wallet: nothing held
+                for handle, cubes in self.wallet.cancel_game(gid, reason).items():
+                    refunds[handle] = refunds.get(handle, 0) + cubes
         return [Event("cancelled", f"The game was called off ({reason}): every ante and bet "
                       "has been given back.", data={"refunds": refunds})]
 

@@ -14,6 +14,16 @@ After every change the task publishes on the :class:`~bbspoker.bus.Bus`:
 The task also applies timeouts (``table.tick``) when the next deadline comes,
 and re-reads the seated players' CUBES every second so that an admin's change
 reaches their status line within two seconds (issue 4).
+
+Ledger writes are committed after the screens (issue 6): each step runs inside
+:meth:`~bbspoker.wallet.Wallet.defer_commits`, so its CUBES moves are checked
+and made at once (a bet the CUBES cannot cover is refused as ever) but not
+committed; the step publishes, and only then schedules
+:meth:`~bbspoker.wallet.Wallet.commit_pending` with ``loop.call_soon``, behind
+the bus's ``notify`` callbacks that paint the screens. If that commit fails
+(:class:`~bbspoker.wallet.CommitFailed`) the ledger has undone the step, and
+the next step calls the games it touched off (:meth:`Table.call_off`, every
+ante and bet the ledger holds given back) with a ``SYSTEM`` line saying why.
 """
 
 from __future__ import annotations
@@ -28,7 +38,8 @@ from typing import Any, Callable, Mapping
 
 from .bus import Bus
 from .cards import Card
-from .table import Action, Phase, SeatView, Table, TableError
+from .table import Action, Event, Phase, SeatView, Table, TableError
+from .wallet import CommitFailed
 
 __all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "TableService"]
 
@@ -36,6 +47,8 @@ log = logging.getLogger(__name__)
 
 #: How often (seconds) the service re-reads balances when nothing else happens.
 BALANCE_POLL = 1.0
+#: Why a game is called off after its moves could not be committed (players read it).
+LOST_REASON = "the server could not save the last move"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +123,7 @@ class TableService:
         self._stopped = False
         self._idle = asyncio.Event()
         self._idle.set()
+        self._lost: set[int] = set()  # games whose last moves the ledger could not commit
 
     async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
         """Apply ``table.<name>(*args, now=now, **kwargs)`` in the owning task and wait for it.
@@ -171,20 +185,23 @@ class TableService:
                     cmd.done.set_exception(TableError("The table is closed."))
 
     def _apply(self, cmd: _Command | None) -> None:
+        """One step: games whose commit failed called off, timeouts, the command; publish;
+        tell the caller; then schedule the commit of the step's ledger writes."""
         now = self.clock()
-        events = self.table.tick(now)
         caller = cmd.done if cmd is not None else None
         error: TableError | None = None
-        if cmd is not None and self.closing and cmd.name == "start":
-            error, cmd = TableError("The server is shutting down: no new games."), None
-        if cmd is not None:
-            try:
-                events += getattr(self.table, cmd.name)(*cmd.args, now=now, **cmd.kwargs)
-            except TableError as err:
-                error = err
-            except Exception:  # a bug or a storage failure: log it, tell the player
-                log.exception("table command %s%r failed", cmd.name, cmd.args)
-                error = TableError("Sorry, that did not work; please try again.")
+        with self.table.wallet.defer_commits():
+            events = self._call_off_lost(now) + self.table.tick(now)
+            if cmd is not None and self.closing and cmd.name == "start":
+                error, cmd = TableError("The server is shutting down: no new games."), None
+            if cmd is not None:
+                try:
+                    events += getattr(self.table, cmd.name)(*cmd.args, now=now, **cmd.kwargs)
+                except TableError as err:
+                    error = err
+                except Exception:  # a bug or a storage failure: log it, tell the player
+                    log.exception("table command %s%r failed", cmd.name, cmd.args)
+                    error = TableError("Sorry, that did not work; please try again.")
         for e in events:
             if e.text:
                 self.bus.publish(TableMessage(e.tag, e.text, e.to, e.kind))
@@ -203,6 +220,33 @@ class TableService:
                 caller.set_result(None)
             else:
                 caller.set_exception(error)
+        # Behind the screens' notify callbacks (scheduled by the publishes above) and the
+        # caller's wake-up: every screen is painted before the commit.
+        asyncio.get_running_loop().call_soon(self._commit)
+
+    def _commit(self) -> None:
+        """Commit the last step's ledger writes. If that fails, remember the games they
+        touched and wake the task: its next step calls them off."""
+        try:
+            self.table.wallet.commit_pending()
+        except CommitFailed as failed:
+            self._lost |= failed.games
+            self.wake()
+
+    def _call_off_lost(self, now: float) -> list[Event]:
+        """Call off the games whose moves the ledger lost (:meth:`Table.call_off`). If the
+        ledger fails again the table has dropped the game all the same, and the ledger,
+        which still holds it open, refunds it at the next start: the players are told so."""
+        if not self._lost:
+            return []
+        games, self._lost = self._lost, set()
+        try:
+            return self.table.call_off(now, LOST_REASON, games)
+        except Exception:
+            log.exception("calling off game(s) %s failed; they are refunded at the next "
+                          "start", sorted(games))
+            return [Event("cancelled", f"The game was called off ({LOST_REASON}): every ante "
+                          "and bet will be given back when the server restarts.")]
 
     def _differs(self, snap: TableSnapshot) -> bool:
         old = self.snapshot

@@ -11,7 +11,10 @@ on the next start.
 
 Several calls can be grouped into one all-or-nothing unit with
 :meth:`Wallet.transaction` (the table opens a game and takes every ante in
-one, and pays out and closes a game in another).
+one, and pays out and closes a game in another). Inside
+:meth:`Wallet.defer_commits` the non-durable units are not committed at once
+but by :meth:`Wallet.commit_pending`: the table's service shows a move on
+every screen first and commits it in the next event-loop turn (issue 6).
 
 Implementations: :class:`MemoryWallet` here (tests, bots), and
 ``bbspoker.ledger.Ledger`` (SQLite, the real thing). All amounts are whole
@@ -24,7 +27,8 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
-__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "MemoryWallet", "SYSTEM"]
+__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "CommitFailed", "MemoryWallet",
+           "SYSTEM"]
 
 #: Name of the account that takes pots nobody won (chapter 2, "End of game").
 SYSTEM = "*system*"
@@ -36,6 +40,16 @@ class InsufficientCubes(Exception):
 
 class UnknownAccount(KeyError):
     """No account with that handle exists."""
+
+
+class CommitFailed(Exception):
+    """Pending writes (see :meth:`Wallet.commit_pending`) could not be committed and were
+    undone. ``games``: the ids of the games those writes touched (a frozenset); what the
+    store still holds of them is as it was before the writes."""
+
+    def __init__(self, games: frozenset[int]) -> None:
+        super().__init__(f"the pending writes of game(s) {sorted(games)} could not be committed")
+        self.games = games
 
 
 class Wallet(Protocol):
@@ -56,6 +70,30 @@ class Wallet(Protocol):
         stakes of a game still running: if they are lost, the whole block is lost, and
         the unfinished game is refunded at the next start). A nested block, and every
         method called inside, takes the outermost block's durability.
+        """
+        ...
+
+    def defer_commits(self) -> AbstractContextManager[None]:
+        """Inside the ``with`` block, work that commits non-durably (``durable=False``: a
+        game's start with its antes, each bet, the table's end of a game) is not committed
+        when its call or transaction ends: it stays pending, with every later such work
+        joining it, until :meth:`commit_pending`. Each call still checks and applies its
+        change at once (a debit the CUBES cannot cover is refused as always), and reads
+        see it. Anything else (a durable write, a consistent snapshot, closing the store,
+        any write outside such a block) first commits the pending work, so that it never
+        joins or waits on it. Leaving the block commits nothing. A crash of the process
+        loses the pending work (and only it): the game it belongs to is left unfinished
+        and refunded at the next start.
+        """
+        ...
+
+    def commit_pending(self) -> None:
+        """Commit the work :meth:`defer_commits` left pending (returns at once if there is
+        none). Raises :class:`CommitFailed` if that commit, or one forced earlier by
+        another use of the store, failed since the last call: the pending work was undone
+        (balances, journal and games as before it), and the caller must call those games
+        off (:meth:`cancel_game`, for the ones still open) and forget its own record of
+        them.
         """
         ...
 
@@ -140,6 +178,15 @@ class MemoryWallet:
             if name.lower() == handle.lower():
                 return name
         raise UnknownAccount(handle)
+
+    @contextmanager
+    def defer_commits(self) -> Iterator[None]:
+        """See :meth:`Wallet.defer_commits`: memory commits every change at once, so
+        nothing is ever pending."""
+        yield
+
+    def commit_pending(self) -> None:
+        """See :meth:`Wallet.commit_pending`: nothing is pending in memory; never raises."""
 
     def balance(self, handle: str) -> int:
         return self.balances[self._key(handle)]
