@@ -442,7 +442,7 @@ class Ledger:
                                                "error in one of its statements")
             db.execute("COMMIT")
         except sqlite3.Error:
-            log.exception("ledger: the pending writes of game(s) %s could not be committed "
+            log.exception("the pending writes of game(s) %s could not be committed "
                           "and were undone", sorted(self._touched))
             self._forget()
             if db.in_transaction:
