@@ -85,6 +85,26 @@ async def test_put_to_one_subscriber_reaches_only_that_subscriber():
     assert alice.drain() == ["your cards"] and bob.drain() == []
 
 
+async def test_flush_notifies_at_once_and_a_failing_subscriber_spares_the_others():
+    bus = Bus()
+    seen: list[tuple[str, list]] = []
+    errors: list[BaseException] = []
+    asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: errors.append(ctx["exception"]))
+
+    def broken() -> None:
+        raise RuntimeError("a screen's bug")
+
+    bus.subscribe(notify=broken)
+    alice = bus.subscribe(notify=lambda: seen.append(("alice", alice.drain())))
+    bob = bus.subscribe(notify=lambda: seen.append(("bob", bob.drain())))
+    bus.publish("alice has passed.")
+    bus.flush()                               # the publisher's batch is complete: paint now
+    assert seen == [("alice", ["alice has passed."]), ("bob", ["alice has passed."])]
+    assert [str(e) for e in errors] == ["a screen's bug"]
+    await asyncio.sleep(0)                    # the scheduled turn has nothing left to do
+    assert len(seen) == 2 and len(errors) == 1
+
+
 async def test_notify_runs_once_per_loop_turn_after_the_publishers_batch():
     bus = Bus()
     seen: list[list] = []

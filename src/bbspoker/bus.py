@@ -9,10 +9,12 @@ task that owns the table publishes; each session's screen task reads its own
 - Items published with a ``key`` are *state* (a screen is state): a newer item
   with the same key replaces the older one still waiting in a queue, so a
   subscriber that falls behind skips to the latest state.
-- A subscriber may give a ``notify`` callable: the event loop runs it once,
-  soon after items arrive (``call_soon``, so the items of one publisher's turn
-  come in one batch), to act on them without waiting for a task switch: the
-  poker screen paints from it (issue 6, latency).
+- A subscriber may give a ``notify`` callable: it runs once, soon after items
+  arrive, to act on them without waiting for a task switch (the poker screen
+  paints from it; issue 6, latency): in the event loop's next turn (one
+  ``call_soon`` for all subscribers, so the items of one publisher's turn come
+  in one batch), or at once when the publisher calls :meth:`Bus.flush` after
+  its batch (the table does).
 - Items published without a key are *messages* (chat, table announcements,
   X-message notices) and are never dropped. A subscriber holding more than
   ``maxsize`` undelivered messages is marked :attr:`Subscription.overflowed`,
@@ -104,12 +106,7 @@ class Subscription:
             self._waiter.set_result(None)
         if self._notify is not None and not self._notify_due:
             self._notify_due = True
-            asyncio.get_running_loop().call_soon(self._run_notify)
-
-    def _run_notify(self) -> None:
-        self._notify_due = False
-        if self._notify is not None and not self.closed:
-            self._notify()
+            self._bus._notify_soon(self)
 
     async def get(self) -> Any:
         """Wait for and return the next item.
@@ -143,6 +140,7 @@ class Bus:
         """``maxsize``: default message bound per subscriber (items, not bytes)."""
         self._maxsize = maxsize
         self._subscribers: list[Subscription] = []
+        self._due: list[Subscription] = []  # subscribers whose notify has not run yet
 
     def __len__(self) -> int:
         """Number of live subscribers."""
@@ -158,7 +156,8 @@ class Bus:
         e.g. schedule the session's close). ``notify`` (no arguments) is run by
         the event loop soon after items arrive, at most once per loop turn, until
         the subscription is closed; it typically calls :meth:`Subscription.drain`.
-        Exceptions it raises go to the event loop's exception handler.
+        Exceptions it raises go to the event loop's exception handler (the other
+        subscribers are still notified).
         """
         sub = Subscription(self, self._maxsize if maxsize is None else maxsize, on_overflow,
                            notify)
@@ -174,3 +173,24 @@ class Bus:
         """Queue ``item`` for every subscriber (see :meth:`Subscription.put`); never blocks."""
         for sub in list(self._subscribers):
             sub.put(item, key)
+
+    def _notify_soon(self, sub: Subscription) -> None:
+        self._due.append(sub)
+        if len(self._due) == 1:
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Run now the ``notify`` callback of every subscriber that received items since
+        its last one, in subscription order; the loop turn scheduled for them then finds
+        nothing to do. A publisher calls it when its batch is complete (the table, after
+        each change: the screens are painted without waiting for the next loop turn)."""
+        due, self._due = self._due, []
+        for sub in due:
+            sub._notify_due = False
+            if sub._notify is None or sub.closed:
+                continue
+            try:
+                sub._notify()
+            except Exception as exc:  # one subscriber's bug must not stop the publisher
+                asyncio.get_running_loop().call_exception_handler(
+                    {"message": "bus subscriber's notify failed", "exception": exc})
