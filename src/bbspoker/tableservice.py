@@ -18,9 +18,10 @@ reaches their status line within two seconds (issue 4).
 Ledger writes are committed after the screens (issue 6): each step runs inside
 :meth:`~bbspoker.wallet.Wallet.defer_commits`, so its CUBES moves are checked
 and made at once (a bet the CUBES cannot cover is refused as ever) but not
-committed; the step publishes, and only then schedules
-:meth:`~bbspoker.wallet.Wallet.commit_pending` with ``loop.call_soon``, behind
-the bus's ``notify`` callbacks that paint the screens. If that commit fails
+committed; the step publishes, runs the bus's ``notify`` callbacks that paint
+the other screens (:meth:`Bus.flush`), resolves the caller, and only then
+schedules :meth:`~bbspoker.wallet.Wallet.commit_pending` with
+``loop.call_soon``, behind the actor's wake-up. If that commit fails
 (:class:`~bbspoker.wallet.CommitFailed`) the ledger has undone the step, and
 the next step calls the games it touched off (:meth:`Table.call_off`, every
 ante and bet the ledger holds given back) with a ``SYSTEM`` line saying why.
@@ -213,6 +214,7 @@ class TableService:
         if events or cmd is not None or self._differs(snap):
             self.snapshot = snap
             self.bus.publish(snap, key="table")
+        self.bus.flush()  # the batch is complete: the other screens are painted now
         # The caller learns the outcome only after the update is published: its screen
         # then finds its own update waiting and is painted once, not twice.
         if caller is not None and not caller.done():
@@ -220,8 +222,8 @@ class TableService:
                 caller.set_result(None)
             else:
                 caller.set_exception(error)
-        # Behind the screens' notify callbacks (scheduled by the publishes above) and the
-        # caller's wake-up: every screen is painted before the commit.
+        # After the screens painted by the flush above and behind the caller's wake-up
+        # (the actor's screen): every screen is painted before the commit.
         asyncio.get_running_loop().call_soon(self._commit)
 
     def _commit(self) -> None:
