@@ -57,6 +57,15 @@ async def test_client_that_does_not_negotiate_gets_80x24_ansi(tmp_path, clients)
         await c.wait_for("Create new user alice? (y/n)")
 
 
+async def test_keys_typed_before_the_door_starts_are_kept(tmp_path, clients):
+    """Typed while the server still waits for option negotiation: held by the reader and
+    handed to the session when it starts."""
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port, negotiate=False)
+        await c.send("alice\r")
+        await c.wait_for("Create new user alice? (y/n)")
+
+
 async def test_naws_values_are_clamped_and_resizes_reach_the_session(tmp_path, clients):
     async with running_server(tmp_path) as server:
         c = await clients(server.port, cols=65535, rows=0)

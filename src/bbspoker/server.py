@@ -17,8 +17,11 @@ telnetlib3 settings, chosen on purpose (see ``docs/architecture.md``):
   pre-login and lobby idle timeouts (``[server]``) do the job.
 - ``limit=READER_LIMIT`` plus ``reader.set_transport()``: telnetlib3 never
   pauses the socket on its own (issue 5); with the transport attached its
-  reader pauses reading past ``2 * limit`` buffered bytes, so a flood costs
-  at most a few KiB per connection until the session reads again.
+  reader pauses reading past ``2 * limit`` buffered bytes, so a flood during
+  option negotiation costs at most a few KiB per connection. Once the session
+  starts, our :class:`DoorReader` hands it every chunk as it comes (no
+  buffering): the session's bounded type-ahead and the input rate limit bound
+  memory then.
 - Character mode: telnetlib3's default ("kludge") mode sends ``WILL SGA`` and
   ``WILL ECHO`` and asks ``DO TTYPE``, ``DO NAWS``; the door echoes what it
   wants shown (passwords are never echoed).
@@ -57,7 +60,7 @@ from bbspoker.session import Session
 from bbspoker.table import Table, TableRules
 from bbspoker.tableservice import TableService
 
-__all__ = ["App", "Server", "TokenBucket", "ConnectionLimits", "start_server", "run",
+__all__ = ["App", "Server", "DoorReader", "TokenBucket", "ConnectionLimits", "start_server", "run",
            "terminal_for", "log_loop_lag", "CONNECT_MAXWAIT", "READER_LIMIT", "FALLBACK_KIND",
            "ENV_LAG_LOG"]
 
@@ -326,13 +329,59 @@ async def start_server(config: Config, ledger: Ledger, *,
     return server
 
 
+class DoorReader(telnetlib3.TelnetReader):
+    """telnetlib3's reader of in-band bytes that hands them over as they come.
+
+    Until :meth:`consume` is called it buffers like its base class (keys typed
+    during option negotiation). After, each chunk goes to ``on_data`` inside the
+    protocol's ``data_received``, so a key reaches the session in the event-loop
+    turn it arrived, with no task to wake (issue 6, latency); the end of input
+    goes to ``on_end``: ``None`` for EOF, the exception for a lost connection.
+    """
+
+    _on_data: Callable[[bytes], None] | None = None
+    _on_end: Callable[[Exception | None], None] | None = None
+
+    def consume(self, on_data: Callable[[bytes], None],
+                on_end: Callable[[Exception | None], None]) -> None:
+        """Hand what is buffered, then every later chunk, to ``on_data``; the end of input
+        (now, if it already came) to ``on_end``. Called once."""
+        self._on_data, self._on_end = on_data, on_end
+        if self._buffer:
+            data = bytes(self._buffer)
+            self._buffer.clear()
+            self._maybe_resume_transport()
+            on_data(data)
+        if self._eof or self.exception() is not None:
+            on_end(self.exception())
+
+    def feed_data(self, data: bytes) -> None:
+        """telnetlib3's protocol: in-band bytes arrived."""
+        if self._on_data is None:
+            super().feed_data(data)
+        elif data:
+            self._on_data(data)
+
+    def feed_eof(self) -> None:
+        """telnetlib3's protocol: the connection was closed."""
+        super().feed_eof()
+        if self._on_end is not None:
+            self._on_end(None)
+
+    def set_exception(self, exc: Exception) -> None:
+        """telnetlib3's protocol: the connection was lost with ``exc``."""
+        super().set_exception(exc)
+        if self._on_end is not None:
+            self._on_end(exc)
+
+
 class _DoorProtocol(telnetlib3.TelnetServer):
     """telnetlib3's server protocol plus the door's limits (see the module docstring)."""
 
     app: App
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(reader_factory=DoorReader, **kwargs)
         self.session: Session | None = None
         self.address = "-"
         self._counted = False

@@ -2,16 +2,19 @@
 
 A :class:`Session` sits between telnetlib3's reader/writer (bytes: the server
 runs with ``encoding=False``) and the door's code (the lobby, the poker
-screen). It owns two tasks:
+screen).
 
-- the *input pump* reads modest chunks (:data:`READ_CHUNK` bytes) from the
-  telnetlib3 reader, ends the session when a line passes ``[input]
+- *Input* comes in the event-loop turn the bytes arrived: the reader hands
+  each chunk to the session (``reader.consume``, see
+  :class:`bbspoker.server.DoorReader`), with no task to wake in between
+  (issue 6, latency). The session ends when a line passes ``[input]
   max_line_bytes`` without CR/LF, decodes with the session's encoding and
   ``errors="replace"`` (a 0xFF byte or invalid UTF-8 becomes U+FFFD, never an
   exception) and turns the text into :class:`bbspoker.keys.Key` objects in a
-  bounded queue. When nobody takes keys the queue fills, the pump stops
-  reading, telnetlib3's reader buffer passes its limit and the socket is
-  paused (see ``bbspoker.server``): memory stays bounded.
+  bounded type-ahead queue (:data:`KEY_QUEUE` keys). Keys typed while it is
+  full are dropped, as a full keyboard buffer drops them: memory stays
+  bounded, and the input rate limit keeps a flood from getting that far.
+  The session owns one task:
 - the *writer* takes what :meth:`Session.write` queued, writes it and waits
   for the socket to drain, at most ``[output] drain_timeout`` seconds. (When
   nothing is queued and the socket holds no unsent bytes, :meth:`Session.write`
@@ -42,14 +45,12 @@ if TYPE_CHECKING:
     from bbspoker.server import App
 
 __all__ = ["Session", "SessionClosed", "XMessage", "clamp_size",
-           "READ_CHUNK", "KEY_QUEUE", "INBOX_SIZE", "MIN_COLS", "MAX_COLS",
+           "KEY_QUEUE", "INBOX_SIZE", "MIN_COLS", "MAX_COLS",
            "MIN_ROWS", "MAX_ROWS"]
 
 log = logging.getLogger("bbspoker.session")
 
-#: Bytes asked of the telnetlib3 reader at a time (never ``read(huge)``: issue 5).
-READ_CHUNK = 1024
-#: Keys decoded but not yet taken by :meth:`Session.read_key` before the pump waits.
+#: Keys decoded but not yet taken by :meth:`Session.read_key`; more are dropped.
 KEY_QUEUE = 256
 #: Unread X-messages one user may hold; a sender is told when the inbox is full.
 INBOX_SIZE = 50
@@ -139,9 +140,13 @@ class Session:
     # --- life cycle ------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the input pump and the writer task (called once by the server)."""
-        self._tasks = [asyncio.create_task(self._pump(), name=f"pump {self.address}"),
-                       asyncio.create_task(self._write_loop(), name=f"writer {self.address}")]
+        """Take input from the reader and start the writer task (called once by the server).
+
+        The reader must offer ``consume(on_data, on_end)`` (:class:`bbspoker.server.DoorReader`):
+        it then calls ``on_data(bytes)`` with what it holds and every later chunk, and
+        ``on_end(exception or None)`` once input ends."""
+        self._tasks = [asyncio.create_task(self._write_loop(), name=f"writer {self.address}")]
+        self._reader.consume(self._feed, self._input_ended)
 
     @property
     def closed(self) -> bool:
@@ -203,35 +208,47 @@ class Session:
 
     # --- input -----------------------------------------------------------------
 
-    async def _pump(self) -> None:
-        limit = self.app.config.input.max_line_bytes
+    def _feed(self, data: bytes) -> None:
+        """In-band bytes from the client, called by the reader in the event-loop turn they
+        arrived: the line length limit, then keys into the type-ahead queue. Never raises
+        (it runs inside the protocol's ``data_received``)."""
+        if self.closed:
+            return
         try:
-            while not self.closed:
-                data = await self._reader.read(READ_CHUNK)
-                if not data:
-                    break
-                last_eol = max(data.rfind(b"\r"), data.rfind(b"\n"))
-                if last_eol >= 0:
-                    self._line_bytes = len(data) - last_eol - 1
-                else:
-                    self._line_bytes += len(data)
-                if self._line_bytes > limit:
-                    log.info("session %r from %s: line over %d bytes", self.handle,
-                             self.address, limit)
-                    self.end(f"Input line longer than {limit} bytes: disconnected.")
-                    break
-                for key in self._keys_in.feed(self._decoder.decode(data)):
-                    await self._keys.put(key)
-                    self._tell_key_listeners()
-        except (ConnectionError, OSError) as exc:
-            log.info("session %r from %s: connection lost: %s", self.handle, self.address, exc)
+            limit = self.app.config.input.max_line_bytes
+            last_eol = max(data.rfind(b"\r"), data.rfind(b"\n"))
+            if last_eol >= 0:
+                self._line_bytes = len(data) - last_eol - 1
+            else:
+                self._line_bytes += len(data)
+            if self._line_bytes > limit:
+                log.info("session %r from %s: line over %d bytes", self.handle, self.address, limit)
+                self.end(f"Input line longer than {limit} bytes: disconnected.")
+                return
+            keys = self._keys_in.feed(self._decoder.decode(data))
+            dropped = 0
+            for key in keys:
+                try:
+                    self._keys.put_nowait(key)
+                except asyncio.QueueFull:
+                    dropped += 1
+            if dropped:
+                log.info("session %r from %s: type-ahead full, %d keys dropped", self.handle,
+                         self.address, dropped)
+            if keys:
+                self._tell_key_listeners()
         except Exception:
             log.exception("session %r from %s: input failed", self.handle, self.address)
-        finally:
-            if not self._ending:
-                self._ending = True
-                self._finish()
-            self._wake_reader()
+            self.end("Sorry, something went wrong. Please log in again.")
+
+    def _input_ended(self, exc: Exception | None) -> None:
+        """The reader's end of input: EOF (``exc`` None) or a connection error."""
+        if exc is not None:
+            log.info("session %r from %s: connection lost: %s", self.handle, self.address, exc)
+        if not self._ending:
+            self._ending = True
+            self._finish()
+        self._wake_reader()
 
     async def read_key(self, timeout: float | None = None) -> Key:
         """The next key the user pressed (a :class:`bbspoker.keys.Key`).
