@@ -54,6 +54,25 @@ class FailingCommits:
         return getattr(self._db, name)
 
 
+def break_journal(db, reason: str, action: str) -> None:
+    """From now on SQLite itself fails every journal row of ``reason`` (a trigger made by
+    another connection): ``"ABORT"`` raises an error as a full disk would, ``"IGNORE"``
+    silently writes nothing. :func:`mend_journal` takes it away."""
+    raise_ = "RAISE(ABORT, 'disk trouble')" if action == "ABORT" else "RAISE(IGNORE)"
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute(f"CREATE TRIGGER broken BEFORE INSERT ON journal "
+                    f"WHEN NEW.reason = '{reason}' BEGIN SELECT {raise_}; END")
+    raw.close()
+
+
+def mend_journal(db) -> None:
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute("DROP TRIGGER broken")
+    raw.close()
+
+
 def committed(db, handle: str) -> int:
     """The CUBES of ``handle`` as another process (the admin CLI) reads them now."""
     raw = sqlite3.connect(db)
@@ -338,38 +357,38 @@ def test_a_call_failing_inside_a_transaction_undoes_only_itself(wallet):
 
 
 def test_a_write_failing_halfway_inside_a_transaction_leaves_no_half(ledger, db):
-    """The balance UPDATE succeeds, then its journal INSERT fails: the ante of bob
-    must not be taken without its journal row, while alice's ante stays."""
+    """The balance UPDATE of bob's ante succeeds, then its journal INSERT fails (SQLite
+    runs the block's statements at its end): the ante is not taken without its journal
+    row; the whole block (the game, alice's ante) is undone and the caller told."""
     raw = sqlite3.connect(db)
     with raw:
         raw.execute("CREATE TRIGGER broken BEFORE INSERT ON journal WHEN NEW.account_id = "
                     "(SELECT id FROM accounts WHERE handle = 'bob') "
                     "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
-    with ledger.transaction(durable=False):
-        gid = ledger.open_game(["Alice", "bob"], "d")
-        ledger.pay_into_pot(gid, "alice", 10, "ante")
-        with pytest.raises(sqlite3.DatabaseError, match="disk trouble"):
-            ledger.pay_into_pot(gid, "bob", 10, "ante")
+    before = books(ledger)
+    with pytest.raises(sqlite3.DatabaseError, match="disk trouble"):
+        with ledger.transaction(durable=False):
+            gid = ledger.open_game(["Alice", "bob"], "d")
+            assert ledger.pay_into_pot(gid, "alice", 10, "ante") == 990
+            assert ledger.pay_into_pot(gid, "bob", 10, "ante") == 40
     with raw:
         raw.execute("DROP TRIGGER broken")
     raw.close()
-    assert (ledger.balance("alice"), ledger.balance("bob"), ledger.game(gid).pot) == (990, 50, 10)
-    assert ledger.verify() == []
+    assert books(ledger) == before and ledger.verify() == []
+    assert ledger.open_game(["Alice", "bob"], "d") == gid   # the undone game never existed
 
 
 def test_a_transaction_sqlite_rolled_back_by_itself_reports_the_real_error(ledger):
     """An interrupted write makes SQLite roll the whole transaction back on its own (as
     an I/O error or a full disk would): the caller sees that error, and nothing is kept."""
-    def interrupt_balance_updates(statement):
-        interrupt = statement.startswith("UPDATE accounts")
-        ledger._db.set_progress_handler((lambda: 1) if interrupt else None, 1)
-
+    running = [""]
+    ledger._db.set_trace_callback(lambda statement: running.__setitem__(0, statement))
+    ledger._db.set_progress_handler(lambda: running[0].startswith("UPDATE accounts"), 1)
     before = books(ledger)
     with pytest.raises(sqlite3.OperationalError, match="interrupted"):
         with ledger.transaction(durable=False):
             gid = ledger.open_game(["Alice", "bob"], "d")
             ledger.pay_into_pot(gid, "alice", 10, "ante")
-            ledger._db.set_trace_callback(interrupt_balance_updates)
             ledger.pay_into_pot(gid, "bob", 10, "ante")
     ledger._db.set_trace_callback(None)
     ledger._db.set_progress_handler(None, 1)
@@ -459,16 +478,23 @@ def test_pending_work_is_committed_before_a_snapshot_a_close_or_an_immediate_wri
     led.close()
 
 
-def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, db, caplog):
-    """The disk fails the COMMIT of pending work, forced here by an admin's grant: the
-    grant goes through, the pending bet is undone, and the next commit_pending names its
-    game (the table calls it off); the failure is logged as an ERROR."""
+@pytest.mark.parametrize("fault", ["COMMIT", "ABORT", "IGNORE"],
+                         ids=["the COMMIT fails", "a statement fails",
+                              "a statement writes nothing"])
+def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, db, caplog,
+                                                                      fault):
+    """The pending work cannot be written (the disk fails the COMMIT, or SQLite the bet's
+    journal row), forced here by an admin's grant: the grant goes through, the pending
+    bet is undone, and the next commit_pending names its game (the table calls it off);
+    the failure is logged as an ERROR."""
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")
     disk = ledger._db = FailingCommits(ledger._db)
+    if fault != "COMMIT":
+        break_journal(db, "bet", fault)
     with ledger.defer_commits():
         assert ledger.pay_into_pot(gid, "alice", 25, "bet") == 965
-    disk.failures = 1
+    disk.failures = fault == "COMMIT"
     with caplog.at_level(logging.ERROR, logger="bbspoker.ledger"):
         assert ledger.grant("bob", 7, "prize", "sysop") == 57
     assert any("could not be committed" in r.getMessage() for r in caplog.records)
@@ -479,6 +505,51 @@ def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, d
     assert failed.value.games == {gid}
     ledger.commit_pending()                              # reported once
     assert ledger.verify() == []
+
+
+def test_an_admin_take_just_before_a_bet_is_seen_by_the_bet(ledger, db):
+    """The connection holds alice's balance from her ante; an admin takes CUBES on another
+    connection; her next bet is checked against what she has now, not what was cached."""
+    gid = ledger.open_game(["Alice", "bob"], "d")
+    assert ledger.pay_into_pot(gid, "alice", 10, "ante") == 990
+    with Ledger(db) as cli:
+        cli.take("alice", 980, "chargeback", "sysop")
+    last = ledger.latest_journal_id()
+    with ledger.defer_commits():
+        with pytest.raises(InsufficientCubes, match="Alice has 10 CUBES, needs 25"):
+            ledger.pay_into_pot(gid, "alice", 25, "bet")
+        assert ledger.balance("alice") == 10
+    ledger.commit_pending()
+    assert ledger.latest_journal_id() == last and ledger.game(gid).pot == 10
+    with ledger.defer_commits():
+        assert ledger.pay_into_pot(gid, "alice", 10, "bet") == 0
+    ledger.commit_pending()
+    assert committed(db, "Alice") == 0 and ledger.verify() == []
+
+
+def test_reads_during_a_pending_step_see_its_moves(ledger, db):
+    """Until commit_pending the moves are queued, not yet in SQLite: whatever reads SQLite
+    (a game's pot, the journal, an account's history, a pot no longer cached after a
+    nested block failed) sees them, while another connection sees the last commit."""
+    gid = ledger.open_game(["Alice", "bob"], "d")
+    ledger.pay_into_pot(gid, "bob", 10, "ante")
+    seen = ledger.latest_journal_id()
+    with ledger.defer_commits():
+        ledger.pay_into_pot(gid, "alice", 25, "bet")
+        with pytest.raises(ValueError, match="still holds"):
+            with ledger.transaction(durable=False):       # undone alone
+                ledger.pay_into_pot(gid, "bob", 5, "bet")
+                ledger.close_game(gid, None, {})
+        assert ledger.game(gid).pot == 35
+        assert [(r.handle, r.amount, r.balance) for r in ledger.journal_since(seen)] == [
+            ("Alice", -25, 975)]
+        assert ledger.history("alice", 1)[0].amount == -25
+        assert ledger.balances_of(["alice", "bob"]) == {"alice": 975, "bob": 40}
+        with ledger.transaction(durable=False):           # as the table ends a game
+            assert ledger.pay_out_pot(gid, "alice", 35) == 1010
+        assert committed(db, "Alice") == 1000
+    ledger.commit_pending()
+    assert committed(db, "Alice") == 1010 and ledger.verify() == []
 
 
 def test_a_game_another_connection_closed_takes_no_more_bets(ledger, db):
@@ -499,19 +570,46 @@ def test_balances_follow_grants_made_by_another_connection(ledger, db):
     assert ledger.balance("bob") == 30
 
 
-def test_a_bet_and_the_balance_read_after_it_run_no_select(ledger):
-    """What the table does on every bet: the open-game check and the seated players'
-    balances come from what the connection already knows."""
-    gid = ledger.open_game(["Alice", "bob"], "d")
-    ledger.balances_of(["Alice", "bob"])
+def test_a_start_a_bet_and_an_end_run_no_sql_before_their_commit_but_the_write_lock(
+        ledger, db):
+    """What the table does in each step inside defer_commits: until commit_pending the only
+    statements take the write lock and check the caches (issue 6: no SQL between a key
+    and the screens); every move is in the books after it."""
+    ledger.open_game(["Alice", "bob"], "d")                 # not the ledger's first game
+    ledger.balances_of(["Alice", "bob"])                     # the table's snapshot
     statements: list[str] = []
     ledger._db.set_trace_callback(statements.append)
-    with ledger.defer_commits():
-        ledger.pay_into_pot(gid, "alice", 25, "bet")
-        assert ledger.balances_of(["Alice", "bob"]) == {"Alice": 975, "bob": 50}
+
+    def step(work):
+        statements.clear()
+        with ledger.defer_commits():
+            result = work()
+            ledger.balances_of(["Alice", "bob"])
+        assert set(statements) <= {"BEGIN IMMEDIATE", "PRAGMA data_version",
+                                   "PRAGMA synchronous = NORMAL"}, statements
+        ledger.commit_pending()
+        return result
+
+    def start():
+        with ledger.transaction(durable=False):
+            gid = ledger.open_game(["Alice", "bob"], "d")
+            for handle in ("Alice", "bob"):
+                ledger.pay_into_pot(gid, handle, 10, "ante")
+        return gid
+
+    def end():
+        with ledger.transaction(durable=False):
+            ledger.pay_out_pot(gid, "bob", 45)
+            ledger.close_game(gid, "bob", {"winner": "bob"})
+
+    gid = step(start)
+    assert step(lambda: ledger.pay_into_pot(gid, "alice", 25, "bet")) == 965
+    step(end)
     ledger._db.set_trace_callback(None)
-    assert not [s for s in statements if s.lstrip().upper().startswith("SELECT")], statements
-    ledger.commit_pending()
+    assert (committed(db, "Alice"), committed(db, "bob")) == (965, 85)
+    assert [(r.handle, r.amount, r.reason) for r in ledger.journal_since(0) if r.game_id] == [
+        ("Alice", -10, "ante"), ("bob", -10, "ante"), ("Alice", -25, "bet"), ("bob", 45, "win")]
+    assert ledger.game(gid).winner == "bob" and ledger.verify() == []
 
 
 def test_without_autocheckpoint_commits_stay_in_the_wal_until_checkpoint(db):

@@ -1,6 +1,7 @@
 """The table's service on the real ledger: every screen gets a move before its commit,
-a commit that fails calls the game off with every CUBE given back, and admin changes
-made by another connection reach the table (issues 4 and 6)."""
+a commit that fails calls the game off with every CUBE given back, the journal is what
+immediate commits write, and admin changes made by another connection reach the table
+(issues 4 and 6)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ import pytest
 
 from bbspoker.bus import Bus
 from bbspoker.ledger import Ledger
-from bbspoker.table import Phase, Table, TableError, TableRules
+from bbspoker.table import Action, Phase, Table, TableError, TableRules
 from bbspoker.tableservice import LOST_REASON, TableMessage, TableSnapshot, TableService
+from bbspoker.wallet import MemoryWallet
 from tests.telnetclient import FakeClock, wait_until
-from tests.test_ledger import FailingCommits, committed
+from tests.test_ledger import Clock, FailingCommits, break_journal, committed, mend_journal
 
 
 @pytest.fixture
@@ -77,35 +79,46 @@ async def play(service, command, *args):
     await asyncio.sleep(0)
 
 
-async def _start(service, disk):
-    disk.failures = 1
+async def _start(service, fail):
+    fail("ante")
     await service.call("start", "alice")
 
 
-async def _bet(service, disk):
+async def _bet(service, fail):
     await play(service, "start", "alice")
-    disk.failures = 1
+    fail("bet")
     await service.call("bet", "alice", 25)
 
 
-async def _end(service, disk):
+async def _end(service, fail):
     await play(service, "start", "alice")
     await play(service, "bet", "alice", 1)
     await play(service, "pass_", "bob")
-    disk.failures = 1
+    fail("win")
     await service.call("reveal", "alice")        # the last player: she wins the pot
 
 
+@pytest.mark.parametrize("fault", ["COMMIT", "ABORT", "IGNORE"],
+                         ids=["the COMMIT fails", "a statement fails",
+                              "a statement writes nothing"])
 @pytest.mark.parametrize("lose", [_start, _bet, _end], ids=["start", "bet", "end"])
 async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
-        table, lose, caplog):
-    """Whichever step's commit fails (a start with its antes, a bet, the end of a game),
-    the game is called off with a SYSTEM line saying why; every player has the CUBES he
-    had before the game, in the ledger and on the screens; the books balance."""
+        table, lose, fault, caplog):
+    """Whichever step cannot be written (a start with its antes, a bet, the end of a game;
+    the disk fails its COMMIT, or SQLite one of its statements), the game is called off
+    with a SYSTEM line saying why; every player has the CUBES he had before the game, in
+    the ledger and on the screens; the books balance."""
     service, ledger, db, disk = table
+
+    def fail(reason: str) -> None:
+        if fault == "COMMIT":
+            disk.failures = 1
+        else:
+            break_journal(db, reason, fault)
+
     sub = service.bus.subscribe()
     with caplog.at_level(logging.ERROR, logger="bbspoker.ledger"):
-        await lose(service, disk)
+        await lose(service, fail)
         called_off = (f"The game was called off ({LOST_REASON}): every ante and bet has been "
                       "given back.")
         async with asyncio.timeout(5):
@@ -116,6 +129,8 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
                     break
             while not (isinstance(item, TableSnapshot) and item.pot is None):
                 item = await sub.get()
+    if fault != "COMMIT":
+        mend_journal(db)
     assert any("could not be committed" in r.getMessage() for r in caplog.records)
     assert service.table.phase is Phase.IDLE
     assert item.balances == {"alice": 1000, "bob": 1000}
@@ -161,3 +176,111 @@ async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(tabl
     await wait_until(lambda: service.snapshot.balances == {"alice": 1215, "bob": 990}, 2.0)
     await service.call("bet", "bob", 30)
     assert service.snapshot.balances == {"alice": 1215, "bob": 960}
+
+
+async def test_a_bet_an_admin_take_has_left_uncovered_is_refused_and_changes_nothing(table):
+    """The table holds alice's CUBES from her ante; an admin takes most of them on another
+    connection just before her bet (no balance poll in between): the bet is refused with
+    the range she has now, and nothing is written; a bet that fits goes through."""
+    service, ledger, db, _ = table
+    await play(service, "start", "alice")
+    assert service.snapshot.balances == {"alice": 990, "bob": 990}
+
+    def admin() -> None:
+        with Ledger(db) as cli:
+            cli.take("alice", 980, "chargeback", "sysop")
+
+    await asyncio.to_thread(admin)
+    last = ledger.latest_journal_id()
+    with pytest.raises(TableError, match="^Your bet must be between 1 and 10 CUBES.$"):
+        await service.call("bet", "alice", 25)
+    await asyncio.sleep(0)
+    assert ledger.latest_journal_id() == last and committed(db, "alice") == 10
+    assert service.snapshot.pot == 20 and service.snapshot.current == "alice"
+    assert service.snapshot.balances == {"alice": 10, "bob": 990}
+    await play(service, "bet", "alice", 10)
+    assert committed(db, "alice") == 0 and service.snapshot.pot == 30
+    assert ledger.verify() == []
+
+
+def scripted_move(table: Table) -> tuple[str, tuple, dict] | None:
+    """The next command of a scripted game of alice, bob and carol, or None once it is
+    over: carol passes at once, bob asks to see hands as soon as he may, alice raises by
+    one, everyone else calls; each discards his first two cards; then the showdown."""
+    handle = table.current
+    if table.phase is Phase.IDLE or handle is None:
+        return None
+    if table.phase is Phase.BETTING:
+        if handle == "carol":
+            return "pass_", (handle,), {}
+        low = table.bet_range(handle)[0]
+        if handle == "bob" and Action.SEE_HANDS in table.actions(handle, 0.0):
+            return "bet", (handle, low), {"see_hands": True}
+        return "bet", (handle, low + (handle == "alice")), {}
+    if table.phase is Phase.DISCARDING:
+        return "discard", (handle, table.cards_of(handle)[:2]), {}
+    return "reveal", (handle,), {}
+
+
+async def test_a_game_played_through_the_service_writes_the_journal_immediate_commits_write(
+        tmp_path):
+    """The same game (same deck, same moves, same ledger clock) played once through the
+    service, each step committed after the screens, and once on a table whose every wallet
+    call commits at once: the journal (rows, order, amounts, reasons, balances, times) and
+    the game records are the same, each row's time lies between its game's start and
+    end, the books balance, and the moves are those of the in-memory wallet."""
+    players = ("alice", "bob", "carol")
+
+    def new_ledger(name: str) -> Ledger:
+        ledger = Ledger(tmp_path / name, clock=Clock())
+        for handle in players:
+            ledger.create_account(handle, "h")
+        return ledger
+
+    def new_table(wallet, now: float) -> Table:
+        table = Table(wallet, TableRules(), rng=random.Random(7))
+        for handle in players:
+            table.sit(handle, now)
+        return table
+
+    memory = MemoryWallet(dict.fromkeys(players, 1000))
+    by_memory, immediate = new_table(memory, 0.0), new_ledger("immediate.db")
+    by_hand = new_table(immediate, 0.0)
+    for table in (by_memory, by_hand):
+        for now in (0.0, 31.0):                      # two games, 30 s apart
+            table.start(table.master, now)
+            while move := scripted_move(table):
+                name, args, kwargs = move
+                getattr(table, name)(*args, now=now, **kwargs)
+
+    deferred = new_ledger("deferred.db")
+    clock = FakeClock()
+    service = TableService(new_table(deferred, clock()), Bus(), clock)
+    task = asyncio.create_task(service.run())
+    try:
+        for game in range(2):
+            clock.advance(31.0 * game)
+            await play(service, "start", service.table.master)
+            while move := scripted_move(service.table):
+                name, args, kwargs = move
+                await service.call(name, *args, **kwargs)
+            await asyncio.sleep(0)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    rows = [immediate.journal_since(0), deferred.journal_since(0)]
+    assert rows[0] == rows[1]
+    assert [(r.game_id, r.handle, r.amount, r.reason) for r in rows[1] if r.game_id] == [
+        (gid, handle, amount, reason) for gid, handle, amount, reason in memory.journal]
+    assert immediate.list_games() == deferred.list_games()
+    games = deferred.list_games()
+    assert len(games) == 2 and all(g.winner and g.pot == 0 for g in games)
+    for game in games:                           # stamped when each call was made
+        times = [r.at for r in rows[1] if r.game_id == game.id]
+        assert game.started_at < min(times) and max(times) < game.ended_at
+    assert any("asked to see hands" in action for action in games[1].history["actions"])
+    for ledger in (immediate, deferred):
+        assert ledger.verify() == []
+        ledger.close()

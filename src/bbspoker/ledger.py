@@ -39,23 +39,39 @@ its own (cancelling a game, grants, takes, ``set``, new accounts, notices,
 account fields) commits with ``synchronous = FULL``; its fsync of the WAL also
 makes every earlier commit durable.
 
+Writes are checked in Python and queued: a write transaction begins with
+``BEGIN IMMEDIATE`` (SQLite's write lock, so no other connection can change a
+balance until it ends) and ``PRAGMA data_version`` (are the caches still
+valid?); each movement is then checked against the balance, and each pot
+against the game's pot, that this connection holds for the account and game,
+applied to those, and its statements (the balance ``UPDATE``, the journal
+``INSERT``, the game's ``INSERT``/``UPDATE``) are queued with the values of the
+moment of the call (journal time, balance after it). They run in order just
+before the COMMIT, or earlier when a read or a write that needs SQLite follows
+them. Each queued statement must change exactly one row (a balance ``UPDATE`` is
+conditional on the balance it was checked against), else, like any error of a
+statement or of the COMMIT, the whole transaction is rolled back.
+
 The table's service defers those NORMAL commits by one event-loop turn
 (:meth:`Ledger.defer_commits`, :meth:`Ledger.commit_pending`): a step's
-writes (a start with its antes, a bet, the end of a game) are checked and made
-at once, the update goes to every screen, and the COMMIT follows in the next
-loop turn. Meanwhile the transaction stays open on the server's connection
-(which holds SQLite's write lock: the admin CLI waits that long); any other
-write, snapshot, backup or close commits it first. So a crash of the process
-(kill -9) now loses at most the last step's writes, shown to the players for
-less than a loop turn; the game, left without them, is refunded at the next
-start as after a power loss. A COMMIT that fails (I/O error, disk full) rolls
-the step back; the table then calls the game off and refunds what the ledger
+writes (a start with its antes, a bet, the end of a game) are checked and
+applied at once with no SQL statement but the ``BEGIN IMMEDIATE`` of the step's
+first write, the update goes to every screen, and the queued statements and the
+COMMIT follow in the next loop turn. Meanwhile the transaction stays open on
+the server's connection (which holds SQLite's write lock: the admin CLI waits
+that long); any other write, snapshot, backup or close commits it first, and a
+read that asks SQLite runs its queued statements first. So a crash of the
+process (kill -9) now loses at most the last step's writes, shown to the
+players for less than a loop turn; the game, left without them, is refunded at
+the next start as after a power loss. If the pending work cannot be written
+(a statement or the COMMIT fails: I/O error, disk full, a constraint) it is
+rolled back; the table then calls the game off and refunds what the ledger
 holds of it.
 
-The connection caches account ids, balances and which games are open, so a
-bet's open-game check and the table's balance read cost no SELECT. The cache
-is trusted only while no other connection has committed (``PRAGMA
-data_version``) and is dropped on any rollback.
+The connection caches account ids, balances, which games are open with their
+pots, and the next game id. The cache is trusted only while no other
+connection has committed (``PRAGMA data_version``) and is dropped on any
+rollback.
 
 The server opens its ledger with ``autocheckpoint=False`` and calls
 :meth:`Ledger.checkpoint` from a worker thread every ``[ledger] sync_interval``
@@ -285,6 +301,16 @@ def _game(row: tuple) -> GameRecord:
                       end_reason, pot, None if history is None else json.loads(history))
 
 
+@dataclass(slots=True)
+class _Level:
+    """A write block nested in an open transaction (:meth:`Ledger._write`): its queued
+    statements start at ``mark`` in the ledger's queue; ``savepoint`` once a SQL
+    SAVEPOINT stands for it (statements ran while it was open, see :meth:`Ledger._sync`)."""
+
+    mark: int
+    savepoint: bool = False
+
+
 class Ledger:
     """The SQLite CUBES store; implements :class:`bbspoker.wallet.Wallet` plus accounts,
     admin adjustments, hand histories, crash recovery and verification.
@@ -317,12 +343,15 @@ class Ledger:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._durable = True
-            # Caches, see _account_id, balances_of, _require_open and _check_version.
+            # Caches, see _account_id, balances_of, _require_open, open_game, _check_version.
             self._ids: dict[str, int] = {}     # handle key to account id
             self._cubes: dict[int, int] = {}   # account id to CUBES
-            self._open: set[int] = set()       # ids of games known to be open
+            self._open: dict[int, int] = {}    # id of a game known to be open to its pot
+            self._next_game: int | None = None  # the id open_game gives next
             self._version: int | None = None   # PRAGMA data_version when last checked
-            # Deferred commits, see defer_commits and _write.
+            # Queued statements and deferred commits, see _write, _sync and defer_commits.
+            self._queue: list[tuple[str, tuple[Any, ...]]] = []  # applied, not yet run
+            self._levels: list[_Level] = []    # nested _write blocks running
             self._depth = 0                    # _write blocks running
             self._deferring = False            # inside defer_commits()
             self._pending = False              # a transaction waits for commit_pending()
@@ -384,15 +413,17 @@ class Ledger:
         """Group the calls made inside the ``with`` block into one SQLite transaction
         (:meth:`bbspoker.wallet.Wallet.transaction`): one ``BEGIN IMMEDIATE`` ... ``COMMIT``.
 
-        Each method called inside runs in its own SAVEPOINT: if it raises, only its own
-        partial work is rolled back and the block may go on. An exception escaping the
-        block rolls back everything. Nested blocks are SAVEPOINTs too. ``durable``:
-        commit with ``synchronous = FULL`` (True) or ``NORMAL`` (False); it applies to
-        everything inside, nested blocks and methods included (see :meth:`_write`).
-        With ``durable=False`` inside :meth:`defer_commits` the block joins the pending
-        work and its COMMIT waits for :meth:`commit_pending`.
-        Like every write, raises ``sqlite3.OperationalError`` if another connection
-        holds the write lock for longer than the busy timeout (10 s)."""
+        Each method called inside is a nested block: if it raises, only its own work is
+        undone and the block may go on. An exception escaping the block undoes
+        everything. The statements of the block are queued and run at its end (see the
+        module docstring), so an error of SQLite itself (a statement or the COMMIT
+        failing: I/O error, disk full) comes from the end of the block and undoes all
+        of it. ``durable``: commit with ``synchronous = FULL`` (True) or ``NORMAL``
+        (False); it applies to everything inside, nested blocks and methods included
+        (see :meth:`_write`). With ``durable=False`` inside :meth:`defer_commits` the
+        block joins the pending work and its statements and COMMIT wait for
+        :meth:`commit_pending`. Like every write, raises ``sqlite3.OperationalError`` if
+        another connection holds the write lock for longer than the busy timeout (10 s)."""
         with self._write(durable):
             yield
 
@@ -401,13 +432,17 @@ class Ledger:
         """Leave non-durable work uncommitted inside the block, for :meth:`commit_pending`
         (:meth:`bbspoker.wallet.Wallet.defer_commits`).
 
-        The first such write begins a transaction (``BEGIN IMMEDIATE``) and does not
-        commit it; later ones join it (each in its own SAVEPOINT, rolled back alone if it
-        raises). So the connection holds SQLite's write lock until the commit: the
-        table's service commits in the event-loop turn after each of its steps. Every
-        other write (durable, or outside such a block), :meth:`totals`, :meth:`verify`,
-        :meth:`backup` and :meth:`close` first commit the pending work; plain reads on
-        this connection see it. If that commit fails, see :meth:`commit_pending`.
+        The first such write begins a transaction (``BEGIN IMMEDIATE``, which takes
+        SQLite's write lock, and ``PRAGMA data_version``) and does not commit it; later
+        ones join it. Their checks use the balances and pots this connection holds, as
+        authoritative as SQLite's while it holds the lock, so an ante, a bet, a payout
+        and the end of a game run no SQL statement here: their statements are queued
+        for :meth:`commit_pending`, which the table's service calls in the event-loop
+        turn after each of its steps. Every other write (durable, or outside such a
+        block), :meth:`totals`, :meth:`verify`, :meth:`backup` and :meth:`close` first
+        commit the pending work; a read that asks SQLite (one not served by the caches)
+        runs the queued statements first, so it sees them. If the pending work cannot be
+        written, see :meth:`commit_pending`.
         """
         outer, self._deferring = self._deferring, True
         try:
@@ -416,14 +451,15 @@ class Ledger:
             self._deferring = outer
 
     def commit_pending(self) -> None:
-        """Commit the work :meth:`defer_commits` left pending; returns at once if none.
+        """Write and commit the work :meth:`defer_commits` left pending: its queued
+        statements in order, then COMMIT. Returns at once if there is none.
 
         Raises :class:`~bbspoker.wallet.CommitFailed` (``games``: the games it wrote) if
-        that commit, or one forced earlier by another use of the ledger, failed since
-        the last call (I/O error, disk full, or SQLite had already rolled the
-        transaction back after an error in one of its statements): the pending work was
-        rolled back, the caches forgotten and the failure logged at ERROR. The caller
-        calls those games off (:meth:`cancel_game` refunds what is recorded of them).
+        that, or the same forced earlier by another use of the ledger, failed since the
+        last call (I/O error, disk full, a constraint or a queued statement that
+        changed no row): the pending work was rolled back, the caches forgotten and the
+        failure logged at ERROR. The caller calls those games off (:meth:`cancel_game`
+        refunds what is recorded of them).
         """
         if self._pending:
             self._flush()
@@ -432,102 +468,178 @@ class Ledger:
             raise CommitFailed(games)
 
     def _flush(self) -> None:
-        """Commit the pending work. On failure roll it back, forget the caches, log at
-        ERROR and keep its games for :meth:`commit_pending` to report."""
-        db = self._db
-        self._pending = False
+        """Commit the pending work; if that fails, abandon it (:meth:`_abort`)."""
         try:
-            if not db.in_transaction:
-                raise sqlite3.OperationalError("SQLite rolled the transaction back after an "
-                                               "error in one of its statements")
-            db.execute("COMMIT")
+            self._commit()
         except sqlite3.Error:
+            self._abort()
+        else:
+            self._pending = False
+
+    def _commit(self) -> None:
+        """Run the queued statements, then COMMIT. Raises ``sqlite3.Error`` with the
+        transaction not yet rolled back (the caller calls :meth:`_abort`)."""
+        self._run_queue()
+        self._db.execute("COMMIT")
+
+    def _abort(self) -> None:
+        """Give the open transaction up: roll it back with everything queued and forget the
+        caches. If it held pending work (:meth:`defer_commits`), log that at ERROR and
+        keep its games for :meth:`commit_pending` to report. Call from an ``except``."""
+        self._queue.clear()
+        self._forget()
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+        if self._pending:
+            self._pending = False
             log.exception("the pending writes of game(s) %s could not be committed "
                           "and were undone", sorted(self._touched))
-            self._forget()
-            if db.in_transaction:
-                db.execute("ROLLBACK")
             self._lost = (self._lost or frozenset()) | self._touched
 
     @contextmanager
-    def _write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
-        """One all-or-nothing write.
+    def _write(self, durable: bool = True) -> Iterator[None]:
+        """One all-or-nothing write. Inside, moves and game records are queued (see the
+        module docstring), other statements go through :meth:`_sql`.
 
-        Outside a transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, with ``PRAGMA
-        synchronous`` set first to FULL (``durable``: the commit fsyncs the WAL, so it
-        and every earlier commit survive a power loss) or NORMAL (no fsync: the commit
-        survives a crash of the process; a power loss may drop it and the commits after
-        it, never part of one). SQLite refuses to change ``synchronous`` inside a
-        transaction, hence the switch here, only when the level changes. With
-        ``durable=False`` inside :meth:`defer_commits` the COMMIT is left to
-        :meth:`commit_pending`.
+        Outside a transaction: ``BEGIN IMMEDIATE``, the cache check, the block, then the
+        queued statements and ``COMMIT``, with ``PRAGMA synchronous`` set first to FULL
+        (``durable``: the commit fsyncs the WAL, so it and every earlier commit survive
+        a power loss) or NORMAL (no fsync: the commit survives a crash of the process;
+        a power loss may drop it and the commits after it, never part of one). SQLite
+        refuses to change ``synchronous`` inside a transaction, hence the switch here,
+        only when the level changes. With ``durable=False`` inside
+        :meth:`defer_commits` the statements and COMMIT are left to
+        :meth:`commit_pending`. Any error rolls the transaction back and propagates.
 
-        Inside a transaction (another write's, or joining the pending one): a SAVEPOINT,
-        rolled back alone if the block raises (the exception propagates); the outer
+        Inside a transaction (another write's, or joining the pending one): a nested
+        block. If it raises, its queued statements are dropped (and what of it already
+        ran in SQLite is rolled back to its SAVEPOINT, see :meth:`_sync`), the caches are
+        forgotten if anything was undone, and the exception propagates; the outer
         transaction's durability applies. A write that may not join pending work
-        commits it first (:meth:`_flush`). Any rollback forgets the caches.
+        commits it first (:meth:`_flush`).
         """
         db = self._db
-        if (not self._depth and self._pending
-                and (durable or not self._deferring or not db.in_transaction)):
+        if self._pending and not self._depth and (durable or not self._deferring):
             self._flush()
+        if self._depth or self._pending:
+            level = _Level(len(self._queue))
+            self._levels.append(level)
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._undo(level)
+                raise
+            finally:
+                self._depth -= 1
+                self._levels.pop()
+            if level.savepoint and db.in_transaction:
+                db.execute("RELEASE inner")
+            return
+        if durable != self._durable:
+            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            self._durable = durable
+        db.execute("BEGIN IMMEDIATE")
+        self._touched.clear()
         self._depth += 1
         try:
-            # The rollbacks below are skipped when SQLite has already rolled the whole
-            # transaction back by itself (I/O error, disk full): the original error
-            # propagates (and pending work so lost is reported by the next _flush).
-            if db.in_transaction:
-                # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on
-                # the most recent savepoint of that name, always the innermost open one.
-                db.execute("SAVEPOINT inner")
-                try:
-                    yield db
-                except BaseException:
-                    self._forget()
-                    if db.in_transaction:
-                        db.execute("ROLLBACK TO inner")
-                        db.execute("RELEASE inner")
-                    raise
-                db.execute("RELEASE inner")
-                return
-            if durable != self._durable:
-                db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-                self._durable = durable
-            db.execute("BEGIN IMMEDIATE")
-            self._touched.clear()
-            try:
-                self._check_version()
-                yield db
-                if durable or not self._deferring:
-                    db.execute("COMMIT")
-                else:
-                    self._pending = True
-            except BaseException:
-                self._forget()
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
+            self._check_version()
+            yield
+            if durable or not self._deferring:
+                self._commit()
+            else:
+                self._pending = True
+        except BaseException:
+            self._abort()
+            raise
         finally:
             self._depth -= 1
+
+    def _undo(self, level: _Level) -> None:
+        """Undo a nested block that raised: drop its queued statements, roll back to its
+        SAVEPOINT if it has one (skipped if SQLite has already rolled the whole
+        transaction back by itself), and forget the caches if anything was undone."""
+        undone = level.savepoint or len(self._queue) > level.mark
+        del self._queue[level.mark:]
+        if level.savepoint and self._db.in_transaction:
+            # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on the
+            # most recent savepoint of that name, always the innermost open one.
+            self._db.execute("ROLLBACK TO inner")
+            self._db.execute("RELEASE inner")
+        if undone:
+            self._forget()
+
+    def _sql(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Run one statement now (a read, or a write whose result is needed) behind the
+        queued ones (:meth:`_sync`), so that it sees them and follows them."""
+        if self._queue or (self._levels and not self._levels[-1].savepoint):
+            self._sync()
+        return self._db.execute(sql, params)
+
+    def _sync(self) -> None:
+        """Run the queued statements so that SQLite holds everything applied so far.
+
+        Each open nested block first gets a SAVEPOINT at its place among them, so that
+        its undo can roll back what ran. If a statement fails, the transaction is given
+        up (:meth:`_abort`); the error propagates into a write in progress, while a
+        plain read goes on with what is committed (a loss of pending work is reported
+        by :meth:`commit_pending`)."""
+        try:
+            self._run_queue()
+        except sqlite3.Error:
+            self._abort()
+            if self._depth:
+                raise
+
+    def _run_queue(self) -> None:
+        """Execute the queued statements in order, placing the SAVEPOINTs of the open
+        nested blocks (see :meth:`_sync`). Raises ``sqlite3.Error``, also when a
+        statement changed no row or more than one (a balance not what it was checked
+        against) or the transaction is gone (SQLite rolls it back by itself after
+        some errors, e.g. an I/O error)."""
+        db = self._db
+        if not db.in_transaction:
+            raise sqlite3.OperationalError("SQLite rolled the transaction back after an "
+                                           "error in one of its statements")
+        queue, done = self._queue, 0
+        for level in self._levels:
+            if not level.savepoint:
+                self._execute(queue[done:level.mark])
+                done = level.mark
+                db.execute("SAVEPOINT inner")
+                level.savepoint = True
+            level.mark = 0
+        self._execute(queue[done:])
+        queue.clear()
+
+    def _execute(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        for sql, params in statements:
+            changed = self._db.execute(sql, params).rowcount
+            if changed != 1:
+                raise sqlite3.DatabaseError(f"a ledger write changed {changed} rows instead "
+                                            f"of one: {sql}")
 
     def _forget(self) -> None:
         """Drop every cache: after a rollback they may hold what was undone."""
         self._ids.clear()
         self._cubes.clear()
         self._open.clear()
+        self._next_game = None
 
     def _check_version(self) -> None:
-        """Drop the cached balances and open games if another connection (the admin CLI,
-        another process) committed since the last look: ``PRAGMA data_version`` changes
-        then, and only then (not for this connection's own commits, nor for the
-        checkpoint thread's copies of the WAL into the database file). Account ids stay:
-        accounts are never deleted or renamed. Call outside a transaction or at its
-        start; while this connection holds a write transaction nobody else commits."""
+        """Drop the cached balances, open games and next game id if another connection
+        (the admin CLI, another process) committed since the last look: ``PRAGMA
+        data_version`` changes then, and only then (not for this connection's own
+        commits, nor for the checkpoint thread's copies of the WAL into the database
+        file). Account ids stay: accounts are never deleted or renamed. Call outside a
+        transaction or at its start; while this connection holds a write transaction
+        nobody else commits."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if version != self._version:
             self._version = version
             self._cubes.clear()
             self._open.clear()
+            self._next_game = None
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -542,24 +654,24 @@ class Ledger:
             self._db.execute("COMMIT")
 
     def _migrate(self) -> None:
-        with self._write() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = db.execute("SELECT version FROM schema_version").fetchone()
+        with self._write():
+            self._sql("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = self._sql("SELECT version FROM schema_version").fetchone()
             version = 0 if row is None else row[0]
             if version > SCHEMA_VERSION:
                 raise LedgerError(f"database {self.path} has schema version {version}, newer "
                                   f"than this bbspoker ({SCHEMA_VERSION}); upgrade bbspoker")
             for statements in _MIGRATIONS[version:]:
                 for statement in statements:
-                    db.execute(statement)
+                    self._sql(statement)
             if row is None:
-                db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+                self._sql("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
             else:
-                db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+                self._sql("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def schema_version(self) -> int:
         """The schema version of the open database (equals ``SCHEMA_VERSION`` after opening)."""
-        return self._db.execute("SELECT version FROM schema_version").fetchone()[0]
+        return self._sql("SELECT version FROM schema_version").fetchone()[0]
 
     def _account_id(self, handle: str) -> int:
         """The row id of ``handle``'s account; raises UnknownAccount. Accounts are never
@@ -568,55 +680,71 @@ class Ledger:
         key = handle_key(handle)
         account_id = self._ids.get(key)
         if account_id is None:
-            row = self._db.execute("SELECT id FROM accounts WHERE handle_key = ?", (key,)).fetchone()
+            row = self._sql("SELECT id FROM accounts WHERE handle_key = ?", (key,)).fetchone()
             if row is None:
                 raise UnknownAccount(handle)
             account_id = self._ids[key] = row[0]
         return account_id
 
+    def _balance(self, account_id: int) -> int:
+        """The CUBES of an account as this transaction holds them: cached, else read (and
+        cached); call inside :meth:`_write` (the write lock makes the cache exact)."""
+        cubes = self._cubes.get(account_id)
+        if cubes is None:
+            cubes = self._cubes[account_id] = self._sql(
+                "SELECT cubes FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]
+        return cubes
+
     def _move(self, account_id: int, amount: int, reason: str, game_id: int | None,
               note: str | None = None, actor: str | None = None) -> int:
-        """Change one balance by ``amount`` and journal it; call inside :meth:`_write`.
+        """Change one balance by ``amount`` CUBES and journal it; call inside :meth:`_write`
+        (for a game row, after :meth:`_require_open`). Returns the new balance.
 
-        Conditional debit: raises InsufficientCubes if the balance would go below zero.
-        The new balance is cached (see :meth:`balances_of`).
+        A debit is checked against :meth:`_balance`: below zero raises InsufficientCubes
+        and changes nothing. Then the balance and the game's pot are updated in the
+        caches, and two statements queued with the values of now (journal time, balance
+        after it): the balance ``UPDATE``, conditional on the balance it was checked
+        against, and the journal ``INSERT``.
         """
-        row = self._db.execute(
-            "UPDATE accounts SET cubes = cubes + ? WHERE id = ? AND cubes + ? >= 0 "
-            "RETURNING cubes", (amount, account_id, amount)).fetchone()
-        if row is None:
-            handle, cubes = self._db.execute("SELECT handle, cubes FROM accounts WHERE id = ?",
-                                             (account_id,)).fetchone()
+        cubes = self._balance(account_id)
+        new = cubes + amount
+        if new < 0:
+            handle = self._sql("SELECT handle FROM accounts WHERE id = ?",
+                               (account_id,)).fetchone()[0]
             raise InsufficientCubes(f"{handle} has {cubes} CUBES, needs {-amount}")
-        self._db.execute(
-            "INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, actor)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (account_id, amount, reason, game_id, self._clock(), row[0], note, actor))
-        self._cubes[account_id] = row[0]
+        self._queue += (
+            ("UPDATE accounts SET cubes = ? WHERE id = ? AND cubes = ?",
+             (new, account_id, cubes)),
+            ("INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, "
+             "actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             (account_id, amount, reason, game_id, self._clock(), new, note, actor)))
+        self._cubes[account_id] = new
         if game_id is not None:
+            self._open[game_id] -= amount
             self._touched.add(game_id)
-        return row[0]
+        return new
 
-    def _pot(self, game_id: int) -> int:
-        return -self._db.execute("SELECT COALESCE(SUM(amount), 0) FROM journal "
-                                 "WHERE game_id = ?", (game_id,)).fetchone()[0]
-
-    def _require_open(self, game_id: int) -> None:
-        """Raise ValueError unless ``game_id`` is open; call inside :meth:`_write`. Games
-        this connection opened or found open are cached until closed (or a rollback, or
-        another connection's commit: :meth:`_check_version`)."""
-        if game_id in self._open:
-            return
-        row = self._db.execute("SELECT ended_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    def _require_open(self, game_id: int) -> int:
+        """The pot (CUBES) of open game ``game_id``; raises ValueError unless it is open.
+        Call inside :meth:`_write`. Games this connection opened or found open are
+        cached with their pots (every move of the game updates it) until closed (or a
+        rollback, or another connection's commit: :meth:`_check_version`); the pot of
+        any other game is minus the sum of its journal rows."""
+        pot = self._open.get(game_id)
+        if pot is not None:
+            return pot
+        row = self._sql("SELECT ended_at, -(SELECT COALESCE(SUM(amount), 0) FROM journal "
+                        "WHERE game_id = ?) FROM games WHERE id = ?",
+                        (game_id, game_id)).fetchone()
         if row is None:
             raise ValueError(f"no game {game_id}")
         if row[0] is not None:
             raise ValueError(f"game {game_id} is already closed")
-        self._open.add(game_id)
+        pot = self._open[game_id] = row[1]
+        return pot
 
     def _take_pot(self, game_id: int, account_id: int, amount: int, reason: str) -> int:
-        self._require_open(game_id)
-        pot = self._pot(game_id)
+        pot = self._require_open(game_id)
         if amount != pot:
             raise ValueError(f"pot of game {game_id} is {pot}, not {amount}")
         return self._move(account_id, amount, reason, game_id)
@@ -635,9 +763,9 @@ class Ledger:
         """Current CUBES of several handles: ``{handle as given: CUBES}``; handles without
         an account are left out.
 
-        Balances this connection has read or written (every movement returns the new
+        Balances this connection has read or written (every movement applies the new
         one) are cached, so the table's snapshot after a bet costs no SQL; the others
-        are read in one query. The cache is trusted only while no other connection has
+        are read in one query (after the queued statements, see :meth:`_sql`). The cache is trusted only while no other connection has
         committed (``PRAGMA data_version``, looked at here outside a transaction and at
         the start of each write transaction), so an admin's grant from the CLI shows at
         the next read, and it is dropped on any rollback."""
@@ -654,7 +782,7 @@ class Ledger:
                 found[handle] = cubes
         if missing:
             keys = set(missing.values())
-            rows = {key: (account_id, cubes) for account_id, key, cubes in self._db.execute(
+            rows = {key: (account_id, cubes) for account_id, key, cubes in self._sql(
                 f"SELECT id, handle_key, cubes FROM accounts WHERE handle_key IN "
                 f"({','.join('?' * len(keys))})", tuple(keys))}
             for handle, key in missing.items():
@@ -670,12 +798,20 @@ class Ledger:
         :meth:`close_game` it counts as unfinished and is refunded by
         :meth:`recover_unfinished_games`. Commits with ``synchronous = NORMAL`` (see the
         module docstring: durability), inside :meth:`defer_commits` at
-        :meth:`commit_pending`."""
-        with self._write(durable=False) as db:
-            game_id = db.execute(
-                "INSERT INTO games (players, deck_hash, started_at) VALUES (?, ?, ?)",
-                (json.dumps(list(handles)), deck_hash, self._clock())).lastrowid
-            self._open.add(game_id)
+        :meth:`commit_pending`. The id is the one SQLite's AUTOINCREMENT would give
+        (read once, then counted on while the caches are valid, see
+        :meth:`_check_version`), so the game's ``INSERT`` is queued like a move."""
+        with self._write(durable=False):
+            game_id = self._next_game
+            if game_id is None:
+                game_id = self._sql(
+                    "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'),"
+                    " 0), COALESCE((SELECT MAX(id) FROM games), 0)) + 1").fetchone()[0]
+            self._queue.append((
+                "INSERT INTO games (id, players, deck_hash, started_at) VALUES (?, ?, ?, ?)",
+                (game_id, json.dumps(list(handles)), deck_hash, self._clock())))
+            self._next_game = game_id + 1
+            self._open[game_id] = 0
             self._touched.add(game_id)
             return game_id
 
@@ -684,9 +820,9 @@ class Ledger:
         ``game_id`` (chapter 2: bets leave the player's cash the moment they are made);
         ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
         InsufficientCubes, UnknownAccount, or ValueError (bad amount, game not open);
-        nothing is changed then. Commits like :meth:`open_game`. The open-game check and
-        the account id come from the caches, so a bet is the UPDATE ... RETURNING of the
-        balance and the INSERT of its journal row."""
+        nothing is changed then. Commits like :meth:`open_game`. The open-game check, the
+        account id and the balance come from the caches (see :meth:`_move`), so inside
+        :meth:`defer_commits` a bet runs no SQL statement until :meth:`commit_pending`."""
         if amount <= 0:
             raise ValueError(f"amount must be positive, got {amount}")
         with self._write(durable=False):
@@ -695,7 +831,8 @@ class Ledger:
 
     def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
         """Pay the whole pot (``amount`` CUBES, must equal the pot, else ValueError) of
-        open game ``game_id`` to the winner; journal reason ``win``. Returns the new balance."""
+        open game ``game_id`` to the winner; journal reason ``win``. Returns the new balance.
+        Checked against the cached pot and queued like a bet (:meth:`_move`)."""
         with self._write():
             return self._take_pot(game_id, self._account_id(handle), amount, "win")
 
@@ -706,25 +843,27 @@ class Ledger:
             self._take_pot(game_id, self._system_id, amount, "pot-to-system")
 
     def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
-        """Mark the game finished now (ledger clock) (``end_reason`` ``"finished"``) and store ``history``
-        as JSON. Raises ValueError if the game is not open or its pot still holds CUBES
-        (they would vanish), TypeError if ``history`` is not JSON-able."""
-        with self._write() as db:
-            self._require_open(game_id)
-            pot = self._pot(game_id)
+        """Mark the game finished now (ledger clock) (``end_reason`` ``"finished"``) and
+        store ``history`` as JSON. Raises ValueError if the game is not open or its pot
+        still holds CUBES (they would vanish), TypeError if ``history`` is not JSON-able;
+        nothing is changed then. Checked against the cached pot; the ``UPDATE`` is
+        queued like a move."""
+        with self._write():
+            pot = self._require_open(game_id)
             if pot:
                 raise ValueError(f"pot of game {game_id} still holds {pot} CUBES")
-            db.execute("UPDATE games SET ended_at = ?, winner = ?, end_reason = 'finished', "
-                       "history = ? WHERE id = ?",
-                       (self._clock(), winner, json.dumps(dict(history)), game_id))
-            self._open.discard(game_id)
+            self._queue.append((
+                "UPDATE games SET ended_at = ?, winner = ?, end_reason = 'finished', "
+                "history = ? WHERE id = ? AND ended_at IS NULL",
+                (self._clock(), winner, json.dumps(dict(history)), game_id)))
+            del self._open[game_id]
 
     # ------------------------------------------------------------ accounts
 
     def find_account(self, handle: str) -> Account | None:
         """The account with that handle (any case), or ``None``."""
-        row = self._db.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE handle_key = ?",
-                               (handle_key(handle),)).fetchone()
+        row = self._sql(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE handle_key = ?",
+                        (handle_key(handle),)).fetchone()
         return None if row is None else _account(row)
 
     def create_account(self, handle: str, password_hash: str, cubes: int | None = None, *,
@@ -741,27 +880,28 @@ class Ledger:
         if cubes < 0:
             raise ValueError(f"starting CUBES must be >= 0, got {cubes}")
         now = self._clock()
-        with self._write() as db:
+        with self._write():
             try:
-                account_id = db.execute(
+                account_id = self._sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created) "
                     "VALUES (?, ?, ?, 0, ?)",
                     (handle, handle_key(handle), password_hash, now)).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken") from None
+            self._cubes[account_id] = 0
             self._move(account_id, cubes, "signup", None, "account created", actor)
         return Account(handle, cubes, now, None, False, None)
 
     def password_hash(self, handle: str) -> str | None:
         """The stored password hash of ``handle``, or ``None`` if there is no such account."""
-        row = self._db.execute("SELECT password_hash FROM accounts WHERE handle_key = ?",
-                               (handle_key(handle),)).fetchone()
+        row = self._sql("SELECT password_hash FROM accounts WHERE handle_key = ?",
+                        (handle_key(handle),)).fetchone()
         return None if row is None else row[0]
 
     def _update_account(self, handle: str, assignments: str, params: tuple) -> None:
-        with self._write() as db:
-            if db.execute(f"UPDATE accounts SET {assignments} WHERE handle_key = ?",
-                          (*params, handle_key(handle))).rowcount == 0:
+        with self._write():
+            if self._sql(f"UPDATE accounts SET {assignments} WHERE handle_key = ?",
+                         (*params, handle_key(handle))).rowcount == 0:
                 raise UnknownAccount(handle)
 
     def set_password_hash(self, handle: str, password_hash: str) -> None:
@@ -785,8 +925,8 @@ class Ledger:
 
     def list_accounts(self) -> list[Account]:
         """All user accounts (not SYSTEM), ordered by handle without regard to case."""
-        rows = self._db.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id != ? "
-                                "ORDER BY handle_key", (self._system_id,)).fetchall()
+        rows = self._sql(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id != ? "
+                         "ORDER BY handle_key", (self._system_id,)).fetchall()
         return [_account(r) for r in rows]
 
     # ------------------------------------------------------------ admin money
@@ -797,9 +937,8 @@ class Ledger:
             raise ValueError("an adjustment needs a reason")
         with self._write():
             account_id = self._account_id(handle)
-            current = self._db.execute("SELECT cubes FROM accounts WHERE id = ?",
-                                       (account_id,)).fetchone()[0]
-            return self._move(account_id, amount_of(current), kind, None, reason, actor)
+            return self._move(account_id, amount_of(self._balance(account_id)), kind, None,
+                              reason, actor)
 
     def grant(self, handle: str, n: int, reason: str, actor: str) -> int:
         """Give ``n`` (> 0) CUBES to ``handle``; journal reason ``grant`` with the admin's
@@ -826,8 +965,8 @@ class Ledger:
     def history(self, handle: str, limit: int = 20) -> list[JournalRow]:
         """The last ``limit`` journal rows of ``handle``, newest first; raises UnknownAccount."""
         account_id = self._account_id(handle)
-        rows = self._db.execute(f"{_JOURNAL_SELECT} WHERE j.account_id = ? "
-                                "ORDER BY j.id DESC LIMIT ?", (account_id, limit)).fetchall()
+        rows = self._sql(f"{_JOURNAL_SELECT} WHERE j.account_id = ? "
+                         "ORDER BY j.id DESC LIMIT ?", (account_id, limit)).fetchall()
         return [JournalRow(*r) for r in rows]
 
     def totals(self) -> Totals:
@@ -853,13 +992,13 @@ class Ledger:
 
     def latest_journal_id(self) -> int:
         """Id of the newest journal row (0 when empty); ids only grow."""
-        return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM journal").fetchone()[0]
+        return self._sql("SELECT COALESCE(MAX(id), 0) FROM journal").fetchone()[0]
 
     def journal_since(self, after_id: int) -> list[JournalRow]:
         """Journal rows with id > ``after_id``, oldest first. The server polls this every
         second to show admin changes (and any other movement) on status lines."""
-        rows = self._db.execute(f"{_JOURNAL_SELECT} WHERE j.id > ? ORDER BY j.id",
-                                (after_id,)).fetchall()
+        rows = self._sql(f"{_JOURNAL_SELECT} WHERE j.id > ? ORDER BY j.id",
+                         (after_id,)).fetchall()
         return [JournalRow(*r) for r in rows]
 
     # ------------------------------------------------------------ crash recovery
@@ -873,33 +1012,34 @@ class Ledger:
         if ended_at is None:
             ended_at = self._clock()
         refunds: dict[str, int] = {}
-        with self._write() as db:
+        with self._write():
             self._require_open(game_id)
-            paid_out = db.execute("SELECT COALESCE(SUM(amount), 0) FROM journal "
-                                  "WHERE game_id = ? AND amount > 0", (game_id,)).fetchone()[0]
-            payers = [] if paid_out else db.execute(
+            paid_out = self._sql("SELECT COALESCE(SUM(amount), 0) FROM journal "
+                                 "WHERE game_id = ? AND amount > 0", (game_id,)).fetchone()[0]
+            payers = [] if paid_out else self._sql(
                 "SELECT j.account_id, a.handle, -SUM(j.amount) FROM journal j "
                 "JOIN accounts a ON a.id = j.account_id WHERE j.game_id = ? AND j.amount < 0 "
                 "GROUP BY j.account_id ORDER BY MIN(j.id)", (game_id,)).fetchall()
             for account_id, handle, paid in payers:
                 self._move(account_id, paid, "refund", game_id, reason)
-                db.execute("INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
-                           (account_id, ended_at,
-                            f"Game {game_id} was cancelled ({reason}): your {paid} CUBES "
-                            f"of ante and bets were refunded."))
+                self._queue.append((
+                    "INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
+                    (account_id, ended_at, f"Game {game_id} was cancelled ({reason}): your "
+                     f"{paid} CUBES of ante and bets were refunded.")))
                 refunds[handle] = paid
-            db.execute("UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
-                       "WHERE id = ?",
-                       (ended_at, f"cancelled: {reason}",
-                        json.dumps({"cancelled": reason, "refunds": refunds}), game_id))
-            self._open.discard(game_id)
+            self._queue.append((
+                "UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
+                "WHERE id = ? AND ended_at IS NULL",
+                (ended_at, f"cancelled: {reason}",
+                 json.dumps({"cancelled": reason, "refunds": refunds}), game_id)))
+            del self._open[game_id]
         return refunds
 
     def recover_unfinished_games(self, now: float) -> list[int]:
         """Cancel and refund (:meth:`cancel_game`, reason :data:`CRASH_REASON`) every game
         that has no end record, e.g. after kill -9 or a power loss. Call once at server
         start before the table opens. Returns the ids of the games cancelled."""
-        ids = [r[0] for r in self._db.execute(
+        ids = [r[0] for r in self._sql(
             "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
         for game_id in ids:
             self.cancel_game(game_id, CRASH_REASON, now)
@@ -909,25 +1049,24 @@ class Ledger:
         """Messages waiting for ``handle`` (oldest first), shown at the next login;
         raises UnknownAccount."""
         account_id = self._account_id(handle)
-        return [r[0] for r in self._db.execute(
+        return [r[0] for r in self._sql(
             "SELECT text FROM notices WHERE account_id = ? ORDER BY id", (account_id,))]
 
     def clear_notices(self, handle: str) -> None:
         """Delete the notices of ``handle`` once shown; raises UnknownAccount."""
-        with self._write() as db:
-            db.execute("DELETE FROM notices WHERE account_id = ?", (self._account_id(handle),))
+        with self._write():
+            self._sql("DELETE FROM notices WHERE account_id = ?", (self._account_id(handle),))
 
     # ------------------------------------------------------------ games
 
     def list_games(self, limit: int = 20) -> list[GameRecord]:
         """The last ``limit`` games, newest first."""
-        rows = self._db.execute(f"{_GAME_SELECT} ORDER BY g.id DESC LIMIT ?",
-                                (limit,)).fetchall()
+        rows = self._sql(f"{_GAME_SELECT} ORDER BY g.id DESC LIMIT ?", (limit,)).fetchall()
         return [_game(r) for r in rows]
 
     def game(self, game_id: int) -> GameRecord | None:
         """One game with its hand history, or ``None`` if there is no such game."""
-        row = self._db.execute(f"{_GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()
+        row = self._sql(f"{_GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()
         return None if row is None else _game(row)
 
     # ------------------------------------------------------------ checks, backup
