@@ -15,16 +15,19 @@ The task also applies timeouts (``table.tick``) when the next deadline comes,
 and re-reads the seated players' CUBES every second so that an admin's change
 reaches their status line within two seconds (issue 4).
 
-Ledger writes are committed after the screens (issue 6): each step runs inside
+Ledger writes are made after the screens (issue 6): each step runs inside
 :meth:`~bbspoker.wallet.Wallet.defer_commits`, so its CUBES moves are checked
-and made at once (a bet the CUBES cannot cover is refused as ever) but not
-committed; the step publishes, runs the bus's ``notify`` callbacks that paint
-the other screens (:meth:`Bus.flush`), resolves the caller, and only then
-schedules :meth:`~bbspoker.wallet.Wallet.commit_pending` with
-``loop.call_soon``, behind the actor's wake-up. If that commit fails
-(:class:`~bbspoker.wallet.CommitFailed`) the ledger has undone the step, and
-the next step calls the games it touched off (:meth:`Table.call_off`, every
-ante and bet the ledger holds given back) with a ``SYSTEM`` line saying why.
+and applied at once (a bet the CUBES cannot cover is refused as ever) but
+neither written nor committed: the ledger only takes its write lock, and
+queues the statements. The step publishes, runs the bus's ``notify``
+callbacks that paint the other screens (:meth:`Bus.flush`), resolves the
+caller, and only then schedules :meth:`~bbspoker.wallet.Wallet.commit_pending`
+(the statements, then the COMMIT) with ``loop.call_soon``, behind the actor's
+wake-up. If that fails (:class:`~bbspoker.wallet.CommitFailed`: disk full, an
+I/O error, a statement that wrote nothing) the ledger has undone the step,
+and the next step calls the games it touched off (:meth:`Table.call_off`,
+every ante and bet the ledger holds given back) with a ``SYSTEM`` line saying
+why.
 """
 
 from __future__ import annotations
@@ -227,8 +230,8 @@ class TableService:
         asyncio.get_running_loop().call_soon(self._commit)
 
     def _commit(self) -> None:
-        """Commit the last step's ledger writes. If that fails, remember the games they
-        touched and wake the task: its next step calls them off."""
+        """Write and commit the last step's ledger work. If that fails, remember the games
+        it touched and wake the task: its next step calls them off."""
         try:
             self.table.wallet.commit_pending()
         except CommitFailed as failed:

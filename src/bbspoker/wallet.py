@@ -12,9 +12,10 @@ on the next start.
 Several calls can be grouped into one all-or-nothing unit with
 :meth:`Wallet.transaction` (the table opens a game and takes every ante in
 one, and pays out and closes a game in another). Inside
-:meth:`Wallet.defer_commits` the non-durable units are not committed at once
-but by :meth:`Wallet.commit_pending`: the table's service shows a move on
-every screen first and commits it in the next event-loop turn (issue 6).
+:meth:`Wallet.defer_commits` the non-durable units are checked and applied at
+once but written and committed by :meth:`Wallet.commit_pending`: the table's
+service shows a move on every screen first and commits it in the next
+event-loop turn (issue 6).
 
 Implementations: :class:`MemoryWallet` here (tests, bots), and
 ``bbspoker.ledger.Ledger`` (SQLite, the real thing). All amounts are whole
@@ -63,7 +64,9 @@ class Wallet(Protocol):
         :class:`InsufficientCubes` from one player's ante) undoes only its own partial
         work; if the caller catches the exception, the block goes on and what the other
         calls did is kept. Blocks nest: an inner block that raises is undone alone.
-        Other users of the store see either none or all of the block's changes.
+        Other users of the store see either none or all of the block's changes. A store
+        that writes the block's changes only at its end (the ledger) reports a failure
+        of its own (disk full, I/O error) from the end of the block, and undoes all of it.
 
         ``durable``: once the block has exited, its changes survive a power loss. With
         ``False`` the store may keep them only as far as a crash of the process (the
@@ -79,18 +82,21 @@ class Wallet(Protocol):
         when its call or transaction ends: it stays pending, with every later such work
         joining it, until :meth:`commit_pending`. Each call still checks and applies its
         change at once (a debit the CUBES cannot cover is refused as always), and reads
-        see it. Anything else (a durable write, a consistent snapshot, closing the store,
-        any write outside such a block) first commits the pending work, so that it never
-        joins or waits on it. Leaving the block commits nothing. A crash of the process
-        loses the pending work (and only it): the game it belongs to is left unfinished
-        and refunded at the next start.
+        see it; the store may leave the writing itself to the commit (the ledger takes
+        its write lock and checks against the balances and pots it holds, then queues
+        the statements), so a failure of the store shows only there. Anything else (a
+        durable write, a consistent snapshot, closing the store, any write outside such
+        a block) first commits the pending work, so that it never joins or waits on it.
+        Leaving the block commits nothing. A crash of the process loses the pending work
+        (and only it): the game it belongs to is left unfinished and refunded at the
+        next start.
         """
         ...
 
     def commit_pending(self) -> None:
-        """Commit the work :meth:`defer_commits` left pending (returns at once if there is
-        none). Raises :class:`CommitFailed` if that commit, or one forced earlier by
-        another use of the store, failed since the last call: the pending work was undone
+        """Write and commit the work :meth:`defer_commits` left pending (returns at once if
+        there is none). Raises :class:`CommitFailed` if that, or the same forced earlier
+        by another use of the store, failed since the last call: the pending work was undone
         (balances, journal and games as before it), and the caller must call those games
         off (:meth:`cancel_game`, for the ones still open) and forget its own record of
         them.
