@@ -613,6 +613,7 @@ class Ledger:
         queue.clear()
 
     def _execute(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run queued statements in order; each must change exactly one row."""
         for sql, params in statements:
             changed = self._db.execute(sql, params).rowcount
             if changed != 1:
