@@ -367,18 +367,19 @@ def _region_cells(index: int, encoding: str, key: object,
 
     The message area (6) is made of rows shared by every screen (:func:`_message_row`):
     after a scroll the rows that moved are the same objects as before."""
-    if index == _MESSAGES:
-        last = len(key) - 1  # type: ignore[arg-type]
-        rows = tuple(_message_row(encoding, tag, text, i == last) for i, (tag, text) in enumerate(key))  # type: ignore[arg-type]
-        return rows + (_FRAME[_MSG_ROW],) * (MESSAGE_ROWS - len(rows)), None
     cached = _REGION_CACHE.get((index, encoding, key))
     if cached is None:
         region = _REGIONS[index]
-        c = _Canvas(encoding, _FRAME)
-        for row in region.rows:
-            c.grid[row] = _FRAME[row][:]
-        region.draw(c, view)  # type: ignore[misc]
-        cached = tuple(c.grid[row][region.cols] for row in region.rows), c.cursor_col
+        if index == _MESSAGES:
+            last = len(key) - 1  # type: ignore[arg-type]
+            rows = tuple(_message_row(encoding, tag, text, i == last) for i, (tag, text) in enumerate(key))  # type: ignore[arg-type]
+            cached = rows + (_FRAME[_MSG_ROW],) * (MESSAGE_ROWS - len(rows)), None
+        else:
+            c = _Canvas(encoding, _FRAME)
+            for row in region.rows:
+                c.grid[row] = _FRAME[row][:]
+            region.draw(c, view)  # type: ignore[misc]
+            cached = tuple(c.grid[row][region.cols] for row in region.rows), c.cursor_col
         if len(_REGION_CACHE) >= _REGION_CACHE_SIZE:
             del _REGION_CACHE[next(iter(_REGION_CACHE))]  # the oldest entry
         _REGION_CACHE[index, encoding, key] = cached
