@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import sqlite3
 
 import pytest
 
@@ -158,6 +159,32 @@ async def test_when_the_disk_keeps_failing_the_game_is_refunded_at_the_next_star
     assert item.balances == {"alice": 965, "bob": 990}
     assert ledger.recover_unfinished_games(0.0) == [1]
     assert (committed(db, "alice"), committed(db, "bob")) == (1000, 1000)
+    assert ledger.verify() == []
+
+
+async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_play_goes_on(
+        table, monkeypatch, caplog):
+    service, ledger, db, _ = table
+    await play(service, "start", "alice")
+    snapshot = service._take_snapshot
+
+    def broken():                                # a bug that strikes once, after the bet
+        monkeypatch.setattr(service, "_take_snapshot", snapshot)
+        raise RuntimeError("a bug in the snapshot")
+
+    monkeypatch.setattr(service, "_take_snapshot", broken)
+    with pytest.raises(TableError, match="Sorry, that did not work"):
+        async with asyncio.timeout(5):           # a dead table task would never answer
+            await service.call("bet", "alice", 25)
+    await asyncio.sleep(0)                       # the commit's turn
+    assert committed(db, "alice") == 965         # the bet was made, and it is in the ledger
+    cli = sqlite3.connect(db, timeout=0.5)       # the admin CLI can write: no lock left held
+    cli.execute("BEGIN IMMEDIATE")
+    cli.execute("ROLLBACK")
+    cli.close()
+    await play(service, "bet", "bob", 25)        # and the table goes on
+    assert service.snapshot.pot == 70 and committed(db, "bob") == 965
+    assert "table step failed" in caplog.text
     assert ledger.verify() == []
 
 

@@ -189,8 +189,23 @@ class TableService:
                     cmd.done.set_exception(TableError("The table is closed."))
 
     def _apply(self, cmd: _Command | None) -> None:
-        """One step: games whose commit failed called off, timeouts, the command; publish;
-        tell the caller; then schedule the commit of the step's ledger writes."""
+        """One step (:meth:`_step`), then, whatever happened in it, the commit of its ledger
+        writes scheduled behind the screens and the caller's wake-up: the ledger's write
+        lock is never left held. A step that fails outside the command (a bug, a storage
+        error in a time-out or the snapshot) is logged, its caller told, and the table
+        goes on with its next step."""
+        try:
+            self._step(cmd)
+        except Exception:
+            log.exception("table step failed")
+            if cmd is not None and not cmd.done.done():
+                cmd.done.set_exception(TableError("Sorry, that did not work; please try again."))
+        finally:
+            asyncio.get_running_loop().call_soon(self._commit)
+
+    def _step(self, cmd: _Command | None) -> None:
+        """Games whose commit failed called off, timeouts, the command; publish and paint
+        (``Bus.flush``); tell the caller."""
         now = self.clock()
         caller = cmd.done if cmd is not None else None
         error: TableError | None = None
@@ -225,9 +240,6 @@ class TableService:
                 caller.set_result(None)
             else:
                 caller.set_exception(error)
-        # After the screens painted by the flush above and behind the caller's wake-up
-        # (the actor's screen): every screen is painted before the commit.
-        asyncio.get_running_loop().call_soon(self._commit)
 
     def _commit(self) -> None:
         """Write and commit the last step's ledger work. If that fails, remember the games
