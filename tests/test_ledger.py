@@ -507,6 +507,20 @@ def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, d
     assert ledger.verify() == []
 
 
+def test_balances_read_when_pending_writes_fail_are_the_ones_that_remain(ledger, db):
+    """The table's snapshot reads balances while a step's writes are pending; reading one
+    that is not cached runs them, and they fail: no balance of the undone step is shown."""
+    gid = ledger.open_game(["Alice", "bob"], "d")
+    ledger.pay_into_pot(gid, "alice", 10, "ante")
+    break_journal(db, "bet", "ABORT")
+    with ledger.defer_commits():
+        assert ledger.pay_into_pot(gid, "alice", 25, "bet") == 965   # alice's balance cached
+    assert ledger.balances_of(["alice", "bob"]) == {"alice": 990, "bob": 50}
+    with pytest.raises(CommitFailed):
+        ledger.commit_pending()
+    assert ledger.verify() == []
+
+
 def test_an_admin_take_just_before_a_bet_is_seen_by_the_bet(ledger, db):
     """The connection holds alice's balance from her ante; an admin takes CUBES on another
     connection; her next bet is checked against what she has now, not what was cached."""

@@ -772,25 +772,27 @@ class Ledger:
         the next read, and it is dropped on any rollback."""
         if not self._db.in_transaction:
             self._check_version()
+        keys = {handle: handle_key(handle) for handle in handles}
         found: dict[str, int] = {}
-        missing: dict[str, str] = {}  # handle as given to its key
-        for handle in handles:
-            key = handle_key(handle)
+        for handle, key in keys.items():
             cubes = self._cubes.get(self._ids.get(key))  # type: ignore[arg-type]
             if cubes is None:
-                missing[handle] = key
-            else:
-                found[handle] = cubes
-        if missing:
-            keys = set(missing.values())
-            rows = {key: (account_id, cubes) for account_id, key, cubes in self._sql(
-                f"SELECT id, handle_key, cubes FROM accounts WHERE handle_key IN "
-                f"({','.join('?' * len(keys))})", tuple(keys))}
-            for handle, key in missing.items():
-                if key in rows:
-                    account_id, found[handle] = rows[key]
-                    self._ids[key] = account_id
-                    self._cubes[account_id] = found[handle]
+                break
+            found[handle] = cubes
+        else:
+            return found
+        # One is not cached: read them all, so that nothing taken from the cache before the
+        # read can be stale (the read runs the queue, whose failure forgets the cache).
+        wanted = set(keys.values())
+        rows = {key: (account_id, cubes) for account_id, key, cubes in self._sql(
+            f"SELECT id, handle_key, cubes FROM accounts WHERE handle_key IN "
+            f"({','.join('?' * len(wanted))})", tuple(wanted))}
+        found = {}
+        for handle, key in keys.items():
+            if key in rows:
+                account_id, found[handle] = rows[key]
+                self._ids[key] = account_id
+                self._cubes[account_id] = found[handle]
         return found
 
     def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
