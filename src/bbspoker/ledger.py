@@ -377,8 +377,7 @@ class Ledger:
         """Commit pending work (see :meth:`defer_commits`; a failure is logged and the game
         is refunded at the next start), close the connection(s); the object cannot be
         used afterwards."""
-        if self._pending:
-            self._flush()
+        self._flush()
         with self._checkpoint_lock:
             if self._checkpointer is not None:
                 self._checkpointer.close()
@@ -415,10 +414,10 @@ class Ledger:
 
         Each method called inside is a nested block: if it raises, only its own work is
         undone and the block may go on. An exception escaping the block undoes
-        everything. The statements of the block are queued and run at its end (see the
-        module docstring), so an error of SQLite itself (a statement or the COMMIT
-        failing: I/O error, disk full) comes from the end of the block and undoes all
-        of it. ``durable``: commit with ``synchronous = FULL`` (True) or ``NORMAL``
+        everything. The statements of the block are queued and run at its end, or
+        earlier when a call inside needs SQLite to hold them (see the module docstring),
+        so an error of SQLite itself (a statement or the COMMIT failing: I/O error, disk
+        full) comes from there and undoes all of it. ``durable``: commit with ``synchronous = FULL`` (True) or ``NORMAL``
         (False); it applies to everything inside, nested blocks and methods included
         (see :meth:`_write`). With ``durable=False`` inside :meth:`defer_commits` the
         block joins the pending work and its statements and COMMIT wait for
@@ -461,14 +460,15 @@ class Ledger:
         failure logged at ERROR. The caller calls those games off (:meth:`cancel_game`
         refunds what is recorded of them).
         """
-        if self._pending:
-            self._flush()
+        self._flush()
         if self._lost is not None:
             games, self._lost = self._lost, None
             raise CommitFailed(games)
 
     def _flush(self) -> None:
-        """Commit the pending work; if that fails, abandon it (:meth:`_abort`)."""
+        """Commit the pending work, if any; if that fails, abandon it (:meth:`_abort`)."""
+        if not self._pending:
+            return
         try:
             self._commit()
         except sqlite3.Error:
@@ -599,7 +599,7 @@ class Ledger:
         some errors, e.g. an I/O error)."""
         db = self._db
         if not db.in_transaction:
-            raise sqlite3.OperationalError("SQLite rolled the transaction back after an "
+            raise sqlite3.OperationalError("the transaction was rolled back after an "
                                            "error in one of its statements")
         queue, done = self._queue, 0
         for level in self._levels:
@@ -646,8 +646,7 @@ class Ledger:
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: several SELECTs see one consistent state. Commits pending
         work first (SQLite cannot begin a transaction inside one)."""
-        if self._pending:
-            self._flush()
+        self._flush()
         self._db.execute("BEGIN")
         try:
             yield self._db
@@ -797,7 +796,8 @@ class Ledger:
 
     def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
         """Record a new game (players in seat order, SHA-256 hex of the deck order), started
-        now by the ledger's clock (Unix seconds); returns its id, never reused. Until
+        now by the ledger's clock (Unix seconds); returns its id, never reused once
+        committed (a start whose commit failed leaves its id to the next). Until
         :meth:`close_game` it counts as unfinished and is refunded by
         :meth:`recover_unfinished_games`. Commits with ``synchronous = NORMAL`` (see the
         module docstring: durability), inside :meth:`defer_commits` at
@@ -1118,8 +1118,7 @@ class Ledger:
         dest_path = os.fspath(dest_path)
         if os.path.exists(dest_path):
             raise FileExistsError(f"{dest_path} already exists; not overwriting it")
-        if self._pending:
-            self._flush()
+        self._flush()
         dest = sqlite3.connect(dest_path)
         try:
             self._db.backup(dest)

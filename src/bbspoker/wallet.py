@@ -65,8 +65,9 @@ class Wallet(Protocol):
         work; if the caller catches the exception, the block goes on and what the other
         calls did is kept. Blocks nest: an inner block that raises is undone alone.
         Other users of the store see either none or all of the block's changes. A store
-        that writes the block's changes only at its end (the ledger) reports a failure
-        of its own (disk full, I/O error) from the end of the block, and undoes all of it.
+        that writes the block's changes late (the ledger queues them) reports a failure
+        of its own (disk full, I/O error) from the call that makes it write (the end of
+        the block, or a call inside that needs what is queued), and undoes all of it.
 
         ``durable``: once the block has exited, its changes survive a power loss. With
         ``False`` the store may keep them only as far as a crash of the process (the
