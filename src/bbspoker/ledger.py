@@ -709,8 +709,11 @@ class Ledger:
         cubes = self._balance(account_id)
         new = cubes + amount
         if new < 0:
-            handle = self._sql("SELECT handle FROM accounts WHERE id = ?",
-                               (account_id,)).fetchone()[0]
+            # Straight to SQLite, not behind the queue (:meth:`_sql`): an account's row is
+            # never queued and its handle never changes, and a refused ante must not make
+            # the step's queued moves run before the screens.
+            handle = self._db.execute("SELECT handle FROM accounts WHERE id = ?",
+                                      (account_id,)).fetchone()[0]
             raise InsufficientCubes(f"{handle} has {cubes} CUBES, needs {-amount}")
         self._queue += (
             ("UPDATE accounts SET cubes = ? WHERE id = ? AND cubes = ?",
