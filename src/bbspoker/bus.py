@@ -153,9 +153,9 @@ class Bus:
 
         ``maxsize`` overrides the bus default; ``on_overflow`` is called once,
         synchronously inside the publish that overflowed it (keep it short:
-        e.g. schedule the session's close). ``notify`` (no arguments) is run by
-        the event loop soon after items arrive, at most once per loop turn, until
-        the subscription is closed; it typically calls :meth:`Subscription.drain`.
+        e.g. schedule the session's close). ``notify`` (no arguments) runs once per
+        batch of items, soon after they arrive (:meth:`flush`, or the next loop turn),
+        until the subscription is closed; it typically calls :meth:`Subscription.drain`.
         Exceptions it raises go to the event loop's exception handler (the other
         subscribers are still notified).
         """

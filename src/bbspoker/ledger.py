@@ -417,9 +417,9 @@ class Ledger:
         everything. The statements of the block are queued and run at its end, or
         earlier when a call inside needs SQLite to hold them (see the module docstring),
         so an error of SQLite itself (a statement or the COMMIT failing: I/O error, disk
-        full) comes from there and undoes all of it. ``durable``: commit with ``synchronous = FULL`` (True) or ``NORMAL``
-        (False); it applies to everything inside, nested blocks and methods included
-        (see :meth:`_write`). With ``durable=False`` inside :meth:`defer_commits` the
+        full) comes from there and undoes all of it. ``durable``: commit with
+        ``synchronous = FULL`` (True) or ``NORMAL`` (False); it applies to everything
+        inside, nested blocks and methods included (see :meth:`_write`). With ``durable=False`` inside :meth:`defer_commits` the
         block joins the pending work and its statements and COMMIT wait for
         :meth:`commit_pending`. Like every write, raises ``sqlite3.OperationalError`` if
         another connection holds the write lock for longer than the busy timeout (10 s)."""
@@ -620,9 +620,11 @@ class Ledger:
                 raise sqlite3.DatabaseError(f"a ledger write changed {changed} rows instead "
                                             f"of one: {sql}")
 
-    def _forget(self) -> None:
-        """Drop every cache: after a rollback they may hold what was undone."""
-        self._ids.clear()
+    def _forget(self, accounts: bool = True) -> None:
+        """Drop the caches: after a rollback they may hold what was undone. ``accounts``
+        False keeps the account ids (see :meth:`_check_version`)."""
+        if accounts:
+            self._ids.clear()
         self._cubes.clear()
         self._open.clear()
         self._next_game = None
@@ -638,9 +640,7 @@ class Ledger:
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if version != self._version:
             self._version = version
-            self._cubes.clear()
-            self._open.clear()
-            self._next_game = None
+            self._forget(accounts=False)
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -767,8 +767,9 @@ class Ledger:
         an account are left out.
 
         Balances this connection has read or written (every movement applies the new
-        one) are cached, so the table's snapshot after a bet costs no SQL; the others
-        are read in one query (after the queued statements, see :meth:`_sql`). The cache is trusted only while no other connection has
+        one) are cached, so the table's snapshot after a bet costs no SQL; if one is not
+        cached, all are read in one query (after the queued statements, see
+        :meth:`_sql`). The cache is trusted only while no other connection has
         committed (``PRAGMA data_version``, looked at here outside a transaction and at
         the start of each write transaction), so an admin's grant from the CLI shows at
         the next read, and it is dropped on any rollback."""

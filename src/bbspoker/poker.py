@@ -185,9 +185,9 @@ class PokerScreen:
             self._wakeup.set_result(None)
 
     def _on_bus(self, sub: Subscription) -> None:
-        """Items arrived from the table: apply them and paint now, in the event-loop turn
-        right after the table's (issue 6: no task switch between a table change and the
-        bytes on every screen). Skipped while this player's own command is in flight: the
+        """Items arrived from the table: apply them and paint now, inside the table's step
+        (its ``Bus.flush``; issue 6: no task switch between a table change and the bytes
+        on every screen). Skipped while this player's own command is in flight: the
         actor's screen is painted once, when the command returns, after everyone else's.
         The screen loop is woken when it has to act: removal, an ended subscription, or
         a count-down that starts, stops or moves."""

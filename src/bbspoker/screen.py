@@ -350,7 +350,7 @@ _REGIONS = (
 _MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is None)
 _INPUT = len(_REGIONS) - 1
 _NOTHING = object()  # the key of a region not drawn yet
-_BLANK_LINE = _blank_row()  # a line scrolled in
+_BLANK_LINE = _blank_row()  # a line scrolled in, or not painted yet (never changed)
 
 #: Laid-out regions shared by every screen: (region index, encoding, key) to the cells
 #: of the region's rows (and the input cursor's column). A bet changes the same regions
@@ -380,9 +380,7 @@ def _region_cells(index: int, encoding: str, key: object,
                 c.grid[row] = _FRAME[row][:]
             region.draw(c, view)  # type: ignore[misc]
             cached = tuple(c.grid[row][region.cols] for row in region.rows), c.cursor_col
-        if len(_REGION_CACHE) >= _REGION_CACHE_SIZE:
-            del _REGION_CACHE[next(iter(_REGION_CACHE))]  # the oldest entry
-        _REGION_CACHE[index, encoding, key] = cached
+        _remember(_REGION_CACHE, _REGION_CACHE_SIZE, (index, encoding, key), cached)
     return cached
 
 
@@ -391,6 +389,13 @@ def _region_cells(index: int, encoding: str, key: object,
 #: message lines scrolled) to (text, cursor after it). Each starts with a cursor address.
 _PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
 _PIECE_CACHE_SIZE = 4096
+
+
+def _remember(cache: dict, size: int, key: object, value: object) -> None:
+    """Put ``value`` in a bounded shared cache, dropping its oldest entry when full."""
+    if len(cache) >= size:
+        del cache[next(iter(cache))]
+    cache[key] = value
 
 
 def _tail(text: str, width: int) -> str:
@@ -545,7 +550,7 @@ class ScreenRenderer:
                 grid[row][region.cols] = part
         self._message_count = view.message_count
         self._painted = True
-        text, self._cursor = _diff(self.term, range(HEIGHT), 0, [_blank_row() for _ in range(HEIGHT)], grid, None)
+        text, self._cursor = _diff(self.term, range(HEIGHT), 0, (_BLANK_LINE,) * HEIGHT, grid, None)
         return self.term.normal + self.term.clear + text
 
     def _set(self, index: int, key: object, view: GameView) -> None:
@@ -575,9 +580,7 @@ class ScreenRenderer:
             cached = _PIECE_CACHE.get(cache_key)
             if cached is None:
                 cached = self._piece(region, old_cells, self._cells[i], lines)
-                if len(_PIECE_CACHE) >= _PIECE_CACHE_SIZE:
-                    del _PIECE_CACHE[next(iter(_PIECE_CACHE))]  # the oldest entry
-                _PIECE_CACHE[cache_key] = cached
+                _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
             if cached[0]:
                 out.append(cached[0])
                 self._cursor = cached[1]
