@@ -24,7 +24,9 @@ telnetlib3 settings, chosen on purpose (see ``docs/architecture.md``):
   memory then.
 - Character mode: telnetlib3's default ("kludge") mode sends ``WILL SGA`` and
   ``WILL ECHO`` and asks ``DO TTYPE``, ``DO NAWS``; the door echoes what it
-  wants shown (passwords are never echoed).
+  wants shown (passwords are never echoed). Our :class:`DoorWriter` turns
+  telnetlib3's simulation of LINEMODE's special characters off: the door
+  takes ^C, DEL and the like as keys, and telnetlib3 only looks for IAC.
 
 Our protocol subclass adds: the per-address and total connection caps, the
 input rate limit (a token bucket on raw bytes, before telnetlib3 parses
@@ -60,7 +62,7 @@ from bbspoker.session import Session
 from bbspoker.table import Table, TableRules
 from bbspoker.tableservice import TableService
 
-__all__ = ["App", "Server", "DoorReader", "TokenBucket", "ConnectionLimits", "start_server", "run",
+__all__ = ["App", "Server", "DoorReader", "DoorWriter", "TokenBucket", "ConnectionLimits", "start_server", "run",
            "terminal_for", "log_loop_lag", "CONNECT_MAXWAIT", "READER_LIMIT", "FALLBACK_KIND",
            "ENV_LAG_LOG"]
 
@@ -375,13 +377,27 @@ class DoorReader(telnetlib3.TelnetReader):
             self._on_end(exc)
 
 
+class DoorWriter(telnetlib3.TelnetWriter):
+    """telnetlib3's writer (and IAC interpreter) without SLC simulation.
+
+    telnetlib3 simulates the special line characters of the LINEMODE option
+    (RFC 1184: ^C interrupt, ^O abort output, DEL erase character ...) for
+    clients in character ("kludge") mode: it scans each input chunk byte by
+    byte for them and calls a handler for each, which only logs. The door
+    edits its own lines and takes every such byte as a key, so the scan is off:
+    telnetlib3 then only looks for IAC, with ``bytes.find`` (issue 6, latency).
+    """
+
+    slc_simulated = False
+
+
 class _DoorProtocol(telnetlib3.TelnetServer):
     """telnetlib3's server protocol plus the door's limits (see the module docstring)."""
 
     app: App
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(reader_factory=DoorReader, **kwargs)
+        super().__init__(reader_factory=DoorReader, writer_factory=DoorWriter, **kwargs)
         self.session: Session | None = None
         self.address = "-"
         self._counted = False
