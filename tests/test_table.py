@@ -410,6 +410,58 @@ def test_hand_history_is_handed_to_the_wallet():
     assert game["winner"] == "bob"
 
 
+# --------------------------------------------------------------------------- what the screens read
+
+def seat_views(table):
+    """(handle, active, revealed cards, game-master, in turn) of each occupied seat."""
+    return [(s.handle, s.active, s.revealed, s.is_master, s.is_current) for s in table.seats()]
+
+
+def test_seat_views_follow_turn_mastership_passes_and_revealed_hands():
+    table, _ = make()
+    assert seat_views(table) == [("alice", False, None, True, False),
+                                 ("bob", False, None, False, False),
+                                 ("carol", False, None, False, False)]
+    table.start("alice", 1.0)
+    assert seat_views(table) == [("alice", True, None, True, True),
+                                 ("bob", True, None, False, False),
+                                 ("carol", True, None, False, False)]
+    table.pass_("alice", 2.0)            # the mastership moves on with the turn
+    assert seat_views(table) == [("alice", False, None, False, False),
+                                 ("bob", True, None, True, True),
+                                 ("carol", True, None, False, False)]
+    table.pass_("bob", 3.0)
+    table.bet("carol", 1, 4.0)           # the last one in bets, then shows
+    assert seat_views(table)[2] == ("carol", True, None, True, True)
+    carol = table.cards_of("carol")
+    table.reveal("carol", 5.0)           # carol wins; alice, next after her, is master
+    assert seat_views(table) == [("alice", False, None, True, False),
+                                 ("bob", False, None, False, False),
+                                 ("carol", True, carol, False, False)]
+    table.start("alice", 40.0)           # a new game hides the old hand
+    assert seat_views(table) == [("alice", True, None, True, True),
+                                 ("bob", True, None, False, False),
+                                 ("carol", True, None, False, False)]
+
+
+def test_every_hand_and_command_read_at_once_is_each_players_own():
+    table, _ = make()
+    assert table.hands() == {"alice": (), "bob": (), "carol": ()}
+    assert table.all_actions() == {"alice": (Action.START,), "bob": (), "carol": ()}
+    ev = table.start("alice", 1.0)
+    dealt = {e.to: e.data["cards"] for e in ev if e.kind == "cards"}
+    assert table.hands() == dealt and all(list(c) == sorted(c) for c in dealt.values())
+    assert table.all_actions() == {"alice": (Action.BET, Action.PASS), "bob": (), "carol": ()}
+    while table.round_label == "1":
+        table.bet(table.current, 1, 2.0)
+    assert table.all_actions() == {"alice": (Action.DISCARD,), "bob": (), "carol": ()}
+    ev = table.discard("alice", table.cards_of("alice")[:3], 3.0)
+    assert table.hands()["alice"] == next(e.data["cards"] for e in ev if e.kind == "cards")
+    table.discard("bob", [], 3.0)
+    table.discard("carol", [], 3.0)
+    assert table.all_actions()["alice"] == (Action.BET, Action.SEE_HANDS, Action.PASS)
+
+
 # --------------------------------------------------------------------------- wallet transactions
 
 def test_on_the_ledger_a_start_and_an_end_are_one_commit_each_and_kept_after_reopen(tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import struct
 from enum import IntEnum
 from typing import Iterable, Iterator
 
@@ -148,7 +149,7 @@ class Card(int):
         return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
-        return _RANK_SYMBOLS[self.rank] + _SUIT_SYMBOLS[self.suit]
+        return _TEXT[self]
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -166,7 +167,8 @@ DECK: tuple[Card, ...] = tuple(
                 + CODE_RANK_WEIGHTS[r - Rank.FIVE])
     for i, (r, s) in enumerate(zip(_RANK_BY_INDEX, _SUIT_BY_INDEX))
 )
-_CARD_BY_TEXT = {str(c): c for c in DECK}
+_TEXT = {c: _RANK_SYMBOLS[c.rank] + _SUIT_SYMBOLS[c.suit] for c in DECK}  # card -> notation
+_CARD_BY_TEXT = {text: c for c, text in _TEXT.items()}
 
 
 def parse_card(token: str) -> Card:
@@ -189,7 +191,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards in notation joined by spaces, e.g. ``"9- 10* J+"``."""
-    return " ".join(str(c) for c in cards)
+    return " ".join([_TEXT[c] for c in cards])
 
 
 def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -211,6 +213,7 @@ def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
     as ``shuffle`` makes (issue 6: a game start waits for it). Tests pass a seeded
     ``random.Random`` for repeatable deals.
     """
-    bits = (rng if rng is not None else secrets.SystemRandom()).getrandbits(64 * len(DECK))
-    keys = [(bits >> (64 * i)) & 0xFFFF_FFFF_FFFF_FFFF for i in range(len(DECK))]
-    return [card for _, card in sorted(zip(keys, DECK))]
+    n = len(DECK)
+    bits = (rng if rng is not None else secrets.SystemRandom()).getrandbits(64 * n)
+    keys = struct.unpack(f"<{n}Q", bits.to_bytes(8 * n, "little"))  # keys[i]: bits 64*i to 64*i+63
+    return [DECK[i] for i in sorted(range(n), key=keys.__getitem__)]

@@ -116,12 +116,17 @@ class SeatView:
 class _Seat:
     handle: str
     active: bool = False
-    cards: list[Card] = field(default_factory=list)
+    cards: tuple[Card, ...] = ()   # sorted, highest at the right (sort_hand)
     revealed: bool = False
     bet_this_round: bool = False
     turns: int = 0          # turns had in the current game
     timeouts: int = 0       # of which timed out
     idle_streak: int = 0    # successive complete games with every turn timed out
+    key: str = field(init=False)  # the handle in lower case, to find it without regard to case
+    view: SeatView | None = None  # the last view made of this seat, see Table.seats
+
+    def __post_init__(self) -> None:
+        self.key = self.handle.lower()
 
 
 @dataclass
@@ -213,21 +218,33 @@ class Table:
         return all(s is not None for s in self._seats)
 
     def seats(self) -> list[SeatView]:
-        """Public view of the occupied seats in seat order (chapter 2.1)."""
+        """Public view of the occupied seats in seat order (chapter 2.1). A seat that looks
+        as at the last call gives the same :class:`SeatView` object again."""
         g = self._game
         cur = g.queue[0] if g and g.queue else None
-        out = []
+        views = []
         for i, s in enumerate(self._seats):
             if s is None:
                 continue
-            shown = tuple(sort_hand(s.cards)) if s.revealed and s.cards else None
-            out.append(SeatView(i, s.handle, s.active, shown, i == self._master, i == cur))
-        return out
+            # (active, revealed, is_master, is_current): what may change while one sits
+            state = (s.active, s.cards if s.revealed and s.cards else None, i == self._master,
+                     i == cur)
+            view = s.view
+            if view is None or (view.active, view.revealed, view.is_master,
+                                view.is_current) != state:
+                view = s.view = SeatView(i, s.handle, *state)
+            views.append(view)
+        return views
 
     def cards_of(self, handle: str) -> tuple[Card, ...]:
-        """The private hand of ``handle``, sorted highest at the right; empty if not dealt in."""
-        s = self._seats[self._find(handle)]
-        return sort_hand(s.cards) if s.cards else ()
+        """The private hand of ``handle``, sorted highest at the right; empty if not dealt in.
+        Raises :class:`TableError` if ``handle`` is not seated."""
+        return self._seats[self._find(handle)].cards  # type: ignore[union-attr]
+
+    def hands(self) -> dict[str, tuple[Card, ...]]:
+        """``{handle: private hand}`` of everyone seated, in seat order, as :meth:`cards_of`
+        gives each (one pass over the seats)."""
+        return {s.handle: s.cards for s in self._seats if s is not None}
 
     def is_active(self, handle: str) -> bool:
         """True if ``handle`` still competes for the pot in the running game."""
@@ -253,23 +270,15 @@ class Table:
         return low, min(self.rules.max_bet, cubes)
 
     def actions(self, handle: str, now: float) -> list[Action]:
-        """The game commands ``handle`` may use now, in command-area order (chapter 2.4)."""
+        """The game commands ``handle`` may use now, in command-area order (chapter 2.4);
+        empty if ``handle`` is not seated."""
         i = self._index(handle)
-        if i is None:
-            return []
-        g = self._game
-        if g is None:
-            return [Action.START] if i == self._master else []
-        if not g.queue or g.queue[0] != i:
-            return []
-        if g.phase is Phase.BETTING:
-            acts = [Action.BET]
-            if g.round >= 3 and g.see_hands_by is None:
-                acts.append(Action.SEE_HANDS)
-            return acts + [Action.PASS]
-        if g.phase is Phase.DISCARDING:
-            return [Action.DISCARD]
-        return [Action.REVEAL]
+        return [] if i is None else list(self._actions_at(i))
+
+    def all_actions(self) -> dict[str, tuple[Action, ...]]:
+        """``{handle: game commands}`` of everyone seated, in seat order, as :meth:`actions`
+        gives each (one pass over the seats)."""
+        return {s.handle: self._actions_at(i) for i, s in enumerate(self._seats) if s is not None}
 
     def start_refusal(self, handle: str, now: float) -> str | None:
         """Why ``handle`` may not start a game now, or ``None`` if :meth:`start` would succeed."""
@@ -344,7 +353,7 @@ class Table:
         for i in order:
             s = self._seats[i]
             assert s is not None
-            s.active, s.revealed, s.cards, s.bet_this_round = False, False, [], False
+            s.active, s.revealed, s.cards, s.bet_this_round = False, False, (), False
             s.turns = s.timeouts = 0
             if i not in paid:
                 ev.append(Event("inactive", f"You do not have the {self.rules.ante} CUBES ante: "
@@ -354,13 +363,13 @@ class Table:
             g.pot += self.rules.ante
             g.dealt.append(i)
             g.players.append(s.handle)
-            s.cards = [g.deck.pop() for _ in range(5)]
+            s.cards = sort_hand(g.deck.pop() for _ in range(5))
             g.actions.append(f"{s.handle} pays the ante ({self.rules.ante})")
         ev.append(Event("started", f"The game is now STARTED (initial pot is {g.pot}) ...",
                         data={"pot": g.pot, "game_id": gid}))
         for i in g.dealt:
             s = self._seats[i]
-            ev.append(Event("cards", "", to=s.handle, data={"cards": sort_hand(s.cards)}))  # type: ignore[union-attr]
+            ev.append(Event("cards", "", to=s.handle, data={"cards": s.cards}))  # type: ignore[union-attr]
         if not g.dealt:
             # Every ante failed (an admin took CUBES between the check and the charge).
             self._end_game(now, None, ev)
@@ -447,15 +456,15 @@ class Table:
             raise TableError(f"You may discard at most {self.rules.max_discard} cards.")
         if any(c not in s.cards for c in chosen):
             raise TableError("You can only discard cards from your own hand.")
-        for c in chosen:
-            s.cards[s.cards.index(c)] = g.deck.pop()
+        kept = [c for c in s.cards if c not in chosen]
+        s.cards = sort_hand(kept + [g.deck.pop() for _ in chosen])
         s.turns += 1
         n = len(chosen)
         g.actions.append(f"{handle} discards {n}" + (f" ({format_cards(chosen)})" if n else ""))
         ev = [Event("discard", f"{handle} has discarded {self._cards_word(n)}.",
                     data={"handle": handle, "count": n})]
         if n:
-            ev.append(Event("cards", "", to=handle, data={"cards": sort_hand(s.cards)}))
+            ev.append(Event("cards", "", to=handle, data={"cards": s.cards}))
         g.queue.pop(0)
         self._advance(now, ev)
         return ev
@@ -553,9 +562,24 @@ class Table:
     def _index(self, handle: str) -> int | None:
         low = handle.lower()
         for i, s in enumerate(self._seats):
-            if s is not None and s.handle.lower() == low:
+            if s is not None and s.key == low:
                 return i
         return None
+
+    def _actions_at(self, i: int) -> tuple[Action, ...]:
+        """The game commands of the player in seat ``i`` (see :meth:`actions`)."""
+        g = self._game
+        if g is None:
+            return (Action.START,) if i == self._master else ()
+        if not g.queue or g.queue[0] != i:
+            return ()
+        if g.phase is Phase.BETTING:
+            if g.round >= 3 and g.see_hands_by is None:
+                return (Action.BET, Action.SEE_HANDS, Action.PASS)
+            return (Action.BET, Action.PASS)
+        if g.phase is Phase.DISCARDING:
+            return (Action.DISCARD,)
+        return (Action.REVEAL,)
 
     def _find(self, handle: str) -> int:
         i = self._index(handle)
@@ -635,11 +659,10 @@ class Table:
         g = self._game
         assert s is not None and g is not None
         s.revealed = True
-        hand = sort_hand(s.cards)
-        value = evaluate(hand)
-        g.actions.append(f"{s.handle} reveals {format_cards(hand)}: {value.describe()}")
-        ev.append(Event("reveal", f"{s.handle} shows {format_cards(hand)}: {value.describe()}.",
-                        data={"handle": s.handle, "cards": hand}))
+        shown = f"{format_cards(s.cards)}: {evaluate(s.cards).describe()}"
+        g.actions.append(f"{s.handle} reveals {shown}")
+        ev.append(Event("reveal", f"{s.handle} shows {shown}.",
+                        data={"handle": s.handle, "cards": s.cards}))
 
     def _remove(self, i: int, now: float, ev: list[Event]) -> None:
         s = self._seats[i]
@@ -764,7 +787,7 @@ class Table:
             "players": g.players,
             "deck_hash": g.deck_hash,
             "actions": [*g.actions, text],
-            "hands": {s.handle: format_cards(sort_hand(s.cards))
+            "hands": {s.handle: format_cards(s.cards)
                       for s in self._seats if s is not None and s.revealed},
             "pot": g.pot,
             "winner": w.handle if w is not None else None,

@@ -271,24 +271,27 @@ class TableService:
                 or snap.deadline != old.deadline)
 
     def _take_snapshot(self) -> TableSnapshot:
+        """The table now, read in one pass over the seats for each of seats, hands and
+        actions (it runs in every step, before the screens are painted)."""
         t = self.table
-        now = self.clock()
-        handles = t.handles
+        seats = tuple(t.seats())
+        handles = [s.handle for s in seats]
         # One read for everyone; an account removed under us shows 0 rather than failing.
         balances = dict.fromkeys(handles, 0) | t.wallet.balances_of(handles) if handles else {}
         current = t.current
-        betting = current is not None and t.phase is Phase.BETTING
+        phase = t.phase
+        betting = current is not None and phase is Phase.BETTING
         return TableSnapshot(
             version=next(self._versions),
-            seats=tuple(t.seats()),
+            seats=seats,
             master=t.master,
             current=current,
             pot=t.pot,
             round_label=t.round_label,
-            phase=t.phase,
+            phase=phase,
             deadline=t.deadline(),
-            hands={h: t.cards_of(h) for h in handles},
-            actions={h: tuple(t.actions(h, now)) for h in handles},
+            hands=t.hands(),
+            actions=t.all_actions(),
             bet_ranges={current: t.bet_range(current, balances[current])} if betting else {},
             balances=balances,
         )
