@@ -168,6 +168,21 @@ async def test_chat_reaches_everyone_at_the_table_with_backspace_and_escape(worl
     assert "never mind" not in alice.text
 
 
+async def test_keys_typed_in_one_burst_around_a_command_apply_in_order(world):
+    # [S], a call and a chat line typed at once: the keys after each command wait until the
+    # table has answered it, then apply to the screen it left (the bet prompt exists only
+    # once the game has started, the chat line goes out after the bet).
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send("sb\r.fast hands\r")
+    await bob.wait_for("->[alice] fast hands")
+    lines = bob.text
+    assert lines.index("The game is now STARTED") < lines.index("alice has called the bet (1)")
+    assert lines.index("alice has called the bet (1)") < lines.index("[alice] fast hands")
+    await alice.wait_for("->[alice] fast hands")
+    assert info(alice, "Current") == "bob" and cubes(alice) == 989
+
+
 async def test_x_message_counter_grows_at_the_table_and_sender_is_told(world):
     server, connect, advance, ledger = world
     (bob,) = await seated(connect, "bob")

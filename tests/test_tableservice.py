@@ -61,6 +61,32 @@ async def test_a_bet_is_on_the_screens_before_its_commit_and_in_the_ledger_after
     assert ledger.verify() == []
 
 
+async def test_submit_gives_the_outcome_as_a_future_without_waiting(table):
+    service, ledger, _, _ = table
+    started = service.submit("start", "alice")
+    refused = service.submit("bet", "bob", 5)      # queued behind the start: not bob's turn
+    assert not started.done()                      # nothing is applied in the caller's turn
+    await asyncio.wait([started, refused], timeout=1)
+    assert started.result() is None
+    with pytest.raises(TableError, match="turn"):
+        refused.result()
+    assert service.snapshot.current == "alice" and ledger.balance("bob") == 990
+
+
+async def test_commands_after_the_table_task_stopped_are_refused_with_a_message(tmp_path):
+    service = TableService(Table(MemoryWallet({"alice": 100}), TableRules()), Bus(), FakeClock())
+    task = asyncio.create_task(service.run())
+    await service.call("sit", "alice")
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    with pytest.raises(TableError, match="The table is closed."):
+        service.submit("leave", "alice").result()
+    with pytest.raises(TableError, match="The table is closed."):
+        await service.call("leave", "alice")
+    assert service.table.handles == ["alice"]
+
+
 async def test_a_refused_bet_is_refused_at_once_and_commits_nothing(table):
     service, ledger, db, _ = table
     await service.call("start", "alice")

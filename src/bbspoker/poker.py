@@ -121,6 +121,8 @@ class PokerScreen:
         self.error: str | None = None
         self.leaving = False
         self._busy = False  # this player's own table command is in flight
+        self._ended = False  # the screen loop has ended: no more keys or paints
+        self._sub: Subscription | None = None  # the table's bus, once run() subscribed
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
         master = self.snapshot.master
@@ -132,47 +134,46 @@ class PokerScreen:
     async def run(self) -> None:
         """Play until the player leaves or is removed; always leaves the table cleanly.
 
-        Table updates are painted by :meth:`_on_bus` as they come; this loop takes keys
-        and, while the player's count-down is shown, ticks the clock once a second.
-        It sleeps on one future that keys, the end of the session, a removal from the
-        table and a new deadline resolve (no task per key, no ``asyncio.wait``)."""
+        Keys are taken by :meth:`_on_keys` in the event-loop turn they arrive, and table
+        updates painted by :meth:`_on_bus` as they come (issue 6: no task switch on the
+        way from a key to the table, nor from the table to the screens). This loop only
+        ticks the clock once a second while the player's count-down is shown, and ends
+        the screen: it sleeps on one future that the end of the session, a removal from
+        the table, [X] and a new deadline resolve (no task per key, no ``asyncio.wait``)."""
         session = self.session
         loop = asyncio.get_running_loop()
-        sub = self.service.bus.subscribe(
+        sub = self._sub = self.service.bus.subscribe(
             on_overflow=lambda: session.abort("fell too far behind the table"),
             notify=lambda: self._on_bus(sub))
         on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
         on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
         session.xmessage_listeners.append(on_xmsg)
-        session.key_listeners.append(self._wake_up)
+        session.key_listeners.append(self._on_keys)
         reason = "has left the table"
         try:
             self._paint()
+            self._on_keys()            # keys typed before the screen was up
             while not self.leaving:
-                key = session.read_key_nowait()
-                if key is not None:
-                    await self._on_key(key)
-                    # A command's own update is published before the command returns:
-                    # take it now, so that the player's screen is painted once, not twice.
-                    self._take(sub)
-                    self._paint()
-                    continue
+                if session.closed:
+                    raise SessionClosed()
                 self._wakeup = loop.create_future()
                 self._clock_for = self._clock_deadline()
                 try:
                     async with asyncio.timeout(self._clock_wait()):
                         await self._wakeup
                 except TimeoutError:
-                    self._paint()      # the clock's next second
+                    if not self._busy:
+                        self._paint()  # the clock's next second
                 self._take(sub)        # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
             reason = "has lost the connection"
         finally:
+            self._ended = True
             sub.close()
             session.resize_listeners.remove(on_resize)
             session.xmessage_listeners.remove(on_xmsg)
-            session.key_listeners.remove(self._wake_up)
+            session.key_listeners.remove(self._on_keys)
             if self.snapshot.seat_of(self.handle) is not None or self._seated():
                 with contextlib.suppress(TableError):
                     await self.service.call("leave", self.handle, reason=reason)
@@ -180,9 +181,39 @@ class PokerScreen:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
 
     def _wake_up(self) -> None:
-        """Let the loop run: a key came, the session ended, or the table needs it."""
+        """Let the loop run: the session ended, the player leaves or is removed, or the
+        count-down starts, stops or moves."""
         if self._wakeup is not None and not self._wakeup.done():
             self._wakeup.set_result(None)
+
+    def _on_keys(self) -> None:
+        """The session's key listener: handle the keys waiting, in the event-loop turn they
+        arrived, then paint once. A table command ([S], a bet, [D] ...) goes to the table's
+        task (:meth:`TableService.submit`); until its outcome is back
+        (:meth:`_command_done`) later keys wait in the session's type-ahead, so they apply
+        to the screen the command leaves. A bug here ends only this session."""
+        if self._busy or self._ended:
+            return
+        try:
+            taken = False
+            while not self._busy and not self.leaving:
+                key = self.session.read_key_nowait()
+                if key is None:
+                    break
+                self._on_key(key)
+                taken = True
+            if taken and not self._busy:
+                self._take(self._sub)
+                self._paint()
+        except (SessionClosed, EOFError):
+            self._wake_up()    # the loop ends the screen
+            return
+        except Exception:  # a bug: this player only loses the connection, the table goes on
+            log.exception("keys of %s failed", self.handle)
+            self.session.abort("key handling failed")
+            return
+        if self.leaving or self._clock_deadline() != self._clock_for:
+            self._wake_up()
 
     def _on_bus(self, sub: Subscription) -> None:
         """Items arrived from the table: apply them and paint now, inside the table's step
@@ -261,30 +292,30 @@ class PokerScreen:
         self.messages.append((tag, text))
         self.message_count += 1
 
-    async def _on_key(self, key: Key) -> None:
+    def _on_key(self, key: Key) -> None:
         char = key.char.lower() if key.kind is KeyKind.CHAR else ""
         self.error = None
         if self.mode in ("chat", "bet", "hands"):
-            await self._edit(key)
+            self._edit(key)
         elif self.mode in ("pass", "exit"):
             mode, self.mode = self.mode, None
             if char == "y":
                 if mode == "exit":
                     self.leaving = True
                 else:
-                    await self._command("pass_", self.handle)
+                    self._command("pass_", self.handle)
         elif char == ".":
             self.mode = "chat"
             self.editor = LineEditor(CHAT_MAX, max_width=CHAT_WIDTH - display_width(self.handle))
         elif char == "x":
             self.mode = "exit"
         else:
-            await self._game_key(char)
+            self._game_key(char)
 
-    async def _game_key(self, char: str) -> None:
+    def _game_key(self, char: str) -> None:
         actions = self.snapshot.actions.get(self.handle, ())
         if char == "s" and Action.START in actions:
-            await self._command("start", self.handle)
+            self._command("start", self.handle)
         elif char in ("b", "h") and (Action.BET if char == "b" else Action.SEE_HANDS) in actions:
             self.mode = "bet" if char == "b" else "hands"
             self.editor = LineEditor(len(str(self.service.table.rules.max_bet)))
@@ -301,11 +332,11 @@ class PokerScreen:
                 self.discards.add(card)
         elif char == "d" and Action.DISCARD in actions:
             chosen, self.discards = list(self.discards), set()
-            await self._command("discard", self.handle, chosen)
+            self._command("discard", self.handle, chosen)
         elif char == "r" and Action.REVEAL in actions:
-            await self._command("reveal", self.handle)
+            self._command("reveal", self.handle)
 
-    async def _edit(self, key: Key) -> None:
+    def _edit(self, key: Key) -> None:
         assert self.editor is not None
         if self.mode != "chat" and key.kind is KeyKind.CHAR and not key.char.isdigit():
             return                                   # the bet prompt takes digits only
@@ -322,16 +353,32 @@ class PokerScreen:
             else:
                 low, _ = self.snapshot.bet_ranges.get(self.handle, (1, 0))
                 amount = int(text) if text else low    # Enter alone calls
-                await self._command("bet", self.handle, amount, see_hands=(mode == "hands"))
+                self._command("bet", self.handle, amount, see_hands=(mode == "hands"))
 
-    async def _command(self, name: str, *args: Any, **kwargs: Any) -> None:
+    def _command(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Send this player's command to the table; :meth:`_command_done` takes the outcome."""
         self._busy = True
+        self.service.submit(name, *args, **kwargs).add_done_callback(self._command_done)
+
+    def _command_done(self, outcome: asyncio.Future[None]) -> None:
+        """The table applied (or refused) this player's command, and has painted everyone
+        else: show the refusal if any, paint this screen, then take the keys typed
+        meanwhile."""
+        self._busy = False
+        error = None if outcome.cancelled() else outcome.exception()
+        if isinstance(error, TableError):
+            self.error = str(error)
+        elif error is not None:
+            log.error("table command for %s failed", self.handle, exc_info=error)
+        if self._ended:
+            return
         try:
-            await self.service.call(name, *args, **kwargs)
-        except TableError as err:
-            self.error = str(err)
-        finally:
-            self._busy = False
+            self._take(self._sub)
+            self._paint()
+        except EOFError:
+            self._wake_up()
+            return
+        self._on_keys()
 
     # ----------------------------------------------------------------- output
 

@@ -3,7 +3,9 @@
 Sessions never touch :class:`~bbspoker.table.Table` themselves. They call
 :meth:`TableService.call` (``await service.call("bet", handle, 25)``), which
 queues the command for the owning task and returns when it has been applied,
-or raises :class:`~bbspoker.table.TableError` with the message for the player.
+or raises :class:`~bbspoker.table.TableError` with the message for the player;
+:meth:`TableService.submit` queues it the same way and returns the future of
+that outcome (the game screen takes keys without a task of its own).
 After every change the task publishes on the :class:`~bbspoker.bus.Bus`:
 
 - one :class:`TableMessage` per event with a sentence (keyless bus items:
@@ -129,18 +131,27 @@ class TableService:
         self._idle.set()
         self._lost: set[int] = set()  # games whose last moves the ledger could not commit
 
-    async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
-        """Apply ``table.<name>(*args, now=now, **kwargs)`` in the owning task and wait for it.
+    def submit(self, name: str, *args: Any, **kwargs: Any) -> asyncio.Future[None]:
+        """Queue ``table.<name>(*args, now=now, **kwargs)`` for the owning task; returns the
+        future of its outcome, for a caller that must not wait (a screen taking keys inside
+        the event-loop turn they arrived, see :mod:`bbspoker.poker`).
 
-        Raises :class:`TableError` (the player's message) if the table refuses;
-        ``ValueError`` for an unknown command name."""
+        The future's exception is :class:`TableError` (the player's message) if the table
+        refuses or is closed. Raises ``ValueError`` at once for an unknown command name."""
         if name not in self.COMMANDS:
             raise ValueError(f"unknown table command {name!r}")
-        if self._stopped:
-            raise TableError("The table is closed.")
         cmd = _Command(name, args, kwargs)
-        self._queue.put_nowait(cmd)
-        await cmd.done
+        if self._stopped:
+            cmd.done.set_exception(TableError("The table is closed."))
+        else:
+            self._queue.put_nowait(cmd)
+        return cmd.done
+
+    async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Apply ``table.<name>(*args, now=now, **kwargs)`` in the owning task and wait for it
+        (:meth:`submit`). Raises :class:`TableError` (the player's message) if the table
+        refuses; ``ValueError`` for an unknown command name."""
+        await self.submit(name, *args, **kwargs)
 
     def wake(self) -> None:
         """Make the task look at the clock now (tests that move a fake clock call this)."""
