@@ -430,28 +430,42 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
             assert f"(now {cols}x{rows})" in "".join(client.display)
 
 
+def forget_shared_layouts():
+    """Empty the renderer's caches shared between screens, so that a reference paint owes
+    nothing to what other screens drew."""
+    screen._REGION_CACHE.clear()
+    screen._PIECE_CACHE.clear()
+    for cached in (screen._message_row, screen._opponent_row, screen._info_row):
+        cached.cache_clear()
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(step(), min_size=1, max_size=8))
 def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps):
-    """Five players' renderers take the regions that look the same from one shared cache
-    (a bet is laid out once): every screen still shows exactly its own view."""
-    kind, encoding = "xterm-256color", "utf-8"
+    """Five players' renderers take the rows that look the same from shared caches (a bet
+    is laid out once; an opponent's row is the same on every screen, but on a different
+    row of region 1 depending on where the viewer sits): every screen still shows exactly
+    its own view, whatever its terminal and encoding."""
     handles = ("amy", "bert", "cleo", "dirk", "eve")
-    clients = [Client(encoding=encoding) for _ in handles]
-    renderers = [ScreenRenderer(term(kind), encoding) for _ in handles]
+    setups = [("xterm-256color", "utf-8"), ("xterm-256color", "utf-8"), ("ansi", "cp437"),
+              ("xterm-256color", "utf-8"), ("syncterm", "cp437")]
+    clients = [Client(encoding=encoding) for _, encoding in setups]
+    renderers = [ScreenRenderer(term(kind), encoding) for kind, encoding in setups]
     messages: list = []
     for view, new_messages, _, _ in steps:
         messages += new_messages
+        # What everyone sees of each seat this step: the competing/revealed state drawn.
+        seats = {h: view.opponents[n]._replace(handle=h) if n < len(view.opponents)
+                 else Opponent(h) for n, h in enumerate(handles)}
         views = [dataclasses.replace(
             view, handle=handle, cubes=view.cubes + n, messages=tuple(messages[-10:]),
             message_count=len(messages), chat_input=None if n % 2 else view.chat_input,
-            opponents=tuple(Opponent(h, competing=bool(n % 2)) for h in handles if h != handle))
+            opponents=tuple(seats[h] for h in handles if h != handle))
             for n, handle in enumerate(handles)]
         for own, client, renderer in zip(views, clients, renderers):
             client.feed(renderer.render(own))
-        for own, client in zip(views, clients):
-            screen._REGION_CACHE.clear()              # the reference owes nothing to the cache
-            screen._message_row.cache_clear()
+        for own, client, (kind, encoding) in zip(views, clients, setups):
+            forget_shared_layouts()
             fresh, _ = paint(own, kind, encoding)
             assert client.display == fresh.display
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x)

@@ -15,21 +15,23 @@ A session owns one :class:`ScreenRenderer`; the server builds a
 :class:`GameView` for it from the table state and sends whatever
 :meth:`ScreenRenderer.render` returns.  The renderer lays out again only the
 regions whose :class:`GameView` fields changed, remembers what the client's
-screen shows (cell by cell) and sends only the cells that differ,
-scrolls the message area with the terminal's own scroll region, and never
-writes the bottom-right cell (it scrolls some terminals). The bytes that
-change a region everyone at the table sees alike (the pot, the messages, the
-clock) are made once and reused by every screen that showed the same before.  All user text goes
-through :func:`bbspoker.text.clean_text` on its way to a cell.
+screen shows (the text of each region's rows) and sends only the cells that
+differ, scrolls the message area with the terminal's own scroll region, and
+never writes the bottom-right cell (it scrolls some terminals). The bytes that
+change a row everyone at the table sees alike (the pot, the messages, the
+clock, an opponent's cards, wherever that opponent's row is on each screen)
+are made once and reused by every screen that showed the same row before.
+All user text goes through :func:`bbspoker.text.clean_text` on its way to a cell.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, ne
 from typing import TYPE_CHECKING, NamedTuple
 
 from wcwidth import wrap
@@ -50,19 +52,19 @@ MESSAGE_ROWS = 10
 # 0-based rows and columns of the regions.
 _OPP_ROW, _SEP_ROW, _CARD_ROW, _STATUS_ROW, _MSG_ROW, _INPUT_ROW = 1, 5, 6, 12, 13, 23
 _MID_COL = 42  # the vertical border between left and right halves
-_CMD_COL, _CMD_WIDTH = 44, 34  # command area (4)
-_INFO_COL, _INFO_WIDTH = 44, 34  # game information (2): label and value
-_MSG_COL, _MSG_WIDTH = 3, 75  # message text (6), after the "->" arrow in columns 1-2
+_CMD_WIDTH = 34  # command area (4), between a blank on each side
+_INFO_WIDTH = 34  # game information (2): label and value, between a blank on each side
+_MSG_WIDTH = 75  # message text (6), after the border and the "->" arrow
 _INPUT_COL, _INPUT_WIDTH = 2, 75  # chat input (7)
 _CLOCK_COL = 73  # " 0:59 " in the status line (5)
-_GAP = 8  # unchanged cells worth rewriting rather than paying a cursor move (divides WIDTH)
+_GAP = 8  # fewer unchanged cells than this between two changes are rewritten, not skipped
 
 _INFO_LABELS = ("Master ...... ", "Current ..... ", "Pot ......... ", "Round ....... ")
 _CARD_BACK = ("|/\\/\\/|", "|\\/\\/\\|")
+_NO_CARD = (" " * 7,) * 6  # where a hand of fewer than five cards has none
 
 
-@dataclass(frozen=True, slots=True)
-class Opponent:
+class Opponent(NamedTuple):
     """One other player at the table as region (1) shows them (chapter 2.1).
 
     - ``handle``: their handle (cleaned and cut to 19 cells when drawn).
@@ -71,6 +73,9 @@ class Opponent:
     - ``revealed``: their cards after they revealed them at the showdown
       (drawn face up, highest at the right; takes precedence over ``competing``).
       ``None`` when not revealed.  With neither, only the handle is shown.
+
+    A named tuple, so that comparing and hashing the opponents of two views (on every
+    render) runs no Python code.
     """
 
     handle: str
@@ -141,45 +146,97 @@ class GameView:
     chat_input: str | None = None
 
 
-_Grid = list[list[str]]  # HEIGHT rows of WIDTH cells; "" is the right half of a wide character
+_LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
+_LEFT_WIDTH, _RIGHT_WIDTH = _LEFT.stop - _LEFT.start, _RIGHT.stop - _RIGHT.start
+
+# The screen's rows before any region is drawn on them: the borders and rules.
+_RULE = "+" + "-" * _LEFT_WIDTH + "+" + "-" * _RIGHT_WIDTH + "+"
+_HALVES = "|" + " " * _LEFT_WIDTH + "|" + " " * _RIGHT_WIDTH + "|"
+_FRAME: tuple[str, ...] = (
+    _RULE, *[_HALVES] * (_SEP_ROW - _OPP_ROW), _RULE, *[_HALVES] * (_STATUS_ROW - _CARD_ROW),
+    _RULE, *["|" + " " * (WIDTH - 2) + "|"] * MESSAGE_ROWS, ">" + " " * (WIDTH - 3) + "< ",
+)
+_BLANK_LINE = " " * WIDTH  # a line scrolled in, or not painted yet
 
 
-def _blank_row() -> list[str]:
-    return [" "] * WIDTH
+def _fitted(encoding: str, text: str, width: int | None = None) -> str:
+    """``text`` as it is drawn: cleaned (:func:`clean_text`), what ``encoding`` cannot carry
+    turned into ``?`` (so widths stay right), padded/cut to ``width`` cells (default: as is)."""
+    text = clean_text(text)
+    if encoding != "utf-8" and not text.isascii():
+        text = text.encode(encoding, "replace").decode(encoding)
+    return text if width is None else fit(text, width)
 
 
-class _Canvas:
-    """A WIDTH x HEIGHT grid of cells that text is placed on, already cleaned and fitted.
+def _over(base: str, col: int, text: str) -> str:
+    """``base`` (ASCII, one cell per character) with ``text`` drawn over it from cell ``col``."""
+    return base[:col] + text + base[col + display_width(text):]
 
-    It starts blank, or with the rows of ``frame`` (shared, not copied: a row
-    must be copied before text is placed on it if ``frame`` is to stay as it is).
-    """
 
-    def __init__(self, encoding: str, frame: _Grid | None = None) -> None:
-        self.grid: _Grid = list(frame) if frame else [_blank_row() for _ in range(HEIGHT)]
-        self.encoding = encoding
-        self.cursor_col: int | None = None  # set by _draw_input: the input cursor's column
+def _cells(row: str) -> Sequence[str]:
+    """The cells of a row of text: the str itself when it is ASCII (one cell per character),
+    else a list in which a wide character's right half is ``""`` and a combining mark stays
+    in its base character's cell."""
+    if row.isascii():
+        return row
+    cells: list[str] = []
+    for ch in row:
+        width = char_width(ch)
+        if width == 0:
+            cells[-1 if cells[-1] else -2] += ch
+            continue
+        cells.append(ch)
+        if width == 2:
+            cells.append("")
+    return cells
 
-    def put(self, row: int, col: int, text: str, width: int | None = None) -> None:
-        """Place ``text`` at (row, col), padded/cut to ``width`` cells (default: its own width)."""
-        text = clean_text(text)
-        if self.encoding != "utf-8" and not text.isascii():  # what the client cannot show becomes "?"
-            text = text.encode(self.encoding, "replace").decode(self.encoding)
-        text = fit(text, display_width(text) if width is None else width)
-        cells = self.grid[row]
-        if text.isascii():  # cleaned ASCII: one cell per character
-            cells[col : col + len(text)] = text
-            return
-        for ch in text:
-            w = char_width(ch)
-            if w == 0:
-                base = col - 1 if cells[col - 1] else col - 2
-                cells[base] += ch
-                continue
-            cells[col] = ch
-            if w == 2:
-                cells[col + 1] = ""
-            col += w
+
+# -- The regions. Each is drawn by a function of the GameView and the session's encoding
+# that returns the text of the region's rows, each exactly as wide (in cells) as the region.
+
+
+def _draw_opponents(view: GameView, encoding: str) -> tuple[str, ...]:
+    """Region (1): handles and hidden or revealed cards of up to four opponents."""
+    rows = [_opponent_row(encoding, opp) for opp in view.opponents[:4]]
+    return (*rows, *[" " * _LEFT_WIDTH] * (_SEP_ROW - _OPP_ROW - len(rows)))
+
+
+@lru_cache(maxsize=256)
+def _opponent_row(encoding: str, opp: Opponent) -> str:
+    """One row of region (1): the handle in 19 cells, a blank, the cards (20 cells); the
+    same on every screen that shows ``opp``, whatever row it is on (cached)."""
+    if opp.revealed is not None:
+        cards = " ".join(f"{card!s:>3}" for card in sort_hand(opp.revealed))  # e.g. " 9- 10*  J+"
+    elif opp.competing:
+        cards = " ".join(["[?]"] * 5)
+    else:
+        cards = ""
+    return f" {_fitted(encoding, opp.handle, 19)} {_fitted(encoding, cards, _LEFT_WIDTH - 21)}"
+
+
+def _draw_info(view: GameView, encoding: str) -> tuple[str, ...]:
+    """Region (2): the Master/Current/Pot/Round labels and their values."""
+    values = (
+        view.master or "",
+        view.current if view.current is not None else "NO GAME",
+        f"{view.pot:,}" if view.pot is not None else "NO GAME",
+        view.round_label,
+    )
+    return tuple(_info_row(encoding, label, value) for label, value in zip(_INFO_LABELS, values))
+
+
+@lru_cache(maxsize=256)
+def _info_row(encoding: str, label: str, value: str) -> str:
+    """One row of region (2): `` label value `` (cached: most values stay for many screens)."""
+    return f" {label}{_fitted(encoding, value, _INFO_WIDTH - len(label))} "
+
+
+def _draw_xmsg(view: GameView, encoding: str) -> tuple[str, ...]:
+    """Region (8): the X-message counter in the separator line."""
+    if view.xmsg_count <= 0:
+        return (_RULE,)
+    plural = "" if view.xmsg_count == 1 else "s"
+    return (_over(_RULE, 15, f"[{view.xmsg_count} X-message{plural}]"),)
 
 
 @lru_cache(maxsize=64)
@@ -194,34 +251,6 @@ def _card_box(card: Card | None) -> tuple[str, ...]:
     return ("+-----+", corner, pips, pips, corner, "+-----+")
 
 
-def _hand_text(cards: tuple[Card, ...]) -> str:
-    """Revealed cards for region (1): each right-aligned in 3 cells, e.g. `` 9- 10*  J+``."""
-    return " ".join(f"{card!s:>3}" for card in sort_hand(cards))
-
-
-def _frame() -> _Grid:
-    """The borders and the labels of region (2): what every game screen has."""
-    c = _Canvas("utf-8")
-    rule = "+" + "-" * (_MID_COL - 1) + "+" + "-" * (WIDTH - _MID_COL - 2) + "+"
-    for row in (0, _SEP_ROW, _STATUS_ROW):
-        c.put(row, 0, rule)
-    for row in (*range(1, _SEP_ROW), *range(_CARD_ROW, _STATUS_ROW)):
-        c.put(row, 0, "|")
-        c.put(row, _MID_COL, "|")
-        c.put(row, WIDTH - 1, "|")
-    for row in range(_MSG_ROW, _MSG_ROW + MESSAGE_ROWS):
-        c.put(row, 0, "|")
-        c.put(row, WIDTH - 1, "|")
-    c.put(_INPUT_ROW, 0, ">")
-    c.put(_INPUT_ROW, WIDTH - 2, "<")
-    for row, label in enumerate(_INFO_LABELS, start=_OPP_ROW):
-        c.put(row, _INFO_COL, label)
-    return c.grid
-
-
-_FRAME = _frame()
-
-
 @lru_cache(maxsize=256)
 def _wrap6(text: str, width: int) -> tuple[str, ...]:
     """``text`` cleaned and wrapped at ``width`` cells: its first six lines (cached: the same
@@ -229,111 +258,99 @@ def _wrap6(text: str, width: int) -> tuple[str, ...]:
     return tuple(wrap(clean_text(text, 6 * width), width)[:6])
 
 
-def _draw_opponents(c: _Canvas, view: GameView) -> None:
-    """Region (1): handles and hidden or revealed cards of up to four opponents."""
-    for row, opp in enumerate(view.opponents[:4], start=_OPP_ROW):
-        c.put(row, 2, opp.handle, 19)
-        if opp.revealed is not None:
-            c.put(row, 22, _hand_text(opp.revealed))
-        elif opp.competing:
-            c.put(row, 22, " ".join(["[?]"] * 5))
-
-
-def _draw_info(c: _Canvas, view: GameView) -> None:
-    """Region (2): the values after the Master/Current/Pot/Round labels of the frame."""
-    values = (
-        view.master or "",
-        view.current if view.current is not None else "NO GAME",
-        f"{view.pot:,}" if view.pot is not None else "NO GAME",
-        view.round_label,
-    )
-    label_width = len(_INFO_LABELS[0])
-    for row, value in enumerate(values, start=_OPP_ROW):
-        c.put(row, _INFO_COL + label_width, value, _INFO_WIDTH - label_width)
-
-
-def _draw_xmsg(c: _Canvas, view: GameView) -> None:
-    """Region (8): the X-message counter in the separator line."""
-    if view.xmsg_count > 0:
-        plural = "" if view.xmsg_count == 1 else "s"
-        c.put(_SEP_ROW, 15, f"[{view.xmsg_count} X-message{plural}]")
-
-
-def _draw_player(c: _Canvas, view: GameView) -> None:
+def _draw_player(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (3): the player's message, or their cards (face down when selected for discard)."""
     if view.player_message is not None:
-        for row, line in enumerate(_wrap6(view.player_message, _MID_COL - 4), start=_CARD_ROW):
-            c.put(row, 2, line)
-    else:
-        hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
-        for i, card in enumerate(hand[:5]):
-            box = _card_box(None if card in view.discards else card)
-            col = 2 + 8 * i
-            for row, line in enumerate(box, start=_CARD_ROW):
-                c.grid[row][col : col + 7] = line  # our own ASCII: one cell per character
+        lines = [f" {_fitted(encoding, line, _LEFT_WIDTH - 1)}"
+                 for line in _wrap6(view.player_message, _LEFT_WIDTH - 3)]
+        return (*lines, *[" " * _LEFT_WIDTH] * (_STATUS_ROW - _CARD_ROW - len(lines)))
+    hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
+    boxes = [_card_box(None if card in view.discards else card) for card in hand[:5]]
+    boxes += [_NO_CARD] * (5 - len(boxes))
+    return tuple(f" {' '.join(lines)} " for lines in zip(*boxes))
 
 
-def _draw_commands(c: _Canvas, view: GameView) -> None:
+def _draw_commands(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (4): the commands from the top, the prompt (wrapped) at the bottom."""
     prompt = _wrap6(view.prompt, _CMD_WIDTH) if view.prompt else ()
-    lines = [*view.commands[: 6 - len(prompt)], *prompt]
-    for row, line in enumerate(lines, start=_CARD_ROW):
-        c.put(row, _CMD_COL, line, _CMD_WIDTH)
+    lines = [f" {_fitted(encoding, line, _CMD_WIDTH)} " for line in (*view.commands[: 6 - len(prompt)], *prompt)]
+    return (*lines, *[" " * _RIGHT_WIDTH] * (_STATUS_ROW - _CARD_ROW - len(lines)))
 
 
-def _draw_status(c: _Canvas, view: GameView) -> None:
+def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (5): ``handle [N CUBES]`` in the status line."""
     status = clean_text(f" {clean_text(view.handle, 16)} [{view.cubes:,} CUBES] ", _MID_COL - 3)
-    c.put(_STATUS_ROW, 11 if 11 + display_width(status) < _MID_COL else 2, status)
+    col = 11 if 11 + display_width(status) < _MID_COL else 2
+    return (_over(_RULE[:_CLOCK_COL], col, _fitted(encoding, status)),)
 
 
-def _draw_clock(c: _Canvas, view: GameView) -> None:
+def _draw_clock(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (5), right end: the count-down clock, e.g. `` 0:59 ``."""
-    if view.clock is not None:
-        c.put(_STATUS_ROW, _CLOCK_COL, f" {clean_text(view.clock, 4)} ")
-
-
-@lru_cache(maxsize=1024)
-def _message_row(encoding: str, tag: str, text: str, newest: bool) -> list[str]:
-    """One row of region (6) with its borders: ``[tag] text``, ``->`` before the newest.
-
-    Cached and shared by every screen (the same messages go to everyone at the table):
-    the list must never be changed in place."""
-    c = _Canvas(encoding, _FRAME)
-    c.grid[_MSG_ROW] = _FRAME[_MSG_ROW][:]
-    if newest:
-        c.put(_MSG_ROW, 1, "->")
-    c.put(_MSG_ROW, _MSG_COL, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
-    return c.grid[_MSG_ROW]
-
-
-def _draw_input(c: _Canvas, view: GameView) -> None:
-    """Region (7): ``handle: text`` of an open chat line; sets ``c.cursor_col`` after it."""
-    typed = ""
-    if view.chat_input is not None:
-        typed = _tail(f"{view.handle}: {view.chat_input}", _INPUT_WIDTH - 1)
-        c.put(_INPUT_ROW, _INPUT_COL, typed)
-    c.cursor_col = _INPUT_COL + display_width(typed)
-
-
-class _Region(NamedTuple):
-    """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
-    :class:`GameView` fields that ``key`` returns and nothing else. ``shared``: its
-    changes recur on many screens (the same bet on every screen at the table), so the
-    bytes of each change are kept for the next screen (see :data:`_PIECE_CACHE`)."""
-
-    rows: range
-    cols: slice
-    key: Callable[[GameView], object]
-    draw: Callable[[_Canvas, GameView], None] | None
-    shared: bool
+    if view.clock is None:
+        return (_RULE[_CLOCK_COL:],)
+    return (_over(_RULE[_CLOCK_COL:], 0, _fitted(encoding, f" {clean_text(view.clock, 4)} ")),)
 
 
 def _shown_messages(view: GameView) -> tuple[tuple[str, str], ...]:
     return view.messages[-MESSAGE_ROWS:]
 
 
-_LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
+def _draw_messages(view: GameView, encoding: str) -> tuple[str, ...]:
+    """Region (6): the last messages from the top, whole rows with their borders."""
+    shown = _shown_messages(view)
+    last = len(shown) - 1
+    rows = [_message_row(encoding, tag, text, i == last) for i, (tag, text) in enumerate(shown)]
+    return (*rows, *[_FRAME[_MSG_ROW]] * (MESSAGE_ROWS - len(rows)))
+
+
+@lru_cache(maxsize=1024)
+def _message_row(encoding: str, tag: str, text: str, newest: bool) -> str:
+    """One row of region (6) with its borders: ``[tag] text``, ``->`` before the newest
+    (cached: the same messages go to every screen at the table)."""
+    message = _fitted(encoding, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
+    return f"|{'->' if newest else '  '}{message} |"
+
+
+def _typed(view: GameView) -> str:
+    """What region (7) shows of an open chat line: the end of ``handle: text`` that fits."""
+    if view.chat_input is None:
+        return ""
+    return _tail(f"{view.handle}: {view.chat_input}", _INPUT_WIDTH - 1)
+
+
+def _draw_input(view: GameView, encoding: str) -> tuple[str, ...]:
+    """Region (7): ``handle: text`` of an open chat line (the cursor goes after it)."""
+    return (f"> {_fitted(encoding, _typed(view), WIDTH - 4)}< ",)
+
+
+def _tail(text: str, width: int) -> str:
+    """The end of ``text`` (cleaned) that fits in ``width`` cells: long input scrolls left."""
+    text = clean_text(text)
+    if text.isascii():  # cleaned ASCII: one cell per character
+        return text[max(0, len(text) - width):]
+    kept: list[str] = []
+    for ch in reversed(text):
+        width -= char_width(ch)
+        if width < 0:
+            break
+        kept.append(ch)
+    return "".join(reversed(kept))
+
+
+class _Region(NamedTuple):
+    """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
+    :class:`GameView` fields that ``key`` returns and nothing else (``draw(view, encoding)``
+    returns the text of its rows). ``shared``: its changes recur on many screens (the
+    same bet on every screen at the table), so its layouts and the bytes of each row's
+    change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`)."""
+
+    rows: range
+    cols: slice
+    key: Callable[[GameView], object]
+    draw: Callable[[GameView, str], tuple[str, ...]]
+    shared: bool
+
+
 _REGIONS = (
     _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True),
     _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info, True),
@@ -343,70 +360,48 @@ _REGIONS = (
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes"), _draw_status, False),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
-    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, None, True),
+    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, True),
     # Not shared: typing in the chat line moves the cursor from where it is (one byte a key).
     _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input, False),
 )
-_MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is None)
+_MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is _draw_messages)
 _INPUT = len(_REGIONS) - 1
+# Regions from the right to the left: a full paint puts each region's rows into frame rows
+# whose cells left of it are still one ASCII character each.
+_RIGHT_TO_LEFT = sorted(range(len(_REGIONS)), key=lambda i: -_REGIONS[i].cols.start)
 _NOTHING = object()  # the key of a region not drawn yet
-_BLANK_LINE = _blank_row()  # a line scrolled in, or not painted yet (never changed)
 
-#: Laid-out regions shared by every screen: (region index, encoding, key) to the cells
-#: of the region's rows (and the input cursor's column). A bet changes the same regions
-#: the same way on most screens at the table; each is laid out once.
-_REGION_CACHE: dict[tuple[int, str, object], tuple[tuple[list[str], ...], int | None]] = {}
+#: Laid-out regions shared by every screen: (region index, encoding, key) to the text of
+#: the region's rows. A bet changes the same regions the same way on most screens at the
+#: table; each is laid out once.
+_REGION_CACHE: dict[tuple[int, str, object], tuple[str, ...]] = {}
 _REGION_CACHE_SIZE = 2048
 
 
-def _region_cells(index: int, encoding: str, key: object,
-                  view: GameView) -> tuple[tuple[list[str], ...], int | None]:
-    """The cells of region ``index`` drawn for ``view`` (whose fields give ``key``), one
-    list per row of the region, and the input cursor's column if the region sets it.
-    Cached in :data:`_REGION_CACHE`; the lists must not be changed in place.
-
-    The message area (6) is made of rows shared by every screen (:func:`_message_row`):
-    after a scroll the rows that moved are the same objects as before."""
-    cached = _REGION_CACHE.get((index, encoding, key))
-    if cached is None:
-        region = _REGIONS[index]
-        if index == _MESSAGES:
-            last = len(key) - 1  # type: ignore[arg-type]
-            rows = tuple(_message_row(encoding, tag, text, i == last) for i, (tag, text) in enumerate(key))  # type: ignore[arg-type]
-            cached = rows + (_FRAME[_MSG_ROW],) * (MESSAGE_ROWS - len(rows)), None
-        else:
-            c = _Canvas(encoding, _FRAME)
-            for row in region.rows:
-                c.grid[row] = _FRAME[row][:]
-            region.draw(c, view)  # type: ignore[misc]
-            cached = tuple(c.grid[row][region.cols] for row in region.rows), c.cursor_col
-        _remember(_REGION_CACHE, _REGION_CACHE_SIZE, (index, encoding, key), cached)
-    return cached
+def _region_rows(index: int, encoding: str, key: object, view: GameView) -> tuple[str, ...]:
+    """The rows of region ``index`` drawn for ``view`` (whose fields give ``key``), cached
+    in :data:`_REGION_CACHE`."""
+    rows = _REGION_CACHE.get((index, encoding, key))
+    if rows is None:
+        rows = _REGIONS[index].draw(view, encoding)
+        _remember(_REGION_CACHE, _REGION_CACHE_SIZE, (index, encoding, key), rows)
+    return rows
 
 
-#: The bytes that change a shared region from one content to another, made once for every
-#: screen at the table: (terminal, window rows, encoding, region index, old key, new key,
-#: message lines scrolled) to (text, cursor after it). Each starts with a cursor address.
+#: The bytes that change one row of a shared region from one text to another, made once
+#: for every screen at the table: (terminal, row, first column, old text, new text) to
+#: (bytes, cursor after them). Each starts with a cursor address.
 _PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
 _PIECE_CACHE_SIZE = 4096
 
 
 def _remember(cache: dict, size: int, key: object, value: object) -> None:
-    """Put ``value`` in a bounded shared cache, dropping its oldest entry when full."""
+    """Put ``value`` in a bounded shared cache, emptied when full: what the screens reuse
+    was mostly put in during the same table step, and dropping the oldest entry instead
+    costs every insertion a scan over the deleted ones (a dict is no queue)."""
     if len(cache) >= size:
-        del cache[next(iter(cache))]
+        cache.clear()
     cache[key] = value
-
-
-def _tail(text: str, width: int) -> str:
-    """The end of ``text`` (cleaned) that fits in ``width`` cells: long input scrolls left."""
-    kept: list[str] = []
-    for ch in reversed(clean_text(text)):
-        width -= char_width(ch)
-        if width < 0:
-            break
-        kept.append(ch)
-    return "".join(reversed(kept))
 
 
 @lru_cache(maxsize=4096)
@@ -426,42 +421,47 @@ def _move(term: Terminal, cursor: tuple[int, int] | None, row: int, col: int) ->
     return _sequence(term, "move_yx", row, col)
 
 
-def _diff(term: Terminal, rows: range, col0: int, old: Sequence[list[str]], new: Sequence[list[str]],
+#: A run of changed cells (non-zero bytes of a mask with one byte per cell) and the
+#: changed cells after it with fewer than _GAP unchanged ones between: one run.
+_RUN = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % (_GAP - 1))
+
+
+def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
           cursor: tuple[int, int] | None) -> tuple[str, tuple[int, int] | None]:
-    """Cursor moves and text for every run of cells that differ between ``old`` and ``new``:
-    the cells of ``rows`` from column ``col0`` on, one list per row (the same width in both).
+    """Cursor moves and text for every run of cells that differ between the ``old`` and
+    ``new`` text of screen row ``row`` from column ``col0`` on (both as wide in cells).
     ``cursor``: where the cursor is (``None``: unknown). Returns the text and where it
     leaves the cursor: unknown after non-ASCII text (terminals may disagree on its width)
-    and at the right margin (pending wrap)."""
+    and at the right margin (pending wrap).
+
+    A run's first move is a cursor address unless the cursor is on ``row`` already, so
+    the bytes of a row's change do not depend on where the cursor was on other rows."""
+    if old.isascii() and new.isascii():  # one cell per character: XOR the bytes
+        cells: Sequence[str] = new
+        changed = (int.from_bytes(old.encode(), "big") ^ int.from_bytes(new.encode(), "big")).to_bytes(len(new), "big")
+    else:
+        cells = _cells(new)
+        changed = bytes(map(ne, _cells(old), cells))
+    width = len(cells)
     out: list[str] = []
-    for row, o, n in zip(rows, old, new):
-        if o is n or o == n:
-            continue
-        width = len(n)
-        runs: list[list[int]] = []  # [first, last] changed cells, near runs merged
-        # Compared in blocks of _GAP cells (two changes inside a block are always in one
-        # run), and cell by cell only at the ends of a block that changed.
-        for start in range(0, width, _GAP):
-            end = min(start + _GAP, width)
-            if o[start:end] == n[start:end]:
-                continue
-            first, last = start, end - 1
-            while o[first] == n[first]:
-                first += 1
-            while o[last] == n[last]:
-                last -= 1
-            if runs and first - runs[-1][1] <= _GAP:
-                runs[-1][1] = last
-            else:
-                runs.append([first, last])
-        # A run never starts on the right half of a wide character: that half only
-        # changes together with its left half, which is then in the same run.
-        for first, last in runs:
-            text = "".join(n[first : last + 1])
-            out.append(_move(term, cursor, row, col0 + first) + text)
-            after = last + 1 + (last + 1 < width and n[last + 1] == "")
-            cursor = (row, col0 + after) if text.isascii() and col0 + after < WIDTH else None
+    # A run never starts on the right half of a wide character: that half only
+    # changes together with its left half, which is then in the same run.
+    for run in _RUN.finditer(changed):
+        first, after = run.span()
+        text = "".join(cells[first:after])
+        out.append(_move(term, cursor, row, col0 + first) + text)
+        after += after < width and cells[after] == ""
+        cursor = (row, col0 + after) if text.isascii() and col0 + after < WIDTH else None
     return "".join(out), cursor
+
+
+@lru_cache(maxsize=64)
+def _scroll(term: Terminal, window_rows: int, lines: int) -> str:
+    """Scroll the message area up ``lines`` lines (DECSTBM, then line feeds at its bottom),
+    then give the scroll region back to the whole window of ``window_rows`` rows."""
+    bottom = _INPUT_ROW - 1
+    return (_sequence(term, "csr", _MSG_ROW, bottom) + _sequence(term, "move_yx", bottom, 0)
+            + "\r\n" * lines + _sequence(term, "csr", 0, window_rows - 1))
 
 
 class ScreenRenderer:
@@ -491,7 +491,7 @@ class ScreenRenderer:
         self.cols, self.rows = WIDTH, HEIGHT
         self._painted = False  # False: the client's screen is unknown, the next render paints all
         self._keys: list[object] = [_NOTHING] * len(_REGIONS)  # the key each region shows
-        self._cells: list[tuple[list[str], ...]] = [()] * len(_REGIONS)  # and its cells
+        self._rows: list[tuple[str, ...]] = [()] * len(_REGIONS)  # and the text of its rows
         self._input_col = _INPUT_COL  # the input cursor's column
         self._message_count = 0  # GameView.message_count of the shown screen
         self._cursor: tuple[int, int] | None = None
@@ -516,9 +516,10 @@ class ScreenRenderer:
         "Please enlarge your window to at least 80x24 (now WxH)"; the game
         screen is painted in full when the window is large enough again.
 
-        Each region whose fields changed is brought up to date with its own cursor
-        address first; for a region shared by the screens at the table (e.g. the
-        pot after a bet) those bytes are made once and reused by the other screens.
+        Each changed row of a region whose fields changed is brought up to date from
+        its own cursor address; for a region shared by the screens at the table (e.g.
+        the pot after a bet, an opponent's revealed cards) those bytes are made once
+        and reused by the other screens.
         """
         term = self.term
         if self.cols < WIDTH or self.rows < HEIGHT:
@@ -543,45 +544,63 @@ class ScreenRenderer:
 
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
-        grid = [row[:] for row in _FRAME]
-        for i, region in enumerate(_REGIONS):
-            self._set(i, region.key(view), view)
-            for row, part in zip(region.rows, self._cells[i]):
-                grid[row][region.cols] = part
+        screen = list(_FRAME)
+        for i in _RIGHT_TO_LEFT:
+            cols = _REGIONS[i].cols
+            self._set(i, _REGIONS[i].key(view), view)
+            for row, text in zip(_REGIONS[i].rows, self._rows[i]):
+                screen[row] = screen[row][: cols.start] + text + screen[row][cols.stop :]
         self._message_count = view.message_count
         self._painted = True
-        text, self._cursor = _diff(self.term, range(HEIGHT), 0, (_BLANK_LINE,) * HEIGHT, grid, None)
-        return self.term.normal + self.term.clear + text
+        out, cursor = [self.term.normal + self.term.clear], None
+        for row, text in enumerate(screen):
+            piece, cursor = _diff(self.term, row, 0, _BLANK_LINE, text, cursor)
+            out.append(piece)
+        self._cursor = cursor
+        return "".join(out)
 
     def _set(self, index: int, key: object, view: GameView) -> None:
-        """Remember that region ``index`` shows ``key`` (of ``view``), and its cells."""
+        """Remember that region ``index`` shows ``key`` (of ``view``), and its rows."""
         self._keys[index] = key
-        self._cells[index], cursor_col = _region_cells(index, self.encoding, key, view)
-        if cursor_col is not None:
-            self._input_col = cursor_col
+        if _REGIONS[index].shared:
+            self._rows[index] = _region_rows(index, self.encoding, key, view)
+        else:
+            self._rows[index] = _REGIONS[index].draw(view, self.encoding)
+        if index == _INPUT:
+            self._input_col = _INPUT_COL + display_width(_typed(view))
 
     def _update(self, view: GameView) -> str:
-        """The bytes of every region whose fields changed since the last render."""
+        """The bytes of every changed row of the regions whose fields changed since the last
+        render."""
         out = []
+        term = self.term
         new_messages, self._message_count = view.message_count - self._message_count, view.message_count
         for i, region in enumerate(_REGIONS):
             old_key, key = self._keys[i], region.key(view)
             lines = self._scrolled(old_key, new_messages) if i == _MESSAGES else 0
             if key == old_key and not lines:
                 continue
-            old_cells = self._cells[i]
+            old_rows = self._rows[i]
             self._set(i, key, view)
-            if not region.shared:
-                piece, self._cursor = _diff(self.term, region.rows, region.cols.start, old_cells,
-                                            self._cells[i], self._cursor)
-                out.append(piece)
-                continue
-            cache_key = (self.term, self.rows, self.encoding, i, old_key, key, lines)
-            cached = _PIECE_CACHE.get(cache_key)
-            if cached is None:
-                cached = self._piece(region, old_cells, self._cells[i], lines)
-                _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
-            if cached[0]:
+            if lines:  # the terminal moves the kept lines: they are compared where they went
+                out.append(_scroll(term, self.rows, lines))
+                self._cursor = None
+                old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
+            col0 = region.cols.start
+            for row, old, new in zip(region.rows, old_rows, self._rows[i]):
+                if old is new or old == new:
+                    continue
+                if not region.shared:
+                    piece, self._cursor = _diff(term, row, col0, old, new, self._cursor)
+                    out.append(piece)
+                    continue
+                # From an unknown cursor (the first move is an address): the same bytes
+                # for every screen that had ``old`` on this row.
+                cache_key = (term, row, col0, old, new)
+                cached = _PIECE_CACHE.get(cache_key)
+                if cached is None:
+                    cached = _diff(term, row, col0, old, new, None)
+                    _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
                 out.append(cached[0])
                 self._cursor = cached[1]
         return "".join(out)
@@ -599,19 +618,3 @@ class ScreenRenderer:
         if new_messages <= 0 or not 0 < lines < used or not _sequence(self.term, "csr", 0, 1):
             return 0
         return lines
-
-    def _piece(self, region: _Region, old: tuple[list[str], ...], new: tuple[list[str], ...],
-               lines: int) -> tuple[str, tuple[int, int] | None]:
-        """The bytes changing ``region`` from ``old`` to ``new`` cells, from an unknown cursor
-        position, with the message area first scrolled by ``lines`` (DECSTBM); and where
-        they leave the cursor."""
-        scroll = ""
-        if lines:
-            bottom = region.rows.stop - 1
-            scroll = (_sequence(self.term, "csr", region.rows.start, bottom)
-                      + _sequence(self.term, "move_yx", bottom, 0)
-                      + "\r\n" * lines
-                      + _sequence(self.term, "csr", 0, self.rows - 1))
-            old = (*old[lines:], *(_BLANK_LINE,) * lines)
-        text, cursor = _diff(self.term, region.rows, region.cols.start, old, new, None)
-        return scroll + text, cursor
