@@ -39,6 +39,7 @@ import contextlib
 import itertools
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -121,7 +122,9 @@ class TableService:
         self.table = table
         self.bus = bus
         self.clock = clock
-        self._queue: asyncio.Queue[_Command | None] = asyncio.Queue()
+        # Commands (None: look at the clock) waiting for the task, and what it sleeps on.
+        self._queue: deque[_Command | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
         self._versions = itertools.count(1)
         self.snapshot = self._take_snapshot()
         #: Set once the server is stopping: no new game may start.
@@ -144,7 +147,7 @@ class TableService:
         if self._stopped:
             cmd.done.set_exception(TableError("The table is closed."))
         else:
-            self._queue.put_nowait(cmd)
+            self._enqueue(cmd)
         return cmd.done
 
     async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
@@ -155,7 +158,12 @@ class TableService:
 
     def wake(self) -> None:
         """Make the task look at the clock now (tests that move a fake clock call this)."""
-        self._queue.put_nowait(None)
+        self._enqueue(None)
+
+    def _enqueue(self, cmd: _Command | None) -> None:
+        self._queue.append(cmd)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def finish_for_shutdown(self, grace: float) -> None:
         """Server shutdown (issue 4): refuse new games, let a running game finish for up
@@ -178,26 +186,33 @@ class TableService:
 
     async def run(self) -> None:
         """The owning task: apply commands in order, timeouts when due, and poll balances.
-        When it is cancelled, waiting and later commands fail with :class:`TableError`."""
+        When it is cancelled, waiting and later commands fail with :class:`TableError`.
+
+        It sleeps on one future, which a command and the timer of the next deadline (or
+        balance poll) resolve: no ``asyncio.Queue`` and no timeout context per command
+        (issue 6, latency)."""
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                deadline = self.table.deadline()
-                wait = BALANCE_POLL
-                if deadline is not None:
-                    wait = min(wait, max(0.0, deadline - self.clock()))
-                cmd = None
-                # asyncio.timeout, not wait_for: in 3.11 wait_for can swallow a
-                # cancellation that arrives as the queue hands over an item.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(wait):
-                        cmd = await self._queue.get()
-                self._apply(cmd)
+                if not self._queue:
+                    deadline = self.table.deadline()
+                    wait = BALANCE_POLL
+                    if deadline is not None:
+                        wait = min(wait, max(0.0, deadline - self.clock()))
+                    waiter = self._waiter = loop.create_future()
+                    timer = loop.call_later(wait, self._enqueue, None)
+                    try:
+                        await waiter
+                    finally:
+                        timer.cancel()
+                        self._waiter = None
+                self._apply(self._queue.popleft())
         finally:
             self._stopped = True
-            while not self._queue.empty():
-                cmd = self._queue.get_nowait()
+            for cmd in self._queue:
                 if cmd is not None and not cmd.done.done():
                     cmd.done.set_exception(TableError("The table is closed."))
+            self._queue.clear()
 
     def _apply(self, cmd: _Command | None) -> None:
         """One step (:meth:`_step`), then, whatever happened in it, the commit of its ledger
