@@ -219,6 +219,10 @@ class TelnetClient:
             self.eof.set()
 
     def _feed(self, data: bytes) -> None:
+        if self._state == "data" and IAC not in data:  # the usual chunk: text only
+            self.received += data
+            self._stream.feed(data)
+            return
         text = bytearray()
         for byte in data:
             state = self._state
