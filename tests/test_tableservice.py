@@ -256,55 +256,6 @@ async def test_a_bet_an_admin_take_has_left_uncovered_is_refused_and_changes_not
     assert ledger.verify() == []
 
 
-async def test_an_admin_take_between_a_bet_and_its_commit_calls_the_game_off(table, caplog):
-    """The bet is on every screen and its commit comes in the next loop turn, with no write
-    lock held in between: the admin CLI takes CUBES from alice right then, without waiting.
-    Her bet was checked against her CUBES before the take, so it is not written: the game
-    is called off with a SYSTEM line, every ante is given back, the take stays, and the
-    table plays on."""
-    service, ledger, db, _ = table
-    with Ledger(db) as cli:                      # the CLI is running before the game
-        await play(service, "start", "alice")
-        sub = service.bus.subscribe()
-        await service.call("bet", "alice", 25)   # on the screens, committed next turn
-        assert cli.take("alice", 100, "chargeback", "sysop") == 890
-    called_off = (f"The game was called off ({LOST_REASON}): every ante and bet has been "
-                  "given back.")
-    with caplog.at_level(logging.ERROR, logger="bbspoker.ledger"):
-        told = []
-        async with asyncio.timeout(5):
-            while not (isinstance(item := await sub.get(), TableSnapshot) and item.pot is None):
-                if isinstance(item, TableMessage):
-                    told.append((item.tag, item.text))
-    assert ("SYSTEM", called_off) in told
-    assert "could not be committed" in caplog.text
-    assert service.table.phase is Phase.IDLE
-    assert item.balances == {"alice": 900, "bob": 1000}
-    assert (committed(db, "alice"), committed(db, "bob")) == (900, 1000)
-    assert [(r.amount, r.reason) for r in ledger.history("alice", 2)] == [
-        (10, "refund"), (-100, "take")]
-    assert ledger.verify() == [] and ledger.totals().open_pots == 0
-    await play(service, "start", service.table.master)
-    assert (committed(db, "alice"), committed(db, "bob")) == (890, 990)
-
-
-async def test_an_admin_grant_to_another_player_between_a_bet_and_its_commit_is_kept_too(
-        table):
-    """The admin grants bob CUBES while alice's bet waits for its commit: that changes
-    nothing the bet was checked against, so both are written and the game goes on."""
-    service, ledger, db, _ = table
-    with Ledger(db) as cli:
-        await play(service, "start", "alice")
-        await service.call("bet", "alice", 25)
-        assert cli.grant("bob", 50, "prize", "sysop") == 1040
-    await asyncio.sleep(0)                       # the bet's commit
-    assert (committed(db, "alice"), committed(db, "bob")) == (965, 1040)
-    await play(service, "bet", "bob", 25)
-    assert service.snapshot.pot == 70 and service.snapshot.balances == {"alice": 965,
-                                                                         "bob": 1015}
-    assert ledger.verify() == []
-
-
 def scripted_move(table: Table) -> tuple[str, tuple, dict] | None:
     """The next command of a scripted game of alice, bob and carol, or None once it is
     over: carol passes at once, bob asks to see hands as soon as he may, alice raises by

@@ -48,61 +48,25 @@ applied to those, and its statements (the balance ``UPDATE``, the journal
 ``INSERT``, the game's ``INSERT``/``UPDATE``) are queued with the values of the
 moment of the call (journal time, balance after it). They run in order just
 before the COMMIT, or earlier when a read or a write that needs SQLite follows
-them. Each queued statement must change exactly one row, else, like any error
-of a statement or of the COMMIT, the whole transaction is rolled back.
+them. Each queued statement must change exactly one row (a balance ``UPDATE`` is
+conditional on the balance it was checked against), else, like any error of a
+statement or of the COMMIT, the whole transaction is rolled back.
 
 The table's service defers those NORMAL commits by one event-loop turn
 (:meth:`Ledger.defer_commits`, :meth:`Ledger.commit_pending`): a step's
 writes (a start with its antes, a bet, the end of a game) are checked and
-applied at once, the update goes to every screen, and the queued statements
-and the COMMIT follow in the next loop turn. Such deferred work takes no lock
-in the step: its first write only looks at ``PRAGMA data_version`` (outside a
-transaction) and checks against the caches as of then. ``BEGIN IMMEDIATE``
-comes when the queue must run: in :meth:`Ledger.commit_pending`, or earlier
-when any other write, a snapshot, a backup or close commits the pending work
-first, or a read that asks SQLite runs the queue first (from then on the step
-holds the lock). A crash of the process (kill -9) loses at most the last
-step's writes, shown to the players for less than a loop turn; the game, left
-without them, is refunded at the next start as after a power loss. If the
-pending work cannot be written (a statement or the COMMIT fails: I/O error,
-disk full, a constraint, a lock held past the busy timeout, or a concurrent
-change, below) it is rolled back; the table then calls the game off and
-refunds what the ledger holds of it.
-
-Concurrency of deferred work: between the step's ``data_version`` look and
-its ``BEGIN IMMEDIATE`` (about one event-loop turn, ~1 ms) another connection
-(the admin CLI) may commit; before, it waited for the step's lock. After the
-BEGIN, ``data_version`` is looked at again: if it moved, the caches are
-dropped, and each queued statement holds only if what it was checked against
-still holds, because each is conditional or constrained:
-
-* a balance ``UPDATE`` is conditional on the balance checked
-  (``WHERE id = ? AND cubes = ?``): an admin's grant, take or ``set`` of the
-  same account makes it change no row;
-* a journal row of a game is written only while that game is open
-  (``INSERT ... SELECT ... WHERE EXISTS`` an open game of that id), and a
-  game's end ``UPDATE`` only if it has no end yet, so a game ended meanwhile
-  (``cancel_game`` by another process) takes nothing more. While a game is
-  open only this connection writes its rows, so its cached pot is exact;
-* the game ``INSERT`` of :meth:`Ledger.open_game` gives the id explicitly: if
-  another connection took that id, the primary key refuses it. Only the
-  server opens, ends and cancels games (the CLI has no command that does, and
-  one server per database file: a second would refund the first's running
-  games at its start);
-* account ids: accounts are never deleted or renamed, so a cached id stays
-  right; accounts another connection creates meanwhile change nothing else.
-
-So a collision (an admin's change to a balance, or game, the step moved) undoes
-the whole pending work, and the table calls that game off with every ante and
-bet refunded: no CUBES appear or vanish, the journal and balances agree and
-``ledger verify`` stays clean, but the game is lost where before the admin's
-command would have waited about a millisecond. A change to other rows (another
-player's CUBES, a new account, a ban) lets the pending work commit as it is.
-An admin's change committed before the step's look is seen by the step as
-always (a bet it no longer covers is refused). Measured with cold CPU caches,
-the step gains little by this: outside a transaction SQLite opens a read
-transaction for ``PRAGMA data_version`` (a WAL lock, a read of the WAL index),
-about the work ``BEGIN IMMEDIATE`` did, and the commit's turn now does the BEGIN.
+applied at once with no SQL statement but the ``BEGIN IMMEDIATE`` of the step's
+first write, the update goes to every screen, and the queued statements and the
+COMMIT follow in the next loop turn. Meanwhile the transaction stays open on
+the server's connection (which holds SQLite's write lock: the admin CLI waits
+that long); any other write, snapshot, backup or close commits it first, and a
+read that asks SQLite runs its queued statements first. So a crash of the
+process (kill -9) now loses at most the last step's writes, shown to the
+players for less than a loop turn; the game, left without them, is refunded at
+the next start as after a power loss. If the pending work cannot be written
+(a statement or the COMMIT fails: I/O error, disk full, a constraint) it is
+rolled back; the table then calls the game off and refunds what the ledger
+holds of it.
 
 The connection caches account ids, balances, which games are open with their
 pots, and the next game id. The cache is trusted only while no other
@@ -390,8 +354,7 @@ class Ledger:
             self._levels: list[_Level] = []    # nested _write blocks running
             self._depth = 0                    # _write blocks running
             self._deferring = False            # inside defer_commits()
-            self._pending = False              # work waits for commit_pending()
-            self._begun = False                # the work ran BEGIN IMMEDIATE (_begin)
+            self._pending = False              # a transaction waits for commit_pending()
             self._touched: set[int] = set()    # games written in the open transaction
             self._lost: frozenset[int] | None = None  # games of a failed pending commit
             self._db.execute("PRAGMA foreign_keys = ON")
@@ -456,11 +419,10 @@ class Ledger:
         so an error of SQLite itself (a statement or the COMMIT failing: I/O error, disk
         full) comes from there and undoes all of it. ``durable``: commit with
         ``synchronous = FULL`` (True) or ``NORMAL`` (False); it applies to everything
-        inside, nested blocks and methods included (see :meth:`_write`). With
-        ``durable=False`` inside :meth:`defer_commits` the block takes no lock and joins
-        the pending work; its statements and COMMIT wait for :meth:`commit_pending`.
-        Otherwise, like every write, raises ``sqlite3.OperationalError`` if another
-        connection holds the write lock for longer than the busy timeout (10 s)."""
+        inside, nested blocks and methods included (see :meth:`_write`). With ``durable=False`` inside :meth:`defer_commits` the
+        block joins the pending work and its statements and COMMIT wait for
+        :meth:`commit_pending`. Like every write, raises ``sqlite3.OperationalError`` if
+        another connection holds the write lock for longer than the busy timeout (10 s)."""
         with self._write(durable):
             yield
 
@@ -469,20 +431,16 @@ class Ledger:
         """Leave non-durable work uncommitted inside the block, for :meth:`commit_pending`
         (:meth:`bbspoker.wallet.Wallet.defer_commits`).
 
-        The first such write takes no lock: it looks at ``PRAGMA data_version`` (the
-        caches are dropped if another connection committed since the last look), and it
-        and the later ones, which join it, check against the balances and pots this
-        connection holds, so an ante, a bet, a payout and the end of a game run no other
-        SQL statement here: their statements are queued for :meth:`commit_pending`,
-        which the table's service calls in the event-loop turn after each of its steps,
-        and which takes the write lock (``BEGIN IMMEDIATE``) to run them. Every other
-        write (durable, or outside such a block), :meth:`totals`, :meth:`verify`,
-        :meth:`backup` and :meth:`close` first commit the pending work; a read that asks
-        SQLite (one not served by the caches) takes the lock and runs the queued
-        statements first, so it sees them. Reads in between show the pending work as
-        checked. Another connection may commit before the lock is taken: if it changed
-        what the work was checked against (a balance it moved, its game), the work
-        fails to commit (module docstring: concurrency). If the pending work cannot be
+        The first such write begins a transaction (``BEGIN IMMEDIATE``, which takes
+        SQLite's write lock, and ``PRAGMA data_version``) and does not commit it; later
+        ones join it. Their checks use the balances and pots this connection holds, as
+        authoritative as SQLite's while it holds the lock, so an ante, a bet, a payout
+        and the end of a game run no SQL statement here: their statements are queued
+        for :meth:`commit_pending`, which the table's service calls in the event-loop
+        turn after each of its steps. Every other write (durable, or outside such a
+        block), :meth:`totals`, :meth:`verify`, :meth:`backup` and :meth:`close` first
+        commit the pending work; a read that asks SQLite (one not served by the caches)
+        runs the queued statements first, so it sees them. If the pending work cannot be
         written, see :meth:`commit_pending`.
         """
         outer, self._deferring = self._deferring, True
@@ -519,8 +477,7 @@ class Ledger:
             self._pending = False
 
     def _commit(self) -> None:
-        """Run the queued statements (taking the write lock first if the work has not,
-        see :meth:`_run_queue`), then COMMIT. Raises ``sqlite3.Error`` with the
+        """Run the queued statements, then COMMIT. Raises ``sqlite3.Error`` with the
         transaction not yet rolled back (the caller calls :meth:`_abort`)."""
         self._run_queue()
         self._db.execute("COMMIT")
@@ -544,18 +501,15 @@ class Ledger:
         """One all-or-nothing write. Inside, moves and game records are queued (see the
         module docstring), other statements go through :meth:`_sql`.
 
-        Outside a transaction: ``BEGIN IMMEDIATE`` and the cache check (:meth:`_begin`),
-        the block, then the queued statements and ``COMMIT``, with ``PRAGMA
-        synchronous`` set first to FULL (``durable``: the commit fsyncs the WAL, so it
-        and every earlier commit survive a power loss) or NORMAL (no fsync: the commit
-        survives a crash of the process; a power loss may drop it and the commits after
-        it, never part of one). SQLite refuses to change ``synchronous`` inside a
-        transaction, hence the switch here, only when the level changes. With
-        ``durable=False`` inside :meth:`defer_commits`: no lock, only the cache check
-        (:meth:`_check_version`), then the block; the lock, the statements and the
-        COMMIT are left to :meth:`commit_pending` (or to the first read or write that
-        needs them, :meth:`_run_queue`). Any error rolls the transaction back and
-        propagates.
+        Outside a transaction: ``BEGIN IMMEDIATE``, the cache check, the block, then the
+        queued statements and ``COMMIT``, with ``PRAGMA synchronous`` set first to FULL
+        (``durable``: the commit fsyncs the WAL, so it and every earlier commit survive
+        a power loss) or NORMAL (no fsync: the commit survives a crash of the process;
+        a power loss may drop it and the commits after it, never part of one). SQLite
+        refuses to change ``synchronous`` inside a transaction, hence the switch here,
+        only when the level changes. With ``durable=False`` inside
+        :meth:`defer_commits` the statements and COMMIT are left to
+        :meth:`commit_pending`. Any error rolls the transaction back and propagates.
 
         Inside a transaction (another write's, or joining the pending one): a nested
         block. If it raises, its queued statements are dropped (and what of it already
@@ -582,23 +536,19 @@ class Ledger:
             if level.savepoint and db.in_transaction:
                 db.execute("RELEASE inner")
             return
-        deferred = self._deferring and not durable
         if durable != self._durable:
             db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
             self._durable = durable
+        db.execute("BEGIN IMMEDIATE")
         self._touched.clear()
-        self._begun = False
         self._depth += 1
         try:
-            if deferred:
-                self._check_version()      # no lock: the queue takes it (_run_queue)
-            else:
-                self._begin()
+            self._check_version()
             yield
-            if deferred:
-                self._pending = True
-            else:
+            if durable or not self._deferring:
                 self._commit()
+            else:
+                self._pending = True
         except BaseException:
             self._abort()
             raise
@@ -643,15 +593,12 @@ class Ledger:
 
     def _run_queue(self) -> None:
         """Execute the queued statements in order, placing the SAVEPOINTs of the open
-        nested blocks (see :meth:`_sync`); deferred work first takes the write lock
-        (:meth:`_begin`). Raises ``sqlite3.Error``, also when a statement changed no
-        row or more than one (a balance or a game not what it was checked against) or
-        the transaction is gone (SQLite rolls it back by itself after some errors, e.g.
-        an I/O error)."""
+        nested blocks (see :meth:`_sync`). Raises ``sqlite3.Error``, also when a
+        statement changed no row or more than one (a balance not what it was checked
+        against) or the transaction is gone (SQLite rolls it back by itself after
+        some errors, e.g. an I/O error)."""
         db = self._db
-        if not self._begun:
-            self._begin()
-        elif not db.in_transaction:
+        if not db.in_transaction:
             raise sqlite3.OperationalError("the transaction was rolled back after an "
                                            "error in one of its statements")
         queue, done = self._queue, 0
@@ -682,27 +629,14 @@ class Ledger:
         self._open.clear()
         self._next_game = None
 
-    def _begin(self) -> None:
-        """``BEGIN IMMEDIATE`` (SQLite's write lock: until COMMIT or ROLLBACK no other
-        connection commits), then :meth:`_check_version`. Deferred work comes here only
-        when its queue must run (:meth:`_run_queue`): if another connection committed
-        since the work's own check, the caches are dropped, and the queued statements,
-        each conditional on what it was checked against, fail if that commit changed
-        one of the same rows (see the module docstring: concurrency). Raises
-        ``sqlite3.OperationalError`` if the lock stays taken past the busy timeout."""
-        self._begun = True                 # even if BEGIN fails: see _run_queue
-        self._db.execute("BEGIN IMMEDIATE")
-        self._check_version()
-
     def _check_version(self) -> None:
         """Drop the cached balances, open games and next game id if another connection
         (the admin CLI, another process) committed since the last look: ``PRAGMA
         data_version`` changes then, and only then (not for this connection's own
         commits, nor for the checkpoint thread's copies of the WAL into the database
         file). Account ids stay: accounts are never deleted or renamed. Call outside a
-        transaction (the start of deferred work, a read with no work open) or right
-        after ``BEGIN IMMEDIATE`` (:meth:`_begin`); while this connection holds the write
-        lock nobody else commits."""
+        transaction or at its start; while this connection holds a write transaction
+        nobody else commits."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if version != self._version:
             self._version = version
@@ -754,8 +688,7 @@ class Ledger:
 
     def _balance(self, account_id: int) -> int:
         """The CUBES of an account as this transaction holds them: cached, else read (and
-        cached); call inside :meth:`_write`. Exact under the write lock; in deferred work
-        as of the work's ``data_version`` check, and its ``UPDATE`` is conditional on it."""
+        cached); call inside :meth:`_write` (the write lock makes the cache exact)."""
         cubes = self._cubes.get(account_id)
         if cubes is None:
             cubes = self._cubes[account_id] = self._sql(
@@ -771,8 +704,7 @@ class Ledger:
         and changes nothing. Then the balance and the game's pot are updated in the
         caches, and two statements queued with the values of now (journal time, balance
         after it): the balance ``UPDATE``, conditional on the balance it was checked
-        against, and the journal ``INSERT``, for a game row conditional on the game
-        being open still (see the module docstring: concurrency).
+        against, and the journal ``INSERT``.
         """
         cubes = self._balance(account_id)
         new = cubes + amount
@@ -783,19 +715,15 @@ class Ledger:
             handle = self._db.execute("SELECT handle FROM accounts WHERE id = ?",
                                       (account_id,)).fetchone()[0]
             raise InsufficientCubes(f"{handle} has {cubes} CUBES, needs {-amount}")
-        # Looked up again: a read of the balance may have run the queue and dropped the
-        # caches (deferred work takes the write lock there, see _begin).
-        pot = 0 if game_id is None else self._require_open(game_id)
         self._queue += (
             ("UPDATE accounts SET cubes = ? WHERE id = ? AND cubes = ?",
              (new, account_id, cubes)),
             ("INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, "
-             "actor) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ?4 IS NULL OR EXISTS "
-             "(SELECT 1 FROM games WHERE id = ?4 AND ended_at IS NULL)",
+             "actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
              (account_id, amount, reason, game_id, self._clock(), new, note, actor)))
         self._cubes[account_id] = new
         if game_id is not None:
-            self._open[game_id] = pot - amount
+            self._open[game_id] -= amount
             self._touched.add(game_id)
         return new
 
@@ -842,12 +770,10 @@ class Ledger:
         one) are cached, so the table's snapshot after a bet costs no SQL; if one is not
         cached, all are read in one query (after the queued statements, see
         :meth:`_sql`). The cache is trusted only while no other connection has
-        committed (``PRAGMA data_version``, looked at here when no write is open or
-        pending, at the start of each write, and when pending work takes the write
-        lock), so an admin's grant from the CLI shows at the next read; while work is
-        pending, reads show it as checked (its commit tells whether it still holds).
-        The cache is dropped on any rollback."""
-        if not (self._depth or self._pending):
+        committed (``PRAGMA data_version``, looked at here outside a transaction and at
+        the start of each write transaction), so an admin's grant from the CLI shows at
+        the next read, and it is dropped on any rollback."""
+        if not self._db.in_transaction:
             self._check_version()
         keys = {handle: handle_key(handle) for handle in handles}
         found: dict[str, int] = {}
@@ -1113,7 +1039,7 @@ class Ledger:
                 "WHERE id = ? AND ended_at IS NULL",
                 (ended_at, f"cancelled: {reason}",
                  json.dumps({"cancelled": reason, "refunds": refunds}), game_id)))
-            self._open.pop(game_id, None)   # dropped already if a read took the lock
+            del self._open[game_id]
         return refunds
 
     def recover_unfinished_games(self, now: float) -> list[int]:
