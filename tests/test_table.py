@@ -500,6 +500,25 @@ def test_on_the_ledger_a_start_and_an_end_are_one_commit_each_and_kept_after_reo
         assert ledger.verify() == []
 
 
+def test_on_the_ledger_a_start_refused_for_want_of_antes_writes_nothing(tmp_path):
+    """Only alice has the ante: the start is refused with the reason, and the ledger holds
+    no game, no journal row and the same balances; once bob has CUBES the game starts."""
+    with Ledger(tmp_path / "table.db") as ledger:
+        ledger.create_account("alice", "h", 1000)
+        ledger.create_account("bob", "h", 9)
+        table = Table(ledger, TableRules(), rng=random.Random(1))
+        for handle in ("alice", "bob"):
+            table.sit(handle, 0.0)
+        with pytest.raises(TableError, match="two players with 10 CUBES"):
+            table.start("alice", 1.0)
+        assert ledger.list_games() == [] and {r.reason for r in ledger.journal_since(0)} == {"signup"}
+        assert (ledger.balance("alice"), ledger.balance("bob")) == (1000, 9)
+        assert table.phase is Phase.IDLE and ledger.verify() == []
+        ledger.grant("bob", 1, "test", "sysop")
+        table.start("alice", 2.0)
+        assert table.pot == 20 and ledger.balance("bob") == 0
+
+
 def break_wallet(wallet, method, call_no):
     """Make the ``call_no``-th call of ``wallet.method`` fail as a broken disk would."""
     real, calls = getattr(wallet, method), itertools.count(1)

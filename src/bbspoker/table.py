@@ -281,7 +281,9 @@ class Table:
         return {s.handle: self._actions_at(i) for i, s in enumerate(self._seats) if s is not None}
 
     def start_refusal(self, handle: str, now: float) -> str | None:
-        """Why ``handle`` may not start a game now, or ``None`` if :meth:`start` would succeed."""
+        """Why ``handle`` may not start a game now (not seated, a game running, not the
+        game-master, the pause between games), or ``None``. Whether two players have the
+        ante is checked by :meth:`start` itself, in the wallet transaction that charges it."""
         i = self._index(handle)
         if i is None:
             return "You are not sitting at the table."
@@ -294,10 +296,6 @@ class Table:
             if wait > 0:
                 secs = int(wait) + (wait > int(wait))
                 return f"Please wait {secs} more second{'s' if secs != 1 else ''} before the next game."
-        cubes = self.wallet.balances_of(self.handles)
-        if sum(n >= self.rules.ante for n in cubes.values()) < 2:
-            return (f"At least two players with {self.rules.ante} CUBES each are needed to start "
-                    "a game.")
         return None
 
     # ------------------------------------------------------------------ commands
@@ -343,6 +341,12 @@ class Table:
         # itself. The table changes only after the wallet work succeeded.
         paid: set[int] = set()
         with self.wallet.transaction(durable=False):
+            # Read inside the transaction: the ledger's look at its caches at the
+            # transaction's start serves this read too (issue 6, latency).
+            cubes = self.wallet.balances_of(self.handles)
+            if sum(n >= self.rules.ante for n in cubes.values()) < 2:
+                raise TableError(f"At least two players with {self.rules.ante} CUBES each are "
+                                 "needed to start a game.")
             gid = self.wallet.open_game([s.handle for s in self._seats if s is not None],
                                         deck_hash)
             for i in order:
