@@ -4,6 +4,7 @@ output on a pyte 80x24 screen; what the players see through whole games (issue 3
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 import pytest
@@ -12,6 +13,8 @@ from bbspoker.cards import parse_cards
 from bbspoker.cli import main as cli_main
 from bbspoker.hands import evaluate
 from bbspoker.ledger import Ledger
+from bbspoker.poker import PokerScreen
+from bbspoker.table import Phase
 from tests.tableplay import bet, cubes, info, join, my_cards
 from tests.telnetclient import FakeClock, TelnetClient, running_server
 
@@ -181,6 +184,25 @@ async def test_keys_typed_in_one_burst_around_a_command_apply_in_order(world):
     assert lines.index("alice has called the bet (1)") < lines.index("[alice] fast hands")
     await alice.wait_for("->[alice] fast hands")
     assert info(alice, "Current") == "bob" and cubes(alice) == 989
+
+
+async def test_a_screen_bug_after_a_command_disconnects_only_that_player(world, monkeypatch,
+                                                                        caplog):
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    paint = PokerScreen._paint
+
+    def broken(screen: PokerScreen) -> None:  # alice's screen fails once her game is on
+        if screen.handle == "alice" and screen.snapshot.phase is not Phase.IDLE:
+            raise RuntimeError("a bug in painting")
+        paint(screen)
+
+    monkeypatch.setattr(PokerScreen, "_paint", broken)
+    with caplog.at_level(logging.ERROR, logger="bbspoker.poker"):
+        await alice.send("s")                 # her own command's outcome is painted last
+        await alice.wait_closed()
+    await bob.wait_for("alice has lost the connection.")
+    assert "screen of alice failed" in caplog.text and "RuntimeError" in caplog.text
 
 
 async def test_x_message_counter_grows_at_the_table_and_sender_is_told(world):

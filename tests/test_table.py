@@ -519,6 +519,18 @@ def test_on_the_ledger_a_start_refused_for_want_of_antes_writes_nothing(tmp_path
         assert table.pot == 20 and ledger.balance("bob") == 0
 
 
+def test_a_lone_master_is_told_two_players_are_needed_without_touching_the_ledger(tmp_path):
+    with Ledger(tmp_path / "table.db") as ledger:
+        ledger.create_account("alice", "h")
+        table = Table(ledger, TableRules(), rng=random.Random(1))
+        table.sit("alice", 0.0)
+        statements: list[str] = []
+        ledger._db.set_trace_callback(statements.append)
+        with pytest.raises(TableError, match="two players with 10 CUBES"):
+            table.start("alice", 1.0)
+        assert statements == [] and table.phase is Phase.IDLE  # no write lock taken
+
+
 def break_wallet(wallet, method, call_no):
     """Make the ``call_no``-th call of ``wallet.method`` fail as a broken disk would."""
     real, calls = getattr(wallet, method), itertools.count(1)

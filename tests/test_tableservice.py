@@ -73,7 +73,7 @@ async def test_submit_gives_the_outcome_as_a_future_without_waiting(table):
     assert service.snapshot.current == "alice" and ledger.balance("bob") == 990
 
 
-async def test_commands_after_the_table_task_stopped_are_refused_with_a_message(tmp_path):
+async def test_commands_after_the_table_task_stopped_are_refused_with_a_message():
     service = TableService(Table(MemoryWallet({"alice": 100}), TableRules()), Bus(), FakeClock())
     task = asyncio.create_task(service.run())
     await service.call("sit", "alice")
@@ -85,6 +85,31 @@ async def test_commands_after_the_table_task_stopped_are_refused_with_a_message(
     with pytest.raises(TableError, match="The table is closed."):
         await service.call("leave", "alice")
     assert service.table.handles == ["alice"]
+
+
+async def test_the_task_sets_its_timer_for_the_next_turns_deadline(table, monkeypatch):
+    # The task sleeps until a command comes or its timer fires: after each step the timer
+    # is set for the next deadline (a turn's 60 s) or the next balance poll (1 s).
+    service, _, _, _ = table
+    loop = asyncio.get_running_loop()
+    delays: list[float] = []
+    call_later = loop.call_later
+
+    def recording(delay, callback, *args):
+        if callback == service._enqueue:        # the task's timer (not the test's sleeps)
+            delays.append(delay)
+        return call_later(delay, callback, *args)
+
+    monkeypatch.setattr(loop, "call_later", recording)
+    await service.call("start", "alice")
+    await service.call("bet", "alice", 1)        # bob's turn: 60 s from now
+    service.clock.advance(59.75)
+    service.wake()
+    await wait_until(lambda: delays and delays[-1] == pytest.approx(0.25))
+    service.clock.advance(0.25)                  # bob's time is up: he is out, alice reveals
+    service.wake()
+    await wait_until(lambda: service.snapshot.phase is Phase.SHOWDOWN)
+    assert delays[-1] == pytest.approx(1.0)      # her 60 s: the next balance poll comes first
 
 
 async def test_a_refused_bet_is_refused_at_once_and_commits_nothing(table):

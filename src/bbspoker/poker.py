@@ -144,7 +144,7 @@ class PokerScreen:
         loop = asyncio.get_running_loop()
         sub = self._sub = self.service.bus.subscribe(
             on_overflow=lambda: session.abort("fell too far behind the table"),
-            notify=lambda: self._on_bus(sub))
+            notify=self._on_bus)
         on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
         on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
@@ -188,52 +188,45 @@ class PokerScreen:
 
     def _on_keys(self) -> None:
         """The session's key listener: handle the keys waiting, in the event-loop turn they
-        arrived, then paint once. A table command ([S], a bet, [D] ...) goes to the table's
-        task (:meth:`TableService.submit`); until its outcome is back
+        arrived, then paint once (:meth:`_refresh`). A table command ([S], a bet, [D] ...)
+        goes to the table's task (:meth:`TableService.submit`); until its outcome is back
         (:meth:`_command_done`) later keys wait in the session's type-ahead, so they apply
-        to the screen the command leaves. A bug here ends only this session."""
-        if self._busy or self._ended:
-            return
+        to the screen the command leaves."""
+        if not (self._busy or self._ended):
+            self._refresh(keys=True)
+
+    def _on_bus(self) -> None:
+        """Items arrived from the table: apply them and paint now, inside the table's step
+        (its ``Bus.flush``; issue 6: no task switch between a table change and the bytes
+        on every screen). Skipped while this player's own command is in flight: the
+        actor's screen is painted once, when the command returns, after everyone else's."""
+        if not (self._busy or self.leaving):
+            self._refresh(keys=False)
+
+    def _refresh(self, keys: bool) -> None:
+        """Apply what the table sent, then (``keys``) the keys waiting, and paint once unless
+        a command went out. The screen loop is woken when it has to act: the session or
+        the subscription ended, removal or [X], a count-down that starts, stops or moves.
+        A bug here disconnects only this player; the table goes on."""
         try:
-            taken = False
-            while not self._busy and not self.leaving:
+            # First what the table sent: the keys apply to the screen it left.
+            self._take(self._sub)  # type: ignore[arg-type]
+            while keys and not self._busy and not self.leaving:
                 key = self.session.read_key_nowait()
                 if key is None:
                     break
                 self._on_key(key)
-                taken = True
-            if taken and not self._busy:
-                self._take(self._sub)
+            if not self._busy:
                 self._paint()
         except (SessionClosed, EOFError):
-            self._wake_up()    # the loop ends the screen
+            self._wake_up()              # the loop ends the screen
             return
-        except Exception:  # a bug: this player only loses the connection, the table goes on
-            log.exception("keys of %s failed", self.handle)
-            self.session.abort("key handling failed")
-            return
-        if self.leaving or self._clock_deadline() != self._clock_for:
-            self._wake_up()
-
-    def _on_bus(self, sub: Subscription) -> None:
-        """Items arrived from the table: apply them and paint now, inside the table's step
-        (its ``Bus.flush``; issue 6: no task switch between a table change and the bytes
-        on every screen). Skipped while this player's own command is in flight: the
-        actor's screen is painted once, when the command returns, after everyone else's.
-        The screen loop is woken when it has to act: removal, an ended subscription, or
-        a count-down that starts, stops or moves."""
-        if self._busy or self.leaving:
-            return
-        try:
-            self._take(sub)
-            self._paint()
-        except EOFError:
-            self._wake_up()
-        except Exception:  # a bug: this player only loses the connection, the table goes on
-            log.exception("screen update for %s failed", self.handle)
+        except Exception:
+            log.exception("screen of %s failed", self.handle)
             self.session.abort("screen update failed")
+            return
         if self.leaving or self._clock_deadline() != self._clock_for:
-            self._wake_up()   # the loop stops, or sets its clock tick anew
+            self._wake_up()              # the loop stops, or sets its clock tick anew
 
     def _take(self, sub: Subscription) -> None:
         """Apply every item waiting in the subscription; EOFError once it has ended
@@ -370,15 +363,8 @@ class PokerScreen:
             self.error = str(error)
         elif error is not None:
             log.error("table command for %s failed", self.handle, exc_info=error)
-        if self._ended:
-            return
-        try:
-            self._take(self._sub)
-            self._paint()
-        except EOFError:
-            self._wake_up()
-            return
-        self._on_keys()
+        if not self._ended:
+            self._refresh(keys=True)
 
     # ----------------------------------------------------------------- output
 

@@ -103,8 +103,10 @@ class Session:
       session ends (for a screen that waits on more than the keyboard; see
       :meth:`read_key_nowait`).
 
-    Listeners run synchronously inside the event that caused them: keep them
-    short (set a flag, put into a queue) and remove them when done.
+    Listeners run synchronously inside the event that caused them (a key
+    listener inside the protocol's ``data_received``): they must not raise or
+    wait. They may do the work at once (the game screen handles its keys and
+    paints there) or just set a flag; remove them when done.
     """
 
     def __init__(self, app: App, reader: Any, writer: Any, *, address: str,

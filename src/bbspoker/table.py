@@ -282,8 +282,9 @@ class Table:
 
     def start_refusal(self, handle: str, now: float) -> str | None:
         """Why ``handle`` may not start a game now (not seated, a game running, not the
-        game-master, the pause between games), or ``None``. Whether two players have the
-        ante is checked by :meth:`start` itself, in the wallet transaction that charges it."""
+        game-master, the pause between games, nobody else seated), or ``None``. Whether
+        two players have the ante is checked by :meth:`start` itself, in the wallet
+        transaction that charges it."""
         i = self._index(handle)
         if i is None:
             return "You are not sitting at the table."
@@ -296,7 +297,12 @@ class Table:
             if wait > 0:
                 secs = int(wait) + (wait > int(wait))
                 return f"Please wait {secs} more second{'s' if secs != 1 else ''} before the next game."
+        if sum(s is not None for s in self._seats) < 2:
+            return self._too_few_antes()
         return None
+
+    def _too_few_antes(self) -> str:
+        return f"At least two players with {self.rules.ante} CUBES each are needed to start a game."
 
     # ------------------------------------------------------------------ commands
 
@@ -334,19 +340,19 @@ class Table:
         refusal = self.start_refusal(handle, now)
         if refusal:
             raise TableError(refusal)
-        deck = shuffled_deck(self._rng)
-        deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
         order = self._order_from(self._master)  # type: ignore[arg-type]
         # One wallet transaction for the game and every ante; a failed ante undoes only
         # itself. The table changes only after the wallet work succeeded.
         paid: set[int] = set()
         with self.wallet.transaction(durable=False):
-            # Read inside the transaction: the ledger's look at its caches at the
+            # Read inside the transaction, which holds the store's write lock: every ante
+            # checked here is paid below, and the ledger's look at its caches at the
             # transaction's start serves this read too (issue 6, latency).
             cubes = self.wallet.balances_of(self.handles)
             if sum(n >= self.rules.ante for n in cubes.values()) < 2:
-                raise TableError(f"At least two players with {self.rules.ante} CUBES each are "
-                                 "needed to start a game.")
+                raise TableError(self._too_few_antes())  # the transaction is undone
+            deck = shuffled_deck(self._rng)
+            deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
             gid = self.wallet.open_game([s.handle for s in self._seats if s is not None],
                                         deck_hash)
             for i in order:
@@ -374,10 +380,6 @@ class Table:
         for i in g.dealt:
             s = self._seats[i]
             ev.append(Event("cards", "", to=s.handle, data={"cards": s.cards}))  # type: ignore[union-attr]
-        if not g.dealt:
-            # Every ante failed (an admin took CUBES between the check and the charge).
-            self._end_game(now, None, ev)
-            return ev
         if not self._seats[self._master].active:  # type: ignore[index, union-attr]
             self._move_master_to_active(now, ev)
         self._begin_round(now, ev)

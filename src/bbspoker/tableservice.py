@@ -161,6 +161,8 @@ class TableService:
         self._enqueue(None)
 
     def _enqueue(self, cmd: _Command | None) -> None:
+        if self._stopped:  # nobody takes it any more (a late wake-up or commit)
+            return
         self._queue.append(cmd)
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
