@@ -106,6 +106,16 @@ def test_start_needs_two_players_with_the_ante():
     assert wallet.balances["alice"] == 1000
 
 
+def test_a_master_left_alone_after_a_game_stays_master_unannounced_with_a_new_clock():
+    table, wallet = started(("alice", "bob"))
+    table.bet("alice", 1, 2.0)
+    ev = table.leave("bob", 3.0)                   # alice, the last player, wins
+    assert "alice wins the pot of 21 CUBES!" in texts(ev)
+    assert not any(e.kind == "master" for e in ev)  # nobody else to hand it to
+    assert table.master == "alice"
+    assert table.deadline() == 3.0 + table.rules.master_timeout
+
+
 def test_start_charges_ante_deals_five_private_cards_and_master_acts_first():
     table, wallet = make(("alice", "bob", "carol"))
     wallet.balances["carol"] = 5  # cannot pay the ante: stays inactive

@@ -822,7 +822,10 @@ class Table:
                 idle.append(i)
         if self._master is not None:
             nxt = self._next_seated(self._master)
-            self._set_master(nxt, now, ev)
+            if nxt == self._master:  # nobody else seated: it stays, its clock starts anew
+                self._master_since = now
+            else:
+                self._set_master(nxt, now, ev)
         for i in idle:
             h = self._seats[i].handle  # type: ignore[union-attr]
             ev.append(Event("removed", f"{h} was idle for {self.rules.idle_games} games and has "
