@@ -165,7 +165,7 @@ class PokerScreen:
                 except TimeoutError:
                     if not self._busy:
                         self._paint()  # the clock's next second
-                self._take(sub)        # raises EOFError if the subscription ended
+                self._take()           # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
             reason = "has lost the connection"
         finally:
@@ -210,7 +210,7 @@ class PokerScreen:
         A bug here disconnects only this player; the table goes on."""
         try:
             # First what the table sent: the keys apply to the screen it left.
-            self._take(self._sub)  # type: ignore[arg-type]
+            self._take()
             while keys and not self._busy and not self.leaving:
                 key = self.session.read_key_nowait()
                 if key is None:
@@ -228,9 +228,11 @@ class PokerScreen:
         if self.leaving or self._clock_deadline() != self._clock_for:
             self._wake_up()              # the loop stops, or sets its clock tick anew
 
-    def _take(self, sub: Subscription) -> None:
-        """Apply every item waiting in the subscription; EOFError once it has ended
-        (it overflowed: the player fell too far behind the table)."""
+    def _take(self) -> None:
+        """Apply every item waiting in the table's subscription (:meth:`run` made it);
+        EOFError once it has ended (it overflowed: the player fell too far behind)."""
+        sub = self._sub
+        assert sub is not None
         for item in sub.drain():
             self._on_item(item)
         if sub.overflowed or sub.closed:
