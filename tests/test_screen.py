@@ -477,3 +477,30 @@ def test_typing_in_the_chat_line_sends_little_more_than_the_key():
     sizes = [client.feed(renderer.render(dataclasses.replace(view, chat_input=typed))) for typed in ("h", "hi", "h")]
     assert sizes[:2] == [1, 1] and sizes[2] <= 3
     assert client.row(24).startswith("> Nicolas: h ") and (client.cursor.y, client.cursor.x) == (23, 12)
+
+
+def test_cursor_addresses_are_blessed_own_on_every_cell():
+    """The renderer formats cursor addresses from a template instead of asking blessed
+    for each new cell (issue 6); on every cell of the screen, for the kinds players
+    use, the bytes are exactly blessed's."""
+    for kind in ("xterm", "xterm-256color", "ansi", "vt100", "linux", "screen"):
+        t = term(kind)
+        address = screen._cursor_address(t)
+        for row in range(screen.HEIGHT):
+            for col in range(screen.WIDTH):
+                assert address(row, col) == str(t.move_yx(row, col)), (kind, row, col)
+
+
+class _CharCodedTerminal:
+    """A terminal whose cursor address carries row and column as characters (VT52's
+    ESC Y r c), which no decimal template can produce."""
+
+    def move_yx(self, row, col):
+        return f"\x1bY{chr(32 + row)}{chr(32 + col)}"
+
+
+def test_cursor_addresses_of_a_non_decimal_terminal_come_from_the_terminal():
+    t = _CharCodedTerminal()
+    address = screen._cursor_address(t)
+    assert [address(r, c) for r, c in ((0, 0), (23, 79), (101, 203))] == [
+        "\x1bY  ", "\x1bY7o", "\x1bY\x85\xeb"]

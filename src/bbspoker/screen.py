@@ -411,6 +411,41 @@ def _sequence(term: Terminal, capability: str, *args: int) -> str:
     return str(getattr(term, capability)(*args))
 
 
+#: Positions at which :func:`_cursor_address` checks a template against blessed.
+_PROBES = ((0, 0), (HEIGHT - 1, WIDTH - 1), (9, 10), (1, 0), (0, 1))
+
+
+@lru_cache(maxsize=64)
+def _cursor_address(term: Terminal) -> Callable[[int, int], str]:
+    """``term.move_yx`` as a function of (row, col) that costs a string format, not a
+    parse of the terminfo capability (blessed parses it for every new pair of numbers:
+    ~130 us each, which a game start, whose cards land on new cells, used to pay several
+    times; issue 6, latency).
+
+    The template is cut from blessed's own output for one position (its row and column
+    numbers found in it, as given or one up, as ``cup`` usually counts from 1) and used
+    only if it gives blessed's output at five other positions, corners included. A
+    capability that does not print its numbers in decimal (a ``%c`` encoding, say) keeps
+    blessed, cached per position."""
+    row, col = 101, 203  # distinct from each other and from any other number in a template
+    probe = str(term.move_yx(row, col))
+    for step in (1, 0):
+        r, c = str(row + step), str(col + step)
+        if probe.count(r) == 1 and probe.count(c) == 1 and probe.index(r) < probe.index(c):
+            head, rest = probe.split(r)
+            mid, tail = rest.split(c)
+            address = _formatted(head, mid, tail, step)
+            if all(address(y, x) == str(term.move_yx(y, x)) for y, x in _PROBES):
+                return address
+    return lambda y, x: _sequence(term, "move_yx", y, x)
+
+
+def _formatted(head: str, mid: str, tail: str, step: int) -> Callable[[int, int], str]:
+    """(row, col) -> ``head`` row+step ``mid`` col+step ``tail``, in decimal."""
+    fmt = "{}".join(part.replace("{", "{{").replace("}", "}}") for part in (head, mid, tail)).format
+    return lambda row, col: fmt(row + step, col + step)
+
+
 def _move(term: Terminal, cursor: tuple[int, int] | None, row: int, col: int) -> str:
     """The cheapest way from ``cursor`` (``None``: unknown) to (row, col): nothing, BS,
     or a cursor address."""
@@ -418,7 +453,7 @@ def _move(term: Terminal, cursor: tuple[int, int] | None, row: int, col: int) ->
         return ""
     if cursor is not None and cursor[0] == row and 0 < cursor[1] - col <= 3:
         return "\b" * (cursor[1] - col)
-    return _sequence(term, "move_yx", row, col)
+    return _cursor_address(term)(row, col)
 
 
 #: A run of changed cells (non-zero bytes of a mask with one byte per cell) and the
@@ -460,7 +495,7 @@ def _scroll(term: Terminal, window_rows: int, lines: int) -> str:
     """Scroll the message area up ``lines`` lines (DECSTBM, then line feeds at its bottom),
     then give the scroll region back to the whole window of ``window_rows`` rows."""
     bottom = _INPUT_ROW - 1
-    return (_sequence(term, "csr", _MSG_ROW, bottom) + _sequence(term, "move_yx", bottom, 0)
+    return (_sequence(term, "csr", _MSG_ROW, bottom) + _cursor_address(term)(bottom, 0)
             + "\r\n" * lines + _sequence(term, "csr", 0, window_rows - 1))
 
 
