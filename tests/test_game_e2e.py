@@ -305,6 +305,9 @@ async def test_shutdown_calls_off_an_unfinished_game_and_refunds_everyone(world)
     await bob.wait_for("pot is 60")
     await server.shutdown()  # grace 0.2 s in this world: the game cannot finish
     await bob.wait_for("shutting down")
+    rows = bob.text.splitlines()  # the notice is longer than a row: it goes on in the next
+    at = next(i for i, row in enumerate(rows) if "[SYSTEM] The server is shutting down" in row)
+    assert rows[at + 1].strip(" |").endswith("every bet refunded.")
     assert ledger.balance("alice") == 1000 and ledger.balance("bob") == 1000
     assert ledger.verify() == []
     assert any("refunded" in n for n in ledger.notices("alice"))

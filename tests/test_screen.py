@@ -246,6 +246,37 @@ def test_new_messages_scroll_the_area_with_the_arrow_on_the_newest():
     assert sum("->" in r for r in rows) == 1
 
 
+def test_a_long_message_goes_on_in_the_next_rows_under_its_text():
+    win = ("Jean-Christophe wins the pot of 1,250 CUBES with Full house, Queens over Sevens!")
+    rows = screen.message_rows("SYSTEM", win)
+    assert rows == (("SYSTEM", "Jean-Christophe wins the pot of 1,250 CUBES with Full house,"),
+                    (screen.CONTINUED, "         Queens over Sevens!"))
+    full_area = say(MOCKUP_VIEW, *[("INFO", f"m{i}") for i in range(6)])
+    view = say(full_area, *rows)
+    client, renderer, full = start(full_area)
+    assert client.feed(renderer.render(view)) < full / 5
+    shown = [client.row(n) for n in range(14, 24)]
+    first = "[SYSTEM] Jean-Christophe wins the pot of 1,250 CUBES with Full house,"
+    second = "         Queens over Sevens!"
+    assert shown[-2:] == [f"|->{first:75} |", f"|  {second:75} |"]
+    assert sum("->" in r for r in shown) == 1
+    assert client.display == paint(view)[0].display
+    # The next message takes the arrow; the message above keeps both its rows.
+    client.feed(renderer.render(say(view, ("bob", "nh"))))
+    assert [client.row(n) for n in (21, 22, 23)] == [
+        f"|  {first:75} |", f"|  {second:75} |", f"|->{'[bob] nh':75} |"]
+
+
+def test_a_message_too_long_for_three_rows_ends_in_dots_and_a_short_one_keeps_one_row():
+    rows = screen.message_rows("alice", "word " * 60)
+    assert len(rows) == screen.MESSAGE_MAX_ROWS and rows[-1][1].endswith(" ...")
+    assert all(r[0] == screen.CONTINUED and r[1].startswith(" " * 8 + "word") for r in rows[1:])
+    assert all(len("[alice] " + rows[0][1]) <= 75 and len(r[1]) <= 75 for r in rows)
+    assert screen.message_rows("bob", "x" * 69) == (("bob", "x" * 69),)  # 75 cells exactly
+    assert len(screen.message_rows("bob", "x" * 70)) == 2
+    assert screen.message_rows("m\x1bal", "\x1b[2Jhi") == (("mal", "[2Jhi"),)  # cleaned
+
+
 def test_message_area_scrolls_with_the_terminals_scroll_region():
     view = say(MOCKUP_VIEW, *[("INFO", f"m{i}") for i in range(6)])  # area full
     client, renderer, _ = start(view)

@@ -28,7 +28,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from .keys import Edit, Key, KeyKind, LineEditor
-from .screen import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer
+from .screen import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
 from .session import SessionClosed
 from .table import Action, Phase, TableError
 from .tableservice import ChatMessage, TableMessage, TableSnapshot
@@ -284,8 +284,11 @@ class PokerScreen:
         # ("xmsg",): the counter is read from the session's inbox when painting
 
     def _add_message(self, tag: str, text: str) -> None:
-        self.messages.append((tag, text))
-        self.message_count += 1
+        """Show ``[tag] text`` in the message area: one row, or more for a long message
+        (:func:`bbspoker.screen.message_rows`)."""
+        rows = message_rows(tag, text)
+        self.messages.extend(rows)
+        self.message_count += len(rows)
 
     def _on_key(self, key: Key) -> None:
         char = key.char.lower() if key.kind is KeyKind.CHAR else ""

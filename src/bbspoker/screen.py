@@ -42,12 +42,17 @@ from bbspoker.text import char_width, clean_text, display_width, fit
 if TYPE_CHECKING:  # the server passes a blessed.Terminal; only its capabilities are used
     from blessed import Terminal
 
-__all__ = ["Opponent", "GameView", "ScreenRenderer", "WIDTH", "HEIGHT", "MESSAGE_ROWS"]
+__all__ = ["Opponent", "GameView", "ScreenRenderer", "WIDTH", "HEIGHT", "MESSAGE_ROWS",
+           "CONTINUED", "message_rows"]
 
 #: The game screen's size in cells; a smaller window gets the enlarge message.
 WIDTH, HEIGHT = 80, 24
-#: Number of messages the message area (6) shows (chapter 2.6).
+#: Number of rows of messages the message area (6) shows (chapter 2.6).
 MESSAGE_ROWS = 10
+#: The tag of a row that goes on with the message above it (:func:`message_rows`).
+CONTINUED = ""
+#: The most rows one message takes; what does not fit in them ends in " ...".
+MESSAGE_MAX_ROWS = 3
 
 # 0-based rows and columns of the regions.
 _OPP_ROW, _SEP_ROW, _CARD_ROW, _STATUS_ROW, _MSG_ROW, _INPUT_ROW = 1, 5, 6, 12, 13, 23
@@ -115,13 +120,16 @@ class GameView:
       - ``clock``: the count-down text such as ``"0:59"`` or ``"3:00"``
         (at most 4 cells), ``None`` for no clock (chapter 2.5).
     Region (6), message area (chapter 2.6):
-      - ``messages``: the last messages, oldest first, each ``(tag, text)``
-        with tag ``"SYSTEM"``, ``"INFO"`` or the sender's handle; shown as
-        ``[tag] text``; only the last 10 are drawn; the newest gets ``->``.
-      - ``message_count``: how many messages this player has been shown in
+      - ``messages``: the last rows of messages, oldest first, each
+        ``(tag, text)`` with tag ``"SYSTEM"``, ``"INFO"`` or the sender's
+        handle, shown as ``[tag] text``; a message too long for one row comes
+        as the rows :func:`message_rows` makes of it, the next ones tagged
+        :data:`CONTINUED` (shown indented, without a tag). Only the last 10
+        rows are drawn; the first row of the newest message gets ``->``.
+      - ``message_count``: how many rows this player has been shown in
         total (the sequence number of the newest).  The renderer scrolls the
         area by the growth of this number, so repeated identical messages
-        still scroll; it must grow by one for each new message.
+        still scroll; it must grow by one for each new row.
     Region (7), input line:
       - ``chat_input``: ``None`` while the chat line is closed, else the text
         typed so far, shown as ``handle: text`` with the cursor after it.
@@ -295,19 +303,39 @@ def _shown_messages(view: GameView) -> tuple[tuple[str, str], ...]:
     return view.messages[-MESSAGE_ROWS:]
 
 
+@lru_cache(maxsize=1024)
+def message_rows(tag: str, text: str) -> tuple[tuple[str, str], ...]:
+    """The rows of region (6) that the message ``[tag] text`` takes, as entries of
+    :attr:`GameView.messages`: ``(tag, first line)``, then ``(CONTINUED, line)`` for each
+    next line, indented under the first line's text. The text (cleaned, :func:`clean_text`)
+    is wrapped at spaces to the row's 75 cells (a win with a long hand, a SYSTEM notice,
+    chapter 2.6), in at most :data:`MESSAGE_MAX_ROWS` rows. Cached: every screen at the
+    table is shown the same messages."""
+    tag = clean_text(tag, 16)
+    text = clean_text(text)
+    indent = display_width(tag) + 3  # "[tag] "
+    if indent + display_width(text) <= _MSG_WIDTH:
+        return ((tag, text),)
+    lines = wrap(text, _MSG_WIDTH - indent, max_lines=MESSAGE_MAX_ROWS, placeholder=" ...") or [""]
+    return ((tag, lines[0]), *((CONTINUED, " " * indent + line) for line in lines[1:]))
+
+
 def _draw_messages(view: GameView, encoding: str) -> tuple[str, ...]:
-    """Region (6): the last messages from the top, whole rows with their borders."""
+    """Region (6): the last rows of messages from the top, whole rows with their borders;
+    ``->`` on the first row of the newest message."""
     shown = _shown_messages(view)
-    last = len(shown) - 1
-    rows = [_message_row(encoding, tag, text, i == last) for i, (tag, text) in enumerate(shown)]
+    newest = next((i for i in range(len(shown) - 1, -1, -1) if shown[i][0] != CONTINUED), -1)
+    rows = [_message_row(encoding, tag, text, i == newest) for i, (tag, text) in enumerate(shown)]
     return (*rows, *[_FRAME[_MSG_ROW]] * (MESSAGE_ROWS - len(rows)))
 
 
 @lru_cache(maxsize=1024)
 def _message_row(encoding: str, tag: str, text: str, newest: bool) -> str:
-    """One row of region (6) with its borders: ``[tag] text``, ``->`` before the newest
-    (cached: the same messages go to every screen at the table)."""
-    message = _fitted(encoding, f"[{clean_text(tag, 16)}] {clean_text(text, _MSG_WIDTH)}", _MSG_WIDTH)
+    """One row of region (6) with its borders: ``[tag] text`` (``text`` alone for a
+    :data:`CONTINUED` row), ``->`` before the newest message (cached: the same messages
+    go to every screen at the table)."""
+    line = text if tag == CONTINUED else f"[{clean_text(tag, 16)}] {text}"
+    message = _fitted(encoding, clean_text(line, _MSG_WIDTH), _MSG_WIDTH)
     return f"|{'->' if newest else '  '}{message} |"
 
 
