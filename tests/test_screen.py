@@ -275,6 +275,10 @@ def test_a_message_too_long_for_three_rows_ends_in_dots_and_a_short_one_keeps_on
     assert screen.message_rows("bob", "x" * 69) == (("bob", "x" * 69),)  # 75 cells exactly
     assert len(screen.message_rows("bob", "x" * 70)) == 2
     assert screen.message_rows("m\x1bal", "\x1b[2Jhi") == (("mal", "[2Jhi"),)  # cleaned
+    welcome = "Welcome to the table, Jean-Christoph. Jean-Christoph is the game-master."
+    assert screen.message_rows("INFO", welcome) == (
+        ("INFO", "Welcome to the table, Jean-Christoph. Jean-Christoph is the"),
+        (screen.CONTINUED, "       game-master."))               # at a space, not a hyphen
 
 
 def test_message_area_scrolls_with_the_terminals_scroll_region():

@@ -308,7 +308,7 @@ def message_rows(tag: str, text: str) -> tuple[tuple[str, str], ...]:
     """The rows of region (6) that the message ``[tag] text`` takes, as entries of
     :attr:`GameView.messages`: ``(tag, first line)``, then ``(CONTINUED, line)`` for each
     next line, indented under the first line's text. The text (cleaned, :func:`clean_text`)
-    is wrapped at spaces to the row's 75 cells (a win with a long hand, a SYSTEM notice,
+    is wrapped at spaces (not hyphens) to the row's 75 cells (a win with a long hand, a SYSTEM notice,
     chapter 2.6), in at most :data:`MESSAGE_MAX_ROWS` rows. Cached: every screen at the
     table is shown the same messages."""
     tag = clean_text(tag, 16)
@@ -316,7 +316,8 @@ def message_rows(tag: str, text: str) -> tuple[tuple[str, str], ...]:
     indent = display_width(tag) + 3  # "[tag] "
     if indent + display_width(text) <= _MSG_WIDTH:
         return ((tag, text),)
-    lines = wrap(text, _MSG_WIDTH - indent, max_lines=MESSAGE_MAX_ROWS, placeholder=" ...") or [""]
+    lines = wrap(text, _MSG_WIDTH - indent, max_lines=MESSAGE_MAX_ROWS, placeholder=" ...",
+                 break_on_hyphens=False) or [""]  # a handle such as Jean-Christoph stays whole
     return ((tag, lines[0]), *((CONTINUED, " " * indent + line) for line in lines[1:]))
 
 
