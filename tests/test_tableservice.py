@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import random
 import sqlite3
@@ -17,9 +16,7 @@ import pytest
 from bbspoker.bus import Bus
 from bbspoker.ledger import Ledger
 from bbspoker.table import Action, Phase, Table, TableError, TableRules
-from bbspoker import tableservice
-from bbspoker.tableservice import (LOST_REASON, TableMessage, TableSnapshot, TableService,
-                                   collect_garbage_due)
+from bbspoker.tableservice import LOST_REASON, TableMessage, TableSnapshot, TableService
 from bbspoker.wallet import MemoryWallet
 from tests.telnetclient import FakeClock, wait_until
 from tests.test_ledger import Clock, FailingCommits, break_journal, committed, mend_journal
@@ -62,56 +59,6 @@ async def test_a_bet_is_on_the_screens_before_its_commit_and_in_the_ledger_after
     await asyncio.sleep(0)                       # the loop turn after the screens
     assert committed(db, "alice") == 965
     assert ledger.verify() == []
-
-
-async def test_garbage_is_collected_after_the_screens_and_the_commit_not_during_a_step(
-        table, monkeypatch):
-    service, _, db, _ = table
-    await service.call("start", "alice")
-    await asyncio.sleep(0)                        # the start's commit
-    seen = []
-
-    def paint() -> None:
-        sub.drain()
-        seen.append(("paint", committed(db, "alice")))
-
-    def collect() -> bool:
-        seen.append(("collect", committed(db, "alice")))
-        return False
-
-    sub = service.bus.subscribe(notify=paint)
-    monkeypatch.setattr(tableservice, "collect_garbage_due", collect)
-    await service.call("bet", "alice", 25)
-    await asyncio.sleep(0)
-    assert seen == [("paint", 990), ("collect", 965)]  # before the commit, after it
-
-
-def test_collect_garbage_due_runs_cpythons_collection_once_half_of_its_trigger_is_reached():
-    runs = []
-
-    def record(phase, info):
-        if phase == "start":
-            runs.append(info["generation"])
-
-    before = gc.get_threshold()
-    gc.collect()
-    gc.callbacks.append(record)
-    try:
-        kept = [[] for _ in range(before[0] // 2 - 50)]
-        assert not collect_garbage_due() and runs == []        # not half way yet
-        kept += [[] for _ in range(100)]
-        assert collect_garbage_due() and runs == [0]           # the young generation
-        assert gc.get_count()[0] < 10 and gc.get_threshold() == before
-        kept += [[] for _ in range(before[0])]
-        gc.disable()
-        try:
-            assert not collect_garbage_due() and runs == [0]   # the collector is off
-        finally:
-            gc.enable()
-    finally:
-        gc.callbacks.remove(record)
-        gc.set_threshold(*before)
-    assert len(kept) > before[0]
 
 
 async def test_submit_gives_the_outcome_as_a_future_without_waiting(table):

@@ -30,22 +30,12 @@ I/O error, a statement that wrote nothing) the ledger has undone the step,
 and the next step calls the games it touched off (:meth:`Table.call_off`,
 every ante and bet the ledger holds given back) with a ``SYSTEM`` line saying
 why.
-
-Garbage collection comes after the commit too (issue 6): CPython collects the
-young generation when some allocation finds 700 new container objects since
-the last collection, which was inside one step in eight, and an older
-generation's collection (hundreds of microseconds, tens of milliseconds for a
-full one with a thousand sessions) inside as many as one step in a hundred.
-After each commit, once half the allocations that trigger a collection have
-been made, :func:`collect_garbage_due` runs the collection CPython would
-run at the next one, chosen by CPython's own rules, while nobody waits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import itertools
 import logging
 import time
@@ -66,25 +56,6 @@ log = logging.getLogger(__name__)
 BALANCE_POLL = 1.0
 #: Why a game is called off after its moves could not be committed (players read it).
 LOST_REASON = "the server could not save the last move"
-
-
-def collect_garbage_due() -> bool:
-    """Run CPython's automatic garbage collection now if half of what triggers it has
-    accumulated (``gc.get_count()[0]`` at least half of ``gc.get_threshold()[0]``); returns
-    whether it ran. CPython picks the generation as it would for an allocation (an older
-    one when its own count is due, with its rule against too frequent full collections):
-    the threshold is set to 1 for one allocation, then put back. Nothing happens while
-    the collector is disabled (``gc.disable()``)."""
-    threshold = gc.get_threshold()
-    if not gc.isenabled() or not threshold[0] or gc.get_count()[0] * 2 < threshold[0]:
-        return False
-    gc.set_threshold(1, *threshold[1:])
-    try:
-        _allocation = [[]]  # a container object: the allocator checks the count now
-    finally:
-        gc.set_threshold(*threshold)
-    del _allocation
-    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,14 +271,12 @@ class TableService:
 
     def _commit(self) -> None:
         """Write and commit the last step's ledger work. If that fails, remember the games
-        it touched and wake the task: its next step calls them off. Then the garbage
-        collection that is due soon (:func:`collect_garbage_due`)."""
+        it touched and wake the task: its next step calls them off."""
         try:
             self.table.wallet.commit_pending()
         except CommitFailed as failed:
             self._lost |= failed.games
             self.wake()
-        collect_garbage_due()
 
     def _call_off_lost(self, now: float) -> list[Event]:
         """Call off the games whose moves the ledger lost (:meth:`Table.call_off`). If the
