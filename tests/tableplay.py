@@ -35,9 +35,18 @@ def cubes(c: TelnetClient) -> int:
 
 
 def my_cards(c: TelnetClient) -> list[str]:
-    """The player's five cards read from the boxes of region (3), left to right."""
+    """The player's five cards read from the boxes of region (3), left to right, e.g.
+    ``"10+"`` or ``"K#"`` (a face-down card reads ``"/\\"``)."""
     row = c.row(7)
-    return [row[2 + 8 * i + 1: 2 + 8 * i + 4].strip() for i in range(5)]
+    boxes = [row[2 + 8 * i: 2 + 8 * i + 7] for i in range(5)]
+    return [box[:3] if box.startswith("10") else box[1:3].strip() for box in boxes]
+
+
+def corner(card: str) -> str:
+    """The top text row of ``card``'s face-up box, as :func:`my_cards` reads it:
+    ``"|K# #K|"``, ``"10+ +10"``."""
+    rank, suit = card[:-1], card[-1]
+    return f"10{suit} {suit}10" if rank == "10" else f"|{rank}{suit} {suit}{rank}|"
 
 
 async def bet(c: TelnetClient, amount: str = "", key: str = "b") -> None:

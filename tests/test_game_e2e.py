@@ -15,7 +15,7 @@ from bbspoker.hands import evaluate
 from bbspoker.ledger import Ledger
 from bbspoker.poker import PokerScreen
 from bbspoker.table import Phase
-from tests.tableplay import bet, cubes, info, join, my_cards
+from tests.tableplay import bet, corner, cubes, info, join, my_cards
 from tests.telnetclient import FakeClock, TelnetClient, running_server
 
 pytestmark = pytest.mark.e2e
@@ -351,7 +351,7 @@ async def test_discard_selection_is_limited_to_three_and_can_be_undone(world):
         await alice.send(key)
     await alice.wait_for("You may discard at most 3 cards.")
     await alice.send("1")          # turn the first card face up again
-    await alice.wait_for(f"|{hand[0]:<2}")
+    await alice.wait_for(corner(hand[0]))
     await alice.send("d")
     await bob.wait_for("alice has discarded 2 cards.")
     after = my_cards(alice)
