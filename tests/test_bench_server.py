@@ -1,5 +1,6 @@
-"""The server benchmarks (screen bytes, latency, memory) run once in quick mode so that they
-cannot rot (issue 6). They print figures and PASS/MISS; nothing here checks a speed."""
+"""The server benchmarks (screen bytes, latency, budget, memory) run once in quick mode so
+that they cannot rot (issue 6). They print figures and PASS/MISS; nothing here checks a
+speed."""
 
 import re
 import subprocess
@@ -42,6 +43,15 @@ def test_latency_bench_times_actions_on_the_server_and_the_bare_relay():
         p50, p99 = float(row.group(2)), float(row.group(3))
         assert 0 < p50 <= p99
     assert re.search(r"x the bare relay's [\d.]+ ms \(target <= 2x\): (PASS|MISS)", out)
+
+
+def test_budget_bench_times_the_relay_with_and_without_simulated_work():
+    out = run_quick("budget")
+    plain = re.search(r"^plain\s+0\s+([\d.]+)\s+([\d.]+)\s+1\.00x$", out, re.M)
+    worked = re.search(r"^100 \+ 4 x 50\s+300\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x$", out, re.M)
+    assert plain and worked, out
+    assert 0 < float(plain.group(1)) <= float(plain.group(2))
+    assert 0 < float(worked.group(1)) <= float(worked.group(2))
 
 
 def test_memory_bench_reads_the_rss_of_both_servers():

@@ -305,12 +305,14 @@ def write_config(directory: Path, port: int, **sections: dict[str, object]) -> P
 
 class ServerProcess:
     """A server in a subprocess listening on ``port``: ``bbspoker serve`` (``config`` given)
-    or the bare telnetlib3 relay of this file. Use as an async context manager."""
+    or the bare telnetlib3 relay of this file, with ``work`` = (us before, us before each
+    send, bytes of padding) for ``budget.py``. Use as an async context manager."""
 
-    def __init__(self, port: int, config: Path | None = None) -> None:
+    def __init__(self, port: int, config: Path | None = None,
+                 work: tuple[float, float, int] | None = None) -> None:
         self.port = port
         if config is None:
-            argv = [sys.executable, __file__, "bare", str(port)]
+            argv = [sys.executable, __file__, "bare", str(port), *map(str, work or ())]
         else:
             argv = [str(Path(sys.executable).parent / "bbspoker"), "--config", str(config), "serve"]
         env = {k: v for k, v in os.environ.items() if k != "BBSPOKER_CONFIG"}
@@ -357,19 +359,35 @@ def print_table(rows: Sequence[Sequence[object]]) -> None:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip())
 
 
-async def _bare_server(port: int) -> None:
-    """The baseline server: plain telnetlib3 defaults; each line read goes to every other client."""
+def _spin(seconds: float) -> None:
+    """Keep the CPU busy for ``seconds`` (simulated server work: no sleep, no yield)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+async def _bare_server(port: int, before: float = 0.0, each: float = 0.0, pad: int = 0) -> None:
+    """The baseline server: plain telnetlib3 defaults; each line read goes to every other client.
+
+    For ``budget.py`` only: ``before`` seconds of busy work once a line is read,
+    ``each`` seconds before each send, and ``pad`` bytes (``x``) ahead of the
+    line relayed; all 0, the plain baseline."""
     import telnetlib3
 
     writers: set = set()
+    filler = b"x" * pad
 
     async def shell(reader, writer) -> None:
         writers.add(writer)
         try:
             while line := await reader.readline():
+                if before:
+                    _spin(before)
                 for other in writers:
                     if other is not writer:
-                        other.write(line)
+                        if each:
+                            _spin(each)
+                        other.write(filler + line if pad else line)
         finally:
             writers.discard(writer)
 
@@ -380,4 +398,6 @@ async def _bare_server(port: int) -> None:
 
 if __name__ == "__main__" and sys.argv[1:2] == ["bare"]:
     raise_fd_limit()
-    asyncio.run(_bare_server(int(sys.argv[2])))
+    work = [float(v) for v in sys.argv[3:5]]  # microseconds: before, each
+    asyncio.run(_bare_server(int(sys.argv[2]), *(us / 1e6 for us in work),
+                             *(int(v) for v in sys.argv[5:6])))
