@@ -40,7 +40,8 @@ async def measure(lines: int, pad: int, settings: Sequence[tuple[float, float]]
             for before, each in settings:
                 port = free_port()
                 server = ServerProcess(port, work=(before, each, pad))
-                servers.append(await server.__aenter__())
+                servers.append(server)  # stopped below even if it never starts
+                await server.__aenter__()
                 groups.append(await connect_bare(port, 5))
             base: list[list[float]] = []
             worked: list[list[list[float]]] = [[] for _ in settings]
@@ -56,6 +57,17 @@ async def measure(lines: int, pad: int, settings: Sequence[tuple[float, float]]
     return base, worked
 
 
+def _work(text: str) -> tuple[float, float]:
+    """``BEFORE:EACH`` (us, each >= 0) as a pair; ``argparse.ArgumentTypeError`` otherwise."""
+    try:
+        before, each = (float(v) for v in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected BEFORE:EACH in us, e.g. 250:100, not {text!r}")
+    if before < 0 or each < 0:
+        raise argparse.ArgumentTypeError(f"work cannot be negative: {text!r}")
+    return before, each
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, measure, print each setting's p50, p99 and ratio; exit 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -63,11 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lines", type=int, default=600, help="lines per server (default 600)")
     parser.add_argument("--pad", type=int, default=180,
                         help="bytes added to each update (default 180: a bet's update)")
-    parser.add_argument("--work", nargs="+", metavar="BEFORE:EACH",
+    parser.add_argument("--work", nargs="+", type=_work, metavar="BEFORE:EACH",
                         help="us of work before the sends and before each send")
     args = parser.parse_args(argv)
-    settings = [tuple(float(v) for v in w.split(":")) for w in args.work] if args.work else \
-        list(DEFAULT_WORK)
+    settings = args.work or list(DEFAULT_WORK)
     lines = args.lines
     if args.quick:
         lines, settings = 20, settings[:1]
