@@ -303,9 +303,10 @@ def _game(row: tuple) -> GameRecord:
 
 @dataclass(slots=True)
 class _Level:
-    """A write block nested in an open transaction (:meth:`Ledger._write`): its queued
-    statements start at ``mark`` in the ledger's queue; ``savepoint`` once a SQL
-    SAVEPOINT stands for it (statements ran while it was open, see :meth:`Ledger._sync`)."""
+    """A running write block (:meth:`Ledger._write`): its queued statements start at
+    ``mark`` in the ledger's queue; ``savepoint`` once a SQL SAVEPOINT stands for it
+    (statements ran while it was open, see :meth:`Ledger._sync`), and from the start for
+    the block that began the transaction (its undo is the rollback)."""
 
     mark: int
     savepoint: bool = False
@@ -351,8 +352,7 @@ class Ledger:
             self._version: int | None = None   # PRAGMA data_version when last checked
             # Queued statements and deferred commits, see _write, _sync and defer_commits.
             self._queue: list[tuple[str, tuple[Any, ...]]] = []  # applied, not yet run
-            self._levels: list[_Level] = []    # nested _write blocks running
-            self._depth = 0                    # _write blocks running
+            self._levels: list[_Level] = []    # _write blocks running, outermost first
             self._deferring = False            # inside defer_commits()
             self._pending = False              # a transaction waits for commit_pending()
             self._touched: set[int] = set()    # games written in the open transaction
@@ -519,19 +519,17 @@ class Ledger:
         commits it first (:meth:`_flush`).
         """
         db = self._db
-        if self._pending and not self._depth and (durable or not self._deferring):
+        if self._pending and not self._levels and (durable or not self._deferring):
             self._flush()
-        if self._depth or self._pending:
+        if self._levels or self._pending:
             level = _Level(len(self._queue))
             self._levels.append(level)
-            self._depth += 1
             try:
                 yield
             except BaseException:
                 self._undo(level)
                 raise
             finally:
-                self._depth -= 1
                 self._levels.pop()
             if level.savepoint and db.in_transaction:
                 db.execute("RELEASE inner")
@@ -541,7 +539,8 @@ class Ledger:
             self._durable = durable
         db.execute("BEGIN IMMEDIATE")
         self._touched.clear()
-        self._depth += 1
+        # The transaction's own level: its undo is the rollback, so it needs no SAVEPOINT.
+        self._levels.append(_Level(0, savepoint=True))
         try:
             self._check_version()
             yield
@@ -553,7 +552,7 @@ class Ledger:
             self._abort()
             raise
         finally:
-            self._depth -= 1
+            self._levels.pop()
 
     def _undo(self, level: _Level) -> None:
         """Undo a nested block that raised: drop its queued statements, roll back to its
@@ -588,7 +587,7 @@ class Ledger:
             self._run_queue()
         except sqlite3.Error:
             self._abort()
-            if self._depth:
+            if self._levels:
                 raise
 
     def _run_queue(self) -> None:
