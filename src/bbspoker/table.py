@@ -344,19 +344,22 @@ class Table:
         # One wallet transaction for the game and every ante; a failed ante undoes only
         # itself. The table changes only after the wallet work succeeded.
         paid: set[int] = set()
+        ante, handles = self.rules.ante, self.handles
         with self.wallet.transaction(durable=False):
             # Read inside the transaction, which holds the store's write lock: every ante
             # checked here is paid below, and the ledger's look at its caches at the
             # transaction's start serves this read too (issue 6, latency).
-            cubes = self.wallet.balances_of(self.handles)
-            if sum(n >= self.rules.ante for n in cubes.values()) < 2:
+            cubes = self.wallet.balances_of(handles)
+            if sum(n >= ante for n in cubes.values()) < 2:
                 raise TableError(self._too_few_antes())  # the transaction is undone
             deck = shuffled_deck(self._rng)
             deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
-            gid = self.wallet.open_game([s.handle for s in self._seats if s is not None],
-                                        deck_hash)
+            gid = self.wallet.open_game(handles, deck_hash)
             for i in order:
-                if self._pay(gid, self._seats[i].handle, self.rules.ante, "ante"):  # type: ignore[union-attr]
+                handle = self._seats[i].handle  # type: ignore[union-attr]
+                # One known to be short is not asked (no refused debit to undo); one the
+                # read left out (no account) is, and the wallet says why.
+                if cubes.get(handle, ante) >= ante and self._pay(gid, handle, ante, "ante"):
                     paid.add(i)
         g = self._game = _Game(gid, deck, deck_hash, now)
         ev: list[Event] = []

@@ -56,6 +56,8 @@ log = logging.getLogger(__name__)
 BALANCE_POLL = 1.0
 #: Why a game is called off after its moves could not be committed (players read it).
 LOST_REASON = "the server could not save the last move"
+#: What a player is told when their command met a bug or a storage failure (logged).
+FAILED = "Sorry, that did not work; please try again."
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +229,7 @@ class TableService:
         except Exception:
             log.exception("table step failed")
             if cmd is not None and not cmd.done.done():
-                cmd.done.set_exception(TableError("Sorry, that did not work; please try again."))
+                cmd.done.set_exception(TableError(FAILED))
         finally:
             asyncio.get_running_loop().call_soon(self._commit)
 
@@ -248,7 +250,7 @@ class TableService:
                     error = err
                 except Exception:  # a bug or a storage failure: log it, tell the player
                     log.exception("table command %s%r failed", cmd.name, cmd.args)
-                    error = TableError("Sorry, that did not work; please try again.")
+                    error = TableError(FAILED)
         for e in events:
             if e.text:
                 self.bus.publish(TableMessage(e.tag, e.text, e.to, e.kind))
