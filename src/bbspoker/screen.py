@@ -371,17 +371,21 @@ class _Region(NamedTuple):
     :class:`GameView` fields that ``key`` returns and nothing else (``draw(view, encoding)``
     returns the text of its rows). ``shared``: its changes recur on many screens (the
     same bet on every screen at the table), so its layouts and the bytes of each row's
-    change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`)."""
+    change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`).
+    ``per_screen``: a shared region whose whole layout differs on every screen (the
+    opponents: each screen leaves its own player out) keeps only its row changes: its
+    layouts would never be looked up again, and would only fill the cache."""
 
     rows: range
     cols: slice
     key: Callable[[GameView], object]
     draw: Callable[[GameView, str], tuple[str, ...]]
     shared: bool
+    per_screen: bool = False
 
 
 _REGIONS = (
-    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True, per_screen=True),
     _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info, True),
     _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count"), _draw_xmsg, True),
     _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, False),
@@ -626,10 +630,11 @@ class ScreenRenderer:
     def _set(self, index: int, key: object, view: GameView) -> None:
         """Remember that region ``index`` shows ``key`` (of ``view``), and its rows."""
         self._keys[index] = key
-        if _REGIONS[index].shared:
+        region = _REGIONS[index]
+        if region.shared and not region.per_screen:
             self._rows[index] = _region_rows(index, self.encoding, key, view)
         else:
-            self._rows[index] = _REGIONS[index].draw(view, self.encoding)
+            self._rows[index] = region.draw(view, self.encoding)
         if index == _INPUT:
             self._input_col = _INPUT_COL + display_width(_typed(view))
 
