@@ -163,8 +163,7 @@ class PokerScreen:
                     async with asyncio.timeout(self._clock_wait()):
                         await self._wakeup
                 except TimeoutError:
-                    if not self._busy:
-                        self._paint()  # the clock's next second
+                    self._paint()      # the clock's next second
                 self._take()           # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
             reason = "has lost the connection"
@@ -216,8 +215,7 @@ class PokerScreen:
                 if key is None:
                     break
                 self._on_key(key)
-            if not self._busy:
-                self._paint()
+            self._paint()
         except (SessionClosed, EOFError):
             self._wake_up()              # the loop ends the screen
             return
@@ -430,6 +428,10 @@ class PokerScreen:
         return self.error
 
     def _paint(self) -> None:
+        """Send what changed on this screen. Nothing while this player's own command is in
+        flight: the screen is painted when it returns (:meth:`_command_done`)."""
+        if self._busy:
+            return
         out = self.renderer.render(self.view())
         if out:
             self.session.write(out)
