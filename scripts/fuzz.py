@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bbspoker.server import Server  # noqa: E402
-from bbspoker.table import Action  # noqa: E402
+from bbspoker.app import Server  # noqa: E402
+from bbspoker.rules.draw40.game import Action  # noqa: E402
 from tests.telnetclient import (DO, DONT, IAC, NAWS, SB, SE, TTYPE, WILL, WONT,  # noqa: E402
                                 FakeClock, TelnetClient, running_server)
 

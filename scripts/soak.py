@@ -48,8 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bbspoker.ledger import Ledger  # noqa: E402
-from bbspoker.passwords import hash_password  # noqa: E402
+from bbspoker.store.sqlite import Ledger  # noqa: E402
+from bbspoker.store.passwords import hash_password  # noqa: E402
 from tests.telnetclient import IAC, NAWS, SB, TelnetClient  # noqa: E402
 
 __all__ = ["ServerProcess", "cli", "soak", "SOAK_CONFIG", "main"]

@@ -38,8 +38,8 @@ from typing import Any
 import pyte
 
 from bbspoker.config import Config
-from bbspoker.ledger import Ledger
-from bbspoker.server import Server, start_server
+from bbspoker.store.sqlite import Ledger
+from bbspoker.app import Server, start_server
 
 __all__ = ["TelnetClient", "FakeClock", "running_server", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
            "ECHO", "SGA", "TTYPE", "NAWS", "BINARY"]
@@ -313,7 +313,7 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
 
     ``sections`` change config values, e.g. ``login={"failure_delay": 0}``;
-    ``clock``/``sleep`` are passed to :func:`bbspoker.server.start_server`.
+    ``clock``/``sleep`` are passed to :func:`bbspoker.app.start_server`.
     The ledger is ``server.app.ledger``. Everything is closed on exit.
     """
     config = dataclasses.replace(Config(), **{

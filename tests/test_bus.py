@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from bbspoker.bus import Bus
+from bbspoker.table.bus import Bus
 
 
 async def test_every_subscriber_gets_every_message_in_order():

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from bbspoker.cards import DECK, Card, Rank, Suit, format_cards, parse_cards, shuffled_deck, sort_hand
+from bbspoker.rules.cards import DECK, Card, Rank, Suit, format_cards, parse_cards, shuffled_deck, sort_hand
 
 
 def test_deck_has_forty_distinct_cards_without_twos_threes_fours():

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bbspoker.cli import main
-from bbspoker.ledger import Ledger
-from bbspoker.passwords import verify_password
+from bbspoker.store.sqlite import Ledger
+from bbspoker.store.passwords import verify_password
 
 BBSPOKER = Path(sys.executable).parent / "bbspoker"
 HISTORY = {"players": ["Alice", "bob"], "deck": "sha256 of the order",
@@ -280,9 +280,9 @@ def test_backup_writes_a_usable_copy_and_never_overwrites(users, run, tmp_path):
 
 def test_serve_hands_the_config_with_overrides_to_the_server(db, run, monkeypatch, tmp_path):
     seen = []
-    fake = types.ModuleType("bbspoker.server")
+    fake = types.ModuleType("bbspoker.app")
     fake.run = lambda config: seen.append(config) or 0
-    monkeypatch.setitem(sys.modules, "bbspoker.server", fake)
+    monkeypatch.setitem(sys.modules, "bbspoker.app", fake)
     conf = tmp_path / "c.toml"
     conf.write_text('[server]\nhost = "0.0.0.0"\nport = 4000\n[table]\nante = 25\n')
     assert run("--config", str(conf), "serve", "--port", "2424")[0] == 0

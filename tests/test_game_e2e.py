@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from bbspoker.cards import parse_cards
+from bbspoker.rules.cards import parse_cards
 from bbspoker.cli import main as cli_main
-from bbspoker.hands import evaluate
-from bbspoker.ledger import Ledger
-from bbspoker.poker import PokerScreen
-from bbspoker.table import Phase
+from bbspoker.rules.draw40.hands import evaluate
+from bbspoker.store.sqlite import Ledger
+from bbspoker.door.screens.draw40 import PokerScreen
+from bbspoker.rules.draw40.game import Phase
 from tests.tableplay import bet, corner, cubes, info, join, my_cards
 from tests.telnetclient import FakeClock, TelnetClient, running_server
 
@@ -198,7 +198,7 @@ async def test_a_screen_bug_after_a_command_disconnects_only_that_player(world, 
         paint(screen)
 
     monkeypatch.setattr(PokerScreen, "_paint", broken)
-    with caplog.at_level(logging.ERROR, logger="bbspoker.poker"):
+    with caplog.at_level(logging.ERROR, logger="bbspoker.door.screens.draw40"):
         await alice.send("s")                 # her own command's outcome is painted last
         await alice.wait_closed()
     await bob.wait_for("alice has lost the connection.")

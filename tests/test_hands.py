@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from bbspoker.cards import DECK, parse_cards, sort_hand
-from bbspoker.hands import Category, HandValue, evaluate, strength, strengths
+from bbspoker.rules.cards import DECK, parse_cards, sort_hand
+from bbspoker.rules.draw40.hands import Category, HandValue, evaluate, strength, strengths
 
 
 def ev(text: str) -> HandValue:

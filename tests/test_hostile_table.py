@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bbspoker.ledger import validate_handle
+from bbspoker.store.sqlite import validate_handle
 from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
 from tests.tableplay import bet, info, join
 
@@ -128,7 +128,7 @@ async def test_handles_typed_with_forbidden_characters_are_cleaned_before_anyone
 
 
 async def test_a_seated_player_who_stops_reading_is_dropped_and_the_others_play_on(table, caplog):
-    caplog.set_level(logging.INFO, logger="bbspoker.session")
+    caplog.set_level(logging.INFO, logger="bbspoker.transport.session")
     server, seat = table
     alice, bob = await seat("alice"), await seat("bob")
     slow = await TelnetClient.connect(server.port, read=False, rcvbuf=4096)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bbspoker.keys import BACKSPACE, ENTER, ESC, Edit, Key, KeyDecoder, KeyKind, LineEditor
+from bbspoker.door.keys import BACKSPACE, ENTER, ESC, Edit, Key, KeyDecoder, KeyKind, LineEditor
 
 
 def char(c):

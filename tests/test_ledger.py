@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bbspoker.ledger import (CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
+from bbspoker.store.sqlite import (CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
                              validate_handle)
-from bbspoker.passwords import hash_password, validate_password, verify_password
-from bbspoker.server import sync_ledger
-from bbspoker.wallet import SYSTEM, CommitFailed, InsufficientCubes, MemoryWallet, UnknownAccount
+from bbspoker.store.passwords import hash_password, validate_password, verify_password
+from bbspoker.app import sync_ledger
+from bbspoker.store.wallet import SYSTEM, CommitFailed, InsufficientCubes, MemoryWallet, UnknownAccount
 
 from tests.telnetclient import wait_until
 
@@ -495,7 +495,7 @@ def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, d
     with ledger.defer_commits():
         assert ledger.pay_into_pot(gid, "alice", 25, "bet") == 965
     disk.failures = fault == "COMMIT"
-    with caplog.at_level(logging.ERROR, logger="bbspoker.ledger"):
+    with caplog.at_level(logging.ERROR, logger="bbspoker.store.sqlite"):
         assert ledger.grant("bob", 7, "prize", "sysop") == 57
     assert any("could not be committed" in r.getMessage() for r in caplog.records)
     assert ledger.balance("alice") == 990 == committed(db, "Alice")
@@ -749,7 +749,7 @@ def test_concurrent_cli_grants_during_games_lose_no_update(db):
 
 _CRASHING_SERVER = """
 import sys, time
-from bbspoker.ledger import Ledger
+from bbspoker.store.sqlite import Ledger
 led = Ledger(sys.argv[1])
 done = led.open_game(["Alice", "bob"], "d")
 led.pay_into_pot(done, "Alice", 10, "ante"); led.pay_into_pot(done, "bob", 10, "ante")

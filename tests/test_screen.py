@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wcwidth import wcwidth
 
-from bbspoker.cards import DECK, parse_cards
-from bbspoker import screen
-from bbspoker.screen import GameView, Opponent, ScreenRenderer
+from bbspoker.rules.cards import DECK, parse_cards
+from bbspoker.door.screens import regions as screen
+from bbspoker.door.screens.regions import GameView, Opponent, ScreenRenderer
 
 TERMS: dict[str, blessed.Terminal] = {}
 

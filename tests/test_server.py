@@ -13,8 +13,8 @@ import weakref
 
 import pytest
 
-from bbspoker.server import FALLBACK_KIND, TokenBucket, terminal_for
-from bbspoker.session import clamp_size
+from bbspoker.transport.telnet import FALLBACK_KIND, TokenBucket, terminal_for
+from bbspoker.transport.session import clamp_size
 from tests.telnetclient import (ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient, wait_until,
                                 running_server)
 
@@ -190,7 +190,7 @@ async def blind_login(c: TelnetClient, handle: str) -> None:
 
 
 async def test_a_client_that_never_reads_is_dropped_and_nobody_waits(tmp_path, clients, caplog):
-    caplog.set_level(logging.INFO, logger="bbspoker.session")
+    caplog.set_level(logging.INFO, logger="bbspoker.transport.session")
     async with running_server(tmp_path, output={"drain_timeout": 1.0,
                                                 "backlog_bytes": 1 << 20}) as server:
         fast = await clients(server.port)
@@ -215,7 +215,7 @@ async def test_a_client_that_never_reads_is_dropped_and_nobody_waits(tmp_path, c
 
 
 async def test_output_backlog_over_the_bound_disconnects_at_once(tmp_path, clients, caplog):
-    caplog.set_level(logging.INFO, logger="bbspoker.session")
+    caplog.set_level(logging.INFO, logger="bbspoker.transport.session")
     async with running_server(tmp_path, output={"backlog_bytes": 64 * 1024}) as server:
         c = await clients(server.port)
         await c.login("alice", "pw-alice")
@@ -289,7 +289,7 @@ async def test_serve_stops_cleanly_on_sigterm(tmp_path, clients):
     env = dict(os.environ, BBSPOKER_DB=str(tmp_path / "serve.db"))
     env.pop("BBSPOKER_CONFIG", None)
     (tmp_path / "serve.toml").write_text("[server]\nport = 0\n")
-    code = ("import sys; from bbspoker.config import load_config; from bbspoker.server import run;"
+    code = ("import sys; from bbspoker.config import load_config; from bbspoker.app import run;"
             f"sys.exit(run(load_config({str(tmp_path / 'serve.toml')!r})))")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, env=env,
                                                 stderr=subprocess.PIPE)

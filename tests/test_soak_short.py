@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bbspoker.server import log_loop_lag
+from bbspoker.app import log_loop_lag
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "soak.py"
 
@@ -37,7 +37,7 @@ def test_short_soak_survives_kills_and_the_books_balance():
 
 
 async def test_loop_lag_monitor_reports_a_blocked_loop(caplog):
-    caplog.set_level(logging.INFO, logger="bbspoker.server")
+    caplog.set_level(logging.INFO, logger="bbspoker.app")
     monitor = asyncio.create_task(log_loop_lag(every=0.3, tick=0.01))
     await asyncio.sleep(0.05)
     time.sleep(0.2)                                  # something blocks the event loop

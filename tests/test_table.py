@@ -6,11 +6,11 @@ import sqlite3
 
 import pytest
 
-from bbspoker.cards import DECK
-from bbspoker.hands import evaluate
-from bbspoker.ledger import Ledger
-from bbspoker.table import Action, Phase, Table, TableError, TableRules
-from bbspoker.wallet import SYSTEM, MemoryWallet
+from bbspoker.rules.cards import DECK
+from bbspoker.rules.draw40.hands import evaluate
+from bbspoker.store.sqlite import Ledger
+from bbspoker.rules.draw40.game import Action, Phase, Table, TableError, TableRules
+from bbspoker.store.wallet import SYSTEM, MemoryWallet
 
 
 def make(players=("alice", "bob", "carol"), cubes=1000, rules=None, seed=1):

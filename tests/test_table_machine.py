@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bbspoker.cards import DECK
-from bbspoker.table import Action, Phase, Table, TableError, TableRules
-from bbspoker.wallet import SYSTEM, MemoryWallet
+from bbspoker.rules.cards import DECK
+from bbspoker.rules.draw40.game import Action, Phase, Table, TableError, TableRules
+from bbspoker.store.wallet import SYSTEM, MemoryWallet
 
 POOL = ["ann", "bo", "cy", "di", "ed", "flo"]
 names = st.sampled_from(POOL)

@@ -13,11 +13,11 @@ import sqlite3
 
 import pytest
 
-from bbspoker.bus import Bus
-from bbspoker.ledger import Ledger
-from bbspoker.table import Action, Phase, Table, TableError, TableRules
-from bbspoker.tableservice import LOST_REASON, TableMessage, TableSnapshot, TableService
-from bbspoker.wallet import MemoryWallet
+from bbspoker.table.bus import Bus
+from bbspoker.store.sqlite import Ledger
+from bbspoker.rules.draw40.game import Action, Phase, Table, TableError, TableRules
+from bbspoker.table.service import LOST_REASON, TableMessage, TableSnapshot, TableService
+from bbspoker.store.wallet import MemoryWallet
 from tests.telnetclient import FakeClock, wait_until
 from tests.test_ledger import Clock, FailingCommits, break_journal, committed, mend_journal
 
@@ -169,7 +169,7 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
             break_journal(db, reason, fault)
 
     sub = service.bus.subscribe()
-    with caplog.at_level(logging.ERROR, logger="bbspoker.ledger"):
+    with caplog.at_level(logging.ERROR, logger="bbspoker.store.sqlite"):
         await lose(service, fail)
         called_off = (f"The game was called off ({LOST_REASON}): every ante and bet has been "
                       "given back.")

@@ -38,8 +38,8 @@ if str(REPO) not in sys.path:
 
 from tests.telnetclient import TelnetClient  # noqa: E402
 
-from bbspoker import passwords  # noqa: E402
-from bbspoker.ledger import Ledger  # noqa: E402
+from bbspoker.store import passwords  # noqa: E402
+from bbspoker.store.sqlite import Ledger  # noqa: E402
 
 #: Password of every benchmark account.
 PASSWORD = "bench-pw"

@@ -1,7 +1,7 @@
-"""Benchmark: hands per second of bbspoker.hands against treys (issue 6, item 1).
+"""Benchmark: hands per second of bbspoker.rules.draw40.hands against treys (issue 6, item 1).
 
 Ranks every five-card hand of the 40-card deck (658,008) with
-``bbspoker.hands.evaluate`` (``strength`` is the same function) and with the
+``bbspoker.rules.draw40.hands.evaluate`` (``strength`` is the same function) and with the
 bulk ``strengths`` (one numpy array of card indices), and as many random
 52-card hands with ``treys.Evaluator().evaluate`` in the same run; prints
 hands/s and the ratio to treys (targets: evaluate >= 1.5x, strengths >= 10x).
@@ -27,8 +27,8 @@ import numpy as np
 from treys import Card as TreysCard
 from treys import Evaluator
 
-from bbspoker.cards import DECK
-from bbspoker.hands import evaluate, strengths
+from bbspoker.rules.cards import DECK
+from bbspoker.rules.draw40.hands import evaluate, strengths
 
 ALL_HANDS = 658_008
 
@@ -54,8 +54,8 @@ def best_seconds(passes: dict[str, Callable[[], None]], repeat: int) -> dict[str
 
 
 def import_seconds() -> float:
-    """Seconds to import bbspoker.hands (its tables are built at import) in a fresh interpreter."""
-    code = ("import time, bbspoker.cards; t = time.perf_counter(); import bbspoker.hands; "
+    """Seconds to import bbspoker.rules.draw40.hands (its tables are built at import) in a fresh interpreter."""
+    code = ("import time, bbspoker.rules.cards; t = time.perf_counter(); import bbspoker.rules.draw40.hands; "
             "print(time.perf_counter() - t)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     return float(out.stdout)
@@ -93,12 +93,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     f = run(2_000, 1) if args.quick else run(ALL_HANDS, args.repeat)
     print(f"hands ranked per evaluator: {f['hands']:,} (cores: {os.cpu_count()})")
     print(f"treys.Evaluator().evaluate   {f['treys']:>12,.0f} hands/s")
-    print(f"bbspoker.hands.evaluate      {f['evaluate']:>12,.0f} hands/s  "
+    print(f"bbspoker.rules.draw40.hands.evaluate      {f['evaluate']:>12,.0f} hands/s  "
           f"ratio {f['evaluate_ratio']:.2f}x treys (target >= 1.5x)")
-    print("bbspoker.hands.strength      the same function as evaluate (a HandValue is the int)")
-    print(f"bbspoker.hands.strengths     {f['strengths']:>12,.0f} hands/s  "
+    print("bbspoker.rules.draw40.hands.strength      the same function as evaluate (a HandValue is the int)")
+    print(f"bbspoker.rules.draw40.hands.strengths     {f['strengths']:>12,.0f} hands/s  "
           f"ratio {f['strengths_ratio']:.2f}x treys (target >= 10x; numpy, one call)")
-    print(f"import bbspoker.hands (tables built): {f['import_s'] * 1000:.1f} ms")
+    print(f"import bbspoker.rules.draw40.hands (tables built): {f['import_s'] * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

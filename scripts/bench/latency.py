@@ -37,7 +37,7 @@ from _common import (  # noqa: E402
     free_port, next_actor, percentile, press, print_table, raise_fd_limit, scratch_dir,
     seat_players, type_prelude, write_config)
 
-from bbspoker.ledger import Ledger  # noqa: E402
+from bbspoker.store.sqlite import Ledger  # noqa: E402
 
 HANDLES = ("amy", "bert", "cleo", "dirk", "eve")
 #: The first bettor of this round asks to see hands, which ends the game.

@@ -27,7 +27,7 @@ from _common import (  # noqa: E402
     BenchClient, ServerProcess, connect_bare, connect_many, create_accounts, free_port,
     print_table, raise_fd_limit, scratch_dir, write_config)
 
-from bbspoker.ledger import Ledger  # noqa: E402
+from bbspoker.store.sqlite import Ledger  # noqa: E402
 
 #: Seconds to let the server settle before reading its RSS.
 SETTLE = 1.0

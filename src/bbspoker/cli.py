@@ -2,7 +2,7 @@
 
 ``bbspoker [--config FILE] COMMAND ...`` (``--help`` works on every command):
 
-* ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.server.run``);
+* ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
 * ``users add|list|show|passwd|ban|unban``: accounts and handles;
 * ``cubes show|grant|take|set|history``: CUBES, each adjustment journalled with
   its ``--reason`` and the operating-system user who made it;
@@ -26,11 +26,11 @@ import sys
 import time
 from typing import Any, Callable, Sequence
 
-from . import __version__
-from .config import Config, ConfigError, load_config
-from .ledger import HandleTaken, Ledger, LedgerError, validate_handle
-from .passwords import hash_password, validate_password
-from .wallet import InsufficientCubes, UnknownAccount
+from bbspoker import __version__
+from bbspoker.config import Config, ConfigError, load_config
+from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_handle
+from bbspoker.store.passwords import hash_password, validate_password
+from bbspoker.store.wallet import InsufficientCubes, UnknownAccount
 
 __all__ = ["main"]
 
@@ -98,7 +98,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     overrides = {k: getattr(args, k) for k in ("host", "port") if getattr(args, k) is not None}
     config = dataclasses.replace(config, server=dataclasses.replace(config.server, **overrides))
     # Imported here: the admin commands need no telnet stack.
-    return importlib.import_module("bbspoker.server").run(config)
+    return importlib.import_module("bbspoker.app").run(config)
 
 
 def _users_add(args: argparse.Namespace, config: Config) -> int:

@@ -1,6 +1,6 @@
 """The wallet interface through which the table reads and moves CUBES.
 
-The table (``bbspoker.table``) never keeps money of its own: every ante and
+The table (``bbspoker.rules.draw40.game``) never keeps money of its own: every ante and
 bet leaves the player's balance through :meth:`Wallet.pay_into_pot` at the
 moment it is made (chapter 2: "Bets are always subtracted from a player's
 cash in the very same moment when the bet was confirmed"), and the pot leaves
@@ -18,7 +18,7 @@ service shows a move on every screen first and commits it in the next
 event-loop turn (issue 6).
 
 Implementations: :class:`MemoryWallet` here (tests, bots), and
-``bbspoker.ledger.Ledger`` (SQLite, the real thing). All amounts are whole
+``bbspoker.store.sqlite.Ledger`` (SQLite, the real thing). All amounts are whole
 CUBES (``int``); handles are compared without regard to case.
 """
 

@@ -21,7 +21,7 @@ category first (chapter 3, with the decisions of issue 2):
 Within one deal two hands are therefore never equal.
 
 How it is fast: a ``Card`` is an int whose value is its code (see
-``bbspoker.cards``), so the sum of the five cards is plain int arithmetic. The
+``bbspoker.rules.cards``), so the sum of the five cards is plain int arithmetic. The
 sum holds the 40-bit mask of the cards (four bits per rank, one per suit), a
 count of each suit, and a rank key that names the multiset of ranks. The rank
 key selects one of the 1,992 rank patterns in a table built at import (a few
@@ -40,7 +40,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Iterable
 
-from .cards import (CODE_MASK_SHIFT, CODE_RANK_WEIGHTS, CODE_SUIT_COUNT_SHIFT, DECK, Card, Rank,
+from bbspoker.rules.cards import (CODE_MASK_SHIFT, CODE_RANK_WEIGHTS, CODE_SUIT_COUNT_SHIFT, DECK, Card, Rank,
                     format_cards)
 
 if TYPE_CHECKING:

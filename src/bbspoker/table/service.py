@@ -1,12 +1,12 @@
 """The one task that owns the table: commands in, one at a time; snapshots and messages out.
 
-Sessions never touch :class:`~bbspoker.table.Table` themselves. They call
+Sessions never touch :class:`~bbspoker.rules.draw40.game.Table` themselves. They call
 :meth:`TableService.call` (``await service.call("bet", handle, 25)``), which
 queues the command for the owning task and returns when it has been applied,
-or raises :class:`~bbspoker.table.TableError` with the message for the player;
+or raises :class:`~bbspoker.rules.draw40.game.TableError` with the message for the player;
 :meth:`TableService.submit` queues it the same way and returns the future of
 that outcome (the game screen takes keys without a task of its own).
-After every change the task publishes on the :class:`~bbspoker.bus.Bus`:
+After every change the task publishes on the :class:`~bbspoker.table.bus.Bus`:
 
 - one :class:`TableMessage` per event with a sentence (keyless bus items:
   never dropped), and
@@ -18,14 +18,14 @@ and re-reads the seated players' CUBES every second so that an admin's change
 reaches their status line within two seconds (issue 4).
 
 Ledger writes are made after the screens (issue 6): each step runs inside
-:meth:`~bbspoker.wallet.Wallet.defer_commits`, so its CUBES moves are checked
+:meth:`~bbspoker.store.wallet.Wallet.defer_commits`, so its CUBES moves are checked
 and applied at once (a bet the CUBES cannot cover is refused as ever) but
 neither written nor committed: the ledger only takes its write lock, and
 queues the statements. The step publishes, runs the bus's ``notify``
 callbacks that paint the other screens (:meth:`Bus.flush`), resolves the
-caller, and only then schedules :meth:`~bbspoker.wallet.Wallet.commit_pending`
+caller, and only then schedules :meth:`~bbspoker.store.wallet.Wallet.commit_pending`
 (the statements, then the COMMIT) with ``loop.call_soon``, behind the actor's
-wake-up. If that fails (:class:`~bbspoker.wallet.CommitFailed`: disk full, an
+wake-up. If that fails (:class:`~bbspoker.store.wallet.CommitFailed`: disk full, an
 I/O error, a statement that wrote nothing) the ledger has undone the step,
 and the next step calls the games it touched off (:meth:`Table.call_off`,
 every ante and bet the ledger holds given back) with a ``SYSTEM`` line saying
@@ -43,10 +43,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .bus import Bus
-from .cards import Card
-from .table import Action, Event, Phase, SeatView, Table, TableError
-from .wallet import CommitFailed
+from bbspoker.table.bus import Bus
+from bbspoker.rules.cards import Card
+from bbspoker.rules.draw40.game import Action, Event, Phase, SeatView, Table, TableError
+from bbspoker.store.wallet import CommitFailed
 
 __all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "TableService"]
 
@@ -139,7 +139,7 @@ class TableService:
     def submit(self, name: str, *args: Any, **kwargs: Any) -> asyncio.Future[None]:
         """Queue ``table.<name>(*args, now=now, **kwargs)`` for the owning task; returns the
         future of its outcome, for a caller that must not wait (a screen taking keys inside
-        the event-loop turn they arrived, see :mod:`bbspoker.poker`).
+        the event-loop turn they arrived, see :mod:`bbspoker.door.screens.draw40`).
 
         The future's exception is :class:`TableError` (the player's message) if the table
         refuses or is closed. Raises ``ValueError`` at once for an unknown command name."""

@@ -6,7 +6,7 @@
 - ``Handle:`` then ``Password:`` (never echoed). An unknown handle is offered
   ``Create new user <handle>? (y/n)``, a password typed twice and the
   configured starting CUBES. Handles are checked by
-  :func:`bbspoker.ledger.validate_handle` (2-16 printable characters, unique
+  :func:`bbspoker.store.sqlite.validate_handle` (2-16 printable characters, unique
   without regard to case). A banned user is refused with the reason.
 - A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
   failures from one address or on one handle within ``failure_window``
@@ -27,20 +27,20 @@ from typing import TYPE_CHECKING
 
 from wcwidth import wrap
 
-from bbspoker import poker
+from bbspoker.door.screens import draw40 as poker
 from bbspoker.config import LoginConfig
-from bbspoker.keys import Edit, KeyKind, LineEditor
-from bbspoker.ledger import HandleTaken, handle_key, validate_handle
-from bbspoker.passwords import MAX_PASSWORD_LENGTH, validate_password
-from bbspoker.session import Session, SessionClosed, XMessage
+from bbspoker.door.keys import Edit, KeyKind, LineEditor
+from bbspoker.store.sqlite import HandleTaken, handle_key, validate_handle
+from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
+from bbspoker.transport.session import Session, SessionClosed, XMessage
 from bbspoker.text import clean_text
 
 if TYPE_CHECKING:
-    from bbspoker.server import App
+    from bbspoker.app import App
 
 __all__ = ["serve", "LoginGuard", "XMESSAGE_WIDTH", "HELP_TEXT"]
 
-log = logging.getLogger("bbspoker.lobby")
+log = logging.getLogger("bbspoker.door.lobby")
 
 #: Screen cells an X-message may take (it is shown on one line of its own).
 XMESSAGE_WIDTH = 70
@@ -136,7 +136,7 @@ class LoginGuard:
 async def read_line(session: Session, prompt: str, *, max_chars: int,
                     max_width: int | None = None, hidden: bool = False,
                     timeout: float | None = None) -> str:
-    """Show ``prompt`` (one line, no CR/LF) and read one line with :class:`bbspoker.keys.LineEditor`.
+    """Show ``prompt`` (one line, no CR/LF) and read one line with :class:`bbspoker.door.keys.LineEditor`.
 
     Echoes what is typed (nothing when ``hidden``: passwords), Backspace
     works. Returns the line on Enter, ``""`` on Esc (callers take it as

@@ -7,7 +7,7 @@ seconds (any monotonic scale) as ``now``; each returns the list of
 :class:`Event` s that the players must be told. A command that the rules do
 not allow raises :class:`TableError` with a message fit to show the player,
 and changes nothing. CUBES move only through the injected
-:class:`~bbspoker.wallet.Wallet`; the table never holds money that is not in
+:class:`~bbspoker.store.wallet.Wallet`; the table never holds money that is not in
 the pot.
 
 The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Collection, Iterable, Mapping
 
-from .cards import Card, format_cards, shuffled_deck, sort_hand
-from .hands import evaluate
-from .wallet import InsufficientCubes, Wallet
+from bbspoker.rules.cards import Card, format_cards, shuffled_deck, sort_hand
+from bbspoker.rules.draw40.hands import evaluate
+from bbspoker.store.wallet import InsufficientCubes, Wallet
 
 __all__ = ["TableRules", "TableError", "Event", "Phase", "Action", "SeatView", "Table"]
 
@@ -150,7 +150,7 @@ class _Game:
 class Table:
     """One PoKeR table (chapter 2). Not thread-safe: one owner applies commands in order.
 
-    ``wallet`` moves CUBES (see :mod:`bbspoker.wallet`); ``rng`` shuffles
+    ``wallet`` moves CUBES (see :mod:`bbspoker.store.wallet`); ``rng`` shuffles
     (``None`` = ``secrets.SystemRandom``, pass a seeded ``random.Random`` in
     tests); ``rules`` holds the numbers.
     """
@@ -500,10 +500,10 @@ class Table:
     def call_off(self, now: float, reason: str, game_ids: Collection[int]) -> list[Event]:
         """Call the games ``game_ids`` (wallet ids) off, without a winner: at shutdown, or
         when the wallet could not commit their last moves
-        (:class:`~bbspoker.wallet.CommitFailed`). The running game, if among them, ends
+        (:class:`~bbspoker.store.wallet.CommitFailed`). The running game, if among them, ends
         at once: its pot and bets as the table knew them are dropped. Then the wallet
         gives back every ante and bet it holds of each game still open there
-        (:meth:`~bbspoker.wallet.Wallet.cancel_game`; a game it does not hold as open,
+        (:meth:`~bbspoker.store.wallet.Wallet.cancel_game`; a game it does not hold as open,
         such as a start that was never committed, took nothing). So no CUBES appear or
         vanish whatever part of a game was lost. Returns the ``cancelled`` event (data
         ``refunds``: ``{handle: CUBES}``). What ``cancel_game`` raises other than

@@ -8,13 +8,13 @@ until the player leaves ([X]) or the connection drops.
 A :class:`PokerScreen` turns three inputs into one output:
 
 - keys from the session (chapter 2.4 commands, prompts, the chat line),
-- items from the table's bus (:class:`~bbspoker.tableservice.TableSnapshot`
-  state, :class:`~bbspoker.tableservice.TableMessage` and
-  :class:`~bbspoker.tableservice.ChatMessage` lines), and
+- items from the table's bus (:class:`~bbspoker.table.service.TableSnapshot`
+  state, :class:`~bbspoker.table.service.TableMessage` and
+  :class:`~bbspoker.table.service.ChatMessage` lines), and
 - the clock (the status line's count-down, once a second),
 
-into a :class:`~bbspoker.screen.GameView`, which its
-:class:`~bbspoker.screen.ScreenRenderer` turns into the few bytes that change the
+into a :class:`~bbspoker.door.screens.regions.GameView`, which its
+:class:`~bbspoker.door.screens.regions.ScreenRenderer` turns into the few bytes that change the
 player's screen.
 """
 
@@ -27,17 +27,17 @@ import math
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from .keys import Edit, Key, KeyKind, LineEditor
-from .screen import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
-from .session import SessionClosed
-from .table import Action, Phase, TableError
-from .tableservice import ChatMessage, TableMessage, TableSnapshot
-from .text import clean_text, display_width
+from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
+from bbspoker.door.screens.regions import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
+from bbspoker.transport.session import SessionClosed
+from bbspoker.rules.draw40.game import Action, Phase, TableError
+from bbspoker.table.service import ChatMessage, TableMessage, TableSnapshot
+from bbspoker.text import clean_text, display_width
 
 if TYPE_CHECKING:
-    from .bus import Subscription
-    from .server import App
-    from .session import Session
+    from bbspoker.table.bus import Subscription
+    from bbspoker.app import App
+    from bbspoker.transport.session import Session
 
 __all__ = ["enter_table", "PokerScreen", "COMMAND_TEXT"]
 
@@ -73,7 +73,7 @@ async def enter_table(session: Session, app: App) -> None:
     """Chapter 2, entering the game: the ANSI notice, who is there, join or not, then play.
 
     Returns when the player has left the table (or never sat down). Raises
-    :class:`~bbspoker.session.SessionClosed` if the connection drops outside the game
+    :class:`~bbspoker.transport.session.SessionClosed` if the connection drops outside the game
     screen; a drop inside the game screen is handled (the player is removed from the table).
     """
     service = app.table_service
@@ -283,7 +283,7 @@ class PokerScreen:
 
     def _add_message(self, tag: str, text: str) -> None:
         """Show ``[tag] text`` in the message area: one row, or more for a long message
-        (:func:`bbspoker.screen.message_rows`)."""
+        (:func:`bbspoker.door.screens.regions.message_rows`)."""
         rows = message_rows(tag, text)
         self.messages.extend(rows)
         self.message_count += len(rows)

@@ -6,11 +6,11 @@ screen).
 
 - *Input* comes in the event-loop turn the bytes arrived: the reader hands
   each chunk to the session (``reader.consume``, see
-  :class:`bbspoker.server.DoorReader`), with no task to wake in between
+  :class:`bbspoker.transport.telnet.DoorReader`), with no task to wake in between
   (issue 6, latency). The session ends when a line passes ``[input]
   max_line_bytes`` without CR/LF, decodes with the session's encoding and
   ``errors="replace"`` (a 0xFF byte or invalid UTF-8 becomes U+FFFD, never an
-  exception) and turns the text into :class:`bbspoker.keys.Key` objects in a
+  exception) and turns the text into :class:`bbspoker.door.keys.Key` objects in a
   bounded type-ahead queue (:data:`KEY_QUEUE` keys). Keys typed while it is
   full are dropped, as a full keyboard buffer drops them: memory stays
   bounded, and the input rate limit keeps a flood from getting that far.
@@ -24,7 +24,7 @@ screen).
 
 The input rate limit (issue 5: "an input rate that cannot be a person")
 is applied on raw bytes, telnet commands included, by the protocol in
-``bbspoker.server`` before telnetlib3 parses them; it calls
+``bbspoker.transport.telnet`` before telnetlib3 parses them; it calls
 :meth:`Session.end` with the message.
 """
 
@@ -37,18 +37,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bbspoker.keys import Key, KeyDecoder
+from bbspoker.door.keys import Key, KeyDecoder
 
 if TYPE_CHECKING:
     import blessed
 
-    from bbspoker.server import App
+    from bbspoker.config import Config
 
 __all__ = ["Session", "SessionClosed", "XMessage", "clamp_size",
            "KEY_QUEUE", "INBOX_SIZE", "MIN_COLS", "MAX_COLS",
            "MIN_ROWS", "MAX_ROWS"]
 
-log = logging.getLogger("bbspoker.session")
+log = logging.getLogger("bbspoker.transport.session")
 
 #: Keys decoded but not yet taken by :meth:`Session.read_key`; more are dropped.
 KEY_QUEUE = 256
@@ -87,11 +87,11 @@ class Session:
 
     Public attributes:
 
-    - ``app``: the :class:`bbspoker.server.App` it belongs to.
+    - ``config``: the server's :class:`bbspoker.config.Config` (input and output limits).
     - ``address``: the peer's IP address (``str``).
     - ``handle``: the logged-in handle as stored in the ledger, ``None`` before login.
     - ``activity``: ``"login"``, ``"lobby"`` or ``"poker"`` (shown by [W]; the
-      lobby sets ``"poker"`` while ``bbspoker.poker.enter_table`` runs).
+      lobby sets ``"poker"`` while ``bbspoker.door.screens.draw40.enter_table`` runs).
     - ``term``: the shared ``blessed.Terminal`` for this client's terminal kind
       (use it only to build escape sequences; its own size is meaningless).
     - ``encoding``: how text is encoded to and decoded from this client.
@@ -109,9 +109,9 @@ class Session:
     paints there) or just set a flag; remove them when done.
     """
 
-    def __init__(self, app: App, reader: Any, writer: Any, *, address: str,
+    def __init__(self, config: Config, reader: Any, writer: Any, *, address: str,
                  term: blessed.Terminal, encoding: str, cols: int, rows: int) -> None:
-        self.app = app
+        self.config = config
         self.address = address
         self.handle: str | None = None
         self.activity = "login"
@@ -144,7 +144,7 @@ class Session:
     def start(self) -> None:
         """Take input from the reader and start the writer task (called once by the server).
 
-        The reader must offer ``consume(on_data, on_end)`` (:class:`bbspoker.server.DoorReader`):
+        The reader must offer ``consume(on_data, on_end)`` (:class:`bbspoker.transport.telnet.DoorReader`):
         it then calls ``on_data(bytes)`` with what it holds and every later chunk, and
         ``on_end(exception or None)`` once input ends."""
         self._tasks = [asyncio.create_task(self._write_loop(), name=f"writer {self.address}")]
@@ -217,7 +217,7 @@ class Session:
         if self.closed:
             return
         try:
-            limit = self.app.config.input.max_line_bytes
+            limit = self.config.input.max_line_bytes
             last_eol = max(data.rfind(b"\r"), data.rfind(b"\n"))
             if last_eol >= 0:
                 self._line_bytes = len(data) - last_eol - 1
@@ -253,7 +253,7 @@ class Session:
         self._wake_reader()
 
     async def read_key(self, timeout: float | None = None) -> Key:
-        """The next key the user pressed (a :class:`bbspoker.keys.Key`).
+        """The next key the user pressed (a :class:`bbspoker.door.keys.Key`).
 
         Raises :class:`SessionClosed` once the session has ended or is ending,
         and ``TimeoutError`` if ``timeout`` seconds pass with no key. Safe to
@@ -299,7 +299,7 @@ class Session:
         if self._ending:
             return
         data = text.encode(self.encoding, errors="replace")
-        bound = self.app.config.output.backlog_bytes
+        bound = self.config.output.backlog_bytes
         if self._backlog + len(data) > bound:
             self.abort(f"output backlog over {bound} bytes")
             return
@@ -334,7 +334,7 @@ class Session:
             self._writer_idle.set_result(None)
 
     async def _write_loop(self) -> None:
-        timeout = self.app.config.output.drain_timeout
+        timeout = self.config.output.drain_timeout
         loop = asyncio.get_running_loop()
         try:
             while True:

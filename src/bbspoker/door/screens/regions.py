@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from wcwidth import wrap
 
-from bbspoker.cards import Card, Rank, sort_hand
+from bbspoker.rules.cards import Card, Rank, sort_hand
 from bbspoker.text import char_width, clean_text, display_width, fit
 
 if TYPE_CHECKING:  # the server passes a blessed.Terminal; only its capabilities are used

@@ -1,6 +1,6 @@
 """The CUBES ledger: accounts, an append-only journal, games and notices in SQLite.
 
-:class:`Ledger` is the real :class:`bbspoker.wallet.Wallet`. CUBES are the
+:class:`Ledger` is the real :class:`bbspoker.store.wallet.Wallet`. CUBES are the
 users' savings, so none may appear or vanish without a record:
 
 * every movement of CUBES is one ``journal`` row (account, signed amount,
@@ -8,7 +8,7 @@ users' savings, so none may appear or vanish without a record:
   and the operating-system user), written in the same transaction as the
   balance it changes;
 * debits are conditional: a balance never goes below zero
-  (:class:`~bbspoker.wallet.InsufficientCubes`, nothing changed);
+  (:class:`~bbspoker.store.wallet.InsufficientCubes`, nothing changed);
 * the pot of a game is not stored anywhere else: it is minus the sum of that
   game's journal rows (antes and bets are negative, the payout positive), so
   a finished game's rows sum to zero and ``ledger verify`` can prove it;
@@ -17,7 +17,7 @@ users' savings, so none may appear or vanish without a record:
   (reason ``signup``, actor ``system:signup`` for accounts made at the login
   prompt, the sysop's user for ``bbspoker users add``). Hence the invariant
   checked by :meth:`Ledger.verify`: CUBES of all accounts (the
-  :data:`~bbspoker.wallet.SYSTEM` account included) plus open pots equal
+  :data:`~bbspoker.store.wallet.SYSTEM` account included) plus open pots equal
   grants minus takes.
 
 SQLite is used with WAL, a busy timeout and ``BEGIN IMMEDIATE`` for every
@@ -98,7 +98,7 @@ import wcwidth
 
 from bbspoker.text import clean_text
 
-from .wallet import SYSTEM, CommitFailed, InsufficientCubes, UnknownAccount
+from bbspoker.store.wallet import SYSTEM, CommitFailed, InsufficientCubes, UnknownAccount
 
 __all__ = [
     "Ledger", "Account", "JournalRow", "GameRecord", "Totals",
@@ -194,7 +194,7 @@ def validate_handle(handle: str) -> str:
     Rule (issue 3, issue 5): surrounding spaces are dropped; then 2-16
     printable characters (no C0/C1 controls, DEL, ESC, bidi or zero-width
     characters), at most 16 terminal columns wide (``wcwidth``), and not the
-    reserved name of the :data:`~bbspoker.wallet.SYSTEM` account. Raises
+    reserved name of the :data:`~bbspoker.store.wallet.SYSTEM` account. Raises
     ``ValueError`` with a message fit to show the user.
     """
     text = handle.strip()
@@ -313,7 +313,7 @@ class _Level:
 
 
 class Ledger:
-    """The SQLite CUBES store; implements :class:`bbspoker.wallet.Wallet` plus accounts,
+    """The SQLite CUBES store; implements :class:`bbspoker.store.wallet.Wallet` plus accounts,
     admin adjustments, hand histories, crash recovery and verification.
 
     ``path``: database file (created with its schema if missing).
@@ -410,7 +410,7 @@ class Ledger:
     @contextmanager
     def transaction(self, durable: bool = True) -> Iterator[None]:
         """Group the calls made inside the ``with`` block into one SQLite transaction
-        (:meth:`bbspoker.wallet.Wallet.transaction`): one ``BEGIN IMMEDIATE`` ... ``COMMIT``.
+        (:meth:`bbspoker.store.wallet.Wallet.transaction`): one ``BEGIN IMMEDIATE`` ... ``COMMIT``.
 
         Each method called inside is a nested block: if it raises, only its own work is
         undone and the block may go on. An exception escaping the block undoes
@@ -429,7 +429,7 @@ class Ledger:
     @contextmanager
     def defer_commits(self) -> Iterator[None]:
         """Leave non-durable work uncommitted inside the block, for :meth:`commit_pending`
-        (:meth:`bbspoker.wallet.Wallet.defer_commits`).
+        (:meth:`bbspoker.store.wallet.Wallet.defer_commits`).
 
         The first such write begins a transaction (``BEGIN IMMEDIATE``, which takes
         SQLite's write lock, and ``PRAGMA data_version``) and does not commit it; later
@@ -453,7 +453,7 @@ class Ledger:
         """Write and commit the work :meth:`defer_commits` left pending: its queued
         statements in order, then COMMIT. Returns at once if there is none.
 
-        Raises :class:`~bbspoker.wallet.CommitFailed` (``games``: the games it wrote) if
+        Raises :class:`~bbspoker.store.wallet.CommitFailed` (``games``: the games it wrote) if
         that, or the same forced earlier by another use of the ledger, failed since the
         last call (I/O error, disk full, a constraint or a queued statement that
         changed no row): the pending work was rolled back, the caches forgotten and the

@@ -1,8 +1,8 @@
-"""The telnet server: telnetlib3 settings, connection limits, the App shared by all sessions.
+"""The telnet transport: telnetlib3 settings, connection limits, terminals by TTYPE.
 
-``bbspoker serve`` calls :func:`run`; tests call :func:`start_server` on port 0.
-
-telnetlib3 settings, chosen on purpose (see ``docs/architecture.md``):
+:func:`start_telnet` listens for the composition root (:mod:`bbspoker.app`) and hands
+each negotiated connection, as a :class:`~bbspoker.transport.session.Session`, to the
+host's door. telnetlib3 settings, chosen on purpose (see ``docs/architecture.md``):
 
 - ``encoding=False``: the reader and writer carry bytes. Each session decodes
   its input itself with ``errors="replace"`` (a 0xFF byte or invalid UTF-8
@@ -37,36 +37,28 @@ and waking pending ``drain()`` calls when the connection is lost.
 
 from __future__ import annotations
 
+from __future__ import annotations
+
 import asyncio
-import contextlib
 import io
 import logging
 import os
 import re
-import signal
-import sqlite3
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import blessed
 import telnetlib3
 
-from bbspoker import lobby
-from bbspoker.bus import Bus
 from bbspoker.config import Config
-from bbspoker.ledger import Ledger, handle_key
-from bbspoker.passwords import hash_password, verify_password
-from bbspoker.session import Session
-from bbspoker.table import Table, TableRules
-from bbspoker.tableservice import TableService
+from bbspoker.transport.session import Session
 
-__all__ = ["App", "Server", "DoorReader", "DoorWriter", "TokenBucket", "ConnectionLimits", "start_server", "run",
-           "terminal_for", "log_loop_lag", "CONNECT_MAXWAIT", "READER_LIMIT", "FALLBACK_KIND",
-           "ENV_LAG_LOG"]
+__all__ = ["Host", "TelnetListener", "DoorReader", "DoorWriter", "TokenBucket", "ConnectionLimits",
+           "start_telnet", "terminal_for", "scrub_styling_environment", "CONNECT_MAXWAIT",
+           "READER_LIMIT", "FALLBACK_KIND", "CP437_KINDS", "STYLING_ENV"]
 
-log = logging.getLogger("bbspoker.server")
+log = logging.getLogger("bbspoker.transport.telnet")
 
 #: Seconds to wait for a client's answers to option negotiation before starting anyway.
 CONNECT_MAXWAIT = 1.5
@@ -77,11 +69,7 @@ FALLBACK_KIND = "ansi"
 #: Terminal kinds whose users expect CP437 (IBM PC) characters instead of UTF-8.
 CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
 #: Environment variables that would make blessed drop or change our escape sequences.
-_STYLING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
-#: Environment variable: a number of seconds makes ``bbspoker serve`` log the event
-#: loop's lag percentiles that often (``scripts/soak.py`` reads them); unset: no monitor.
-ENV_LAG_LOG = "BBSPOKER_LAG_LOG"
-_LAG_TICK = 0.05
+STYLING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
 _KIND_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")
 _UNKNOWN_KINDS_MAX = 256
 
@@ -165,104 +153,40 @@ class ConnectionLimits:
             del self.prelogin[address]
 
 
-class App:
-    """Everything the sessions share; ``bbspoker.poker.enter_table(session, app)`` gets it.
 
-    Attributes:
+class Host(Protocol):
+    """What a transport needs from the server it serves (the composition root's
+    :class:`bbspoker.app.App` is one): the config, the clock (monotonic seconds), the
+    connection caps, whether it is stopping, the set of open sessions, the door to run
+    for each session, and the log-out of a session that ended."""
 
-    - ``config``: the :class:`bbspoker.config.Config`.
-    - ``ledger``: the :class:`bbspoker.ledger.Ledger` (accounts and CUBES; its
-      calls are quick SQLite transactions made on the event loop).
-    - ``bus``: the :class:`bbspoker.bus.Bus` for table events to sessions.
-    - ``table_service``: the :class:`bbspoker.tableservice.TableService` owning the one
-      poker table (rules from ``[table]``, CUBES through ``ledger``, time from ``clock``,
-      events on ``bus``); :func:`start_server` runs its task.
-    - ``clock``: monotonic seconds (lockouts, rate limits; tests inject one).
-    - ``sleep``: ``async sleep(seconds)`` used for the failed-login delay (tests inject one).
-    - ``online``: logged-in sessions by ``handle_key(handle)``; use :meth:`find_online`.
-    - ``sessions``: every open session, logged in or not.
-    - ``limits``: the :class:`ConnectionLimits`.
-    - ``guard``: the :class:`bbspoker.lobby.LoginGuard` (failed logins, lockouts).
-    - ``shutdown_hooks``: async callables run, in order, when the server stops and
-      before sessions are told and closed (the table's grace period goes here).
-    - ``stopping``: ``True`` once shutdown has begun.
-    """
+    config: Config
+    clock: Callable[[], float]
+    limits: ConnectionLimits
+    stopping: bool
+    sessions: set[Session]
 
-    def __init__(self, config: Config, ledger: Ledger, *,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
-        self.config = config
-        self.ledger = ledger
-        self.bus = Bus()
-        self.clock = clock
-        table = config.table
-        rules = TableRules(seats=table.seats, ante=table.ante, min_bet=table.min_bet,
-                           max_bet=table.max_bet, turn_timeout=table.turn_timeout,
-                           master_timeout=table.master_timeout,
-                           between_games=table.between_games, max_round=table.max_round,
-                           idle_games=table.idle_games)
-        self.table_service = TableService(Table(ledger, rules), self.bus, clock)
-        self.sleep = sleep
-        self.online: dict[str, Session] = {}
-        self.sessions: set[Session] = set()
-        self.limits = ConnectionLimits(config.server.max_connections,
-                                       config.server.max_per_address)
-        self.guard = lobby.LoginGuard(config.login, clock)
-        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
-            lambda: self.table_service.finish_for_shutdown(config.table.shutdown_grace)]
-        self.stopping = False
-        self._hash_slots = asyncio.Semaphore(config.login.hash_workers)
-
-    async def hash_password(self, password: str) -> str:
-        """:func:`bbspoker.passwords.hash_password` in a worker thread, at most
-        ``[login] hash_workers`` at once (a login storm cannot freeze the loop)."""
-        async with self._hash_slots:
-            return await asyncio.to_thread(hash_password, password)
-
-    async def verify_password(self, stored: str, password: str) -> bool:
-        """:func:`bbspoker.passwords.verify_password` off the event loop, like :meth:`hash_password`."""
-        async with self._hash_slots:
-            return await asyncio.to_thread(verify_password, stored, password)
-
-    def find_online(self, handle: str) -> Session | None:
-        """The logged-in session of ``handle`` (any case), or ``None``."""
-        return self.online.get(handle_key(handle))
-
-    def who(self) -> list[Session]:
-        """Logged-in sessions sorted by handle without regard to case."""
-        return [self.online[key] for key in sorted(self.online)]
-
-    def log_in(self, session: Session, handle: str) -> None:
-        """Register ``session`` as ``handle`` (as stored); the caller checked it is not online."""
-        session.handle = handle
-        session.activity = "lobby"
-        self.online[handle_key(handle)] = session
-        self.limits.logged_in(session.address)
+    def serve_door(self, session: Session) -> Awaitable[None]:
+        """Run the door (login, lobby, tables) for ``session`` until it ends."""
 
     def log_out(self, session: Session) -> None:
-        """Remove ``session`` from the online users (if it is the registered one)."""
-        if session.handle is not None and self.online.get(handle_key(session.handle)) is session:
-            del self.online[handle_key(session.handle)]
+        """Forget ``session`` as a logged-in user."""
 
 
-def _scrub_styling_environment() -> None:
-    # NO_COLOR in the daemon's environment makes blessed return "" for every
-    # sequence, cursor moves included (terminal notes); colour is ours to choose.
-    for name in _STYLING_ENV:
+def scrub_styling_environment() -> None:
+    """Remove ``NO_COLOR``, ``FORCE_COLOR`` and ``CLICOLOR_FORCE`` from the process
+    environment: with ``NO_COLOR`` set blessed returns ``""`` for every sequence, cursor
+    moves included (terminal notes); colour is ours to choose."""
+    for name in STYLING_ENV:
         os.environ.pop(name, None)
 
 
-class Server:
-    """A running bbspoker server (from :func:`start_server`).
+class TelnetListener:
+    """A listening telnet port (from :func:`start_telnet`): ``port`` is the TCP port."""
 
-    ``port``: the TCP port it listens on; ``app``: its :class:`App`.
-    """
-
-    def __init__(self, telnet: telnetlib3.Server, app: App) -> None:
+    def __init__(self, telnet: telnetlib3.Server) -> None:
         self._telnet = telnet
-        self.app = app
         self.port: int = telnet.sockets[0].getsockname()[1]
-        self._table_task = asyncio.create_task(app.table_service.run(), name="table")
         self._forget_task = asyncio.create_task(self._forget_clients(), name="forget clients")
 
     async def _forget_clients(self) -> None:
@@ -272,63 +196,38 @@ class Server:
         while True:
             await self._telnet.wait_for_client()
 
-    async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
-        """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
-        let their output drain (at most ``[output] drain_timeout`` s) and close them."""
-        self.app.stopping = True
+    def stop_accepting(self) -> None:
+        """Close the listening socket; connections already open go on."""
         self._telnet._server.close()
-        for hook in self.app.shutdown_hooks:
-            try:
-                await hook()
-            except Exception:
-                log.exception("shutdown hook %r failed", hook)
-        sessions = list(self.app.sessions)
-        for session in sessions:
-            session.end(message)
-        if sessions:
-            await asyncio.wait([asyncio.create_task(s.wait_closed()) for s in sessions],
-                               timeout=self.app.config.output.drain_timeout)
-        self.close()
-        await self.wait_closed()
 
     def close(self) -> None:
-        """Stop accepting and drop every connection at once (no messages)."""
-        self.app.stopping = True
-        for session in list(self.app.sessions):
-            session.abort("server closed")
+        """Stop accepting and close telnetlib3's server."""
         self._telnet.close()
-        self._table_task.cancel()
         self._forget_task.cancel()
 
     async def wait_closed(self) -> None:
-        """Wait until the listening socket and all connections are closed."""
+        """Wait until the listening socket is closed."""
         await self._telnet.wait_closed()
-        sessions = list(self.app.sessions)
-        if sessions:
-            await asyncio.gather(*(s.wait_closed() for s in sessions))
-        await asyncio.gather(self._table_task, self._forget_task, return_exceptions=True)
+        await asyncio.gather(self._forget_task, return_exceptions=True)
 
 
-async def start_server(config: Config, ledger: Ledger, *,
-                       clock: Callable[[], float] = time.monotonic,
-                       sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
-    """Start listening on ``config.server.host``/``port`` (0: any free port) and return
-    the :class:`Server`. ``clock`` (monotonic seconds) and ``sleep`` are injectable
-    for tests; see :class:`App`."""
-    _scrub_styling_environment()
-    app = App(config, ledger, clock=clock, sleep=sleep)
+async def start_telnet(host: Host) -> TelnetListener:
+    """Listen on ``host.config.server.host``/``port`` (0: any free port) and serve each
+    connection's door through ``host``. Returns the :class:`TelnetListener`."""
+    scrub_styling_environment()
+    config = host.config
 
     class Protocol(_DoorProtocol):
         pass
 
-    Protocol.app = app
+    Protocol.host = host
     telnet = await telnetlib3.create_server(
         host=config.server.host, port=config.server.port, protocol_factory=Protocol,
         shell=_shell, encoding=False, force_binary=True, connect_maxwait=CONNECT_MAXWAIT,
         timeout=0, limit=READER_LIMIT, cols=80, rows=24, term=FALLBACK_KIND)
-    server = Server(telnet, app)
-    log.info("listening on %s port %d", config.server.host, server.port)
-    return server
+    listener = TelnetListener(telnet)
+    log.info("telnet listening on %s port %d", config.server.host, listener.port)
+    return listener
 
 
 class DoorReader(telnetlib3.TelnetReader):
@@ -394,7 +293,7 @@ class DoorWriter(telnetlib3.TelnetWriter):
 class _DoorProtocol(telnetlib3.TelnetServer):
     """telnetlib3's server protocol plus the door's limits (see the module docstring)."""
 
-    app: App
+    host: Host
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(reader_factory=DoorReader, writer_factory=DoorWriter, **kwargs)
@@ -402,16 +301,16 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         self.address = "-"
         self._counted = False
         self._refused = False
-        inp = self.app.config.input
+        inp = self.host.config.input
         self._bucket = TokenBucket(inp.rate_bytes_per_second, inp.rate_burst_bytes,
-                                   self.app.clock)
+                                   self.host.clock)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.reader.set_transport(transport)
         peer = transport.get_extra_info("peername") or ("-",)
         self.address = str(peer[0])
-        if self.app.stopping or not self.app.limits.admit(self.address):
+        if self.host.stopping or not self.host.limits.admit(self.address):
             log.warning("refused connection from %s: too many connections", self.address)
             self._refused = True
             transport.write(b"\r\nToo many connections, please try again later.\r\n")
@@ -447,7 +346,7 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         asyncio.streams.FlowControlMixin.connection_lost(self, exc)
         if first and self._counted:
             logged_in = self.session is not None and self.session.handle is not None
-            self.app.limits.release(self.address, prelogin=not logged_in)
+            self.host.limits.release(self.address, prelogin=not logged_in)
 
 
 async def _shell(reader: Any, writer: Any) -> None:
@@ -455,104 +354,29 @@ async def _shell(reader: Any, writer: Any) -> None:
     protocol: _DoorProtocol = writer.protocol
     if protocol is None or protocol._refused:
         return
-    app = protocol.app
+    host = protocol.host
     term = terminal_for(writer.get_extra_info("TERM"))
-    session = Session(app, reader, writer, address=protocol.address, term=term,
+    session = Session(host.config, reader, writer, address=protocol.address, term=term,
                       encoding="cp437" if term.kind in CP437_KINDS else "utf-8",
                       cols=writer.get_extra_info("cols") or 80,
                       rows=writer.get_extra_info("rows") or 24)
     protocol.session = session
-    app.sessions.add(session)
+    host.sessions.add(session)
     log.info("session from %s: terminal %s, %dx%d", session.address, term.kind,
              session.cols, session.rows)
     session.start()
     try:
-        await lobby.serve(session, app)
+        await host.serve_door(session)
     except Exception:
         log.exception("session %r from %s failed", session.handle, session.address)
         session.end("Sorry, something went wrong. Please log in again.")
     finally:
-        app.log_out(session)
+        host.log_out(session)
         session.end()
         await session.wait_closed()
-        app.sessions.discard(session)
+        host.sessions.discard(session)
         # telnetlib3's Server keeps the last 1,000 protocols for wait_for_client(), which
         # we never call: let the session go with its connection, not 1,000 later.
         protocol.session = None
         log.info("session %r from %s closed", session.handle, session.address)
 
-
-def run(config: Config) -> int:
-    """Run the server until SIGTERM or SIGINT (blocking); returns the exit status 0.
-
-    Opens the ledger at ``config.ledger.path``, refunds games left unfinished by
-    a crash (``Ledger.recover_unfinished_games``), serves, and on a signal stops
-    accepting, tells everyone, closes every session cleanly and returns.
-    """
-    for name in ("TERM",) + _STYLING_ENV:
-        os.environ.pop(name, None)
-    logging.basicConfig(level=config.server.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return asyncio.run(_serve_forever(config))
-
-
-async def log_loop_lag(every: float, tick: float = _LAG_TICK) -> None:
-    """Log how late the event loop wakes a ``tick``-second sleep: one INFO line
-    ``loop lag ms: p50 X p99 Y max Z over N samples`` every ``every`` seconds (runs until
-    cancelled). Lag is what every session waits on top of its own work (issue 5, soak)."""
-    loop = asyncio.get_running_loop()
-    samples: list[float] = []
-    since = loop.time()
-    while True:
-        start = loop.time()
-        await asyncio.sleep(tick)
-        now = loop.time()
-        samples.append((now - start - tick) * 1000)
-        if now - since >= every:
-            samples.sort()
-            log.info("loop lag ms: p50 %.1f p99 %.1f max %.1f over %d samples",
-                     samples[len(samples) // 2], samples[int(len(samples) * 0.99)],
-                     samples[-1], len(samples))
-            samples, since = [], now
-
-
-async def sync_ledger(ledger: Ledger, every: float) -> None:
-    """Every ``every`` seconds, :meth:`Ledger.checkpoint` in a worker thread: the table's
-    commits (``synchronous = NORMAL``) reach the disk without an fsync on the event loop,
-    and the WAL stays small (the server's connection does not checkpoint by itself).
-    A failed sync is logged and tried again; runs until cancelled."""
-    while True:
-        await asyncio.sleep(every)
-        try:
-            await asyncio.to_thread(ledger.checkpoint)
-        except sqlite3.Error:
-            log.exception("ledger sync (checkpoint) failed; trying again in %g s", every)
-
-
-async def _serve_forever(config: Config) -> int:
-    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes,
-                    autocheckpoint=False)
-    lag_every = os.environ.get(ENV_LAG_LOG)
-    lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
-    sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
-    try:
-        refunded = ledger.recover_unfinished_games(time.time())
-        if refunded:
-            log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
-        server = await start_server(config, ledger)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-        log.info("signal received: shutting down")
-        await server.shutdown()
-    finally:
-        if lag is not None:
-            lag.cancel()
-        sync.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sync
-        ledger.close()                 # waits for a checkpoint still running in its thread
-    log.info("stopped")
-    return 0

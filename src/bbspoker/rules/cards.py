@@ -94,7 +94,7 @@ _SUIT_BY_SYMBOL = {v: k for k, v in _SUIT_SYMBOLS.items()}
 
 
 #: Card code layout: the int value of a ``Card`` is its evaluation code, so that
-#: ``bbspoker.hands`` ranks five cards by adding them (no lookups per card).
+#: ``bbspoker.rules.draw40.hands`` ranks five cards by adding them (no lookups per card).
 #: Bits 0-15: the rank's weight in ``CODE_RANK_WEIGHTS`` (FIVE first); every
 #: multiset of five ranks with no rank five times has its own sum, below 2**16.
 #: Bits 16-31: four 4-bit suit counts (``Suit`` value s at bit 16 + 4 * s).

@@ -1,0 +1,258 @@
+"""The composition root: builds the :class:`App` that every session shares, starts the
+transports, and runs ``bbspoker serve``.
+
+``bbspoker serve`` calls :func:`run`; tests call :func:`start_server` on port 0. Nothing
+imports this module to reach the app: the door receives it as a
+:class:`~bbspoker.door.context.DoorContext`, the transports as a
+:class:`~bbspoker.transport.telnet.Host`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bbspoker.config import Config
+from bbspoker.door import lobby
+from bbspoker.rules.draw40.game import Table, TableRules
+from bbspoker.store.passwords import hash_password, verify_password
+from bbspoker.store.sqlite import Ledger, handle_key
+from bbspoker.table.bus import Bus
+from bbspoker.table.service import TableService
+from bbspoker.transport.session import Session
+from bbspoker.transport.telnet import (STYLING_ENV, ConnectionLimits, TelnetListener,
+                                       start_telnet)
+
+__all__ = ["App", "Server", "start_server", "run", "log_loop_lag", "sync_ledger", "ENV_LAG_LOG"]
+
+log = logging.getLogger("bbspoker.app")
+
+#: Environment variable: a number of seconds makes ``bbspoker serve`` log the event
+#: loop's lag percentiles that often (``scripts/soak.py`` reads them); unset: no monitor.
+ENV_LAG_LOG = "BBSPOKER_LAG_LOG"
+_LAG_TICK = 0.05
+
+
+class App:
+    """Everything the sessions share; ``bbspoker.door.screens.draw40.enter_table(session, app)`` gets it.
+
+    Attributes:
+
+    - ``config``: the :class:`bbspoker.config.Config`.
+    - ``ledger``: the :class:`bbspoker.store.sqlite.Ledger` (accounts and CUBES; its
+      calls are quick SQLite transactions made on the event loop).
+    - ``bus``: the :class:`bbspoker.table.bus.Bus` for table events to sessions.
+    - ``table_service``: the :class:`bbspoker.table.service.TableService` owning the one
+      poker table (rules from ``[table]``, CUBES through ``ledger``, time from ``clock``,
+      events on ``bus``); :func:`start_server` runs its task.
+    - ``clock``: monotonic seconds (lockouts, rate limits; tests inject one).
+    - ``sleep``: ``async sleep(seconds)`` used for the failed-login delay (tests inject one).
+    - ``online``: logged-in sessions by ``handle_key(handle)``; use :meth:`find_online`.
+    - ``sessions``: every open session, logged in or not.
+    - ``limits``: the :class:`ConnectionLimits`.
+    - ``guard``: the :class:`bbspoker.door.lobby.LoginGuard` (failed logins, lockouts).
+    - ``shutdown_hooks``: async callables run, in order, when the server stops and
+      before sessions are told and closed (the table's grace period goes here).
+    - ``stopping``: ``True`` once shutdown has begun.
+    """
+
+    def __init__(self, config: Config, ledger: Ledger, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        self.config = config
+        self.ledger = ledger
+        self.bus = Bus()
+        self.clock = clock
+        table = config.table
+        rules = TableRules(seats=table.seats, ante=table.ante, min_bet=table.min_bet,
+                           max_bet=table.max_bet, turn_timeout=table.turn_timeout,
+                           master_timeout=table.master_timeout,
+                           between_games=table.between_games, max_round=table.max_round,
+                           idle_games=table.idle_games)
+        self.table_service = TableService(Table(ledger, rules), self.bus, clock)
+        self.sleep = sleep
+        self.online: dict[str, Session] = {}
+        self.sessions: set[Session] = set()
+        self.limits = ConnectionLimits(config.server.max_connections,
+                                       config.server.max_per_address)
+        self.guard = lobby.LoginGuard(config.login, clock)
+        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
+            lambda: self.table_service.finish_for_shutdown(config.table.shutdown_grace)]
+        self.stopping = False
+        self._hash_slots = asyncio.Semaphore(config.login.hash_workers)
+
+    async def hash_password(self, password: str) -> str:
+        """:func:`bbspoker.store.passwords.hash_password` in a worker thread, at most
+        ``[login] hash_workers`` at once (a login storm cannot freeze the loop)."""
+        async with self._hash_slots:
+            return await asyncio.to_thread(hash_password, password)
+
+    async def verify_password(self, stored: str, password: str) -> bool:
+        """:func:`bbspoker.store.passwords.verify_password` off the event loop, like :meth:`hash_password`."""
+        async with self._hash_slots:
+            return await asyncio.to_thread(verify_password, stored, password)
+
+    def find_online(self, handle: str) -> Session | None:
+        """The logged-in session of ``handle`` (any case), or ``None``."""
+        return self.online.get(handle_key(handle))
+
+    def who(self) -> list[Session]:
+        """Logged-in sessions sorted by handle without regard to case."""
+        return [self.online[key] for key in sorted(self.online)]
+
+    def log_in(self, session: Session, handle: str) -> None:
+        """Register ``session`` as ``handle`` (as stored); the caller checked it is not online."""
+        session.handle = handle
+        session.activity = "lobby"
+        self.online[handle_key(handle)] = session
+        self.limits.logged_in(session.address)
+
+    def serve_door(self, session: Session) -> Awaitable[None]:
+        """The door for one connection: login, lobby, tables (:func:`bbspoker.door.lobby.serve`)."""
+        return lobby.serve(session, self)
+
+    def log_out(self, session: Session) -> None:
+        """Remove ``session`` from the online users (if it is the registered one)."""
+        if session.handle is not None and self.online.get(handle_key(session.handle)) is session:
+            del self.online[handle_key(session.handle)]
+
+
+class Server:
+    """A running bbspoker server (from :func:`start_server`).
+
+    ``port``: the telnet port it listens on; ``app``: its :class:`App`.
+    """
+
+    def __init__(self, telnet: TelnetListener, app: App) -> None:
+        self._telnet = telnet
+        self.app = app
+        self.port: int = telnet.port
+        self._table_task = asyncio.create_task(app.table_service.run(), name="table")
+
+    async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
+        """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
+        let their output drain (at most ``[output] drain_timeout`` s) and close them."""
+        self.app.stopping = True
+        self._telnet.stop_accepting()
+        for hook in self.app.shutdown_hooks:
+            try:
+                await hook()
+            except Exception:
+                log.exception("shutdown hook %r failed", hook)
+        sessions = list(self.app.sessions)
+        for session in sessions:
+            session.end(message)
+        if sessions:
+            await asyncio.wait([asyncio.create_task(s.wait_closed()) for s in sessions],
+                               timeout=self.app.config.output.drain_timeout)
+        self.close()
+        await self.wait_closed()
+
+    def close(self) -> None:
+        """Stop accepting and drop every connection at once (no messages)."""
+        self.app.stopping = True
+        for session in list(self.app.sessions):
+            session.abort("server closed")
+        self._telnet.close()
+        self._table_task.cancel()
+
+    async def wait_closed(self) -> None:
+        """Wait until the listening socket and all connections are closed."""
+        await self._telnet.wait_closed()
+        sessions = list(self.app.sessions)
+        if sessions:
+            await asyncio.gather(*(s.wait_closed() for s in sessions))
+        await asyncio.gather(self._table_task, return_exceptions=True)
+
+
+async def start_server(config: Config, ledger: Ledger, *,
+                       clock: Callable[[], float] = time.monotonic,
+                       sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
+    """Start listening on ``config.server.host``/``port`` (0: any free port) and return
+    the :class:`Server`. ``clock`` (monotonic seconds) and ``sleep`` are injectable
+    for tests; see :class:`App`."""
+    app = App(config, ledger, clock=clock, sleep=sleep)
+    return Server(await start_telnet(app), app)
+
+
+def run(config: Config) -> int:
+    """Run the server until SIGTERM or SIGINT (blocking); returns the exit status 0.
+
+    Opens the ledger at ``config.ledger.path``, refunds games left unfinished by
+    a crash (``Ledger.recover_unfinished_games``), serves, and on a signal stops
+    accepting, tells everyone, closes every session cleanly and returns.
+    """
+    for name in ("TERM",) + STYLING_ENV:
+        os.environ.pop(name, None)
+    logging.basicConfig(level=config.server.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(_serve_forever(config))
+
+
+async def log_loop_lag(every: float, tick: float = _LAG_TICK) -> None:
+    """Log how late the event loop wakes a ``tick``-second sleep: one INFO line
+    ``loop lag ms: p50 X p99 Y max Z over N samples`` every ``every`` seconds (runs until
+    cancelled). Lag is what every session waits on top of its own work (issue 5, soak)."""
+    loop = asyncio.get_running_loop()
+    samples: list[float] = []
+    since = loop.time()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(tick)
+        now = loop.time()
+        samples.append((now - start - tick) * 1000)
+        if now - since >= every:
+            samples.sort()
+            log.info("loop lag ms: p50 %.1f p99 %.1f max %.1f over %d samples",
+                     samples[len(samples) // 2], samples[int(len(samples) * 0.99)],
+                     samples[-1], len(samples))
+            samples, since = [], now
+
+
+async def sync_ledger(ledger: Ledger, every: float) -> None:
+    """Every ``every`` seconds, :meth:`Ledger.checkpoint` in a worker thread: the table's
+    commits (``synchronous = NORMAL``) reach the disk without an fsync on the event loop,
+    and the WAL stays small (the server's connection does not checkpoint by itself).
+    A failed sync is logged and tried again; runs until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(ledger.checkpoint)
+        except sqlite3.Error:
+            log.exception("ledger sync (checkpoint) failed; trying again in %g s", every)
+
+
+async def _serve_forever(config: Config) -> int:
+    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes,
+                    autocheckpoint=False)
+    lag_every = os.environ.get(ENV_LAG_LOG)
+    lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
+    sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
+    try:
+        refunded = ledger.recover_unfinished_games(time.time())
+        if refunded:
+            log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
+        server = await start_server(config, ledger)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        log.info("signal received: shutting down")
+        await server.shutdown()
+    finally:
+        if lag is not None:
+            lag.cancel()
+        sync.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sync
+        ledger.close()                 # waits for a checkpoint still running in its thread
+    log.info("stopped")
+    return 0
