@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bbspoker.config import LoginConfig
-from bbspoker.door.lobby import LoginGuard
+from bbspoker.door.guard import LoginGuard
 from bbspoker.store.passwords import hash_password, verify_password
 from tests.telnetclient import FakeClock, running_server, wait_until
 
@@ -128,7 +128,7 @@ async def test_wrong_password_waits_the_failure_delay_before_answering(tmp_path,
 
 async def test_five_failures_lock_the_address_out_for_ten_minutes(tmp_path, clients, caplog):
     clock = FakeClock()
-    caplog.set_level(logging.INFO, logger="bbspoker.door.lobby")
+    caplog.set_level(logging.INFO, logger="bbspoker.door.login")
     async with running_server(tmp_path, clock=clock, sleep=no_sleep) as server:
         add_user(server, "bob", "right-pw")
         c = await clients(server.port)

@@ -21,6 +21,7 @@ from typing import Any
 
 from bbspoker.config import Config
 from bbspoker.door import lobby
+from bbspoker.door.guard import LoginGuard
 from bbspoker.rules.draw40.game import Table, TableRules
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
@@ -57,7 +58,7 @@ class App:
     - ``online``: logged-in sessions by ``handle_key(handle)``; use :meth:`find_online`.
     - ``sessions``: every open session, logged in or not.
     - ``limits``: the :class:`ConnectionLimits`.
-    - ``guard``: the :class:`bbspoker.door.lobby.LoginGuard` (failed logins, lockouts).
+    - ``guard``: the :class:`bbspoker.door.guard.LoginGuard` (failed logins, lockouts).
     - ``shutdown_hooks``: async callables run, in order, when the server stops and
       before sessions are told and closed (the table's grace period goes here).
     - ``stopping``: ``True`` once shutdown has begun.
@@ -82,7 +83,7 @@ class App:
         self.sessions: set[Session] = set()
         self.limits = ConnectionLimits(config.server.max_connections,
                                        config.server.max_per_address)
-        self.guard = lobby.LoginGuard(config.login, clock)
+        self.guard = LoginGuard(config.login, clock)
         self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
             lambda: self.table_service.finish_for_shutdown(config.table.shutdown_grace)]
         self.stopping = False

@@ -1,52 +1,35 @@
-"""Login and the door's menu: ``Handle:``/``Password:``, new users, lockouts, [P] [W] [X] [R] [H] [Q].
+"""The door's lobby: the one-screen menu [P] [W] [X] [R] [H] [Q] after login.
 
-:func:`serve` is one connection's whole dialogue after telnet negotiation
-(issue 3 "Login and lobby", issue 5 "Logins"):
-
-- ``Handle:`` then ``Password:`` (never echoed). An unknown handle is offered
-  ``Create new user <handle>? (y/n)``, a password typed twice and the
-  configured starting CUBES. Handles are checked by
-  :func:`bbspoker.store.sqlite.validate_handle` (2-16 printable characters, unique
-  without regard to case). A banned user is refused with the reason.
-- A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
-  failures from one address or on one handle within ``failure_window``
-  seconds lock that address or handle out for ``lockout`` seconds
-  (:class:`LoginGuard`). Logs record address, handle and outcome only.
-- After login: the ledger's notices (e.g. refunds of games cut short by a
-  crash), then the one-screen menu with single-key choices (any case).
+:func:`serve` is one connection's whole dialogue after the transport's negotiation:
+the login (:mod:`bbspoker.door.login`), the ledger's notices (e.g. refunds of games
+cut short by a crash), then the menu with single-key choices (any case).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections import deque
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from wcwidth import wrap
 
+from bbspoker.door.keys import KeyKind
+from bbspoker.door.login import HANDLE_INPUT, log_in
+from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
-from bbspoker.config import LoginConfig
-from bbspoker.door.keys import Edit, KeyKind, LineEditor
-from bbspoker.store.sqlite import HandleTaken, handle_key, validate_handle
-from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
-from bbspoker.transport.session import Session, SessionClosed, XMessage
+from bbspoker.door.terminal import SessionClosed, XMessage
 from bbspoker.text import clean_text
 
 if TYPE_CHECKING:
-    from bbspoker.app import App
+    from bbspoker.door.context import DoorContext
+    from bbspoker.door.terminal import Terminal
 
-__all__ = ["serve", "LoginGuard", "XMESSAGE_WIDTH", "HELP_TEXT"]
+__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT"]
 
 log = logging.getLogger("bbspoker.door.lobby")
 
 #: Screen cells an X-message may take (it is shown on one line of its own).
 XMESSAGE_WIDTH = 70
-#: Characters a handle prompt accepts (a longer handle is refused with a message).
-_HANDLE_INPUT = 32
-_GUARD_PRUNE_AT = 4096
 
 HELP_TEXT = """\
 PoKeR in short (40-card European draw poker; the full rules: chapter 3)
@@ -76,200 +59,9 @@ _MENU = [
 ]
 
 
-class LoginGuard:
-    """Failed-login bookkeeping (issue 5: Evennia's 5 per 5 minutes, Synchronet's lockout).
-
-    ``max_failures`` failures from one address, or on one handle, within
-    ``failure_window`` seconds lock that address or that handle out for
-    ``lockout`` seconds. ``clock`` gives monotonic seconds. Memory stays
-    bounded: expired entries are pruned once the tables grow large.
-    """
-
-    def __init__(self, config: LoginConfig, clock: Callable[[], float]) -> None:
-        self._config = config
-        self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._locked_until: dict[str, float] = {}
-
-    @staticmethod
-    def _keys(address: str, handle: str | None) -> list[str]:
-        keys = [f"address {address}"]
-        if handle is not None:
-            keys.append(f"handle {handle_key(handle)}")
-        return keys
-
-    def locked(self, address: str, handle: str | None = None) -> bool:
-        """True if ``address`` (or ``handle``, if given) is locked out right now."""
-        now = self._clock()
-        return any(self._locked_until.get(key, 0.0) > now for key in self._keys(address, handle))
-
-    def failed(self, address: str, handle: str) -> bool:
-        """Record a failed login; returns True if it locked the address or the handle out."""
-        now = self._clock()
-        cfg = self._config
-        if len(self._failures) + len(self._locked_until) > _GUARD_PRUNE_AT:
-            self._prune(now)
-        locked = False
-        for key in self._keys(address, handle):
-            times = self._failures.setdefault(key, deque())
-            times.append(now)
-            while times and times[0] <= now - cfg.failure_window:
-                times.popleft()
-            if len(times) >= cfg.max_failures:
-                self._locked_until[key] = now + cfg.lockout
-                del self._failures[key]
-                locked = True
-        return locked
-
-    def succeeded(self, handle: str) -> None:
-        """A correct password: forget the failures counted on ``handle``."""
-        self._failures.pop(f"handle {handle_key(handle)}", None)
-
-    def _prune(self, now: float) -> None:
-        window = self._config.failure_window
-        self._failures = {k: t for k, t in self._failures.items() if t and t[-1] > now - window}
-        self._locked_until = {k: u for k, u in self._locked_until.items() if u > now}
-
-
-# --- small dialogue helpers ---------------------------------------------------------
-
-async def read_line(session: Session, prompt: str, *, max_chars: int,
-                    max_width: int | None = None, hidden: bool = False,
-                    timeout: float | None = None) -> str:
-    """Show ``prompt`` (one line, no CR/LF) and read one line with :class:`bbspoker.door.keys.LineEditor`.
-
-    Echoes what is typed (nothing when ``hidden``: passwords), Backspace
-    works. Returns the line on Enter, ``""`` on Esc (callers take it as
-    "cancelled"). Raises :class:`SessionClosed` or ``TimeoutError`` (no key
-    for ``timeout`` s).
-    """
-    editor = LineEditor(max_chars, max_width)
-    session.write(prompt)
-    while True:
-        edit = editor.press(await session.read_key(timeout))
-        if edit in (Edit.DONE, Edit.CANCELLED):
-            session.write("\r\n")
-            return editor.text
-        if edit is Edit.TYPING and not hidden:
-            session.write(f"\r{prompt}{editor.text}{session.term.clear_eol}")
-
-
-async def ask_yes_no(session: Session, question: str, timeout: float | None = None) -> bool:
-    """Show ``question`` and wait for Y or N (any case; other keys do nothing)."""
-    session.write(question + " ")
-    while True:
-        key = await session.read_key(timeout)
-        if key.kind is KeyKind.CHAR and key.char.lower() in ("y", "n"):
-            session.write(key.char.lower() + "\r\n")
-            return key.char.lower() == "y"
-
-
-async def press_any_key(session: Session, timeout: float | None) -> None:
-    """Show ``Press any key`` and wait for one."""
-    session.write("\r\n[Press any key]")
-    await session.read_key(timeout)
-
-
-def _log_login(session: Session, handle: str, outcome: str) -> None:
-    # Address, handle and outcome only: never the password or its hash.
-    log.info("login address=%s handle=%r outcome=%s", session.address, handle, outcome)
-
-
-# --- login --------------------------------------------------------------------------
-
-async def _login(session: Session, app: App) -> str | None:
-    """The login dialogue; returns the handle as stored, or None if the session ended."""
-    term = session.term
-    session.write(f"{term.home}{term.clear}{term.bold}Global Village BBS{term.normal}"
-                  " - PoKeR door\r\n\r\n")
-    while True:
-        if app.guard.locked(session.address):
-            _log_login(session, "", "address locked out")
-            session.end("Too many failed logins from your address. Try again later.")
-            return None
-        typed = await read_line(session, "Handle: ", max_chars=_HANDLE_INPUT)
-        if not typed.strip():
-            continue
-        try:
-            handle = validate_handle(typed)
-        except ValueError as exc:
-            session.write(f"Sorry, {exc}.\r\n")
-            continue
-        if app.guard.locked(session.address, handle):
-            _log_login(session, handle, "locked out")
-            session.end("Too many failed logins. Try again later.")
-            return None
-        account = app.ledger.find_account(handle)
-        if account is None:
-            created = await _new_user(session, app, handle)
-            if created is not None:
-                return created
-            continue
-        if account.banned:
-            _log_login(session, account.handle, "banned")
-            reason = clean_text(account.ban_reason or "no reason given", 60)
-            session.end(f"{account.handle} is banned from this door: {reason}")
-            return None
-        password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH,
-                                   hidden=True)
-        if not password:
-            continue
-        stored = app.ledger.password_hash(account.handle)
-        if stored is not None and await app.verify_password(stored, password):
-            app.guard.succeeded(account.handle)
-            _log_login(session, account.handle, "ok")
-            return account.handle
-        now_locked = app.guard.failed(session.address, account.handle)
-        _log_login(session, account.handle, "wrong password")
-        await app.sleep(app.config.login.failure_delay)
-        if now_locked:
-            session.end("Wrong password. Too many failed logins: try again later.")
-            return None
-        session.write("Wrong password.\r\n\r\n")
-
-
-async def _new_user(session: Session, app: App, handle: str) -> str | None:
-    """Offer to create ``handle``; returns it as stored, or None to ask for a handle again."""
-    if not await ask_yes_no(session, f"Create new user {handle}? (y/n)"):
-        return None
-    password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH, hidden=True)
-    try:
-        validate_password(password)
-    except ValueError as exc:
-        session.write(f"Sorry, {exc}.\r\n")
-        return None
-    again = await read_line(session, "Password again: ", max_chars=MAX_PASSWORD_LENGTH,
-                            hidden=True)
-    if again != password:
-        session.write("The passwords differ. Let's start again.\r\n")
-        return None
-    password_hash = await app.hash_password(password)
-    try:
-        account = app.ledger.create_account(handle, password_hash)
-    except HandleTaken:
-        session.write("Someone just took that handle. Please choose another.\r\n")
-        return None
-    _log_login(session, account.handle, "new user")
-    return account.handle
-
-
-async def _take_over(session: Session, app: App, handle: str, timeout: float) -> bool:
-    """Log ``session`` in as ``handle``; if already online elsewhere, offer to end that one."""
-    while (other := app.find_online(handle)) is not None:
-        if not await ask_yes_no(session, f"{handle} is already online. "
-                                         "End that session? (y/n)", timeout):
-            session.end("Goodbye.")
-            return False
-        other.end("You logged in from another connection.")
-        await other.wait_closed()
-        app.log_out(other)
-    app.log_in(session, handle)
-    return True
-
-
 # --- the menu -----------------------------------------------------------------------
 
-def _draw_menu(session: Session, app: App) -> None:
+def _draw_menu(session: Terminal, app: DoorContext) -> None:
     term = session.term
     unread = len(session.inbox)
     cubes = app.ledger.balance(session.handle)
@@ -282,18 +74,12 @@ def _draw_menu(session: Session, app: App) -> None:
     session.write("\r\n".join(lines))
 
 
-async def serve(session: Session, app: App) -> None:
+async def serve(session: Terminal, app: DoorContext) -> None:
     """One connection after negotiation: login (within ``[server] prelogin_timeout``), then
     the menu until [Q], the lobby idle timeout (``lobby_idle_timeout``) or a disconnect."""
     try:
-        async with asyncio.timeout(app.config.server.prelogin_timeout):
-            handle = await _login(session, app)
-            if handle is None or not await _take_over(session, app, handle, None):
-                return
-    except TimeoutError:
-        _log_login(session, "", "login timed out")
-        session.end("Login timed out. Goodbye.")
-        return
+        if await log_in(session, app) is None:
+            return
     except SessionClosed:
         return
     try:
@@ -304,7 +90,7 @@ async def serve(session: Session, app: App) -> None:
         pass
 
 
-async def _lobby(session: Session, app: App) -> None:
+async def _lobby(session: Terminal, app: DoorContext) -> None:
     idle = app.config.server.lobby_idle_timeout
     app.ledger.touch(session.handle)
     notices = app.ledger.notices(session.handle)
@@ -342,7 +128,7 @@ async def _lobby(session: Session, app: App) -> None:
         session.xmessage_listeners.remove(xmessage_arrived)
 
 
-async def _poker(session: Session, app: App, idle: float) -> None:
+async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
     session.activity = "poker"
     try:
         await poker.enter_table(session, app)
@@ -350,7 +136,7 @@ async def _poker(session: Session, app: App, idle: float) -> None:
         session.activity = "lobby"
 
 
-async def _who(session: Session, app: App, idle: float) -> None:
+async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
     users = app.who()
     room = max(session.rows - 5, 1)
@@ -363,9 +149,9 @@ async def _who(session: Session, app: App, idle: float) -> None:
     await press_any_key(session, idle)
 
 
-async def _send_xmessage(session: Session, app: App, idle: float) -> None:
+async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> None:
     session.write("\r\n")
-    typed = await read_line(session, "Send an X-message to: ", max_chars=_HANDLE_INPUT,
+    typed = await read_line(session, "Send an X-message to: ", max_chars=HANDLE_INPUT,
                             timeout=idle)
     if not typed.strip():
         return
@@ -389,7 +175,7 @@ async def _send_xmessage(session: Session, app: App, idle: float) -> None:
     await press_any_key(session, idle)
 
 
-async def _read_xmessages(session: Session, app: App, idle: float) -> None:
+async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
     if not session.inbox:
         session.write("\r\nNo X-messages.\r\n")
@@ -405,7 +191,7 @@ async def _read_xmessages(session: Session, app: App, idle: float) -> None:
         await press_any_key(session, idle)
 
 
-async def _help(session: Session, app: App, idle: float) -> None:
+async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
     session.write(f"{term.home}{term.clear}" + HELP_TEXT.replace("\n", "\r\n"))
     await press_any_key(session, idle)

@@ -34,10 +34,10 @@ import asyncio
 import codecs
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bbspoker.door.keys import Key, KeyDecoder
+from bbspoker.door.terminal import SessionClosed, XMessage
 
 if TYPE_CHECKING:
     import blessed
@@ -56,19 +56,6 @@ KEY_QUEUE = 256
 INBOX_SIZE = 50
 #: NAWS window sizes are clamped to these bounds (issue 5); 0 means "unknown" (RFC 1073).
 MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS = 40, 999, 8, 999
-
-
-class SessionClosed(Exception):
-    """The connection has ended (client gone, timeout, limit, shutdown)."""
-
-
-@dataclass(frozen=True, slots=True)
-class XMessage:
-    """An X-message: ``sender`` handle, ``text`` (already cleaned), ``sent_at`` (Unix seconds)."""
-
-    sender: str
-    text: str
-    sent_at: float
 
 
 def clamp_size(cols: int, rows: int, current: tuple[int, int]) -> tuple[int, int]:
@@ -90,6 +77,7 @@ class Session:
     - ``config``: the server's :class:`bbspoker.config.Config` (input and output limits).
     - ``address``: the peer's IP address (``str``).
     - ``handle``: the logged-in handle as stored in the ledger, ``None`` before login.
+    - ``where``: the name of the table the user is at (playing or watching), else ``None``.
     - ``activity``: ``"login"``, ``"lobby"`` or ``"poker"`` (shown by [W]; the
       lobby sets ``"poker"`` while ``bbspoker.door.screens.draw40.enter_table`` runs).
     - ``term``: the shared ``blessed.Terminal`` for this client's terminal kind
@@ -115,6 +103,7 @@ class Session:
         self.address = address
         self.handle: str | None = None
         self.activity = "login"
+        self.where: str | None = None
         self.term = term
         self.encoding = encoding
         self.cols, self.rows = clamp_size(cols, rows, (80, 24))

@@ -28,16 +28,17 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
+from bbspoker.door.prompts import ask_yes_no
 from bbspoker.door.screens.regions import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
-from bbspoker.transport.session import SessionClosed
+from bbspoker.door.terminal import SessionClosed
 from bbspoker.rules.draw40.game import Action, Phase, TableError
 from bbspoker.table.service import ChatMessage, TableMessage, TableSnapshot
 from bbspoker.text import clean_text, display_width
 
 if TYPE_CHECKING:
     from bbspoker.table.bus import Subscription
-    from bbspoker.app import App
-    from bbspoker.transport.session import Session
+    from bbspoker.door.context import DoorContext
+    from bbspoker.door.terminal import Terminal
 
 __all__ = ["enter_table", "PokerScreen", "COMMAND_TEXT"]
 
@@ -59,17 +60,7 @@ CHAT_MAX = 200
 CHAT_WIDTH = 72
 
 
-async def _ask_yes_no(session: Session, question: str) -> bool:
-    """Write ``question`` and wait for y or n (case-insensitive); other keys are ignored."""
-    session.write(question)
-    while True:
-        key = await session.read_key()
-        if key.kind is KeyKind.CHAR and key.char.lower() in "yn":
-            session.write(key.char.lower() + "\r\n")
-            return key.char.lower() == "y"
-
-
-async def enter_table(session: Session, app: App) -> None:
+async def enter_table(session: Terminal, app: DoorContext) -> None:
     """Chapter 2, entering the game: the ANSI notice, who is there, join or not, then play.
 
     Returns when the player has left the table (or never sat down). Raises
@@ -91,7 +82,7 @@ async def enter_table(session: Session, app: App) -> None:
         session.write(f"All {seats} seats are taken. Please try again later. Press any key.")
         await session.read_key()
         return
-    if not await _ask_yes_no(session, "Join the table? (y/n) "):
+    if not await ask_yes_no(session, "Join the table? (y/n)"):
         return
     try:
         await service.call("sit", session.handle)
@@ -105,7 +96,7 @@ async def enter_table(session: Session, app: App) -> None:
 class PokerScreen:
     """The game screen loop of one seated player (chapter 2.1-2.8); see the module docstring."""
 
-    def __init__(self, session: Session, app: App) -> None:
+    def __init__(self, session: Terminal, app: DoorContext) -> None:
         self.session = session
         self.app = app
         self.service = app.table_service

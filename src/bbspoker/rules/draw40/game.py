@@ -25,7 +25,7 @@ from typing import Any, Collection, Iterable, Mapping
 
 from bbspoker.rules.cards import Card, format_cards, shuffled_deck, sort_hand
 from bbspoker.rules.draw40.hands import evaluate
-from bbspoker.store.wallet import InsufficientCubes, Wallet
+from bbspoker.rules.money import InsufficientCubes, Wallet
 
 __all__ = ["TableRules", "TableError", "Event", "Phase", "Action", "SeatView", "Table"]
 

@@ -1,0 +1,62 @@
+"""What the door needs of the server: the :class:`DoorContext` interface.
+
+The composition root (:class:`bbspoker.app.App`) implements it; the door's modules
+receive it as an argument and never import the app, so no import circle runs through
+the door (``tests/test_architecture.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from bbspoker.config import Config
+    from bbspoker.door.guard import LoginGuard
+    from bbspoker.door.terminal import Terminal
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.service import TableService
+
+__all__ = ["DoorContext"]
+
+
+class DoorContext(Protocol):
+    """The server as the door sees it.
+
+    - ``config``: the :class:`bbspoker.config.Config`.
+    - ``ledger``: accounts, CUBES and notices (:class:`bbspoker.store.sqlite.Ledger`).
+    - ``table_service``: the table's :class:`bbspoker.table.service.TableService`.
+    - ``clock``: monotonic seconds; ``sleep``: ``async sleep(seconds)`` (tests inject both).
+    - ``guard``: the failed-login bookkeeping (:class:`bbspoker.door.guard.LoginGuard`).
+    """
+
+    config: Config
+    ledger: Ledger
+    table_service: TableService
+    clock: Callable[[], float]
+    sleep: Callable[[float], Awaitable[Any]]
+    guard: LoginGuard
+
+    def find_online(self, handle: str) -> Terminal | None:
+        """The logged-in session of ``handle`` (any case), or ``None``."""
+        ...
+
+    def who(self) -> list[Terminal]:
+        """Logged-in sessions sorted by handle without regard to case."""
+        ...
+
+    def log_in(self, session: Terminal, handle: str) -> None:
+        """Register ``session`` as ``handle`` (as stored)."""
+        ...
+
+    def log_out(self, session: Terminal) -> None:
+        """Forget ``session`` as a logged-in user."""
+        ...
+
+    async def hash_password(self, password: str) -> str:
+        """The stored form of a new password (off the event loop)."""
+        ...
+
+    async def verify_password(self, stored: str, password: str) -> bool:
+        """Whether ``password`` matches ``stored`` (off the event loop)."""
+        ...

@@ -1,0 +1,151 @@
+"""Login: ``Handle:``/``Password:``, new users, lockouts, one session per handle.
+
+(issue 3 "Login and lobby", issue 5 "Logins"):
+
+- ``Handle:`` then ``Password:`` (never echoed). An unknown handle is offered
+  ``Create new user <handle>? (y/n)``, a password typed twice and the
+  configured starting CUBES. Handles are checked by
+  :func:`bbspoker.store.sqlite.validate_handle` (2-16 printable characters, unique
+  without regard to case). A banned user is refused with the reason.
+- A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
+  failures from one address or on one handle within ``failure_window``
+  seconds lock that address or handle out for ``lockout`` seconds
+  (:class:`bbspoker.door.guard.LoginGuard`). Logs record address, handle and outcome only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from bbspoker.door.prompts import ask_yes_no, read_line
+from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
+from bbspoker.store.sqlite import HandleTaken, validate_handle
+from bbspoker.text import clean_text
+
+if TYPE_CHECKING:
+    from bbspoker.door.context import DoorContext
+    from bbspoker.door.terminal import Terminal
+
+__all__ = ["log_in", "HANDLE_INPUT"]
+
+log = logging.getLogger("bbspoker.door.login")
+
+#: Characters a handle prompt accepts (a longer handle is refused with a message).
+HANDLE_INPUT = 32
+
+
+def _log_login(session: Terminal, handle: str, outcome: str) -> None:
+    # Address, handle and outcome only: never the password or its hash.
+    log.info("login address=%s handle=%r outcome=%s", session.address, handle, outcome)
+
+
+# --- login --------------------------------------------------------------------------
+
+async def _login(session: Terminal, app: DoorContext) -> str | None:
+    """The login dialogue; returns the handle as stored, or None if the session ended."""
+    term = session.term
+    session.write(f"{term.home}{term.clear}{term.bold}Global Village BBS{term.normal}"
+                  " - PoKeR door\r\n\r\n")
+    while True:
+        if app.guard.locked(session.address):
+            _log_login(session, "", "address locked out")
+            session.end("Too many failed logins from your address. Try again later.")
+            return None
+        typed = await read_line(session, "Handle: ", max_chars=HANDLE_INPUT)
+        if not typed.strip():
+            continue
+        try:
+            handle = validate_handle(typed)
+        except ValueError as exc:
+            session.write(f"Sorry, {exc}.\r\n")
+            continue
+        if app.guard.locked(session.address, handle):
+            _log_login(session, handle, "locked out")
+            session.end("Too many failed logins. Try again later.")
+            return None
+        account = app.ledger.find_account(handle)
+        if account is None:
+            created = await _new_user(session, app, handle)
+            if created is not None:
+                return created
+            continue
+        if account.banned:
+            _log_login(session, account.handle, "banned")
+            reason = clean_text(account.ban_reason or "no reason given", 60)
+            session.end(f"{account.handle} is banned from this door: {reason}")
+            return None
+        password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH,
+                                   hidden=True)
+        if not password:
+            continue
+        stored = app.ledger.password_hash(account.handle)
+        if stored is not None and await app.verify_password(stored, password):
+            app.guard.succeeded(account.handle)
+            _log_login(session, account.handle, "ok")
+            return account.handle
+        now_locked = app.guard.failed(session.address, account.handle)
+        _log_login(session, account.handle, "wrong password")
+        await app.sleep(app.config.login.failure_delay)
+        if now_locked:
+            session.end("Wrong password. Too many failed logins: try again later.")
+            return None
+        session.write("Wrong password.\r\n\r\n")
+
+
+async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | None:
+    """Offer to create ``handle``; returns it as stored, or None to ask for a handle again."""
+    if not await ask_yes_no(session, f"Create new user {handle}? (y/n)"):
+        return None
+    password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH, hidden=True)
+    try:
+        validate_password(password)
+    except ValueError as exc:
+        session.write(f"Sorry, {exc}.\r\n")
+        return None
+    again = await read_line(session, "Password again: ", max_chars=MAX_PASSWORD_LENGTH,
+                            hidden=True)
+    if again != password:
+        session.write("The passwords differ. Let's start again.\r\n")
+        return None
+    password_hash = await app.hash_password(password)
+    try:
+        account = app.ledger.create_account(handle, password_hash)
+    except HandleTaken:
+        session.write("Someone just took that handle. Please choose another.\r\n")
+        return None
+    _log_login(session, account.handle, "new user")
+    return account.handle
+
+
+async def _take_over(session: Terminal, app: DoorContext, handle: str, timeout: float) -> bool:
+    """Log ``session`` in as ``handle``; if already online elsewhere, offer to end that one."""
+    while (other := app.find_online(handle)) is not None:
+        if not await ask_yes_no(session, f"{handle} is already online. "
+                                         "End that session? (y/n)", timeout):
+            session.end("Goodbye.")
+            return False
+        other.end("You logged in from another connection.")
+        await other.wait_closed()
+        app.log_out(other)
+    app.log_in(session, handle)
+    return True
+
+
+async def log_in(session: Terminal, app: DoorContext) -> str | None:
+    """The whole login dialogue within ``[server] prelogin_timeout``: the handle, the
+    password or a new account, and taking over a session of the same handle elsewhere.
+    Returns the handle as stored once ``session`` is logged in, or ``None`` if it ended
+    (refused, timed out: the user has been told). Raises
+    :class:`~bbspoker.door.terminal.SessionClosed` if the connection drops."""
+    try:
+        async with asyncio.timeout(app.config.server.prelogin_timeout):
+            handle = await _login(session, app)
+            if handle is None or not await _take_over(session, app, handle, None):
+                return None
+            return handle
+    except TimeoutError:
+        _log_login(session, "", "login timed out")
+        session.end("Login timed out. Goodbye.")
+        return None

@@ -1,0 +1,94 @@
+"""The door's view of one connected user: the :class:`Terminal` session interface.
+
+The door (login, lobby, table screens) talks to a user only through this interface;
+each transport (``bbspoker.transport``: telnet today, SSH and web later) provides a
+session that implements it. The door never imports a transport.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import blessed
+
+    from bbspoker.door.keys import Key
+
+__all__ = ["Terminal", "SessionClosed", "XMessage"]
+
+
+class SessionClosed(Exception):
+    """The connection has ended (client gone, timeout, limit, shutdown)."""
+
+
+@dataclass(frozen=True, slots=True)
+class XMessage:
+    """An X-message: ``sender`` handle, ``text`` (already cleaned), ``sent_at`` (Unix seconds)."""
+
+    sender: str
+    text: str
+    sent_at: float
+
+
+class Terminal(Protocol):
+    """One connected user as the door sees it (before and after login).
+
+    Attributes: ``address`` (the peer's IP address), ``handle`` (as stored, ``None``
+    before login), ``activity`` (``"login"``, ``"lobby"``, ``"table"`` ...: shown by
+    [W]ho), ``where`` (the table's name while at one, else ``None``), ``term`` (a shared
+    ``blessed.Terminal`` of the client's terminal kind, only to build escape sequences),
+    ``encoding``, ``cols``/``rows`` (the window size), ``inbox`` (unread
+    :class:`XMessage` s, oldest first), and the listener lists ``resize_listeners``
+    (``fn(cols, rows)``), ``xmessage_listeners`` (``fn(message)``) and ``key_listeners``
+    (``fn()``, after keys are queued and when the session ends). Listeners run inside
+    the event that caused them: they must not raise or wait.
+    """
+
+    address: str
+    handle: str | None
+    activity: str
+    where: str | None
+    term: blessed.Terminal
+    encoding: str
+    cols: int
+    rows: int
+    inbox: list[XMessage]
+    resize_listeners: list[Callable[[int, int], None]]
+    xmessage_listeners: list[Callable[[XMessage], None]]
+    key_listeners: list[Callable[[], None]]
+
+    @property
+    def closed(self) -> bool:
+        """True once the session has ended or is ending (no more keys will come)."""
+        ...
+
+    async def read_key(self, timeout: float | None = None) -> Key:
+        """The next key; raises :class:`SessionClosed` once the session ends and
+        ``TimeoutError`` after ``timeout`` seconds without a key."""
+        ...
+
+    def read_key_nowait(self) -> Key | None:
+        """The next key if one is waiting, else ``None``; raises :class:`SessionClosed`."""
+        ...
+
+    def write(self, text: str) -> None:
+        """Queue terminal output; never blocks, never raises."""
+        ...
+
+    def end(self, message: str | None = None) -> None:
+        """Show ``message`` (one line), flush and disconnect; idempotent."""
+        ...
+
+    def abort(self, reason: str) -> None:
+        """Disconnect now without flushing; ``reason`` goes to the log."""
+        ...
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection is closed."""
+        ...
+
+    def deliver(self, message: XMessage) -> bool:
+        """Put an X-message in the inbox; ``False`` if the inbox is full or the session ended."""
+        ...

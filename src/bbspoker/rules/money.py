@@ -1,0 +1,97 @@
+"""The money port of the rules: what a game kind needs from the CUBES store.
+
+A game kind never keeps money of its own: every ante and bet leaves the player's
+balance through :meth:`Wallet.pay_into_pot` at the moment it is made (chapter 2:
+"Bets are always subtracted from a player's cash in the very same moment when the
+bet was confirmed"), and the pot leaves the game through exactly one of
+:meth:`Wallet.pay_out_pot` (to the winner) or :meth:`Wallet.pot_to_system` (nobody
+left). The rules call this port synchronously; the store behind it (``bbspoker.store``:
+a memory wallet, the SQLite ledger) implements it and adds what only the table's
+service uses (deferred commits). This module is the one place the rules and the
+store meet, so the rules import nothing from the store (``docs/architecture.md``).
+
+All amounts are whole CUBES (``int``); handles are compared without regard to case.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any, Mapping, Protocol, Sequence
+
+__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "SYSTEM"]
+
+#: Name of the account that takes pots nobody won (chapter 2, "End of game").
+SYSTEM = "*system*"
+
+
+class InsufficientCubes(Exception):
+    """A debit would take a balance below zero; nothing was changed."""
+
+
+class UnknownAccount(KeyError):
+    """No account with that handle exists."""
+
+
+class Wallet(Protocol):
+    """What a game kind needs from the CUBES store. Every method is one atomic change."""
+
+    def transaction(self, durable: bool = True) -> AbstractContextManager[None]:
+        """Group the calls made inside the ``with`` block into one all-or-nothing unit.
+
+        If an exception escapes the block, every change made inside it is undone and
+        the exception propagates. A method that raises inside the block (for example
+        :class:`InsufficientCubes` from one player's ante) undoes only its own partial
+        work; if the caller catches the exception, the block goes on and what the other
+        calls did is kept. Blocks nest: an inner block that raises is undone alone.
+        Other users of the store see either none or all of the block's changes. A store
+        that writes the block's changes late (the ledger queues them) reports a failure
+        of its own (disk full, I/O error) from the call that makes it write (the end of
+        the block, or a call inside that needs what is queued), and undoes all of it.
+
+        ``durable``: once the block has exited, its changes survive a power loss. With
+        ``False`` the store may keep them only as far as a crash of the process (the
+        stakes of a game still running: if they are lost, the whole block is lost, and
+        the unfinished game is refunded at the next start). A nested block, and every
+        method called inside, takes the outermost block's durability.
+        """
+        ...
+
+    def balance(self, handle: str) -> int:
+        """Current CUBES of ``handle``; raises :class:`UnknownAccount`."""
+        ...
+
+    def balances_of(self, handles: Sequence[str]) -> dict[str, int]:
+        """Current CUBES of several handles at once (one read), keyed by the handles as
+        given; handles without an account are left out."""
+        ...
+
+    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+        """Record a new game (players in seat order, SHA-256 hex of the deck order) and
+        return its id, unique for the life of the store. The store timestamps it with
+        its own wall clock (the table's ``now`` is on a monotonic clock)."""
+        ...
+
+    def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of ``game_id``;
+        ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
+        :class:`InsufficientCubes` (and changes nothing) if the balance is too low."""
+        ...
+
+    def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
+        """Pay the whole pot (``amount`` CUBES) of ``game_id`` to the winner; returns the new balance."""
+        ...
+
+    def pot_to_system(self, game_id: int, amount: int) -> None:
+        """Move the pot of a game nobody won to the :data:`SYSTEM` account."""
+        ...
+
+    def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
+        """Mark the game finished (its pot must be empty) and store its hand history
+        (a JSON-able mapping). Raises ``ValueError`` if the game is not open or its pot
+        still holds CUBES."""
+        ...
+
+    def cancel_game(self, game_id: int, reason: str) -> dict[str, int]:
+        """Close an open game without a winner, giving every ante and bet back to whoever
+        paid it; returns ``{handle: CUBES refunded}``. Raises ``ValueError`` if not open."""
+        ...

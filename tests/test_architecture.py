@@ -1,0 +1,151 @@
+"""The package layout holds (docs/architecture.md): no import circle, and each layer imports
+only what it may. Imports under ``if TYPE_CHECKING:`` count too: a circle of type hints is
+still a circle for a reader."""
+
+import ast
+import pathlib
+
+import pytest
+
+SRC = pathlib.Path(__file__).resolve().parent.parent / "src"
+ROOT = "bbspoker"
+
+#: What each package may not import (prefixes of module names).
+FORBIDDEN = {
+    "bbspoker.rules": ("bbspoker.table", "bbspoker.door", "bbspoker.transport", "bbspoker.store",
+                       "bbspoker.app", "bbspoker.config", "bbspoker.cli"),
+    "bbspoker.table": ("bbspoker.door", "bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
+    "bbspoker.store": ("bbspoker.table", "bbspoker.door", "bbspoker.transport", "bbspoker.app",
+                       "bbspoker.cli"),
+    "bbspoker.door": ("bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
+    "bbspoker.transport": ("bbspoker.app", "bbspoker.cli", "bbspoker.table", "bbspoker.store"),
+}
+#: Standard-library and third-party modules that mean I/O, time or terminals: the rules
+#: are pure and synchronous.
+IMPURE = ("asyncio", "socket", "sqlite3", "telnetlib3", "blessed", "time", "logging", "os",
+          "threading", "subprocess")
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    found = {}
+    for path in (SRC / ROOT).rglob("*.py"):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: pathlib.Path) -> set[str]:
+    """Every module ``name`` imports (absolute names; ``from pkg import mod`` counts as
+    ``pkg.mod`` when that is a module of ours)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            out.add(module)
+            for alias in node.names:
+                if f"{module}.{alias.name}" in MODULES:
+                    out.add(f"{module}.{alias.name}")
+    return out
+
+
+IMPORTS = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _ours(names: set[str]) -> set[str]:
+    return {n for n in names if n in MODULES and n != ROOT}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one member, or a self-loop (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph.get(v, ()):
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_packages_of_the_architecture_exist():
+    for package in ("rules", "rules.draw40", "table", "door", "door.screens", "transport",
+                    "store", "app"):
+        assert f"{ROOT}.{package}" in MODULES, package
+
+
+def test_no_import_circle_between_modules():
+    graph = {name: _ours(IMPORTS[name]) - {name} for name in MODULES}
+    # A package's __init__ imported by its own modules is no circle of the code's.
+    assert _cycles(graph) == []
+
+
+def test_no_import_circle_between_packages():
+    def package(name: str) -> str:
+        parts = name.split(".")
+        return ".".join(parts[:2])
+
+    graph: dict[str, set[str]] = {}
+    for name in MODULES:
+        graph.setdefault(package(name), set()).update(
+            package(m) for m in _ours(IMPORTS[name]) if package(m) != package(name))
+    assert _cycles(graph) == []
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_a_layer_imports_nothing_it_may_not(layer):
+    wrong = {name: sorted(m for m in IMPORTS[name] if m.startswith(FORBIDDEN[layer]))
+             for name in MODULES if name == layer or name.startswith(layer + ".")}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+def test_the_rules_are_pure():
+    wrong = {name: sorted(m for m in IMPORTS[name] if m.split(".")[0] in IMPURE)
+             for name in MODULES if name.startswith(f"{ROOT}.rules")}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+def test_the_checker_sees_a_forbidden_import_and_a_circle(tmp_path):
+    """The checks above can fail: a made-up module graph with a circle and a rules module
+    that imports the store is caught."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+    bad = tmp_path / "x.py"
+    bad.write_text("from bbspoker.store import wallet\nif TYPE_CHECKING:\n    import asyncio\n")
+    found = _imports("bbspoker.rules.x", bad)
+    assert "bbspoker.store.wallet" in found and "asyncio" in found
