@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bbspoker.app import Server  # noqa: E402
-from bbspoker.rules.draw40.game import Action  # noqa: E402
+from bbspoker.rules import actions as act  # noqa: E402
 from tests.telnetclient import (DO, DONT, IAC, NAWS, SB, SE, TTYPE, WILL, WONT,  # noqa: E402
                                 FakeClock, TelnetClient, running_server)
 
@@ -197,13 +197,13 @@ def _pot_on_screen(c: TelnetClient) -> str | None:
 
 
 def _state(snap, handle: str) -> tuple:
-    return (snap.phase, snap.current, snap.pot, snap.round_label, snap.actions.get(handle))
+    return (snap.phase, snap.current, snap.pot, snap.round, snap.actions.get(handle))
 
 
 #: The key each table command is given by, and the command-area text that offers it.
-_KEY_FOR = {Action.START: ("s", "[S] Open the game"), Action.SEE_HANDS: ("h\r", "[H] See hands!"),
-            Action.BET: ("b\r", "[B] Place bet"), Action.DISCARD: ("d", "[D] Done"),
-            Action.REVEAL: ("r", "[R] Reveal hand")}
+_KEY_FOR = {act.Start: ("s", "[S] Open the game"), act.SeeHands: ("h\r", "[H] See hands!"),
+            act.Bet: ("b\r", "[B] Place bet"), act.Discard: ("d", "[D] Done"),
+            act.Reveal: ("r", "[R] Reveal hand")}
 
 
 @dataclass
@@ -265,18 +265,18 @@ class GoodTable:
                          "the table to apply a timeout")
             return
         handle, acts = actor
-        action = next(a for a in (Action.START, Action.SEE_HANDS, Action.BET, Action.DISCARD,
-                                  Action.REVEAL) if a in acts)
+        action = next(a for a in (act.Start, act.SeeHands, act.Bet, act.Discard, act.Reveal)
+                      if a in acts)
         keys, offer = _KEY_FOR[action]
         c = self.clients[handle]
         await c.wait_for(offer, self.timeout)
         await c.send(keys)
         before = _state(snap, handle)
         await _until(lambda: _state(service.snapshot, handle) != before, self.timeout,
-                     f"{handle}'s {action.name} to be applied")
+                     f"{handle}'s {action.__name__} to be applied")
         self.actions += 1
-        self.bets += action in (Action.BET, Action.SEE_HANDS)
-        self.games += action is Action.START
+        self.bets += action in (act.Bet, act.SeeHands)
+        self.games += action is act.Start
         pot = service.snapshot.pot
         shown = "NO GAME" if pot is None else str(pot)
         for other in self.clients.values():

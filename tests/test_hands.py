@@ -1,4 +1,4 @@
-"""Chapter 3 hand ranking: categories, every tie-break rule, describe(), bad input."""
+"""Chapter 3 hand ranking: categories, every tie-break rule, describe_hand(), bad input."""
 
 from collections import Counter
 from itertools import combinations
@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
+from bbspoker.door.messages import describe_hand
 from bbspoker.rules.cards import DECK, parse_cards, sort_hand
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate, strength, strengths
 
@@ -146,28 +147,28 @@ def test_high_card_as_flush():
     ],
 )
 def test_describe_for_people(cards, text):
-    assert ev(cards).describe() == text
+    assert describe_hand(ev(cards)) == text
 
 
 def test_input_may_be_any_iterable_in_any_order():
     cards = parse_cards("K* 9- Q# 10* J+")
     value = evaluate(c for c in cards)
     assert value == evaluate(list(reversed(cards))) == evaluate(sort_hand(cards))
-    assert value.category is Category.STRAIGHT and value.describe() == "Straight to the King"
+    assert value.category is Category.STRAIGHT and describe_hand(value) == "Straight to the King"
 
 
 def test_value_is_the_strength_int_and_shows_the_hand_in_repr():
     value = ev("K- K# 9- 9# A-")
     assert isinstance(value, int) and value.strength == int(value) == strength(parse_cards("K- K# 9- 9# A-"))
     assert type(value.strength) is int
-    assert repr(value) == f"<HandValue {int(value)}: Two pairs, Kings and Nines>"
+    assert repr(value) == f"<HandValue {int(value)}: TWO_PAIR K/9>"
 
 
 def test_full_houses_with_the_same_three_are_equal_but_described_with_their_pair():
     jacks_over_sixes, jacks_over_aces = ev("J- J# J* 6+ 6-"), ev("J- J# J+ A+ A-")
     assert jacks_over_sixes == jacks_over_aces and hash(jacks_over_sixes) == hash(jacks_over_aces)
-    assert jacks_over_sixes.describe() == "Full house, Jacks over Sixes"
-    assert jacks_over_aces.describe() == "Full house, Jacks over Aces"
+    assert describe_hand(jacks_over_sixes) == "Full house, Jacks over Sixes"
+    assert describe_hand(jacks_over_aces) == "Full house, Jacks over Aces"
 
 
 def test_values_are_hashable_and_work_as_a_sort_key():

@@ -8,7 +8,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from bbspoker.rules.cards import DECK
-from bbspoker.rules.draw40.game import Action, Phase, Table, TableError, TableRules
+from bbspoker.rules import actions as act
+from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
+from bbspoker.rules.events import RuleError
+from tests.ruletext import label, refused, text, texts
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
 
 POOL = ["ann", "bo", "cy", "di", "ed", "flo"]
@@ -23,7 +26,7 @@ class TableMachine(RuleBasedStateMachine):
         self.wallet = MemoryWallet(dict(zip(POOL, balances)))
         self.wallet.balances[SYSTEM] = 0
         self.total = self.wallet.total()
-        self.table = Table(self.wallet, TableRules(max_round=8), rng=random.Random(seed))
+        self.table = Draw40(self.wallet, Draw40Rules(max_round=8), rng=random.Random(seed))
         self.now = 0.0
         for h in first:
             self.table.sit(h, self.now)
@@ -33,14 +36,14 @@ class TableMachine(RuleBasedStateMachine):
     def fingerprint(self):
         t = self.table
         return (sorted(self.wallet.balances.items()), sorted(self.wallet.pots.items()), t.phase,
-                t.current, t.master, t.pot, t.round_label, tuple(t.handles),
+                t.current, t.master, t.pot, label(t), tuple(t.handles),
                 tuple(t.cards_of(h) for h in t.handles), t.deadline(), len(self.wallet.journal))
 
     def attempt(self, command, *args):
         before = self.fingerprint()
         try:
             command(*args, self.now)
-        except TableError as err:
+        except RuleError as err:
             assert str(err), "a refusal must say why"
             assert self.fingerprint() == before, "a refused command changed something"
 
@@ -69,13 +72,13 @@ class TableMachine(RuleBasedStateMachine):
         before = self.fingerprint()
         try:
             self.table.bet(who, amount, self.now, see_hands=see)
-        except TableError:
+        except RuleError:
             assert self.fingerprint() == before
 
     @rule()
     def call(self):
         h = self.table.current
-        if h and Action.BET in self.table.actions(h, self.now):
+        if h and act.Bet in self.table.legal_actions(h, self.now):
             low, high = self.table.bet_range(h)
             if low <= high:
                 self.table.bet(h, low, self.now)
@@ -83,7 +86,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def ask_hands(self):
         h = self.table.current
-        if h and Action.SEE_HANDS in self.table.actions(h, self.now):
+        if h and act.SeeHands in self.table.legal_actions(h, self.now):
             low, high = self.table.bet_range(h)
             if low <= high:
                 self.table.bet(h, high, self.now, see_hands=True)
@@ -100,7 +103,7 @@ class TableMachine(RuleBasedStateMachine):
         before = self.fingerprint()
         try:
             self.table.discard(who, cards, self.now)
-        except TableError:
+        except RuleError:
             assert self.fingerprint() == before
 
     @rule(h=names)
@@ -142,8 +145,8 @@ class TableMachine(RuleBasedStateMachine):
             assert t.current is None
         else:
             assert t.current is not None and t.is_active(t.current)
-            acting = [h for h in t.handles if t.actions(h, self.now) and h == t.current]
-            others = [h for h in t.handles if h != t.current and t.actions(h, self.now)]
+            acting = [h for h in t.handles if t.legal_actions(h, self.now) and h == t.current]
+            others = [h for h in t.handles if h != t.current and t.legal_actions(h, self.now)]
             assert acting == [t.current] and others == []
             assert t.is_active(t.master)
 

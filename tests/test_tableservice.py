@@ -15,9 +15,12 @@ import pytest
 
 from bbspoker.table.bus import Bus
 from bbspoker.store.sqlite import Ledger
-from bbspoker.rules.draw40.game import Action, Phase, Table, TableError, TableRules
+from bbspoker.door.messages import describe_event, describe_operation
+from bbspoker.rules import actions as act
+from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
 from bbspoker.table.service import LOST_REASON, TableMessage, TableSnapshot, TableService
 from bbspoker.store.wallet import MemoryWallet
+from tests.ruletext import refused, text
 from tests.telnetclient import FakeClock, wait_until
 from tests.test_ledger import Clock, FailingCommits, break_journal, committed, mend_journal
 
@@ -31,11 +34,11 @@ async def table(tmp_path):
     for handle in ("alice", "bob"):
         ledger.create_account(handle, "h")
     disk = ledger._db = FailingCommits(ledger._db)
-    service = TableService(Table(ledger, TableRules(between_games=0), rng=random.Random(3)),
+    service = TableService(Draw40(ledger, Draw40Rules(between_games=0), rng=random.Random(3)),
                            Bus(), FakeClock())
     task = asyncio.create_task(service.run())
-    await service.call("sit", "alice")
-    await service.call("sit", "bob")
+    await service.call("alice", act.Sit())
+    await service.call("bob", act.Sit())
     yield service, ledger, db, disk
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -45,16 +48,16 @@ async def table(tmp_path):
 
 async def test_a_bet_is_on_the_screens_before_its_commit_and_in_the_ledger_after(table):
     service, ledger, db, _ = table
-    await service.call("start", "alice")
+    await service.call("alice", act.Start())
     painted = []
 
     def paint() -> None:  # a screen: what it shows, and what the CLI reads meanwhile
         for item in sub.drain():
             if isinstance(item, TableMessage) and item.kind == "bet":
-                painted.append((item.text, committed(db, "alice")))
+                painted.append((text(item.event), committed(db, "alice")))
 
     sub = service.bus.subscribe(notify=paint)
-    await service.call("bet", "alice", 25)
+    await service.call("alice", act.Bet(25))
     assert painted == [("alice has raised the bet (25), pot is 45.", 990)]
     await asyncio.sleep(0)                       # the loop turn after the screens
     assert committed(db, "alice") == 965
@@ -63,27 +66,27 @@ async def test_a_bet_is_on_the_screens_before_its_commit_and_in_the_ledger_after
 
 async def test_submit_gives_the_outcome_as_a_future_without_waiting(table):
     service, ledger, _, _ = table
-    started = service.submit("start", "alice")
-    refused = service.submit("bet", "bob", 5)      # queued behind the start: not bob's turn
+    started = service.submit("alice", act.Start())
+    refusal = service.submit("bob", act.Bet(5))      # queued behind the start: not bob's turn
     assert not started.done()                      # nothing is applied in the caller's turn
-    await asyncio.wait([started, refused], timeout=1)
+    await asyncio.wait([started, refusal], timeout=1)
     assert started.result() is None
-    with pytest.raises(TableError, match="turn"):
-        refused.result()
+    with refused("turn"):
+        refusal.result()
     assert service.snapshot.current == "alice" and ledger.balance("bob") == 990
 
 
 async def test_commands_after_the_table_task_stopped_are_refused_with_a_message():
-    service = TableService(Table(MemoryWallet({"alice": 100}), TableRules()), Bus(), FakeClock())
+    service = TableService(Draw40(MemoryWallet({"alice": 100}), Draw40Rules()), Bus(), FakeClock())
     task = asyncio.create_task(service.run())
-    await service.call("sit", "alice")
+    await service.call("alice", act.Sit())
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
-    with pytest.raises(TableError, match="The table is closed."):
-        service.submit("leave", "alice").result()
-    with pytest.raises(TableError, match="The table is closed."):
-        await service.call("leave", "alice")
+    with refused("The table is closed."):
+        service.submit("alice", act.Leave()).result()
+    with refused("The table is closed."):
+        await service.call("alice", act.Leave())
     assert service.table.handles == ["alice"]
 
 
@@ -101,8 +104,8 @@ async def test_the_task_sets_its_timer_for_the_next_turns_deadline(table, monkey
         return call_later(delay, callback, *args)
 
     monkeypatch.setattr(loop, "call_later", recording)
-    await service.call("start", "alice")
-    await service.call("bet", "alice", 1)        # bob's turn: 60 s from now
+    await service.call("alice", act.Start())
+    await service.call("alice", act.Bet(1))        # bob's turn: 60 s from now
     service.clock.advance(59.75)
     service.wake()
     await wait_until(lambda: delays and delays[-1] == pytest.approx(0.25))
@@ -114,40 +117,40 @@ async def test_the_task_sets_its_timer_for_the_next_turns_deadline(table, monkey
 
 async def test_a_refused_bet_is_refused_at_once_and_commits_nothing(table):
     service, ledger, db, _ = table
-    await service.call("start", "alice")
-    with pytest.raises(TableError, match="between 1 and 200"):
-        await service.call("bet", "alice", 201)
-    await service.call("bet", "alice", 200)
-    with pytest.raises(TableError, match="between 200 and 200"):
-        await service.call("bet", "bob", 199)
+    await service.call("alice", act.Start())
+    with refused("between 1 and 200"):
+        await service.call("alice", act.Bet(201))
+    await service.call("alice", act.Bet(200))
+    with refused("between 200 and 200"):
+        await service.call("bob", act.Bet(199))
     await asyncio.sleep(0)
     assert (committed(db, "alice"), committed(db, "bob")) == (790, 990)
     assert service.snapshot.pot == 220 and ledger.verify() == []
 
 
-async def play(service, command, *args):
-    """Apply a table command and let its commit run (the loop turn after it)."""
-    await service.call(command, *args)
+async def play(service, handle, action):
+    """Apply a table action and let its commit run (the loop turn after it)."""
+    await service.call(handle, action)
     await asyncio.sleep(0)
 
 
 async def _start(service, fail):
     fail("ante")
-    await service.call("start", "alice")
+    await service.call("alice", act.Start())
 
 
 async def _bet(service, fail):
-    await play(service, "start", "alice")
+    await play(service, "alice", act.Start())
     fail("bet")
-    await service.call("bet", "alice", 25)
+    await service.call("alice", act.Bet(25))
 
 
 async def _end(service, fail):
-    await play(service, "start", "alice")
-    await play(service, "bet", "alice", 1)
-    await play(service, "pass_", "bob")
+    await play(service, "alice", act.Start())
+    await play(service, "alice", act.Bet(1))
+    await play(service, "bob", act.Pass())
     fail("win")
-    await service.call("reveal", "alice")        # the last player: she wins the pot
+    await service.call("alice", act.Reveal())        # the last player: she wins the pot
 
 
 @pytest.mark.parametrize("fault", ["COMMIT", "ABORT", "IGNORE"],
@@ -171,13 +174,13 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
     sub = service.bus.subscribe()
     with caplog.at_level(logging.ERROR, logger="bbspoker.store.sqlite"):
         await lose(service, fail)
-        called_off = (f"The game was called off ({LOST_REASON}): every ante and bet has been "
-                      "given back.")
+        called_off = ("The game was called off (the server could not save the last move): "
+                      "every ante and bet has been given back.")
         async with asyncio.timeout(5):
             while True:
                 item = await sub.get()
-                if isinstance(item, TableMessage) and item.text == called_off:
-                    assert item.tag == "SYSTEM" and item.to is None
+                if isinstance(item, TableMessage) and text(item.event) == called_off:
+                    assert describe_event(item.event)[0] == "SYSTEM" and item.to is None
                     break
             while not (isinstance(item, TableSnapshot) and item.pot is None):
                 item = await sub.get()
@@ -188,24 +191,24 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
     assert item.balances == {"alice": 1000, "bob": 1000}
     assert (committed(db, "alice"), committed(db, "bob")) == (1000, 1000)
     assert ledger.verify() == [] and ledger.totals().open_pots == 0
-    await play(service, "start", service.table.master)     # the table plays on
+    await play(service, service.table.master, act.Start())     # the table plays on
     assert (committed(db, "alice"), committed(db, "bob")) == (990, 990)
 
 
 async def test_when_the_disk_keeps_failing_the_game_is_refunded_at_the_next_start(table):
     service, ledger, db, disk = table
     sub = service.bus.subscribe()
-    await play(service, "start", "alice")
-    await play(service, "bet", "alice", 25)
+    await play(service, "alice", act.Start())
+    await play(service, "alice", act.Bet(25))
     disk.failures = 2                            # the bet's commit, then the refund's
-    await service.call("bet", "bob", 30)
+    await service.call("bob", act.Bet(30))
     told = []
     async with asyncio.timeout(5):
         while not (isinstance(item := await sub.get(), TableSnapshot) and item.pot is None):
             if isinstance(item, TableMessage):
-                told.append(item.text)
-    assert told[-1] == (f"The game was called off ({LOST_REASON}): every ante and bet will "
-                        "be given back when the server restarts.")
+                told.append(text(item.event))
+    assert told[-1] == ("The game was called off (the server could not save the last move): "
+                        "every ante and bet will be given back when the server restarts.")
     assert service.table.phase is Phase.IDLE     # nothing of the lost moves is shown
     assert item.balances == {"alice": 965, "bob": 990}
     assert ledger.recover_unfinished_games(0.0) == [1]
@@ -216,7 +219,7 @@ async def test_when_the_disk_keeps_failing_the_game_is_refunded_at_the_next_star
 async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_play_goes_on(
         table, monkeypatch, caplog):
     service, ledger, db, _ = table
-    await play(service, "start", "alice")
+    await play(service, "alice", act.Start())
     snapshot = service._take_snapshot
 
     def broken():                                # a bug that strikes once, after the bet
@@ -224,16 +227,16 @@ async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_pla
         raise RuntimeError("a bug in the snapshot")
 
     monkeypatch.setattr(service, "_take_snapshot", broken)
-    with pytest.raises(TableError, match="Sorry, that did not work"):
+    with refused("Sorry, that did not work"):
         async with asyncio.timeout(5):           # a dead table task would never answer
-            await service.call("bet", "alice", 25)
+            await service.call("alice", act.Bet(25))
     await asyncio.sleep(0)                       # the commit's turn
     assert committed(db, "alice") == 965         # the bet was made, and it is in the ledger
     cli = sqlite3.connect(db, timeout=0.5)       # the admin CLI can write: no lock left held
     cli.execute("BEGIN IMMEDIATE")
     cli.execute("ROLLBACK")
     cli.close()
-    await play(service, "bet", "bob", 25)        # and the table goes on
+    await play(service, "bob", act.Bet(25))        # and the table goes on
     assert service.snapshot.pot == 70 and committed(db, "bob") == 965
     assert "table step failed" in caplog.text
     assert ledger.verify() == []
@@ -241,8 +244,8 @@ async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_pla
 
 async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(table):
     service, ledger, db, _ = table
-    await service.call("start", "alice")
-    await service.call("bet", "alice", 25)       # the table has read and cached 965
+    await service.call("alice", act.Start())
+    await service.call("alice", act.Bet(25))       # the table has read and cached 965
     assert service.snapshot.balances == {"alice": 965, "bob": 990}
 
     def admin() -> None:                         # the CLI: another connection
@@ -252,7 +255,7 @@ async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(tabl
     await asyncio.to_thread(admin)
     service.wake()                               # what the once-a-second poll does
     await wait_until(lambda: service.snapshot.balances == {"alice": 1215, "bob": 990}, 2.0)
-    await service.call("bet", "bob", 30)
+    await service.call("bob", act.Bet(30))
     assert service.snapshot.balances == {"alice": 1215, "bob": 960}
 
 
@@ -261,7 +264,7 @@ async def test_a_bet_an_admin_take_has_left_uncovered_is_refused_and_changes_not
     connection just before her bet (no balance poll in between): the bet is refused with
     the range she has now, and nothing is written; a bet that fits goes through."""
     service, ledger, db, _ = table
-    await play(service, "start", "alice")
+    await play(service, "alice", act.Start())
     assert service.snapshot.balances == {"alice": 990, "bob": 990}
 
     def admin() -> None:
@@ -270,13 +273,13 @@ async def test_a_bet_an_admin_take_has_left_uncovered_is_refused_and_changes_not
 
     await asyncio.to_thread(admin)
     last = ledger.latest_journal_id()
-    with pytest.raises(TableError, match="^Your bet must be between 1 and 10 CUBES.$"):
-        await service.call("bet", "alice", 25)
+    with refused("^Your bet must be between 1 and 10 CUBES.$"):
+        await service.call("alice", act.Bet(25))
     await asyncio.sleep(0)
     assert ledger.latest_journal_id() == last and committed(db, "alice") == 10
     assert service.snapshot.pot == 20 and service.snapshot.current == "alice"
     assert service.snapshot.balances == {"alice": 10, "bob": 990}
-    await play(service, "bet", "alice", 10)
+    await play(service, "alice", act.Bet(10))
     assert committed(db, "alice") == 0 and service.snapshot.pot == 30
     assert ledger.verify() == []
 
@@ -290,14 +293,14 @@ def scripted_move(table: Table) -> tuple[str, tuple, dict] | None:
         return None
     if table.phase is Phase.BETTING:
         if handle == "carol":
-            return "pass_", (handle,), {}
+            return handle, act.Pass()
         low = table.bet_range(handle)[0]
-        if handle == "bob" and Action.SEE_HANDS in table.actions(handle, 0.0):
-            return "bet", (handle, low), {"see_hands": True}
-        return "bet", (handle, low + (handle == "alice")), {}
+        if handle == "bob" and act.SeeHands in table.legal_actions(handle, 0.0):
+            return handle, act.SeeHands(low)
+        return handle, act.Bet(low + (handle == "alice"))
     if table.phase is Phase.DISCARDING:
-        return "discard", (handle, table.cards_of(handle)[:2]), {}
-    return "reveal", (handle,), {}
+        return handle, act.Discard(table.cards_of(handle)[:2])
+    return handle, act.Reveal()
 
 
 async def test_a_game_played_through_the_service_writes_the_journal_immediate_commits_write(
@@ -315,8 +318,8 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
             ledger.create_account(handle, "h")
         return ledger
 
-    def new_table(wallet, now: float) -> Table:
-        table = Table(wallet, TableRules(), rng=random.Random(7))
+    def new_table(wallet, now: float) -> Draw40:
+        table = Draw40(wallet, Draw40Rules(), rng=random.Random(7))
         for handle in players:
             table.sit(handle, now)
         return table
@@ -328,8 +331,7 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
         for now in (0.0, 31.0):                      # two games, 30 s apart
             table.start(table.master, now)
             while move := scripted_move(table):
-                name, args, kwargs = move
-                getattr(table, name)(*args, now=now, **kwargs)
+                table.apply(*move, now)
 
     deferred = new_ledger("deferred.db")
     clock = FakeClock()
@@ -338,10 +340,9 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
     try:
         for game in range(2):
             clock.advance(31.0 * game)
-            await play(service, "start", service.table.master)
+            await play(service, service.table.master, act.Start())
             while move := scripted_move(service.table):
-                name, args, kwargs = move
-                await service.call(name, *args, **kwargs)
+                await service.call(*move)
             await asyncio.sleep(0)
     finally:
         task.cancel()
@@ -358,7 +359,8 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
     for game in games:                           # stamped when each call was made
         times = [r.at for r in rows[1] if r.game_id == game.id]
         assert game.started_at < min(times) and max(times) < game.ended_at
-    assert any("asked to see hands" in action for action in games[1].history["actions"])
+    assert any("asked to see hands" in describe_operation(op)
+               for op in games[1].history["operations"])
     for ledger in (immediate, deferred):
         assert ledger.verify() == []
         ledger.close()

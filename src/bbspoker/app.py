@@ -22,7 +22,7 @@ from typing import Any
 from bbspoker.config import Config
 from bbspoker.door import lobby
 from bbspoker.door.guard import LoginGuard
-from bbspoker.rules.draw40.game import Table, TableRules
+from bbspoker.rules.draw40.game import Draw40, Draw40Rules
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.bus import Bus
@@ -72,12 +72,12 @@ class App:
         self.bus = Bus()
         self.clock = clock
         table = config.table
-        rules = TableRules(seats=table.seats, ante=table.ante, min_bet=table.min_bet,
+        rules = Draw40Rules(seats=table.seats, ante=table.ante, min_bet=table.min_bet,
                            max_bet=table.max_bet, turn_timeout=table.turn_timeout,
                            master_timeout=table.master_timeout,
                            between_games=table.between_games, max_round=table.max_round,
                            idle_games=table.idle_games)
-        self.table_service = TableService(Table(ledger, rules), self.bus, clock)
+        self.table_service = TableService(Draw40(ledger, rules), self.bus, clock)
         self.sleep = sleep
         self.online: dict[str, Session] = {}
         self.sessions: set[Session] = set()

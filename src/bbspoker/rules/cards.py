@@ -49,16 +49,6 @@ class Rank(IntEnum):
         """The rank as written in card notation: ``5``..``10``, ``J``, ``Q``, ``K``, ``A``."""
         return _RANK_SYMBOLS[self]
 
-    @property
-    def plural(self) -> str:
-        """English plural for hand descriptions, e.g. ``Nines``, ``Aces``."""
-        return _RANK_PLURALS[self]
-
-    @property
-    def singular(self) -> str:
-        """English name for hand descriptions, e.g. ``Nine``, ``Ace``."""
-        return _RANK_SINGULARS[self]
-
 
 class Suit(IntEnum):
     """Suits, valued so that a higher value is a higher suit: ``+`` > ``*`` > ``#`` > ``-``.
@@ -82,12 +72,6 @@ _RANK_SYMBOLS = {
     Rank.FIVE: "5", Rank.SIX: "6", Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9",
     Rank.TEN: "10", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A",
 }
-_RANK_SINGULARS = {
-    Rank.FIVE: "Five", Rank.SIX: "Six", Rank.SEVEN: "Seven", Rank.EIGHT: "Eight",
-    Rank.NINE: "Nine", Rank.TEN: "Ten", Rank.JACK: "Jack", Rank.QUEEN: "Queen",
-    Rank.KING: "King", Rank.ACE: "Ace",
-}
-_RANK_PLURALS = {r: ("Sixes" if r is Rank.SIX else s + "s") for r, s in _RANK_SINGULARS.items()}
 _SUIT_SYMBOLS = {Suit.PLUS: "+", Suit.STAR: "*", Suit.HASH: "#", Suit.MINUS: "-"}
 _RANK_BY_SYMBOL = {v: k for k, v in _RANK_SYMBOLS.items()}
 _SUIT_BY_SYMBOL = {v: k for k, v in _SUIT_SYMBOLS.items()}

@@ -1,15 +1,16 @@
 """The one task that owns the table: commands in, one at a time; snapshots and messages out.
 
-Sessions never touch :class:`~bbspoker.rules.draw40.game.Table` themselves. They call
-:meth:`TableService.call` (``await service.call("bet", handle, 25)``), which
-queues the command for the owning task and returns when it has been applied,
-or raises :class:`~bbspoker.rules.draw40.game.TableError` with the message for the player;
+Sessions never touch the game (:class:`~bbspoker.rules.draw40.game.Draw40`)
+themselves. They call :meth:`TableService.call` (``await service.call(handle,
+Bet(25))`` with a typed action of :mod:`bbspoker.rules.actions`), which queues the
+action for the owning task and returns when it has been applied, or raises
+:class:`~bbspoker.rules.events.RuleError` with the code of the refusal;
 :meth:`TableService.submit` queues it the same way and returns the future of
 that outcome (the game screen takes keys without a task of its own).
 After every change the task publishes on the :class:`~bbspoker.table.bus.Bus`:
 
-- one :class:`TableMessage` per event with a sentence (keyless bus items:
-  never dropped), and
+- one :class:`TableMessage` per event (keyless bus items: never dropped), which
+  each screen renders for its viewer (``bbspoker.door.messages``), and
 - one :class:`TableSnapshot` under the key ``"table"`` (a state item: a session
   that falls behind skips straight to the newest).
 
@@ -27,7 +28,7 @@ caller, and only then schedules :meth:`~bbspoker.store.wallet.Wallet.commit_pend
 (the statements, then the COMMIT) with ``loop.call_soon``, behind the actor's
 wake-up. If that fails (:class:`~bbspoker.store.wallet.CommitFailed`: disk full, an
 I/O error, a statement that wrote nothing) the ledger has undone the step,
-and the next step calls the games it touched off (:meth:`Table.call_off`,
+and the next step calls the games it touched off (:meth:`Draw40.call_off`,
 every ante and bet the ledger holds given back) with a ``SYSTEM`` line saying
 why.
 """
@@ -41,34 +42,48 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
-from bbspoker.table.bus import Bus
+from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
-from bbspoker.rules.draw40.game import Action, Event, Phase, SeatView, Table, TableError
+from bbspoker.rules.draw40.game import Draw40, Phase, SeatView
+from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.wallet import CommitFailed
+from bbspoker.table.bus import Bus
 
 __all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "TableService"]
 
 log = logging.getLogger(__name__)
 
+#: Events that change the screen itself (cards, whose turn) and show no line.
+_SILENT = frozenset({"cards", "turn"})
+
 #: How often (seconds) the service re-reads balances when nothing else happens.
 BALANCE_POLL = 1.0
-#: Why a game is called off after its moves could not be committed (players read it).
-LOST_REASON = "the server could not save the last move"
-#: What a player is told when their command met a bug or a storage failure (logged).
-FAILED = "Sorry, that did not work; please try again."
+#: The code of the reason a game is called off after its moves could not be committed.
+LOST_REASON = "commit_failed"
+#: What the ledger records with the refunds of a game called off (its notices; English
+#: until the notices become codes too).
+_NOTES = {"commit_failed": "the server could not save the last move",
+          "shutdown": "the server is shutting down"}
 
 
 @dataclass(frozen=True, slots=True)
 class TableMessage:
-    """A line for the message area: ``tag`` is ``SYSTEM`` or ``INFO``; ``to`` is ``None``
-    for everyone at the table or the one handle that may see it."""
+    """One event for the message area (a code and data: the screen makes the sentence).
+    ``event.to`` is ``None`` for everyone at the table or the one handle that may see it."""
 
-    tag: str
-    text: str
-    to: str | None = None
-    kind: str = ""
+    event: Event
+
+    @property
+    def kind(self) -> str:
+        """The event's kind."""
+        return self.event.kind
+
+    @property
+    def to(self) -> str | None:
+        """``None`` (everyone) or the one handle that may see it."""
+        return self.event.to
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +108,11 @@ class TableSnapshot:
     master: str | None
     current: str | None
     pot: int | None
-    round_label: str
+    round: int | None
     phase: Phase
     deadline: float | None
     hands: Mapping[str, tuple[Card, ...]]
-    actions: Mapping[str, tuple[Action, ...]]
+    actions: Mapping[str, tuple[type[act.Action], ...]]
     bet_ranges: Mapping[str, tuple[int, int]]
     balances: Mapping[str, int]
 
@@ -109,18 +124,16 @@ class TableSnapshot:
 
 @dataclass
 class _Command:
-    name: str
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
+    handle: str | None
+    action: act.Action
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
 class TableService:
-    """Owns one :class:`Table`; ``run()`` is its task. ``clock`` gives seconds (monotonic)."""
+    """Owns one game (:class:`~bbspoker.rules.draw40.game.Draw40`); ``run()`` is its task.
+    ``clock`` gives seconds (monotonic)."""
 
-    COMMANDS = frozenset({"sit", "leave", "start", "bet", "pass_", "discard", "reveal", "cancel"})
-
-    def __init__(self, table: Table, bus: Bus, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: Draw40, bus: Bus, clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
         self.bus = bus
         self.clock = clock
@@ -136,27 +149,28 @@ class TableService:
         self._idle.set()
         self._lost: set[int] = set()  # games whose last moves the ledger could not commit
 
-    def submit(self, name: str, *args: Any, **kwargs: Any) -> asyncio.Future[None]:
-        """Queue ``table.<name>(*args, now=now, **kwargs)`` for the owning task; returns the
-        future of its outcome, for a caller that must not wait (a screen taking keys inside
-        the event-loop turn they arrived, see :mod:`bbspoker.door.screens.draw40`).
+    def submit(self, handle: str | None, action: act.Action) -> asyncio.Future[None]:
+        """Queue ``action`` of ``handle`` (``None`` for the server's own, such as
+        :class:`~bbspoker.rules.actions.Cancel`) for the owning task; returns the future of
+        its outcome, for a caller that must not wait (a screen taking keys inside the
+        event-loop turn they arrived, see :mod:`bbspoker.door.screens.draw40`).
 
-        The future's exception is :class:`TableError` (the player's message) if the table
-        refuses or is closed. Raises ``ValueError`` at once for an unknown command name."""
-        if name not in self.COMMANDS:
-            raise ValueError(f"unknown table command {name!r}")
-        cmd = _Command(name, args, kwargs)
+        The future's exception is :class:`~bbspoker.rules.events.RuleError` (a code: the
+        door says it to the player) if the rules refuse or the table is closed
+        (``table_closed``). Raises ``TypeError`` at once for what is not an action."""
+        if not isinstance(action, act.Action):
+            raise TypeError(f"not a table action: {action!r}")
+        cmd = _Command(handle, action)
         if self._stopped:
-            cmd.done.set_exception(TableError("The table is closed."))
+            cmd.done.set_exception(RuleError("table_closed"))
         else:
             self._enqueue(cmd)
         return cmd.done
 
-    async def call(self, name: str, *args: Any, **kwargs: Any) -> None:
-        """Apply ``table.<name>(*args, now=now, **kwargs)`` in the owning task and wait for it
-        (:meth:`submit`). Raises :class:`TableError` (the player's message) if the table
-        refuses; ``ValueError`` for an unknown command name."""
-        await self.submit(name, *args, **kwargs)
+    async def call(self, handle: str | None, action: act.Action) -> None:
+        """Apply ``action`` of ``handle`` in the owning task and wait for it (:meth:`submit`).
+        Raises :class:`~bbspoker.rules.events.RuleError` if the rules refuse."""
+        await self.submit(handle, action)
 
     def wake(self) -> None:
         """Make the task look at the clock now (tests that move a fake clock call this)."""
@@ -175,14 +189,12 @@ class TableService:
         self.closing = True
         if self.table.phase is Phase.IDLE:
             return
-        self.bus.publish(TableMessage(
-            "SYSTEM", f"The server is shutting down: this game may finish within {grace:g} "
-            "seconds; after that it is called off and every bet refunded."))
+        self.bus.publish(TableMessage(Event("shutdown_grace", None, {"grace": grace})))
         try:
             await asyncio.wait_for(self._idle.wait(), grace)
         except TimeoutError:
-            with contextlib.suppress(TableError):
-                await self.call("cancel", reason="the server is shutting down")
+            with contextlib.suppress(RuleError):
+                await self.call(None, act.Cancel("shutdown", _NOTES["shutdown"]))
 
     def chat(self, handle: str, text: str) -> None:
         """Publish a chat line to everyone at the table (``text`` already cleaned)."""
@@ -190,7 +202,7 @@ class TableService:
 
     async def run(self) -> None:
         """The owning task: apply commands in order, timeouts when due, and poll balances.
-        When it is cancelled, waiting and later commands fail with :class:`TableError`.
+        When it is cancelled, waiting and later actions fail with ``RuleError("table_closed")``.
 
         It sleeps on one future, which a command and the timer of the next deadline (or
         balance poll) resolve: no ``asyncio.Queue`` and no timeout context per command
@@ -215,7 +227,7 @@ class TableService:
             self._stopped = True
             for cmd in self._queue:
                 if cmd is not None and not cmd.done.done():
-                    cmd.done.set_exception(TableError("The table is closed."))
+                    cmd.done.set_exception(RuleError("table_closed"))
             self._queue.clear()
 
     def _apply(self, cmd: _Command | None) -> None:
@@ -229,7 +241,7 @@ class TableService:
         except Exception:
             log.exception("table step failed")
             if cmd is not None and not cmd.done.done():
-                cmd.done.set_exception(TableError(FAILED))
+                cmd.done.set_exception(RuleError("failed"))
         finally:
             asyncio.get_running_loop().call_soon(self._commit)
 
@@ -238,22 +250,22 @@ class TableService:
         (``Bus.flush``); tell the caller."""
         now = self.clock()
         caller = cmd.done if cmd is not None else None
-        error: TableError | None = None
+        error: RuleError | None = None
         with self.table.wallet.defer_commits():
             events = self._call_off_lost(now) + self.table.tick(now)
-            if cmd is not None and self.closing and cmd.name == "start":
-                error, cmd = TableError("The server is shutting down: no new games."), None
+            if cmd is not None and self.closing and type(cmd.action) is act.Start:
+                error, cmd = RuleError("shutting_down"), None
             if cmd is not None:
                 try:
-                    events += getattr(self.table, cmd.name)(*cmd.args, now=now, **cmd.kwargs)
-                except TableError as err:
+                    events += self.table.apply(cmd.handle, cmd.action, now)  # type: ignore[arg-type]
+                except RuleError as err:
                     error = err
                 except Exception:  # a bug or a storage failure: log it, tell the player
-                    log.exception("table command %s%r failed", cmd.name, cmd.args)
-                    error = TableError(FAILED)
+                    log.exception("table action %r of %r failed", cmd.action, cmd.handle)
+                    error = RuleError("failed")
         for e in events:
-            if e.text:
-                self.bus.publish(TableMessage(e.tag, e.text, e.to, e.kind))
+            if e.kind not in _SILENT:
+                self.bus.publish(TableMessage(e))
         if self.table.phase is Phase.IDLE:
             self._idle.set()
         else:
@@ -281,19 +293,19 @@ class TableService:
             self.wake()
 
     def _call_off_lost(self, now: float) -> list[Event]:
-        """Call off the games whose moves the ledger lost (:meth:`Table.call_off`). If the
+        """Call off the games whose moves the ledger lost (:meth:`Draw40.call_off`). If the
         ledger fails again the table has dropped the game all the same, and the ledger,
         which still holds it open, refunds it at the next start: the players are told so."""
         if not self._lost:
             return []
         games, self._lost = self._lost, set()
         try:
-            return self.table.call_off(now, LOST_REASON, games)
+            return self.table.call_off(now, LOST_REASON, games, _NOTES[LOST_REASON])
         except Exception:
             log.exception("calling off game(s) %s failed; they are refunded at the next "
                           "start", sorted(games))
-            return [Event("cancelled", f"The game was called off ({LOST_REASON}): every ante "
-                          "and bet will be given back when the server restarts.")]
+            return [Event("cancelled", None, {"reason": LOST_REASON, "refunds": {},
+                                              "later": True})]
 
     def _differs(self, snap: TableSnapshot) -> bool:
         old = self.snapshot
@@ -317,7 +329,7 @@ class TableService:
             master=t.master,
             current=current,
             pot=t.pot,
-            round_label=t.round_label,
+            round=t.round,
             phase=phase,
             deadline=t.deadline(),
             hands=t.hands(),

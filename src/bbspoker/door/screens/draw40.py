@@ -31,7 +31,10 @@ from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
 from bbspoker.door.prompts import ask_yes_no
 from bbspoker.door.screens.regions import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
 from bbspoker.door.terminal import SessionClosed
-from bbspoker.rules.draw40.game import Action, Phase, TableError
+from bbspoker.door.messages import describe_event, refusal, round_label
+from bbspoker.rules import actions as act
+from bbspoker.rules.draw40.game import Phase
+from bbspoker.rules.events import RuleError
 from bbspoker.table.service import ChatMessage, TableMessage, TableSnapshot
 from bbspoker.text import clean_text, display_width
 
@@ -46,12 +49,12 @@ log = logging.getLogger(__name__)
 
 #: Command-area lines, in the order of chapter 2.4.
 COMMAND_TEXT = {
-    Action.START: "[S] Open the game",
-    Action.BET: "[B] Place bet",
-    Action.SEE_HANDS: "[H] See hands!",
-    Action.PASS: "[P] Pass",
-    Action.DISCARD: "[1]-[5] Discard, [D] Done",
-    Action.REVEAL: "[R] Reveal hand",
+    act.Start: "[S] Open the game",
+    act.Bet: "[B] Place bet",
+    act.SeeHands: "[H] See hands!",
+    act.Pass: "[P] Pass",
+    act.Discard: "[1]-[5] Discard, [D] Done",
+    act.Reveal: "[R] Reveal hand",
 }
 ALWAYS = ("[.] Send a chat message", "[X] Exit the game")
 #: Longest chat line, in characters; its width is also bounded to fit the input line
@@ -85,9 +88,9 @@ async def enter_table(session: Terminal, app: DoorContext) -> None:
     if not await ask_yes_no(session, "Join the table? (y/n)"):
         return
     try:
-        await service.call("sit", session.handle)
-    except TableError as err:
-        session.write(f"{err} Press any key.")
+        await service.call(session.handle, act.Sit())
+    except RuleError as err:
+        session.write(f"{refusal(err)} Press any key.")
         await session.read_key()
         return
     await PokerScreen(session, app).run()
@@ -141,7 +144,7 @@ class PokerScreen:
         session.resize_listeners.append(on_resize)
         session.xmessage_listeners.append(on_xmsg)
         session.key_listeners.append(self._on_keys)
-        reason = "has left the table"
+        reason = "left"
         try:
             self._paint()
             self._on_keys()            # keys typed before the screen was up
@@ -157,7 +160,7 @@ class PokerScreen:
                     self._paint()      # the clock's next second
                 self._take()           # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
-            reason = "has lost the connection"
+            reason = "lost_connection"
         finally:
             self._ended = True
             sub.close()
@@ -165,8 +168,8 @@ class PokerScreen:
             session.xmessage_listeners.remove(on_xmsg)
             session.key_listeners.remove(self._on_keys)
             if self.snapshot.seat_of(self.handle) is not None or self._seated():
-                with contextlib.suppress(TableError):
-                    await self.service.call("leave", self.handle, reason=reason)
+                with contextlib.suppress(RuleError):
+                    await self.service.call(self.handle, act.Leave(reason))
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
 
@@ -259,13 +262,16 @@ class PokerScreen:
             self.snapshot = item
             if item.seat_of(self.handle) is None:
                 self.leaving = True          # removed by the table (idle rule)
-            elif Action.DISCARD not in item.actions.get(self.handle, ()):
+            elif act.Discard not in item.actions.get(self.handle, ()):
                 self.discards.clear()
             if self.mode in ("bet", "hands", "pass") and not item.actions.get(self.handle):
                 self.mode, self.editor = None, None   # the turn went away (timeout)
         elif isinstance(item, TableMessage):
-            if item.to is None or item.to.lower() == self.handle.lower():
-                self._add_message(item.tag, item.text)
+            to = item.event.to
+            if to is None or to.lower() == self.handle.lower():
+                line = describe_event(item.event)
+                if line is not None:
+                    self._add_message(*line)
         elif isinstance(item, ChatMessage):
             self._add_message(item.handle, item.text)
         elif isinstance(item, tuple) and item[0] == "resize":
@@ -290,7 +296,7 @@ class PokerScreen:
                 if mode == "exit":
                     self.leaving = True
                 else:
-                    self._command("pass_", self.handle)
+                    self._command(act.Pass())
         elif char == ".":
             self.mode = "chat"
             self.editor = LineEditor(CHAT_MAX, max_width=CHAT_WIDTH - display_width(self.handle))
@@ -301,27 +307,28 @@ class PokerScreen:
 
     def _game_key(self, char: str) -> None:
         actions = self.snapshot.actions.get(self.handle, ())
-        if char == "s" and Action.START in actions:
-            self._command("start", self.handle)
-        elif char in ("b", "h") and (Action.BET if char == "b" else Action.SEE_HANDS) in actions:
+        if char == "s" and act.Start in actions:
+            self._command(act.Start())
+        elif char in ("b", "h") and (act.Bet if char == "b" else act.SeeHands) in actions:
             self.mode = "bet" if char == "b" else "hands"
             self.editor = LineEditor(len(str(self.service.table.rules.max_bet)))
-        elif char == "p" and Action.PASS in actions:
+        elif char == "p" and act.Pass in actions:
             self.mode = "pass"
-        elif char and char in "12345" and Action.DISCARD in actions:
+        elif char and char in "12345" and act.Discard in actions:
             hand = self.snapshot.hands.get(self.handle, ())
             card = hand[int(char) - 1]
             if card in self.discards:
                 self.discards.remove(card)
             elif len(self.discards) >= self.service.table.rules.max_discard:
-                self.error = f"You may discard at most {self.service.table.rules.max_discard} cards."
+                self.error = refusal(RuleError("discard_max",
+                                               max=self.service.table.rules.max_discard))
             else:
                 self.discards.add(card)
-        elif char == "d" and Action.DISCARD in actions:
-            chosen, self.discards = list(self.discards), set()
-            self._command("discard", self.handle, chosen)
-        elif char == "r" and Action.REVEAL in actions:
-            self._command("reveal", self.handle)
+        elif char == "d" and act.Discard in actions:
+            chosen, self.discards = tuple(self.discards), set()
+            self._command(act.Discard(chosen))
+        elif char == "r" and act.Reveal in actions:
+            self._command(act.Reveal())
 
     def _edit(self, key: Key) -> None:
         assert self.editor is not None
@@ -340,12 +347,12 @@ class PokerScreen:
             else:
                 low, _ = self.snapshot.bet_ranges.get(self.handle, (1, 0))
                 amount = int(text) if text else low    # Enter alone calls
-                self._command("bet", self.handle, amount, see_hands=(mode == "hands"))
+                self._command(act.SeeHands(amount) if mode == "hands" else act.Bet(amount))
 
-    def _command(self, name: str, *args: Any, **kwargs: Any) -> None:
-        """Send this player's command to the table; :meth:`_command_done` takes the outcome."""
+    def _command(self, action: act.Action) -> None:
+        """Send this player's action to the table; :meth:`_command_done` takes the outcome."""
         self._busy = True
-        self.service.submit(name, *args, **kwargs).add_done_callback(self._command_done)
+        self.service.submit(self.handle, action).add_done_callback(self._command_done)
 
     def _command_done(self, outcome: asyncio.Future[None]) -> None:
         """The table applied (or refused) this player's command, and has painted everyone
@@ -353,8 +360,8 @@ class PokerScreen:
         meanwhile."""
         self._busy = False
         error = None if outcome.cancelled() else outcome.exception()
-        if isinstance(error, TableError):
-            self.error = str(error)
+        if isinstance(error, RuleError):
+            self.error = refusal(error)
         elif error is not None:
             log.error("table command for %s failed", self.handle, exc_info=error)
         if not self._ended:
@@ -392,7 +399,7 @@ class PokerScreen:
             master=snap.master,
             current=snap.current,
             pot=snap.pot,
-            round_label=snap.round_label,
+            round_label=round_label(snap.phase.value, snap.round),
             xmsg_count=len(self.session.inbox),
             my_cards=my_cards,
             discards=frozenset(self.discards),

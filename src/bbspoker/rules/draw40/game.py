@@ -1,17 +1,19 @@
 """The authoritative five-seat PoKeR table: a pure, synchronous state machine.
 
-Commands go in (:meth:`Table.sit`, :meth:`Table.leave`, :meth:`Table.start`,
-:meth:`Table.bet`, :meth:`Table.pass_`, :meth:`Table.discard`,
-:meth:`Table.reveal`, :meth:`Table.tick`), each with the current time in
+Typed actions go in through :meth:`Draw40.apply` (``Sit``, ``Leave``, ``Start``,
+``Bet``, ``SeeHands``, ``Pass``, ``Discard``, ``Reveal``, ``Cancel`` of
+:mod:`bbspoker.rules.actions`; each also has a method of its own, :meth:`Draw40.sit`
+...), and time-outs through :meth:`Draw40.tick`, each with the current time in
 seconds (any monotonic scale) as ``now``; each returns the list of
-:class:`Event` s that the players must be told. A command that the rules do
-not allow raises :class:`TableError` with a message fit to show the player,
-and changes nothing. CUBES move only through the injected
+:class:`~bbspoker.rules.events.Event` s that the players must be told, as codes with
+data (the door makes the sentences). An action that the rules do not allow raises
+:class:`~bbspoker.rules.events.RuleError` with a code and its figures, and changes
+nothing. CUBES move only through the injected
 :class:`~bbspoker.store.wallet.Wallet`; the table never holds money that is not in
 the pot.
 
 The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
-``docs/rules.md``; every number is a field of :class:`TableRules`.
+``docs/rules.md``; every number is a field of :class:`Draw40Rules`.
 """
 
 from __future__ import annotations
@@ -23,15 +25,17 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Collection, Iterable, Mapping
 
-from bbspoker.rules.cards import Card, format_cards, shuffled_deck, sort_hand
+from bbspoker.rules import actions as act
+from bbspoker.rules.cards import Card, Suit, format_cards, shuffled_deck, sort_hand
 from bbspoker.rules.draw40.hands import evaluate
+from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
 
-__all__ = ["TableRules", "TableError", "Event", "Phase", "Action", "SeatView", "Table"]
+__all__ = ["Draw40Rules", "Phase", "SeatView", "Draw40", "COMMAND_ORDER"]
 
 
 @dataclass(frozen=True)
-class TableRules:
+class Draw40Rules:
     """The numbers of the game (chapter 2 defaults). Money in CUBES, times in seconds."""
 
     seats: int = 5
@@ -56,10 +60,6 @@ class TableRules:
             raise ValueError("max_round must be at least 3")
 
 
-class TableError(Exception):
-    """A command the rules do not allow now; ``str(err)`` is the message for the player."""
-
-
 class Phase(Enum):
     """What the table is doing: no game, a betting round, the discarding interval, the showdown."""
 
@@ -69,35 +69,15 @@ class Phase(Enum):
     SHOWDOWN = "showdown"
 
 
-class Action(Enum):
-    """Game commands a seated player may have available (the command area of chapter 2.4)."""
-
-    START = "S"
-    BET = "B"
-    PASS = "P"
-    DISCARD = "D"
-    SEE_HANDS = "H"
-    REVEAL = "R"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something the players must be told.
-
-    ``kind`` names it (``sat``, ``left``, ``master``, ``started``, ``ante``,
-    ``inactive``, ``turn``, ``bet``, ``pass``, ``discard``, ``round``,
-    ``showdown``, ``reveal``, ``won``, ``pot_to_system``, ``removed``,
-    ``cards``); ``text`` is the sentence for the message area (may be empty);
-    ``to`` is ``None`` for everyone at the table, or the one handle that may see
-    it (private cards); ``tag`` is ``"SYSTEM"`` or ``"INFO"``; ``data`` carries
-    the figures (``handle``, ``amount``, ``pot``, ``cards`` ...).
-    """
-
-    kind: str
-    text: str
-    to: str | None = None
-    tag: str = "SYSTEM"
-    data: Mapping[str, Any] = field(default_factory=dict)
+#: The game's action types in command-area order (chapter 2.4).
+COMMAND_ORDER = (act.Start, act.Bet, act.SeeHands, act.Pass, act.Discard, act.Reveal)
+_START: tuple[type[act.Action], ...] = (act.Start,)
+_BET: tuple[type[act.Action], ...] = (act.Bet, act.Pass)
+_BET_OR_SEE: tuple[type[act.Action], ...] = (act.Bet, act.SeeHands, act.Pass)
+_DISCARD: tuple[type[act.Action], ...] = (act.Discard,)
+_REVEAL: tuple[type[act.Action], ...] = (act.Reveal,)
+#: The deciding suit in the lowest two bits of a strength -> its symbol (chapter 3).
+_SUIT_SYMBOL = {int(s): s.symbol for s in Suit}
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,22 +124,29 @@ class _Game:
     dealt: list[int] = field(default_factory=list)   # seats that paid the ante
     players: list[str] = field(default_factory=list)  # their handles
     turn_of: int | None = None                       # whose turn began last
-    actions: list[str] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)
 
 
-class Table:
-    """One PoKeR table (chapter 2). Not thread-safe: one owner applies commands in order.
+class Draw40:
+    """One PoKeR table of the GV 40-card draw game (chapter 2); implements
+    :class:`bbspoker.rules.base.GameKind`. Not thread-safe: one owner applies actions in
+    order.
 
-    ``wallet`` moves CUBES (see :mod:`bbspoker.store.wallet`); ``rng`` shuffles
-    (``None`` = ``secrets.SystemRandom``, pass a seeded ``random.Random`` in
-    tests); ``rules`` holds the numbers.
+    ``wallet`` moves CUBES (the port :class:`bbspoker.rules.money.Wallet`); ``rng``
+    shuffles (``None`` = ``secrets.SystemRandom``, pass a seeded ``random.Random`` in
+    tests); ``rules`` holds the numbers. The game-master and the idle rule are part of
+    this game kind (chapter 2.2 and 4): the other kinds have a button or a vote instead.
     """
 
-    def __init__(self, wallet: Wallet, rules: TableRules | None = None,
+    kind = "draw40"
+
+    def __init__(self, wallet: Wallet, rules: Draw40Rules | None = None,
                  rng: random.Random | None = None) -> None:
         self.wallet = wallet
-        self.rules = rules or TableRules()
+        self.rules = rules or Draw40Rules()
         self._rng = rng
+        self._operations: tuple[Operation, ...] | list[Operation] = ()
+        self._payouts: dict[str, int] = {}
         self._seats: list[_Seat | None] = [None] * self.rules.seats
         self._master: int | None = None
         self._master_since = 0.0
@@ -185,16 +172,22 @@ class Table:
         return self._game.pot if self._game else None
 
     @property
-    def round_label(self) -> str:
-        """The game information area's round: ``1``, ``DISCARDING INTERVAL``, ``3``..., ``SHOWDOWN``, ``NO GAME``."""
-        g = self._game
-        if g is None:
-            return "NO GAME"
-        if g.phase is Phase.SHOWDOWN:
-            return "SHOWDOWN"
-        if g.phase is Phase.DISCARDING:
-            return "DISCARDING INTERVAL"
-        return str(g.round)
+    def round(self) -> int | None:
+        """The round of the running game (1, 2 = the discarding interval, 3 ...), or
+        ``None`` with no game; with :attr:`phase` it makes the game information area's
+        round (``1``, ``DISCARDING INTERVAL``, ``3`` ..., ``SHOWDOWN``, ``NO GAME``)."""
+        return self._game.round if self._game else None
+
+    @property
+    def operations(self) -> tuple[Operation, ...]:
+        """The record of the running game, or of the last one if none runs (empty before
+        the first): one :class:`~bbspoker.rules.events.Operation` per step, in order."""
+        return tuple(self._game.operations) if self._game else tuple(self._operations)
+
+    def payouts(self) -> dict[str, int]:
+        """``{handle: CUBES}`` the last game that ended paid out (empty if the pot went
+        to the system or the game was called off)."""
+        return dict(self._payouts)
 
     @property
     def master(self) -> str | None:
@@ -238,7 +231,7 @@ class Table:
 
     def cards_of(self, handle: str) -> tuple[Card, ...]:
         """The private hand of ``handle``, sorted highest at the right; empty if not dealt in.
-        Raises :class:`TableError` if ``handle`` is not seated."""
+        Raises :class:`RuleError` ``not_seated`` if ``handle`` is not seated."""
         return self._seats[self._find(handle)].cards  # type: ignore[union-attr]
 
     def hands(self) -> dict[str, tuple[Card, ...]]:
@@ -269,66 +262,139 @@ class Table:
             cubes = self.wallet.balance(handle)
         return low, min(self.rules.max_bet, cubes)
 
-    def actions(self, handle: str, now: float) -> list[Action]:
-        """The game commands ``handle`` may use now, in command-area order (chapter 2.4);
-        empty if ``handle`` is not seated."""
+    def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
+        """The game's action types ``handle`` may use now, in command-area order (chapter
+        2.4, :data:`COMMAND_ORDER`); empty if ``handle`` is not seated. (Seating actions,
+        ``Sit`` and ``Leave``, are always open to whoever is not or is seated.)"""
         i = self._index(handle)
-        return [] if i is None else list(self._actions_at(i))
+        return () if i is None else self._actions_at(i)
 
-    def all_actions(self) -> dict[str, tuple[Action, ...]]:
-        """``{handle: game commands}`` of everyone seated, in seat order, as :meth:`actions`
-        gives each (one pass over the seats)."""
+    def all_actions(self) -> dict[str, tuple[type[act.Action], ...]]:
+        """``{handle: action types}`` of everyone seated, in seat order, as
+        :meth:`legal_actions` gives each (one pass over the seats)."""
         return {s.handle: self._actions_at(i) for i, s in enumerate(self._seats) if s is not None}
 
-    def start_refusal(self, handle: str, now: float) -> str | None:
-        """Why ``handle`` may not start a game now (not seated, a game running, not the
-        game-master, the pause between games, nobody else seated), or ``None``. Whether
-        two players have the ante is checked by :meth:`start` itself, in the wallet
-        transaction that charges it."""
+    def start_refusal(self, handle: str, now: float) -> RuleError | None:
+        """Why ``handle`` may not start a game now (``not_seated``, ``game_running``,
+        ``not_master``, ``wait`` for the pause between games, ``too_few_antes`` with nobody
+        else seated), or ``None``. Whether two players have the ante is checked by
+        :meth:`start` itself, in the wallet transaction that charges it."""
         i = self._index(handle)
         if i is None:
-            return "You are not sitting at the table."
+            return RuleError("not_seated")
         if self._game is not None:
-            return "A game is already running."
+            return RuleError("game_running")
         if i != self._master:
-            return f"Only the game-master ({self.master}) may start a game."
+            return RuleError("not_master", master=self.master)
         if self._last_game_end is not None:
             wait = self._last_game_end + self.rules.between_games - now
             if wait > 0:
-                secs = int(wait) + (wait > int(wait))
-                return f"Please wait {secs} more second{'s' if secs != 1 else ''} before the next game."
+                return RuleError("wait", seconds=int(wait) + (wait > int(wait)))
         if sum(s is not None for s in self._seats) < 2:
             return self._too_few_antes()
         return None
 
-    def _too_few_antes(self) -> str:
-        return f"At least two players with {self.rules.ante} CUBES each are needed to start a game."
+    def _too_few_antes(self) -> RuleError:
+        return RuleError("too_few_antes", ante=self.rules.ante)
 
-    # ------------------------------------------------------------------ commands
+    # ------------------------------------------------------------------ actions
+
+    def verify(self, handle: str, action: act.Action, now: float) -> None:
+        """Raise :class:`RuleError` (with the code :meth:`apply` would raise) if ``handle``
+        may not take ``action`` now; changes nothing. A bet is checked against the
+        player's CUBES as the wallet has them now; ``Start`` only as far as
+        :meth:`start_refusal` goes (the antes are checked as they are charged)."""
+        kind = type(action)
+        if kind is act.Sit:
+            if self._index(handle) is not None:
+                raise RuleError("already_seated")
+            if self.is_full:
+                raise RuleError("table_full", seats=self.rules.seats)
+        elif kind is act.Leave:
+            self._find(handle)
+        elif kind is act.Start:
+            refusal = self.start_refusal(handle, now)
+            if refusal is not None:
+                raise refusal
+        elif kind is act.Bet or kind is act.SeeHands:
+            g = self._current_turn(handle, Phase.BETTING, "bet")[1]
+            self._check_see_hands(g, kind is act.SeeHands)
+            self._check_bet(handle, action.amount)  # type: ignore[attr-defined]
+            low, high = self.bet_range(handle)
+            if not low <= action.amount <= high:  # type: ignore[attr-defined]
+                raise self._bet_refusal(low, high)
+        elif kind is act.Pass:
+            self._current_turn(handle, Phase.BETTING, "pass")
+        elif kind is act.Discard:
+            i, _ = self._current_turn(handle, Phase.DISCARDING, "discard")
+            self._check_discard(self._seats[i], list(dict.fromkeys(action.cards)))  # type: ignore[arg-type, attr-defined]
+        elif kind is act.Reveal:
+            self._current_turn(handle, Phase.SHOWDOWN, "reveal")
+        elif kind is act.Cancel:
+            if self._game is None:
+                raise RuleError("no_game")
+        else:
+            raise RuleError("unknown_action", action=kind.__name__)
+
+    def can(self, handle: str, action: act.Action, now: float) -> bool:
+        """True if :meth:`verify` lets ``handle`` take ``action`` now."""
+        try:
+            self.verify(handle, action, now)
+        except RuleError:
+            return False
+        return True
+
+    def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
+        """Take ``action`` for ``handle`` (``Cancel``: the server's; ``handle`` is ignored)
+        and return the events. Raises :class:`RuleError` (nothing changed) if the rules
+        do not allow it now; each action's method below says which codes."""
+        kind = type(action)
+        if kind is act.Bet:
+            return self.bet(handle, action.amount, now)  # type: ignore[attr-defined]
+        if kind is act.SeeHands:
+            return self.bet(handle, action.amount, now, see_hands=True)  # type: ignore[attr-defined]
+        if kind is act.Pass:
+            return self.pass_(handle, now)
+        if kind is act.Discard:
+            return self.discard(handle, action.cards, now)  # type: ignore[attr-defined]
+        if kind is act.Reveal:
+            return self.reveal(handle, now)
+        if kind is act.Start:
+            return self.start(handle, now)
+        if kind is act.Sit:
+            return self.sit(handle, now)
+        if kind is act.Leave:
+            return self.leave(handle, now, action.reason)  # type: ignore[attr-defined]
+        if kind is act.Cancel:
+            return self.cancel(now, action.reason, action.note)  # type: ignore[attr-defined]
+        raise RuleError("unknown_action", action=kind.__name__)
+
+    # ------------------------------------------------------------------ one method each
 
     def sit(self, handle: str, now: float) -> list[Event]:
         """Seat ``handle`` at the first free seat (chapter 2). During a game the newcomer is
         inactive until the next game. The first to sit becomes game-master.
-        Raises :class:`TableError` if the table is full or ``handle`` already sits."""
+        Raises :class:`RuleError` ``table_full`` or ``already_seated``."""
         if self._index(handle) is not None:
-            raise TableError("You are already sitting at the table.")
+            raise RuleError("already_seated")
         free = next((i for i, s in enumerate(self._seats) if s is None), None)
         if free is None:
-            raise TableError(f"All {self.rules.seats} seats at the poker table are taken.")
+            raise RuleError("table_full", seats=self.rules.seats)
         self._seats[free] = _Seat(handle)
-        ev = [Event("sat", f"{handle} has joined the table.", data={"handle": handle})]
+        ev = [Event("sat", handle)]
         if self._master is None:
             self._set_master(free, now, ev)
         if self._game is not None:
-            ev.append(Event("inactive", "A game is running: you may join the next game.", to=handle,
-                            tag="INFO"))
+            ev.append(Event("inactive", handle, {"why": "running"}, to=handle))
         return ev
 
-    def leave(self, handle: str, now: float, reason: str = "has left the table") -> list[Event]:
-        """Take ``handle`` off the table at once ([X] or a dropped connection). CUBES already
-        bet stay in the pot; turn and mastership move on. Raises :class:`TableError` if not seated."""
+    def leave(self, handle: str, now: float, reason: str = "left") -> list[Event]:
+        """Take ``handle`` off the table at once ([X], or a dropped connection whose grace
+        ran out); ``reason`` is a code (``left``, ``lost_connection``) the ``left`` event
+        carries. CUBES already bet stay in the pot; turn and mastership move on. Raises
+        :class:`RuleError` ``not_seated``."""
         i = self._find(handle)
-        ev: list[Event] = [Event("left", f"{handle} {reason}.", data={"handle": handle})]
+        ev: list[Event] = [Event("left", handle, {"reason": reason})]
         self._remove(i, now, ev)
         return ev
 
@@ -336,10 +402,11 @@ class Table:
         """The game-master opens a game ([S]). Everyone seated with at least the ante pays it
         into the pot and becomes active (the others stay inactive, without further notice
         but for themselves); five cards each; round 1 starts with the master.
-        Raises :class:`TableError` with the reason (nobody is charged) if it may not start."""
+        Raises :class:`RuleError` with the reason (nobody is charged) if it may not start:
+        see :meth:`start_refusal`, and ``too_few_antes`` when fewer than two have the ante."""
         refusal = self.start_refusal(handle, now)
         if refusal:
-            raise TableError(refusal)
+            raise refusal
         order = self._order_from(self._master)  # type: ignore[arg-type]
         # One wallet transaction for the game and every ante; a failed ante undoes only
         # itself. The table changes only after the wallet work succeeded.
@@ -351,7 +418,7 @@ class Table:
             # transaction's start serves this read too (issue 6, latency).
             cubes = self.wallet.balances_of(handles)
             if sum(n >= ante for n in cubes.values()) < 2:
-                raise TableError(self._too_few_antes())  # the transaction is undone
+                raise self._too_few_antes()  # the transaction is undone
             deck = shuffled_deck(self._rng)
             deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
             gid = self.wallet.open_game(handles, deck_hash)
@@ -369,20 +436,21 @@ class Table:
             s.active, s.revealed, s.cards, s.bet_this_round = False, False, (), False
             s.turns = s.timeouts = 0
             if i not in paid:
-                ev.append(Event("inactive", f"You do not have the {self.rules.ante} CUBES ante: "
-                                "you may join the next game.", to=s.handle, tag="INFO"))
+                ev.append(Event("inactive", s.handle, {"why": "no_ante", "ante": self.rules.ante},
+                                to=s.handle))
                 continue
             s.active = True
             g.pot += self.rules.ante
             g.dealt.append(i)
             g.players.append(s.handle)
             s.cards = sort_hand(g.deck.pop() for _ in range(5))
-            g.actions.append(f"{s.handle} pays the ante ({self.rules.ante})")
-        ev.append(Event("started", f"The game is now STARTED (initial pot is {g.pot}) ...",
-                        data={"pot": g.pot, "game_id": gid}))
+            g.operations.append(Operation("ante", s.handle, {"amount": self.rules.ante}))
+        ev.append(Event("started", None, {"pot": g.pot, "game_id": gid}))
         for i in g.dealt:
             s = self._seats[i]
-            ev.append(Event("cards", "", to=s.handle, data={"cards": s.cards}))  # type: ignore[union-attr]
+            assert s is not None
+            g.operations.append(Operation("deal", s.handle, {"cards": format_cards(s.cards)}))
+            ev.append(Event("cards", s.handle, {"cards": s.cards}, to=s.handle))
         if not self._seats[self._master].active:  # type: ignore[index, union-attr]
             self._move_master_to_active(now, ev)
         self._begin_round(now, ev)
@@ -391,44 +459,54 @@ class Table:
     def bet(self, handle: str, amount: int, now: float, see_hands: bool = False) -> list[Event]:
         """Bet ``amount`` CUBES ([B]), or ask to see hands with that bet ([H], from round 3).
         The amount leaves the player's CUBES at once into the pot. Equal to the minimum is a
-        call, more a raise. Raises :class:`TableError` if it is not ``handle``'s turn to bet,
-        the amount is out of range, or [H] is not allowed now."""
+        call, more a raise. Raises :class:`RuleError` if it is not ``handle``'s turn to bet
+        (``not_seated``, ``no_game``, ``not_your_turn``, ``wrong_phase``), the amount is not
+        whole (``whole_cubes``) or out of range (``bet_range``, ``cannot_bet``), or [H] is
+        not allowed now (``see_hands_round``, ``hands_asked``)."""
         i, g = self._current_turn(handle, Phase.BETTING, "bet")
-        if see_hands:
-            if g.round < 3:
-                raise TableError("You may ask to see hands from round 3 on.")
-            if g.see_hands_by is not None:
-                raise TableError("Hands have already been asked for.")
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise TableError("A bet is a whole number of CUBES.")
+        self._check_see_hands(g, see_hands)
+        self._check_bet(handle, amount)
         low = self._min_bet()
         # The wallet's conditional debit is the check of the player's CUBES: the balance
         # is read only to explain a refusal (one read fewer on every bet).
         if not (low <= amount <= self.rules.max_bet and self._pay(g.id, handle, amount, "bet")):
-            low, high = self.bet_range(handle)
-            if high < low:
-                raise TableError(f"You cannot bet: the minimum is {low} but you can bet at most "
-                                 f"{high}.") from None
-            raise TableError(f"Your bet must be between {low} and {high} CUBES.") from None
+            raise self._bet_refusal(*self.bet_range(handle)) from None
         s = self._seats[i]
         assert s is not None
         g.pot += amount
         g.last_bet = amount
         s.bet_this_round = True
         s.turns += 1
-        verb = "called the bet" if amount == low else "raised the bet"
-        g.actions.append(f"round {g.round}: {handle} {verb} ({amount}){' and asked to see hands' if see_hands else ''}")
-        ev = [Event("bet", f"{handle} has {verb} ({amount}), pot is {g.pot}.",
-                    data={"handle": handle, "amount": amount, "pot": g.pot,
-                          "raised": amount > low})]
+        raised = amount > low
+        g.operations.append(Operation("bet", handle, {"round": g.round, "amount": amount,
+                                                      "raised": raised, "see_hands": see_hands}))
+        ev = [Event("bet", handle, {"amount": amount, "pot": g.pot, "raised": raised})]
         g.queue.pop(0)
         if see_hands:
             g.see_hands_by = i
             g.queue = [j for j in self._order_from(i)[1:] if self._seats[j].active]  # type: ignore[union-attr]
-            ev.append(Event("see_hands", f"{handle} wants to see hands: everyone has one more turn.",
-                            data={"handle": handle}))
+            ev.append(Event("see_hands", handle))
         self._advance(now, ev)
         return ev
+
+    @staticmethod
+    def _check_see_hands(g: _Game, see_hands: bool) -> None:
+        if see_hands:
+            if g.round < 3:
+                raise RuleError("see_hands_round")
+            if g.see_hands_by is not None:
+                raise RuleError("hands_asked")
+
+    @staticmethod
+    def _check_bet(handle: str, amount: object) -> None:
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise RuleError("whole_cubes")
+
+    @staticmethod
+    def _bet_refusal(low: int, high: int) -> RuleError:
+        if high < low:
+            return RuleError("cannot_bet", low=low, high=high)
+        return RuleError("bet_range", low=low, high=high)
 
     def _min_bet(self) -> int:
         """The smallest bet now: the previous bet of this game, ``min_bet`` if none."""
@@ -446,40 +524,45 @@ class Table:
 
     def pass_(self, handle: str, now: float) -> list[Event]:
         """Pass ([P]): drop the cards and stop competing for this game's pot.
-        Raises :class:`TableError` if it is not ``handle``'s turn in a betting round."""
+        Raises :class:`RuleError` if it is not ``handle``'s turn in a betting round."""
         i, g = self._current_turn(handle, Phase.BETTING, "pass")
         self._seats[i].turns += 1  # type: ignore[union-attr]
         ev: list[Event] = []
-        self._fold(i, now, f"{handle} has passed.", ev)
+        self._fold(i, now, "pass", ev)
         return ev
 
     def discard(self, handle: str, cards: Iterable[Card], now: float) -> list[Event]:
         """Exchange 0..``max_discard`` of one's cards for cards from the undealt pack
-        (discarding interval, [1]-[5] then [D]). Raises :class:`TableError` if it is not
-        ``handle``'s turn to discard, a card is not in the hand, or too many are given."""
+        (discarding interval, [1]-[5] then [D]). Raises :class:`RuleError` if it is not
+        ``handle``'s turn to discard, a card is not in the hand (``discard_own``), or too
+        many are given (``discard_max``)."""
         i, g = self._current_turn(handle, Phase.DISCARDING, "discard")
         s = self._seats[i]
         assert s is not None
         chosen = list(dict.fromkeys(cards))
-        if len(chosen) > self.rules.max_discard:
-            raise TableError(f"You may discard at most {self.rules.max_discard} cards.")
-        if any(c not in s.cards for c in chosen):
-            raise TableError("You can only discard cards from your own hand.")
+        self._check_discard(s, chosen)
         kept = [c for c in s.cards if c not in chosen]
-        s.cards = sort_hand(kept + [g.deck.pop() for _ in chosen])
+        drawn = [g.deck.pop() for _ in chosen]
+        s.cards = sort_hand(kept + drawn)
         s.turns += 1
         n = len(chosen)
-        g.actions.append(f"{handle} discards {n}" + (f" ({format_cards(chosen)})" if n else ""))
-        ev = [Event("discard", f"{handle} has discarded {self._cards_word(n)}.",
-                    data={"handle": handle, "count": n})]
+        g.operations.append(Operation("discard", handle, {"cards": format_cards(chosen),
+                                                          "drawn": format_cards(drawn)}))
+        ev = [Event("discard", handle, {"count": n})]
         if n:
-            ev.append(Event("cards", "", to=handle, data={"cards": s.cards}))
+            ev.append(Event("cards", handle, {"cards": s.cards}, to=handle))
         g.queue.pop(0)
         self._advance(now, ev)
         return ev
 
+    def _check_discard(self, s: _Seat, chosen: list[Card]) -> None:
+        if len(chosen) > self.rules.max_discard:
+            raise RuleError("discard_max", max=self.rules.max_discard)
+        if any(c not in s.cards for c in chosen):
+            raise RuleError("discard_own")
+
     def reveal(self, handle: str, now: float) -> list[Event]:
-        """Show one's cards in the showdown ([R]). Raises :class:`TableError` if it is not
+        """Show one's cards in the showdown ([R]). Raises :class:`RuleError` if it is not
         ``handle``'s turn to reveal."""
         i, g = self._current_turn(handle, Phase.SHOWDOWN, "reveal")
         self._seats[i].turns += 1  # type: ignore[union-attr]
@@ -489,15 +572,16 @@ class Table:
         self._advance(now, ev)
         return ev
 
-    def cancel(self, now: float, reason: str) -> list[Event]:
+    def cancel(self, now: float, reason: str, note: str | None = None) -> list[Event]:
         """Call the running game off (the server is stopping and the grace period is over):
         every ante and bet goes back to whoever paid it, through the wallet (see
-        :meth:`call_off`). Raises :class:`TableError` if no game runs."""
+        :meth:`call_off`). Raises :class:`RuleError` ``no_game`` if no game runs."""
         if self._game is None:
-            raise TableError("No game is running.")
-        return self.call_off(now, reason, (self._game.id,))
+            raise RuleError("no_game")
+        return self.call_off(now, reason, (self._game.id,), note)
 
-    def call_off(self, now: float, reason: str, game_ids: Collection[int]) -> list[Event]:
+    def call_off(self, now: float, reason: str, game_ids: Collection[int],
+                 note: str | None = None) -> list[Event]:
         """Call the games ``game_ids`` (wallet ids) off, without a winner: at shutdown, or
         when the wallet could not commit their last moves
         (:class:`~bbspoker.store.wallet.CommitFailed`). The running game, if among them, ends
@@ -505,22 +589,24 @@ class Table:
         gives back every ante and bet it holds of each game still open there
         (:meth:`~bbspoker.store.wallet.Wallet.cancel_game`; a game it does not hold as open,
         such as a start that was never committed, took nothing). So no CUBES appear or
-        vanish whatever part of a game was lost. Returns the ``cancelled`` event (data
-        ``refunds``: ``{handle: CUBES}``). What ``cancel_game`` raises other than
-        ``ValueError`` propagates; the game then stays open in the wallet and is
-        refunded at the next start."""
+        vanish whatever part of a game was lost. ``reason`` is a code (``shutdown``,
+        ``commit_failed``) the ``cancelled`` event carries with ``refunds``
+        (``{handle: CUBES}``); ``note`` is what the wallet records with each refund
+        (``None``: the code). What ``cancel_game`` raises other than ``ValueError``
+        propagates; the game then stays open in the wallet and is refunded at the next
+        start."""
         g = self._game
         if g is not None and g.id in game_ids:
             self._game = None
             self._last_game_end = now
             self._master_since = now
+            self._operations, self._payouts = g.operations, {}
         refunds: dict[str, int] = {}
         for gid in sorted(game_ids):
             with contextlib.suppress(ValueError):   # not open in the wallet: nothing held
-                for handle, cubes in self.wallet.cancel_game(gid, reason).items():
+                for handle, cubes in self.wallet.cancel_game(gid, note or reason).items():
                     refunds[handle] = refunds.get(handle, 0) + cubes
-        return [Event("cancelled", f"The game was called off ({reason}): every ante and bet "
-                      "has been given back.", data={"refunds": refunds})]
+        return [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
 
     def tick(self, now: float) -> list[Event]:
         """Apply every timeout due by ``now`` (in order, each at its own deadline):
@@ -537,8 +623,7 @@ class Table:
                 nxt = self._next_seated(self._master)  # type: ignore[arg-type]
                 if nxt is not None and nxt != self._master:
                     old = self.master
-                    ev.append(Event("master_timeout", f"{old} has not started a game in time.",
-                                    data={"handle": old}))
+                    ev.append(Event("master_timeout", old))
                     self._set_master(nxt, due, ev)
                 else:
                     self._master_since = due
@@ -549,12 +634,11 @@ class Table:
             s.turns += 1
             s.timeouts += 1
             if g.phase is Phase.BETTING:
-                self._fold(i, due, f"{s.handle} did not act within {self._secs(self.rules.turn_timeout)} "
-                                   "and is out of the game.", ev)
+                self._fold(i, due, "timeout", ev)
             elif g.phase is Phase.DISCARDING:
-                g.actions.append(f"{s.handle} timed out: no exchange")
-                ev.append(Event("discard", f"{s.handle} did not discard in time: no exchange.",
-                                data={"handle": s.handle, "count": 0}))
+                g.operations.append(Operation("discard", s.handle, {"cards": "", "drawn": "",
+                                                                    "timeout": True}))
+                ev.append(Event("discard", s.handle, {"count": 0, "timeout": True}))
                 g.queue.pop(0)
                 self._advance(due, ev)
             else:
@@ -575,39 +659,36 @@ class Table:
                 return i
         return None
 
-    def _actions_at(self, i: int) -> tuple[Action, ...]:
-        """The game commands of the player in seat ``i`` (see :meth:`actions`)."""
+    def _actions_at(self, i: int) -> tuple[type[act.Action], ...]:
+        """The action types of the player in seat ``i`` (see :meth:`legal_actions`)."""
         g = self._game
         if g is None:
-            return (Action.START,) if i == self._master else ()
+            return _START if i == self._master else ()
         if not g.queue or g.queue[0] != i:
             return ()
         if g.phase is Phase.BETTING:
             if g.round >= 3 and g.see_hands_by is None:
-                return (Action.BET, Action.SEE_HANDS, Action.PASS)
-            return (Action.BET, Action.PASS)
+                return _BET_OR_SEE
+            return _BET
         if g.phase is Phase.DISCARDING:
-            return (Action.DISCARD,)
-        return (Action.REVEAL,)
+            return _DISCARD
+        return _REVEAL
 
     def _find(self, handle: str) -> int:
         i = self._index(handle)
         if i is None:
-            raise TableError("You are not sitting at the table.")
+            raise RuleError("not_seated")
         return i
 
     def _current_turn(self, handle: str, phase: Phase, verb: str) -> tuple[int, _Game]:
         i = self._find(handle)
         g = self._game
         if g is None:
-            raise TableError("No game is running.")
+            raise RuleError("no_game")
         if not g.queue or g.queue[0] != i:
-            raise TableError(f"It is not your turn ({self.current or 'nobody'} is in turn).")
+            raise RuleError("not_your_turn", current=self.current)
         if g.phase is not phase:
-            where = {Phase.BETTING: f"betting round {g.round}",
-                     Phase.DISCARDING: "the discarding interval",
-                     Phase.SHOWDOWN: "the showdown"}[g.phase]
-            raise TableError(f"You cannot {verb} now: this is {where}.")
+            raise RuleError("wrong_phase", verb=verb, phase=g.phase.value, round=g.round)
         return i, g
 
     def _order_from(self, start: int) -> list[int]:
@@ -640,7 +721,7 @@ class Table:
         self._master_since = now
         if i is not None:
             h = self._seats[i].handle  # type: ignore[union-attr]
-            ev.append(Event("master", f"{h} is now the game-master.", data={"handle": h}))
+            ev.append(Event("master", h))
 
     def _move_master_to_active(self, now: float, ev: list[Event]) -> None:
         """During a game the master must always be active (chapter 2.2)."""
@@ -648,15 +729,18 @@ class Table:
         if nxt is not None and nxt != self._master:
             self._set_master(nxt, now, ev)
 
-    def _fold(self, i: int, now: float, text: str, ev: list[Event]) -> None:
+    def _fold(self, i: int, now: float, why: str, ev: list[Event], **data: object) -> None:
+        """Seat ``i`` is out of the game: ``why`` is ``pass``, ``timeout`` (with
+        ``seconds``) or ``cannot_bet`` (with ``low``)."""
         g = self._game
         s = self._seats[i]
         assert g is not None and s is not None
         s.active = False
-        g.actions.append(f"round {g.round}: {text}")
-        ev.append(Event("pass", text, data={"handle": s.handle}))
-        ev.append(Event("inactive", "You are out of this game: you may join the next game.",
-                        to=s.handle, tag="INFO"))
+        if why == "timeout":
+            data = {"seconds": self.rules.turn_timeout, **data}
+        g.operations.append(Operation("pass", s.handle, {"round": g.round, "why": why, **data}))
+        ev.append(Event("pass", s.handle, {"why": why, **data}))
+        ev.append(Event("inactive", s.handle, {"why": "out"}, to=s.handle))
         if g.queue and g.queue[0] == i:
             g.queue.pop(0)
         if i == self._master:
@@ -668,10 +752,9 @@ class Table:
         g = self._game
         assert s is not None and g is not None
         s.revealed = True
-        shown = f"{format_cards(s.cards)}: {evaluate(s.cards).describe()}"
-        g.actions.append(f"{s.handle} reveals {shown}")
-        ev.append(Event("reveal", f"{s.handle} shows {shown}.",
-                        data={"handle": s.handle, "cards": s.cards}))
+        value = evaluate(s.cards)
+        g.operations.append(Operation("reveal", s.handle, {"cards": format_cards(s.cards)}))
+        ev.append(Event("reveal", s.handle, {"cards": s.cards, "value": value}))
 
     def _remove(self, i: int, now: float, ev: list[Event]) -> None:
         s = self._seats[i]
@@ -680,7 +763,7 @@ class Table:
         was_master = i == self._master
         if g is not None and s.active:
             s.active = False
-            g.actions.append(f"{s.handle} left the table")
+            g.operations.append(Operation("left", s.handle))
         if g is not None and i in g.queue:
             g.queue.remove(i)
         if was_master:
@@ -706,12 +789,12 @@ class Table:
         if g.phase is Phase.BETTING:
             low, high = self.bet_range(s.handle)
             if high < low:
-                ev.append(Event("cannot_bet", f"You cannot bet: the minimum bet is {low} but you "
-                                f"have only {self.wallet.balance(s.handle)} CUBES.", to=s.handle))
-                self._fold(i, now, f"{s.handle} cannot place the minimum bet ({low}) and is out "
-                                   "of the game.", ev)
+                ev.append(Event("cannot_bet", s.handle,
+                                {"low": low, "cubes": self.wallet.balance(s.handle)},
+                                to=s.handle))
+                self._fold(i, now, "cannot_bet", ev, low=low)
                 return
-        ev.append(Event("turn", "", data={"handle": s.handle, "phase": g.phase.value}))
+        ev.append(Event("turn", s.handle, {"phase": g.phase.value}))
 
     def _begin_round(self, now: float, ev: list[Event]) -> None:
         """Open the next round (or the showdown) after the current one has ended."""
@@ -721,12 +804,8 @@ class Table:
         g.queue = active
         for j in active:
             self._seats[j].bet_this_round = False  # type: ignore[union-attr]
-        label = self.round_label
-        if g.phase is Phase.DISCARDING:
-            text = "DISCARDING INTERVAL: discard up to " f"{self.rules.max_discard} cards."
-        else:
-            text = f"Round {label} begins."
-        ev.append(Event("round", text, tag="INFO", data={"round": label}))
+        ev.append(Event("round", None, {"phase": g.phase.value, "round": g.round,
+                                        "max_discard": self.rules.max_discard}))
         if g.queue:
             self._begin_turn(now, ev)
 
@@ -739,11 +818,11 @@ class Table:
         if not active:
             self._end_game(now, None, ev)
             return
-        if len(active) == 1 and g.phase is not Phase.SHOWDOWN:
+        if len(active) == 1:
             sole = self._seats[active[0]]
             assert sole is not None
             inactive_seated = any(s is not None and not s.active for s in self._seats)
-            if not inactive_seated:
+            if not inactive_seated:   # also in the showdown: nobody is left to show to
                 self._end_game(now, active[0], ev)
                 return
             if g.phase is Phase.BETTING and sole.bet_this_round:
@@ -775,9 +854,8 @@ class Table:
         g = self._game
         assert g is not None
         g.phase = Phase.SHOWDOWN
-        g.actions.append("showdown")
-        ev.append(Event("showdown", "SHOWDOWN: every player in turn reveals the hand ([R]).",
-                        data={"round": "SHOWDOWN"}))
+        g.operations.append(Operation("showdown"))
+        ev.append(Event("showdown"))
         g.queue = [j for j in self._order_from(self._master) if self._seats[j].active]  # type: ignore[union-attr,arg-type]
         self._begin_turn(now, ev)
 
@@ -786,16 +864,19 @@ class Table:
         assert g is not None
         w = self._seats[winner] if winner is not None else None
         if w is not None:
-            desc = f" with {evaluate(w.cards).describe()}" if w.revealed else ""
-            text = f"{w.handle} wins the pot of {g.pot} CUBES{desc}!"
-            end = Event("won", text, data={"handle": w.handle, "pot": g.pot})
+            data = self._win_data(w, winner)  # type: ignore[arg-type]
+            end = Event("won", w.handle, {"pot": g.pot, **data})
+            recorded = {k: v for k, v in data.items() if k != "value"}
+            if "value" in data:
+                recorded["cards"] = format_cards(w.cards)
+            g.operations.append(Operation("won", w.handle, {"pot": g.pot, **recorded}))
         else:
-            text = f"Nobody is left in the game: the pot of {g.pot} CUBES goes to the system."
-            end = Event("pot_to_system", text, data={"pot": g.pot})
+            end = Event("pot_to_system", None, {"pot": g.pot})
+            g.operations.append(Operation("pot_to_system", None, {"pot": g.pot}))
         history = {
             "players": g.players,
             "deck_hash": g.deck_hash,
-            "actions": [*g.actions, text],
+            "operations": [op.as_dict() for op in g.operations],
             "hands": {s.handle: format_cards(s.cards)
                       for s in self._seats if s is not None and s.revealed},
             "pot": g.pot,
@@ -813,6 +894,8 @@ class Table:
             self.wallet.close_game(g.id, history["winner"], history)
         ev.append(end)
         self._game = None
+        self._operations = g.operations
+        self._payouts = {w.handle: g.pot} if w is not None else {}
         self._last_game_end = now
         # Chapter 4: two successive complete games with every turn timed out.
         idle: list[int] = []
@@ -831,14 +914,25 @@ class Table:
                 self._set_master(nxt, now, ev)
         for i in idle:
             h = self._seats[i].handle  # type: ignore[union-attr]
-            ev.append(Event("removed", f"{h} was idle for {self.rules.idle_games} games and has "
-                            "been removed from the table.", data={"handle": h}))
+            ev.append(Event("removed", h, {"games": self.rules.idle_games}))
             self._remove(i, now, ev)
 
-    @staticmethod
-    def _cards_word(n: int) -> str:
-        return "no cards" if n == 0 else ("1 card" if n == 1 else f"{n} cards")
-
-    @staticmethod
-    def _secs(t: float) -> str:
-        return f"{int(t)} seconds" if t % 60 else (f"{int(t // 60)} minute" + ("s" if t > 60 else ""))
+    def _win_data(self, w: _Seat, seat: int) -> dict[str, object]:
+        """What the winning line names: the hand (``value``) if it was shown, and the suit
+        that decided it (``suit``, its symbol) when the best other hand shown was equal
+        but for the suit (chapter 3); else, for a lone winner, whether the others
+        ``passed``, ``left`` or ``passed_or_left`` (``alone``)."""
+        if w.revealed:
+            value = evaluate(w.cards)
+            data: dict[str, object] = {"value": value}
+            others = [evaluate(s.cards) for j, s in enumerate(self._seats)
+                      if s is not None and j != seat and s.revealed and s.active]
+            if others and max(others) >> 2 == value >> 2:
+                data["suit"] = _SUIT_SYMBOL[value & 3]
+            return data
+        g = self._game
+        assert g is not None
+        out = {op.handle for op in g.operations if op.kind in ("pass", "left")}
+        left = {op.handle for op in g.operations if op.kind == "left"}
+        passed = out - left
+        return {"alone": "left" if not passed else "passed" if not left else "passed_or_left"}

@@ -83,18 +83,6 @@ _RANK_KEY_BITS = (1 << CODE_SUIT_COUNT_SHIFT) - 1
 _TOP_SUIT = (0,) + tuple(n.bit_length() - 1 for n in range(1, 16))
 #: A rank field of the strength -> its Rank (0, an unused field: None).
 _RANK_OF_FIELD = (None,) * Rank.FIVE + tuple(Rank)
-_DESCRIPTIONS = {
-    Category.ROYAL_FLUSH: "Royal flush",
-    Category.STRAIGHT_FLUSH: "Straight flush to the {0.singular}",
-    Category.FOUR_OF_A_KIND: "Four of a kind, {0.plural}",
-    Category.FULL_HOUSE: "Full house, {0.plural} over {1.plural}",
-    Category.FLUSH: "Flush, {0.singular} high",
-    Category.STRAIGHT: "Straight to the {0.singular}",
-    Category.THREE_OF_A_KIND: "Three of a kind, {0.plural}",
-    Category.TWO_PAIR: "Two pairs, {0.plural} and {1.plural}",
-    Category.ONE_PAIR: "One pair of {0.plural}",
-    Category.HIGH_CARD: "High card {0.singular}",
-}
 
 
 class HandValue(int):
@@ -108,7 +96,7 @@ class HandValue(int):
     a value does not hold the cards (``sort_hand(cards)`` lays them out).
     """
 
-    #: Full house only: the rank of the pair, which never counts; describe() names it.
+    #: Full house only: the rank of the pair, which never counts; :attr:`named_ranks` names it.
     _over: Rank | None = None
 
     @property
@@ -121,13 +109,20 @@ class HandValue(int):
         """The hand's ``Category`` (rule (1) ROYAL_FLUSH ... rule (10) HIGH_CARD)."""
         return Category(self >> _CATEGORY_SHIFT)
 
-    def describe(self) -> str:
-        """The hand for people, e.g. ``"Two pairs, Kings and Nines"``, ``"Straight to the Eight"``."""
+    @property
+    def named_ranks(self) -> tuple[Rank | None, Rank | None]:
+        """The ranks a description of the hand names, in order: the high card, the top of
+        a straight or flush, the rank of a pair, three or four of a kind, the two pairs
+        (higher first), or a full house's three and pair (``None`` where the category
+        names fewer). The door makes the words (``bbspoker.door.messages.describe_hand``:
+        "Two pairs, Kings and Nines")."""
         first, second = (_RANK_OF_FIELD[self >> shift & 15] for shift in _FIELD_SHIFTS[:2])
-        return _DESCRIPTIONS[self.category].format(first, self._over or second)
+        return first, self._over or second
 
     def __repr__(self) -> str:
-        return f"<HandValue {int(self)}: {self.describe()}>"
+        first, second = self.named_ranks
+        names = "/".join(r.symbol for r in (first, second) if r is not None)
+        return f"<HandValue {int(self)}: {self.category.name} {names}>"
 
 
 _VALUES: dict[tuple[int, Rank | None], HandValue] = {}
