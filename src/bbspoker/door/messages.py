@@ -102,7 +102,6 @@ def _won(h: str | None, d: Mapping[str, Any]) -> str:
         text += f" with {describe_hand(value)}"
         if "suit" in d:
             text += f" ({d['suit']} decides)"
-        return text + "!"
     alone = _ALONE.get(d.get("alone", ""))
     return text + (f": {alone}." if alone else "!")
 

@@ -10,7 +10,7 @@ never in sentences. One owner (the table's task) applies actions one at a time.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bbspoker.rules.actions import Action
 from bbspoker.rules.events import Event, Operation
@@ -18,6 +18,7 @@ from bbspoker.rules.events import Event, Operation
 __all__ = ["GameKind"]
 
 
+@runtime_checkable
 class GameKind(Protocol):
     """One table's game: seating as the kind needs it, the hand in play, its record.
 

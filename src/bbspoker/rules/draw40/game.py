@@ -920,19 +920,19 @@ class Draw40:
     def _win_data(self, w: _Seat, seat: int) -> dict[str, object]:
         """What the winning line names: the hand (``value``) if it was shown, and the suit
         that decided it (``suit``, its symbol) when the best other hand shown was equal
-        but for the suit (chapter 3); else, for a lone winner, whether the others
-        ``passed``, ``left`` or ``passed_or_left`` (``alone``)."""
+        but for the suit (chapter 3); for a lone winner (nobody else still in the game),
+        whether the others ``passed``, ``left`` or ``passed_or_left`` (``alone``)."""
+        data: dict[str, object] = {}
+        others = [s for j, s in enumerate(self._seats) if s is not None and j != seat and s.active]
         if w.revealed:
-            value = evaluate(w.cards)
-            data: dict[str, object] = {"value": value}
-            others = [evaluate(s.cards) for j, s in enumerate(self._seats)
-                      if s is not None and j != seat and s.revealed and s.active]
-            if others and max(others) >> 2 == value >> 2:
+            value = data["value"] = evaluate(w.cards)
+            shown = [evaluate(s.cards) for s in others if s.revealed]
+            if shown and max(shown) >> 2 == value >> 2:
                 data["suit"] = _SUIT_SYMBOL[value & 3]
-            return data
-        g = self._game
-        assert g is not None
-        out = {op.handle for op in g.operations if op.kind in ("pass", "left")}
-        left = {op.handle for op in g.operations if op.kind == "left"}
-        passed = out - left
-        return {"alone": "left" if not passed else "passed" if not left else "passed_or_left"}
+        if not others:
+            g = self._game
+            assert g is not None
+            left = {op.handle for op in g.operations if op.kind == "left"}
+            passed = {op.handle for op in g.operations if op.kind == "pass"} - left
+            data["alone"] = "left" if not passed else "passed" if not left else "passed_or_left"
+        return data
