@@ -251,7 +251,7 @@ class GoodTable:
 
     async def step(self) -> None:
         """One table action by a good player, or one timeout of a hostile player's turn."""
-        service = self.server.app.table_service
+        service = self.server.app.tables["poker"].service
         snap = service.snapshot
         actor = next(((h, a) for h, a in snap.actions.items() if a), None)
         if actor is None or actor[0] not in self.clients:
@@ -433,8 +433,8 @@ async def fuzz(server: Server, clock: FakeClock, *, count: int | None = None,
         if app.limits.total != len(GOOD_HANDLES) or app.limits.prelogin:
             result.problems.append(f"connection counts leaked: total {app.limits.total}, "
                                    f"pre-login {dict(app.limits.prelogin)}")
-        if sorted(app.table_service.table.handles) != sorted(GOOD_HANDLES):
-            result.problems.append(f"seats: {app.table_service.table.handles}")
+        if sorted(app.tables["poker"].service.table.handles) != sorted(GOOD_HANDLES):
+            result.problems.append(f"seats: {app.tables['poker'].service.table.handles}")
         result.problems += app.ledger.verify()
     except AssertionError as exc:
         result.problems.append(str(exc))

@@ -314,11 +314,15 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
 
     ``sections`` change config values, e.g. ``login={"failure_delay": 0}``;
     ``clock``/``sleep`` are passed to :func:`bbspoker.app.start_server`.
-    The ledger is ``server.app.ledger``. Everything is closed on exit.
+    The ledger is ``server.app.ledger``. Everything is closed on exit. Unless
+    ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
+    0: chapter 2's rule at once); the tests of the grace set it.
     """
+    sections = {"server": {}, **sections}
+    sections["table"] = {"reconnect_grace": 0.0, **sections.get("table", {})}
     config = dataclasses.replace(Config(), **{
         name: dataclasses.replace(getattr(Config(), name), **values)
-        for name, values in {"server": {}, **sections}.items()})
+        for name, values in sections.items()})
     config = dataclasses.replace(config, server=dataclasses.replace(
         config.server, host="127.0.0.1", port=0))
     ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)

@@ -46,7 +46,7 @@ def test_example_file_documents_every_key_with_its_default():
     with open(EXAMPLE, "rb") as fh:
         data = tomllib.load(fh)
     documented = {(section, key) for section, table in data.items() for key in table}
-    every = {(s.name, k.name) for s in dataclasses.fields(Config)
+    every = {(s.name, k.name) for s in dataclasses.fields(Config) if s.name != "tables"
              for k in dataclasses.fields(s.default_factory)}
     assert documented == every
 

@@ -42,7 +42,7 @@ async def world(tmp_path):
 
         def advance(seconds: float) -> None:
             clock.advance(seconds)
-            server.app.table_service.wake()
+            server.app.tables["poker"].service.wake()
 
         yield server, connect, advance, server.app.ledger
         for c in clients:

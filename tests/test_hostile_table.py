@@ -47,7 +47,7 @@ async def table(tmp_path):
             c = await TelnetClient.connect(server.port, **kwargs)
             clients.append(c)
             await c.login(handle, "pw-" + handle)
-            names = server.app.table_service.table.handles
+            names = server.app.tables["poker"].service.table.handles
             await join(c, ", ".join(names) if names else "Nobody")
             return c
 
@@ -87,7 +87,7 @@ async def test_no_forbidden_character_typed_in_chat_reaches_the_other_players(ta
         assert "[mallory] bs:c" in c.text          # Backspace and DEL each erased one letter
         assert "[mallory] bidi:evil and x zw:abcd" in c.text
         assert foreign(bytes(c.received[before[c]:])) == set()
-    assert "mallory" in server.app.table_service.table.handles
+    assert "mallory" in server.app.tables["poker"].service.table.handles
 
 
 def test_handles_with_forbidden_characters_are_refused_by_the_ledger_rule():
@@ -157,7 +157,7 @@ async def test_a_seated_player_who_stops_reading_is_dropped_and_the_others_play_
         await c.wait_for("slow has lost the connection.", timeout=10)
     assert re.search(r"session .slow. from \S+ aborted: output (did not drain|backlog over)",
                      caplog.text)
-    assert "slow" not in server.app.table_service.table.handles
+    assert "slow" not in server.app.tables["poker"].service.table.handles
     # The others play on, and slow's ante stays in the pot.
     await bet(bob)
     await alice.wait_for("bob has called the bet (25), pot is 80.")
@@ -178,7 +178,7 @@ async def test_a_connection_dropped_mid_game_leaves_its_cubes_in_the_pot(table):
     await bob.close()                                # the line drops after bob's bet
     for c in (alice, carol):
         await c.wait_for("bob has lost the connection.")
-    assert "bob" not in server.app.table_service.table.handles
+    assert "bob" not in server.app.tables["poker"].service.table.handles
     assert info(alice, "Pot") == "80" and ledger.balance("bob") == 1000 - 10 - 30
     # alice and carol finish the game; the winner takes bob's CUBES too.
     await bet(carol)                                 # carol calls 30: round 1 is over

@@ -254,7 +254,7 @@ async def test_sender_is_told_the_recipient_is_playing_poker(server, clients):
     await bob.send("y")
     await bob.wait_for("[X] Exit the game")
     await alice.send("w")
-    await alice.wait_for("bob               at the poker table")
+    await alice.wait_for("bob               playing at PoKeR")
     await alice.send(" ")
     await alice.send("x")
     await alice.wait_for("Send an X-message to:")

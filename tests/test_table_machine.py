@@ -118,7 +118,7 @@ class TableMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.table.phase is not Phase.IDLE)
     @rule()
     def current_player_drops(self):
-        self.table.leave(self.table.current, self.now, reason="has lost the connection")
+        self.table.leave(self.table.current, self.now, reason="lost_connection")
 
     # -- invariants ------------------------------------------------------------------------
 

@@ -22,11 +22,9 @@ from typing import Any
 from bbspoker.config import Config
 from bbspoker.door import lobby
 from bbspoker.door.guard import LoginGuard
-from bbspoker.rules.draw40.game import Draw40, Draw40Rules
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
-from bbspoker.table.bus import Bus
-from bbspoker.table.service import TableService
+from bbspoker.table.registry import TableRegistry
 from bbspoker.transport.session import Session
 from bbspoker.transport.telnet import (STYLING_ENV, ConnectionLimits, TelnetListener,
                                        start_telnet)
@@ -49,10 +47,9 @@ class App:
     - ``config``: the :class:`bbspoker.config.Config`.
     - ``ledger``: the :class:`bbspoker.store.sqlite.Ledger` (accounts and CUBES; its
       calls are quick SQLite transactions made on the event loop).
-    - ``bus``: the :class:`bbspoker.table.bus.Bus` for table events to sessions.
-    - ``table_service``: the :class:`bbspoker.table.service.TableService` owning the one
-      poker table (rules from ``[table]``, CUBES through ``ledger``, time from ``clock``,
-      events on ``bus``); :func:`start_server` runs its task.
+    - ``tables``: the :class:`bbspoker.table.registry.TableRegistry` of every table of
+      ``[[tables]]`` (each with its own service, bus and task; CUBES through ``ledger``,
+      time from ``clock``); :class:`Server` runs their tasks.
     - ``clock``: monotonic seconds (lockouts, rate limits; tests inject one).
     - ``sleep``: ``async sleep(seconds)`` used for the failed-login delay (tests inject one).
     - ``online``: logged-in sessions by ``handle_key(handle)``; use :meth:`find_online`.
@@ -69,15 +66,8 @@ class App:
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
         self.config = config
         self.ledger = ledger
-        self.bus = Bus()
         self.clock = clock
-        table = config.table
-        rules = Draw40Rules(seats=table.seats, ante=table.ante, min_bet=table.min_bet,
-                           max_bet=table.max_bet, turn_timeout=table.turn_timeout,
-                           master_timeout=table.master_timeout,
-                           between_games=table.between_games, max_round=table.max_round,
-                           idle_games=table.idle_games)
-        self.table_service = TableService(Draw40(ledger, rules), self.bus, clock)
+        self.tables = TableRegistry(config.table_specs, ledger, clock)
         self.sleep = sleep
         self.online: dict[str, Session] = {}
         self.sessions: set[Session] = set()
@@ -85,7 +75,7 @@ class App:
                                        config.server.max_per_address)
         self.guard = LoginGuard(config.login, clock)
         self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
-            lambda: self.table_service.finish_for_shutdown(config.table.shutdown_grace)]
+            lambda: self.tables.finish_for_shutdown(config.table.shutdown_grace)]
         self.stopping = False
         self._hash_slots = asyncio.Semaphore(config.login.hash_workers)
 
@@ -135,7 +125,7 @@ class Server:
         self._telnet = telnet
         self.app = app
         self.port: int = telnet.port
-        self._table_task = asyncio.create_task(app.table_service.run(), name="table")
+        app.tables.start()
 
     async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
         """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
@@ -162,7 +152,7 @@ class Server:
         for session in list(self.app.sessions):
             session.abort("server closed")
         self._telnet.close()
-        self._table_task.cancel()
+        self.app.tables.stop()
 
     async def wait_closed(self) -> None:
         """Wait until the listening socket and all connections are closed."""
@@ -170,7 +160,7 @@ class Server:
         sessions = list(self.app.sessions)
         if sessions:
             await asyncio.gather(*(s.wait_closed() for s in sessions))
-        await asyncio.gather(self._table_task, return_exceptions=True)
+        await self.app.tables.wait_stopped()
 
 
 async def start_server(config: Config, ledger: Ledger, *,

@@ -6,7 +6,7 @@ which means every default. Then ``BBSPOKER_DB``, when set, replaces the
 database path for every command (server and CLI alike).
 
 Sections and keys are exactly the fields below (``[server]``,
-``[login]``, ``[ledger]``, ``[table]``, ``[input]``, ``[output]``);
+``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
 are seconds (an integer or a decimal number), money is whole CUBES. An
 unknown section or key, a value of the wrong type or out of range stops the
@@ -15,13 +15,14 @@ start with a :class:`ConfigError` naming it.
 
 import dataclasses
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig",
+__all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
-           "ENV_CONFIG", "ENV_DB", "LOG_LEVELS"]
+           "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -29,6 +30,11 @@ ENV_CONFIG = "BBSPOKER_CONFIG"
 ENV_DB = "BBSPOKER_DB"
 #: Accepted values of ``[server] log_level``.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Game kinds a ``[[tables]]`` entry may name (``game``).
+GAME_KINDS = ("draw40",)
+#: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
+DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
+_TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,23}")
 
 
 class ConfigError(Exception):
@@ -109,7 +115,12 @@ class TableConfig:
     before the next game may start; the showdown starts by itself at round
     ``max_round``; a player who sits out ``idle_games`` games in a row is
     removed; on SIGTERM a running game gets ``shutdown_grace`` (s) to finish
-    before it is cancelled and refunded.
+    before it is cancelled and refunded; a seated player whose connection drops
+    keeps the seat for ``reconnect_grace`` (s) and may log in again to take it
+    back (0: the seat is given up at once).
+
+    The section holds the defaults of every table; ``[[tables]]`` entries override
+    them per table (``shutdown_grace`` is the server's, for all tables).
     """
 
     seats: int = _key(5, 2, 5)
@@ -122,6 +133,20 @@ class TableConfig:
     max_round: int = _key(32700, 3, 32700)
     idle_games: int = _key(2, 1)
     shutdown_grace: float = _key(120.0, 0)
+    reconnect_grace: float = _key(90.0, 0)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One ``[[tables]]`` entry: ``id`` (lower-case letters, digits, ``-``/``_``, at most
+    24; stable: the game records name it), ``name`` (shown in the lobby, at most 20
+    characters), ``game`` (one of :data:`GAME_KINDS`) and the table's ``rules``: the
+    ``[table]`` defaults with the entry's own keys applied."""
+
+    id: str
+    name: str
+    game: str
+    rules: TableConfig
 
 
 @dataclass(frozen=True)
@@ -154,6 +179,17 @@ class Config:
     table: TableConfig = field(default_factory=TableConfig)
     input: InputConfig = field(default_factory=InputConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
+    #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.
+    tables: tuple[TableSpec, ...] = ()
+
+    @property
+    def table_specs(self) -> tuple[TableSpec, ...]:
+        """The tables the server runs, in lobby order: the ``[[tables]]`` entries, or
+        without any the one draw40 table of old (:data:`DEFAULT_TABLE_ID`,
+        :data:`DEFAULT_TABLE_NAME`) with the ``[table]`` rules."""
+        if self.tables:
+            return self.tables
+        return (TableSpec(DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME, "draw40", self.table),)
 
 
 def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
@@ -177,9 +213,49 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     return value
 
 
+def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec, ...]:
+    """The ``[[tables]]`` entries, checked: each an id, a name, a game kind and the
+    ``[table]`` keys it overrides."""
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(f"{origin}: tables must be [[tables]] entries")
+    keys = {f.name: f for f in dataclasses.fields(TableConfig)}
+    specs: list[TableSpec] = []
+    for n, entry in enumerate(entries, 1):
+        where = f"{origin}: [[tables]] entry {n}"
+        entry = dict(entry)
+        table_id, name = entry.pop("id", None), entry.pop("name", None)
+        game = entry.pop("game", "draw40")
+        if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
+            raise ConfigError(f"{where}: id must be 1-24 lower-case letters, digits, - or _, "
+                              f"got {table_id!r}")
+        if any(s.id == table_id for s in specs):
+            raise ConfigError(f"{where}: id {table_id!r} is used twice")
+        if not isinstance(name, str) or not name.strip() or len(name) > 20 \
+                or not name.isprintable():
+            raise ConfigError(f"{where}: name must be 1-20 printable characters, got {name!r}")
+        if game not in GAME_KINDS:
+            raise ConfigError(f"{where}: game must be one of {', '.join(GAME_KINDS)}, "
+                              f"got {game!r}")
+        values = {}
+        for key, value in entry.items():
+            if key not in keys or key == "shutdown_grace":
+                known = ", ".join(["id", "name", "game"] + [k for k in keys if k != "shutdown_grace"])
+                raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
+            values[key] = _check(f"{where} {key}", keys[key], value)
+        rules = dataclasses.replace(defaults, **values)
+        if rules.min_bet > rules.max_bet:
+            raise ConfigError(f"{where}: min_bet ({rules.min_bet}) is above max_bet "
+                              f"({rules.max_bet})")
+        specs.append(TableSpec(table_id, name.strip(), game, rules))
+    if not specs:
+        raise ConfigError(f"{origin}: [[tables]] needs at least one entry")
+    return tuple(specs)
+
+
 def _build(origin: str, data: dict[str, Any]) -> Config:
-    sections = {f.name: f for f in dataclasses.fields(Config)}
+    sections = {f.name: f for f in dataclasses.fields(Config) if f.name != "tables"}
     built: dict[str, Any] = {}
+    tables = data.pop("tables", None)
     for name, table in data.items():
         if name not in sections:
             what = f"section [{name}]" if isinstance(table, dict) else f"top-level key {name!r}"
@@ -199,6 +275,8 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
     if config.table.min_bet > config.table.max_bet:
         raise ConfigError(f"{origin}: [table] min_bet ({config.table.min_bet}) is above "
                           f"max_bet ({config.table.max_bet})")
+    if tables is not None:
+        config = dataclasses.replace(config, tables=_tables(origin, tables, config.table))
     return config
 
 

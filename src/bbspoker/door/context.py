@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from bbspoker.door.guard import LoginGuard
     from bbspoker.door.terminal import Terminal
     from bbspoker.store.sqlite import Ledger
-    from bbspoker.table.service import TableService
+    from bbspoker.table.registry import TableRegistry
 
 __all__ = ["DoorContext"]
 
@@ -25,14 +25,14 @@ class DoorContext(Protocol):
 
     - ``config``: the :class:`bbspoker.config.Config`.
     - ``ledger``: accounts, CUBES and notices (:class:`bbspoker.store.sqlite.Ledger`).
-    - ``table_service``: the table's :class:`bbspoker.table.service.TableService`.
+    - ``tables``: every table (:class:`bbspoker.table.registry.TableRegistry`).
     - ``clock``: monotonic seconds; ``sleep``: ``async sleep(seconds)`` (tests inject both).
     - ``guard``: the failed-login bookkeeping (:class:`bbspoker.door.guard.LoginGuard`).
     """
 
     config: Config
     ledger: Ledger
-    table_service: TableService
+    tables: TableRegistry
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[Any]]
     guard: LoginGuard

@@ -18,11 +18,12 @@ from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
 from bbspoker.door.terminal import SessionClosed, XMessage
-from bbspoker.text import clean_text
+from bbspoker.text import clean_text, fit
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Terminal
+    from bbspoker.table.registry import TableEntry
 
 __all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT"]
 
@@ -50,7 +51,7 @@ PoKeR in short (40-card European draw poker; the full rules: chapter 3)
 """
 
 _MENU = [
-    ("P", "Enter the poker table"),
+    ("P", "Play poker: the tables"),
     ("W", "Who is online"),
     ("X", "Send an X-message"),
     ("R", "Read X-messages"),
@@ -102,6 +103,7 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
             session.write("".join(f"{line}\r\n" for line in lines))
         app.ledger.clear_notices(session.handle)
         await press_any_key(session, idle)
+    await _back_to_seat(session, app)
     at_choice = False
 
     def xmessage_arrived(message: XMessage) -> None:
@@ -128,10 +130,61 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
         session.xmessage_listeners.remove(xmessage_arrived)
 
 
+async def _back_to_seat(session: Terminal, app: DoorContext) -> None:
+    """Issue 14, reconnect: a player whose seat is held after a dropped connection (or who
+    is still seated: the old connection is only now closing) goes straight back to it,
+    with the cards and the screen as they are now."""
+    entry = app.tables.held_seat(session.handle) or app.tables.seat_of(session.handle)
+    if entry is None:
+        return
+    session.write(f"\r\nYour seat at {entry.name} was kept for you: back to the table.\r\n")
+    try:
+        await poker.PokerScreen(session, app, entry, returning=True).run()
+    finally:
+        session.activity = "lobby"
+
+
+def _table_line(entry: TableEntry) -> str:
+    snap = entry.service.snapshot
+    rules = entry.spec.rules
+    stakes = f"ante {rules.ante}, {rules.min_bet}-{rules.max_bet}"
+    state = "running" if snap.pot is not None else "-"
+    seats = f"{len(snap.seats)}/{rules.seats}"
+    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<13}  {stakes:<17}  "
+            f"{seats:>5}  {snap.watchers:>5}  {state}")
+
+
+async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
+    """The lobby's table list (issue 14): number, name, game, stakes, seats taken / seats,
+    spectators, whether a game runs; pick one by its number (Enter: back)."""
+    term = session.term
+    entries = list(app.tables)
+    room = max(session.rows - 6, 1)
+    session.write(f"{term.home}{term.clear}{term.bold}Tables{term.normal}\r\n\r\n"
+                  f"  #  {'Name':<20}  {'Game':<13}  {'Stakes':<17}  Seats  Watch  Game\r\n")
+    for entry in entries[:room]:
+        session.write(_table_line(entry) + "\r\n")
+    session.write("\r\n")
+    while True:
+        typed = (await read_line(session, f"Pick a table (1-{len(entries)}), Enter: back: ",
+                                 max_chars=3, timeout=idle)).strip()
+        if not typed:
+            return None
+        entry = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
+        if entry is not None:
+            return entry
+        session.write(f"There is no table {clean_text(typed, 3)}.\r\n")
+
+
 async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
+    """[P]: the table list, or with one table that table at once."""
+    entry = next(iter(app.tables)) if len(app.tables) == 1 else await _choose_table(
+        session, app, idle)
+    if entry is None:
+        return
     session.activity = "poker"
     try:
-        await poker.enter_table(session, app)
+        await poker.enter_table(session, app, entry)
     finally:
         session.activity = "lobby"
 
@@ -142,7 +195,11 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     room = max(session.rows - 5, 1)
     session.write(f"{term.home}{term.clear}Who is online ({len(users)}):\r\n\r\n")
     for other in users[:room]:
-        where = "at the poker table" if other.activity == "poker" else "in the lobby"
+        if other.where is not None:
+            doing = "watching" if other.activity == "watching" else "playing at"
+            where = f"{doing} {other.where}"
+        else:
+            where = "in the lobby"
         session.write(f"  {other.handle:<16}  {where}\r\n")
     if len(users) > room:
         session.write(f"  ... and {len(users) - room} more\r\n")
@@ -160,8 +217,9 @@ async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> No
         session.write(f"Nobody called {clean_text(typed, 16)} is online.\r\n")
         await press_any_key(session, idle)
         return
-    if recipient.activity == "poker":
-        session.write(f"{recipient.handle} is playing poker: it may take a while "
+    if recipient.where is not None:
+        doing = "watching" if recipient.activity == "watching" else "playing poker at"
+        session.write(f"{recipient.handle} is {doing} {recipient.where}: it may take a while "
                       "until you get an answer.\r\n")
     width = min(XMESSAGE_WIDTH, session.cols - 10)
     text = clean_text(await read_line(session, "Message: ", max_chars=4 * width,

@@ -797,7 +797,7 @@ class Ledger:
                 self._cubes[account_id] = found[handle]
         return found
 
-    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+    def open_game(self, handles: Sequence[str], deck_hash: str, table: str = "poker") -> int:
         """Record a new game (players in seat order, SHA-256 hex of the deck order), started
         now by the ledger's clock (Unix seconds); returns its id, never reused once
         committed (a start whose commit failed leaves its id to the next). Until

@@ -138,11 +138,12 @@ class MemoryWallet:
         if game_id not in self.games or self.games[game_id]["closed"]:
             raise ValueError(f"game {game_id} is not open")
 
-    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+    def open_game(self, handles: Sequence[str], deck_hash: str, table: str = "poker") -> int:
         gid = self._next_game
         self._next_game += 1
         self.pots[gid] = 0
-        self.games[gid] = {"players": list(handles), "deck_hash": deck_hash, "closed": False}
+        self.games[gid] = {"players": list(handles), "deck_hash": deck_hash, "closed": False,
+                           "table": table}
         return gid
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:

@@ -15,6 +15,9 @@ task that owns the table publishes; each session's screen task reads its own
   ``call_soon`` for all subscribers, so the items of one publisher's turn come
   in one batch), or at once when the publisher calls :meth:`Bus.flush` after
   its batch (the table does).
+- A subscriber may name its ``viewer`` (a handle): :meth:`Bus.publish_to` reaches
+  only the subscribers of that viewer (a player's private cards: nobody else's
+  queue ever holds them).
 - Items published without a key are *messages* (chat, table announcements,
   X-message notices) and are never dropped. A subscriber holding more than
   ``maxsize`` undelivered messages is marked :attr:`Subscription.overflowed`,
@@ -44,7 +47,7 @@ class Subscription:
     """
 
     def __init__(self, bus: Bus, maxsize: int, on_overflow: Callable[[], None] | None,
-                 notify: Callable[[], None] | None = None) -> None:
+                 notify: Callable[[], None] | None = None, viewer: str | None = None) -> None:
         if maxsize < 1:
             raise ValueError("maxsize must be at least 1")
         self._bus = bus
@@ -57,6 +60,8 @@ class Subscription:
         self._notify_due = False  # a notify call is scheduled and has not run yet
         self.overflowed = False
         self.closed = False
+        #: The handle (lower case) this subscriber sees the table as, or ``None``.
+        self.viewer = viewer.lower() if viewer is not None else None
 
     def __len__(self) -> int:
         """Number of items waiting (messages plus pending state items)."""
@@ -148,7 +153,8 @@ class Bus:
 
     def subscribe(self, *, maxsize: int | None = None,
                   on_overflow: Callable[[], None] | None = None,
-                  notify: Callable[[], None] | None = None) -> Subscription:
+                  notify: Callable[[], None] | None = None,
+                  viewer: str | None = None) -> Subscription:
         """Add a subscriber and return its queue.
 
         ``maxsize`` overrides the bus default; ``on_overflow`` is called once,
@@ -157,10 +163,11 @@ class Bus:
         batch of items, soon after they arrive (:meth:`flush`, or the next loop turn),
         until the subscription is closed; it typically calls :meth:`Subscription.drain`.
         Exceptions it raises go to the event loop's exception handler (the other
-        subscribers are still notified).
+        subscribers are still notified). ``viewer``: the handle whose private items
+        (:meth:`publish_to`) this subscriber receives too.
         """
         sub = Subscription(self, self._maxsize if maxsize is None else maxsize, on_overflow,
-                           notify)
+                           notify, viewer)
         self._subscribers.append(sub)
         return sub
 
@@ -173,6 +180,14 @@ class Bus:
         """Queue ``item`` for every subscriber (see :meth:`Subscription.put`); never blocks."""
         for sub in list(self._subscribers):
             sub.put(item, key)
+
+    def publish_to(self, viewer: str, item: Any, key: Hashable | None = None) -> None:
+        """Queue ``item`` only for the subscribers whose ``viewer`` is ``viewer`` (any case);
+        never blocks."""
+        low = viewer.lower()
+        for sub in list(self._subscribers):
+            if sub.viewer == low:
+                sub.put(item, key)
 
     def _notify_soon(self, sub: Subscription) -> None:
         self._due.append(sub)

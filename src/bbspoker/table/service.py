@@ -42,7 +42,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
@@ -96,11 +96,15 @@ class ChatMessage:
 
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
-    """Everything a session needs to draw the table, taken once per change and shared.
+    """The public view of the table, taken once per change and shared by every screen.
 
-    ``hands`` and ``actions`` hold every seated player's private cards and
-    available commands; a session shows only its own. ``deadline`` is on the
-    service's clock (seconds). ``balances`` are CUBES.
+    It holds nothing a player may not see of another: no hidden cards (each player's
+    own come as :class:`PrivateCards`, to that player's subscriptions only).
+    ``actions`` are the action types each seated player may use now (whose turn it is
+    is public); ``deadline`` is on the service's clock (seconds); ``balances`` are
+    CUBES; ``watchers`` counts the spectators; ``held`` names the seated players whose
+    connection dropped and whose seats wait for them; ``rules`` are the game's numbers
+    (frozen, e.g. :class:`~bbspoker.rules.draw40.game.Draw40Rules`).
     """
 
     version: int
@@ -111,15 +115,37 @@ class TableSnapshot:
     round: int | None
     phase: Phase
     deadline: float | None
-    hands: Mapping[str, tuple[Card, ...]]
     actions: Mapping[str, tuple[type[act.Action], ...]]
     bet_ranges: Mapping[str, tuple[int, int]]
     balances: Mapping[str, int]
+    watchers: int = 0
+    held: frozenset[str] = frozenset()
+    rules: Any = None
 
     def seat_of(self, handle: str) -> SeatView | None:
         """The seat of ``handle`` (case-insensitive), or ``None``."""
         low = handle.lower()
         return next((s for s in self.seats if s.handle.lower() == low), None)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateCards:
+    """One player's own cards (sorted, highest at the right; empty: not dealt in), sent
+    only to that player's subscriptions under the key ``"cards"``."""
+
+    handle: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(act.Action):
+    """The table's own action: a seated player's connection dropped; the seat waits
+    ``[table] reconnect_grace`` seconds for them (then ``Leave("lost_connection")``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Return(act.Action):
+    """The table's own action: a player whose seat was held is back (logged in again)."""
 
 
 @dataclass
@@ -131,12 +157,24 @@ class _Command:
 
 class TableService:
     """Owns one game (:class:`~bbspoker.rules.draw40.game.Draw40`); ``run()`` is its task.
-    ``clock`` gives seconds (monotonic)."""
+    ``clock`` gives seconds (monotonic); ``reconnect_grace`` (seconds) is how long the
+    seat of a player whose connection dropped is held (:class:`Hold`). ``on_lost`` is
+    called with the ids of games whose writes the store could not commit (the
+    registry hands each table its own; alone, a service calls them all off itself)."""
 
-    def __init__(self, table: Draw40, bus: Bus, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: Draw40, bus: Bus, clock: Callable[[], float] = time.monotonic,
+                 reconnect_grace: float = 0.0,
+                 on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
         self.table = table
         self.bus = bus
         self.clock = clock
+        self.reconnect_grace = reconnect_grace
+        self.on_lost = on_lost if on_lost is not None else self.lose
+        self._watchers: set[str] = set()      # spectators' handles (lower case)
+        self._held: dict[str, float] = {}     # handle (as seated) -> when the hold ends
+        self._cards: dict[str, tuple[Card, ...]] = {}  # last PrivateCards sent per handle
+        self._touched: set[int] = set()       # games of steps not yet known committed
+        self._attached: dict[str, int] = {}   # screens up per seated handle (lower case)
         # Commands (None: look at the clock) waiting for the task, and what it sleeps on.
         self._queue: deque[_Command | None] = deque()
         self._waiter: asyncio.Future[None] | None = None
@@ -148,6 +186,50 @@ class TableService:
         self._idle = asyncio.Event()
         self._idle.set()
         self._lost: set[int] = set()  # games whose last moves the ledger could not commit
+
+    # ------------------------------------------------------------- viewers and seats
+
+    def cards_of(self, handle: str) -> tuple[Card, ...]:
+        """The private cards last sent to ``handle`` (empty if none): what a screen that
+        subscribes now starts with; later changes come as :class:`PrivateCards`."""
+        return self._cards.get(handle.lower(), ())
+
+    def watch(self, handle: str) -> None:
+        """``handle`` watches the table as a spectator (the snapshot counts watchers)."""
+        self._watchers.add(handle.lower())
+        self.wake()
+
+    def unwatch(self, handle: str) -> None:
+        """``handle`` stopped watching."""
+        self._watchers.discard(handle.lower())
+        self.wake()
+
+    def attach(self, handle: str) -> None:
+        """A screen of seated ``handle`` is up: a :class:`Hold` sent by an older screen of
+        the same player (a connection that was taken over) is then ignored."""
+        key = handle.lower()
+        self._attached[key] = self._attached.get(key, 0) + 1
+
+    def detach(self, handle: str) -> None:
+        """That screen is gone (see :meth:`attach`)."""
+        key = handle.lower()
+        n = self._attached.get(key, 0) - 1
+        if n > 0:
+            self._attached[key] = n
+        else:
+            self._attached.pop(key, None)
+
+    def held(self, handle: str) -> bool:
+        """True while ``handle``'s seat waits for them after a dropped connection."""
+        return any(h.lower() == handle.lower() for h in self._held)
+
+    def lose(self, games: frozenset[int]) -> None:
+        """The store could not commit the writes of ``games``: call off those of this
+        table (the games its recent steps touched) in the next step."""
+        mine = games & self._touched
+        if mine:
+            self._lost |= mine
+            self.wake()
 
     def submit(self, handle: str | None, action: act.Action) -> asyncio.Future[None]:
         """Queue ``action`` of ``handle`` (``None`` for the server's own, such as
@@ -212,6 +294,9 @@ class TableService:
             while True:
                 if not self._queue:
                     deadline = self.table.deadline()
+                    if self._held:
+                        hold = min(self._held.values())
+                        deadline = hold if deadline is None else min(deadline, hold)
                     wait = BALANCE_POLL
                     if deadline is not None:
                         wait = min(wait, max(0.0, deadline - self.clock()))
@@ -251,21 +336,27 @@ class TableService:
         now = self.clock()
         caller = cmd.done if cmd is not None else None
         error: RuleError | None = None
-        with self.table.wallet.defer_commits():
-            events = self._call_off_lost(now) + self.table.tick(now)
+        table = self.table
+        before = table.game_id
+        with table.wallet.defer_commits():
+            events = self._call_off_lost(now) + table.tick(now) + self._release_held(now)
             if cmd is not None and self.closing and type(cmd.action) is act.Start:
                 error, cmd = RuleError("shutting_down"), None
             if cmd is not None:
                 try:
-                    events += self.table.apply(cmd.handle, cmd.action, now)  # type: ignore[arg-type]
+                    events += self._act(cmd.handle, cmd.action, now)
                 except RuleError as err:
                     error = err
                 except Exception:  # a bug or a storage failure: log it, tell the player
                     log.exception("table action %r of %r failed", cmd.action, cmd.handle)
                     error = RuleError("failed")
+        for gid in (before, table.game_id):
+            if gid is not None:
+                self._touched.add(gid)
         for e in events:
             if e.kind not in _SILENT:
                 self.bus.publish(TableMessage(e))
+        self._send_cards()
         if self.table.phase is Phase.IDLE:
             self._idle.set()
         else:
@@ -284,13 +375,63 @@ class TableService:
                 caller.set_exception(error)
 
     def _commit(self) -> None:
-        """Write and commit the last step's ledger work. If that fails, remember the games
-        it touched and wake the task: its next step calls them off."""
+        """Write and commit the pending ledger work (this table's last step, and whatever
+        other tables' steps joined it). If that fails, every table whose games it touched
+        is told (``on_lost``): each calls its own off in its next step."""
         try:
             self.table.wallet.commit_pending()
         except CommitFailed as failed:
-            self._lost |= failed.games
-            self.wake()
+            self.on_lost(failed.games)
+        else:
+            self._touched.clear()
+
+    def _act(self, handle: str | None, action: act.Action, now: float) -> list[Event]:
+        """The table's own actions (holding and giving back a seat), or the game's."""
+        kind = type(action)
+        if kind is Hold:
+            assert handle is not None
+            if self._attached.get(handle.lower()):
+                return []                  # the player is back on another connection
+            if self.reconnect_grace <= 0 or handle not in self.table.handles:
+                return self.table.apply(handle, act.Leave("lost_connection"), now) \
+                    if handle in self.table.handles else []
+            self._held[handle] = now + self.reconnect_grace
+            return [Event("connection_lost", handle, {"grace": self.reconnect_grace})]
+        if kind is Return:
+            assert handle is not None
+            seated = next((h for h in self._held if h.lower() == handle.lower()), None)
+            if seated is None:
+                raise RuleError("not_seated")
+            del self._held[seated]
+            return [Event("reconnected", seated)]
+        if kind is act.Leave:
+            self._held.pop(handle, None)   # type: ignore[arg-type]
+        return self.table.apply(handle, action, now)  # type: ignore[arg-type]
+
+    def _release_held(self, now: float) -> list[Event]:
+        """Seats whose hold ran out are given up (chapter 2: the player is removed; CUBES
+        bet stay in the pot)."""
+        events: list[Event] = []
+        for handle, until in list(self._held.items()):
+            if until <= now:
+                del self._held[handle]
+                if handle in self.table.handles:
+                    events += self.table.apply(handle, act.Leave("lost_connection"), until)
+        return events
+
+    def _send_cards(self) -> None:
+        """Each player's own cards, to that player only, when they changed."""
+        sent = self._cards
+        hands = self.table.hands()
+        for handle, cards in hands.items():
+            key = handle.lower()
+            if sent.get(key, ()) != cards:
+                sent[key] = cards
+                self.bus.publish_to(handle, PrivateCards(handle, cards), key="cards")
+        if len(sent) > len(hands):
+            seated = {h.lower() for h in hands}
+            for key in [k for k in sent if k not in seated]:
+                del sent[key]
 
     def _call_off_lost(self, now: float) -> list[Event]:
         """Call off the games whose moves the ledger lost (:meth:`Draw40.call_off`). If the
@@ -310,7 +451,8 @@ class TableService:
     def _differs(self, snap: TableSnapshot) -> bool:
         old = self.snapshot
         return (snap.balances != old.balances or snap.seats != old.seats
-                or snap.deadline != old.deadline)
+                or snap.deadline != old.deadline or snap.watchers != old.watchers
+                or snap.held != old.held)
 
     def _take_snapshot(self) -> TableSnapshot:
         """The table now, read in one pass over the seats for each of seats, hands and
@@ -332,8 +474,10 @@ class TableService:
             round=t.round,
             phase=phase,
             deadline=t.deadline(),
-            hands=t.hands(),
             actions=t.all_actions(),
             bet_ranges={current: t.bet_range(current, balances[current])} if betting else {},
             balances=balances,
+            watchers=len(self._watchers),
+            held=frozenset(self._held),
+            rules=t.rules,
         )

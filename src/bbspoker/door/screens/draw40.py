@@ -1,9 +1,12 @@
-"""The poker door as one player sees it: the table entry dialogue and the game screen loop.
+"""The draw40 table as one player (or spectator) sees it: the entry dialogue and the
+game screen loop.
 
-:func:`enter_table` is what the lobby's ``[P]`` runs. It says that the game uses
-ANSI escape sequences, who sits at the table (or that nobody does), refuses a
-full table, asks ``Join the table? (y/n)`` and then runs a :class:`PokerScreen`
-until the player leaves ([X]) or the connection drops.
+:func:`enter_table` is what the lobby runs for a draw40 table. It says that the game
+uses ANSI escape sequences, who sits at the table (or that nobody does), asks
+``Join the table? (y/n)`` (a full table only offers to watch; ``W`` watches at any
+table) and then runs a :class:`PokerScreen` until the player leaves ([X]) or the
+connection drops. A spectator (railbird) gets the same screen without private cards
+and game commands, with the chat, and may take a free seat between games ([J]).
 
 A :class:`PokerScreen` turns three inputs into one output:
 
@@ -28,20 +31,21 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
-from bbspoker.door.prompts import ask_yes_no
 from bbspoker.door.screens.regions import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
 from bbspoker.door.terminal import SessionClosed
 from bbspoker.door.messages import describe_event, refusal, round_label
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
-from bbspoker.table.service import ChatMessage, TableMessage, TableSnapshot
+from bbspoker.table.service import (ChatMessage, Hold, PrivateCards, Return, TableMessage,
+                                    TableSnapshot)
 from bbspoker.text import clean_text, display_width
 
 if TYPE_CHECKING:
-    from bbspoker.table.bus import Subscription
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Terminal
+    from bbspoker.table.bus import Subscription
+    from bbspoker.table.registry import TableEntry
 
 __all__ = ["enter_table", "PokerScreen", "COMMAND_TEXT"]
 
@@ -57,35 +61,67 @@ COMMAND_TEXT = {
     act.Reveal: "[R] Reveal hand",
 }
 ALWAYS = ("[.] Send a chat message", "[X] Exit the game")
+TAKE_SEAT = "[J] Take a free seat"
 #: Longest chat line, in characters; its width is also bounded to fit the input line
 #: and the message area ("[handle] text" in 72 cells).
 CHAT_MAX = 200
 CHAT_WIDTH = 72
 
 
-async def enter_table(session: Terminal, app: DoorContext) -> None:
-    """Chapter 2, entering the game: the ANSI notice, who is there, join or not, then play.
+def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
+    """Take a refusal nobody waits for (a ``Return`` when the seat was not held: the old
+    connection's screen had not given it up yet)."""
+    if not outcome.cancelled():
+        outcome.exception()
+
+
+async def _choose(session: Terminal, keys: str) -> str:
+    """Wait for one of ``keys`` (lower case; any case typed) and return it."""
+    while True:
+        key = await session.read_key()
+        if key.kind is KeyKind.CHAR and key.char.lower() in keys:
+            session.write(key.char.lower() + "\r\n")
+            return key.char.lower()
+
+
+async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
+    """Chapter 2, entering the game: the ANSI notice, the table's stakes and who is there,
+    then join, watch or go back; then play (or watch).
 
     Returns when the player has left the table (or never sat down). Raises
-    :class:`~bbspoker.transport.session.SessionClosed` if the connection drops outside the game
-    screen; a drop inside the game screen is handled (the player is removed from the table).
+    :class:`~bbspoker.door.terminal.SessionClosed` if the connection drops outside the
+    game screen; a drop inside it is handled (the seat is held for
+    ``[table] reconnect_grace`` seconds, then given up).
     """
-    service = app.table_service
-    seats = app.config.table.seats
-    lines = ["", "PoKeR -- 40-card European draw poker for CUBES", "",
+    service = entry.service
+    rules = entry.spec.rules
+    snap = service.snapshot
+    lines = ["", f"{entry.name} -- 40-card European draw poker for CUBES",
+             f"Ante {rules.ante} CUBES, bets {rules.min_bet}-{rules.max_bet} CUBES.", "",
              "Note: this game uses ANSI terminal escape sequences. If your terminal shows",
              "garbage, please use another terminal program.", ""]
-    names = service.table.handles
+    names = [s.handle for s in snap.seats]
     if names:
-        lines.append(f"At the poker table ({len(names)} of {seats} seats): {', '.join(names)}")
+        lines.append(f"At the poker table ({len(names)} of {rules.seats} seats): "
+                     f"{', '.join(names)}")
     else:
         lines.append("Nobody is using the poker game right now.")
+    if snap.watchers:
+        lines.append(f"{snap.watchers} watching.")
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
-    if service.table.is_full:
-        session.write(f"All {seats} seats are taken. Please try again later. Press any key.")
-        await session.read_key()
+    if len(names) >= rules.seats:
+        session.write(f"All {rules.seats} seats are taken. [W] Watch the game, "
+                      "any other key: back. ")
+        key = await session.read_key()
+        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
+            await PokerScreen(session, app, entry, watching=True).run()
         return
-    if not await ask_yes_no(session, "Join the table? (y/n)"):
+    session.write("Join the table? (y/n) [W] Watch ")
+    choice = await _choose(session, "ynw")
+    if choice == "n":
+        return
+    if choice == "w":
+        await PokerScreen(session, app, entry, watching=True).run()
         return
     try:
         await service.call(session.handle, act.Sit())
@@ -93,20 +129,29 @@ async def enter_table(session: Terminal, app: DoorContext) -> None:
         session.write(f"{refusal(err)} Press any key.")
         await session.read_key()
         return
-    await PokerScreen(session, app).run()
+    await PokerScreen(session, app, entry).run()
 
 
 class PokerScreen:
-    """The game screen loop of one seated player (chapter 2.1-2.8); see the module docstring."""
+    """The game screen loop of one seated player (chapter 2.1-2.8), or of a spectator
+    (``watching``); see the module docstring. ``entry`` is the table."""
 
-    def __init__(self, session: Terminal, app: DoorContext) -> None:
+    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
+                 watching: bool = False, returning: bool = False) -> None:
         self.session = session
         self.app = app
-        self.service = app.table_service
+        self.entry = entry
+        self.service = entry.service
+        self.rules = entry.spec.rules
+        self.watching = watching
         self.handle: str = session.handle  # type: ignore[assignment]
         self.renderer = ScreenRenderer(session.term, session.encoding)
         self.renderer.resize(session.cols, session.rows)
         self.snapshot: TableSnapshot = self.service.snapshot
+        self.cards = () if watching else self.service.cards_of(self.handle)
+        self._own_cubes = app.ledger.balance(self.handle) if watching else 0
+        self._sitting = False  # a spectator's [J] is in flight
+        self._returning = returning  # back to a seat held after a dropped connection
         self.messages: deque[tuple[str, str]] = deque(maxlen=MESSAGE_ROWS)
         self.message_count = 0
         self.discards: set[Any] = set()
@@ -138,7 +183,15 @@ class PokerScreen:
         loop = asyncio.get_running_loop()
         sub = self._sub = self.service.bus.subscribe(
             on_overflow=lambda: session.abort("fell too far behind the table"),
-            notify=self._on_bus)
+            notify=self._on_bus, viewer=None if self.watching else self.handle)
+        session.where = self.entry.name
+        session.activity = "watching" if self.watching else "poker"
+        if self.watching:
+            self.service.watch(self.handle)
+        else:
+            self.service.attach(self.handle)
+            if self._returning:
+                self.service.submit(self.handle, Return()).add_done_callback(_ignore_refusal)
         on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
         on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
@@ -164,12 +217,22 @@ class PokerScreen:
         finally:
             self._ended = True
             sub.close()
+            session.where = None
             session.resize_listeners.remove(on_resize)
             session.xmessage_listeners.remove(on_xmsg)
             session.key_listeners.remove(self._on_keys)
-            if self.snapshot.seat_of(self.handle) is not None or self._seated():
+            if self.watching:
+                self.service.unwatch(self.handle)
+            else:
+                self.service.detach(self.handle)
+            if self.watching:
+                pass
+            elif self.snapshot.seat_of(self.handle) is not None or self._seated():
+                # A dropped connection holds the seat for the grace (the service gives it
+                # up after); [X] leaves at once.
+                action = Hold() if reason == "lost_connection" else act.Leave(reason)
                 with contextlib.suppress(RuleError):
-                    await self.service.call(self.handle, act.Leave(reason))
+                    await self.service.call(self.handle, action)
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
 
@@ -231,7 +294,7 @@ class PokerScreen:
             raise EOFError("subscription ended")
 
     def _seated(self) -> bool:
-        return any(h.lower() == self.handle.lower() for h in self.service.table.handles)
+        return self.service.snapshot.seat_of(self.handle) is not None
 
     def _clock_wait(self) -> float | None:
         """Seconds until the shown count-down changes, or None with no clock."""
@@ -260,7 +323,9 @@ class PokerScreen:
     def _on_item(self, item: Any) -> None:
         if isinstance(item, TableSnapshot):
             self.snapshot = item
-            if item.seat_of(self.handle) is None:
+            if self.watching:
+                pass
+            elif item.seat_of(self.handle) is None:
                 self.leaving = True          # removed by the table (idle rule)
             elif act.Discard not in item.actions.get(self.handle, ()):
                 self.discards.clear()
@@ -272,6 +337,8 @@ class PokerScreen:
                 line = describe_event(item.event)
                 if line is not None:
                     self._add_message(*line)
+        elif isinstance(item, PrivateCards):
+            self.cards = item.cards
         elif isinstance(item, ChatMessage):
             self._add_message(item.handle, item.text)
         elif isinstance(item, tuple) and item[0] == "resize":
@@ -302,8 +369,17 @@ class PokerScreen:
             self.editor = LineEditor(CHAT_MAX, max_width=CHAT_WIDTH - display_width(self.handle))
         elif char == "x":
             self.mode = "exit"
+        elif self.watching:
+            if char == "j" and self._may_sit():
+                self._sitting = True
+                self._command(act.Sit())
         else:
             self._game_key(char)
+
+    def _may_sit(self) -> bool:
+        """A spectator may take a free seat between games."""
+        snap = self.snapshot
+        return snap.phase is Phase.IDLE and len(snap.seats) < self.rules.seats
 
     def _game_key(self, char: str) -> None:
         actions = self.snapshot.actions.get(self.handle, ())
@@ -311,17 +387,16 @@ class PokerScreen:
             self._command(act.Start())
         elif char in ("b", "h") and (act.Bet if char == "b" else act.SeeHands) in actions:
             self.mode = "bet" if char == "b" else "hands"
-            self.editor = LineEditor(len(str(self.service.table.rules.max_bet)))
+            self.editor = LineEditor(len(str(self.rules.max_bet)))
         elif char == "p" and act.Pass in actions:
             self.mode = "pass"
         elif char and char in "12345" and act.Discard in actions:
-            hand = self.snapshot.hands.get(self.handle, ())
+            hand = self.cards
             card = hand[int(char) - 1]
             if card in self.discards:
                 self.discards.remove(card)
-            elif len(self.discards) >= self.service.table.rules.max_discard:
-                self.error = refusal(RuleError("discard_max",
-                                               max=self.service.table.rules.max_discard))
+            elif len(self.discards) >= self.rules_max_discard:
+                self.error = refusal(RuleError("discard_max", max=self.rules_max_discard))
             else:
                 self.discards.add(card)
         elif char == "d" and act.Discard in actions:
@@ -360,6 +435,15 @@ class PokerScreen:
         meanwhile."""
         self._busy = False
         error = None if outcome.cancelled() else outcome.exception()
+        if self._sitting:
+            self._sitting = False
+            if error is None:           # the spectator sat down: a player from now on
+                self.watching = False
+                self.service.unwatch(self.handle)
+                if self._sub is not None:
+                    self._sub.viewer = self.handle.lower()
+                self.session.activity = "poker"
+                self.cards = self.service.cards_of(self.handle)
         if isinstance(error, RuleError):
             self.error = refusal(error)
         elif error is not None:
@@ -372,21 +456,26 @@ class PokerScreen:
     def view(self) -> GameView:
         """The :class:`GameView` of this player's screen now."""
         snap = self.snapshot
-        me = snap.seat_of(self.handle)
+        me = None if self.watching else snap.seat_of(self.handle)
         in_game = snap.phase is not Phase.IDLE
         opponents = tuple(Opponent(s.handle, competing=in_game and s.active, revealed=s.revealed)
                           for s in snap.seats if s is not me)
         my_cards = None
         message = None
-        if in_game:
+        if self.watching:
+            message = self._watching_message(opponents[4:])
+        elif in_game:
             if me is not None and me.active:
-                my_cards = snap.hands.get(self.handle) or None
-            elif me is not None and snap.hands.get(self.handle):
+                my_cards = self.cards or None
+            elif me is not None and self.cards:
                 message = "You are out of this game. You may join the next game."
             else:
                 message = "A game is running. You may join the next game."
-        actions = snap.actions.get(self.handle, ())
-        commands = ALWAYS + tuple(COMMAND_TEXT[a] for a in actions)
+        if self.watching:
+            commands = ALWAYS + ((TAKE_SEAT,) if self._may_sit() else ())
+        else:
+            actions = snap.actions.get(self.handle, ())
+            commands = ALWAYS + tuple(COMMAND_TEXT[a] for a in actions)
         remaining = self._remaining()
         clock = None
         if remaining is not None:
@@ -394,7 +483,7 @@ class PokerScreen:
             clock = f"{secs // 60}:{secs % 60:02d}"
         return GameView(
             handle=self.handle,
-            cubes=snap.balances.get(self.handle, 0),
+            cubes=self._own_cubes if self.watching else snap.balances.get(self.handle, 0),
             opponents=opponents,
             master=snap.master,
             current=snap.current,
@@ -412,6 +501,23 @@ class PokerScreen:
             chat_input=self.editor.text if self.mode == "chat" and self.editor else None,
         )
 
+    @property
+    def rules_max_discard(self) -> int:
+        """Cards one may discard (chapter 2, 0-3)."""
+        return self.snapshot.rules.max_discard
+
+    def _watching_message(self, more: tuple[Opponent, ...]) -> str:
+        """The spectator's player area: the seated players region (1) has no row for,
+        then what the spectator may do."""
+        lines = []
+        for opp in more:
+            state = " (revealed)" if opp.revealed else (" in the game" if opp.competing else "")
+            lines.append(f"Also seated: {opp.handle}{state}.")
+        lines.append("You are watching this table. " + (
+            "[J] takes a free seat." if self._may_sit()
+            else "You may take a free seat between games."))
+        return " ".join(lines)
+
     def _prompt(self) -> str | None:
         if self.mode in ("bet", "hands") and self.editor is not None:
             low, high = self.snapshot.bet_ranges.get(self.handle, (1, 0))
@@ -420,7 +526,8 @@ class PokerScreen:
         if self.mode == "pass":
             return "Really pass? (y/n)"
         if self.mode == "exit":
-            if self.snapshot.phase is not Phase.IDLE and self.service.table.is_active(self.handle):
+            me = self.snapshot.seat_of(self.handle)
+            if not self.watching and self.snapshot.phase is not Phase.IDLE and me and me.active:
                 return "Leave? Bets stay in the pot. (y/n)"
             return "Really leave the table? (y/n)"
         return self.error

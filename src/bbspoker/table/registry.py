@@ -1,0 +1,156 @@
+"""The registry of tables: one :class:`~bbspoker.table.service.TableService` per configured
+table, each with its own bus (topic), task and game records.
+
+The registry builds the tables from the config's table specs (``[[tables]]``), runs
+their tasks, finds where a player sits, and routes a failed commit of the shared store
+to the tables whose games it touched, so that a ledger failure at one table calls off
+only that table's game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bbspoker.config import TableSpec
+from bbspoker.rules.draw40.game import Draw40, Draw40Rules
+from bbspoker.store.wallet import Wallet
+from bbspoker.table.bus import Bus
+from bbspoker.table.service import TableService
+
+__all__ = ["TableEntry", "TableRegistry", "TableWallet", "GAME_TITLES"]
+
+log = logging.getLogger(__name__)
+
+#: How each game kind is named in the lobby's table list.
+GAME_TITLES = {"draw40": "40-card draw"}
+
+
+class TableWallet:
+    """The store as one table sees it: every call goes straight to ``wallet`` (the bound
+    methods themselves: no extra call on a bet), except that a game it opens is
+    recorded as played at table ``table_id``."""
+
+    def __init__(self, wallet: Wallet, table_id: str) -> None:
+        self._wallet = wallet
+        self.table_id = table_id
+        for name in ("transaction", "defer_commits", "commit_pending", "balance",
+                     "balances_of", "pay_into_pot", "pay_out_pot", "pot_to_system",
+                     "close_game", "cancel_game"):
+            setattr(self, name, getattr(wallet, name))
+
+    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+        """Record a new game at this table (see :meth:`bbspoker.store.wallet.Wallet.open_game`)."""
+        return self._wallet.open_game(handles, deck_hash, table=self.table_id)
+
+
+@dataclass
+class TableEntry:
+    """One table of the lobby: its ``number`` (1-based, in lobby order), ``spec`` (id,
+    name, game kind, rules from config) and ``service`` (which owns its game)."""
+
+    number: int
+    spec: TableSpec
+    service: TableService
+
+    @property
+    def id(self) -> str:
+        """The table's id (stable: game records name it)."""
+        return self.spec.id
+
+    @property
+    def name(self) -> str:
+        """The table's name as the lobby shows it."""
+        return self.spec.name
+
+    @property
+    def title(self) -> str:
+        """The game kind as the lobby names it, e.g. ``40-card draw``."""
+        return GAME_TITLES.get(self.spec.game, self.spec.game)
+
+
+def _draw40(spec: TableSpec, wallet: Any) -> Draw40:
+    r = spec.rules
+    return Draw40(wallet, Draw40Rules(
+        seats=r.seats, ante=r.ante, min_bet=r.min_bet, max_bet=r.max_bet,
+        turn_timeout=r.turn_timeout, master_timeout=r.master_timeout,
+        between_games=r.between_games, max_round=r.max_round, idle_games=r.idle_games))
+
+
+#: Game kind -> the game a table of that kind runs (``spec``, the table's wallet).
+GAMES: Mapping[str, Callable[[TableSpec, Any], Draw40]] = {"draw40": _draw40}
+
+
+class TableRegistry:
+    """Every table of the server, in lobby order.
+
+    ``specs``: the tables to build (``Config.table_specs``); ``wallet``: the store all
+    tables share (the ledger); ``clock``: monotonic seconds for every table's task.
+    ``registry[table_id]`` is a :class:`TableEntry` (``KeyError`` if unknown); iterating
+    gives them in order.
+    """
+
+    def __init__(self, specs: Sequence[TableSpec], wallet: Wallet,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._entries: dict[str, TableEntry] = {}
+        for number, spec in enumerate(specs, 1):
+            game = GAMES[spec.game](spec, TableWallet(wallet, spec.id))
+            service = TableService(game, Bus(), clock, spec.rules.reconnect_grace,
+                                   on_lost=self._lost)
+            self._entries[spec.id] = TableEntry(number, spec, service)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def __iter__(self) -> Iterator[TableEntry]:
+        return iter(self._entries.values())
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, table_id: str) -> TableEntry:
+        return self._entries[table_id]
+
+    def by_number(self, number: int) -> TableEntry | None:
+        """The table listed as ``number`` (1-based), or ``None``."""
+        return next((e for e in self._entries.values() if e.number == number), None)
+
+    def seat_of(self, handle: str) -> TableEntry | None:
+        """The table where ``handle`` (any case) is seated, or ``None``."""
+        low = handle.lower()
+        for entry in self._entries.values():
+            if any(h.lower() == low for h in entry.service.table.handles):
+                return entry
+        return None
+
+    def held_seat(self, handle: str) -> TableEntry | None:
+        """The table holding ``handle``'s seat after a dropped connection, or ``None``."""
+        return next((e for e in self._entries.values() if e.service.held(handle)), None)
+
+    def _lost(self, games: frozenset[int]) -> None:
+        """A commit of the shared store failed: every table calls off its own games."""
+        for entry in self._entries.values():
+            entry.service.lose(games)
+
+    def start(self) -> None:
+        """Start every table's task (call once, inside the event loop)."""
+        self._tasks = [asyncio.create_task(e.service.run(), name=f"table {e.id}")
+                       for e in self._entries.values()]
+
+    def stop(self) -> None:
+        """Cancel every table's task: waiting and later actions are refused."""
+        for task in self._tasks:
+            task.cancel()
+
+    async def wait_stopped(self) -> None:
+        """Wait until every table's task has ended."""
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def finish_for_shutdown(self, grace: float) -> None:
+        """Server shutdown: every table refuses new games and lets a running game finish
+        for up to ``grace`` seconds, all at once (see
+        :meth:`~bbspoker.table.service.TableService.finish_for_shutdown`)."""
+        await asyncio.gather(*(e.service.finish_for_shutdown(grace)
+                               for e in self._entries.values()))
