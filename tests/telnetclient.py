@@ -31,13 +31,13 @@ import contextlib
 import dataclasses
 import socket
 import struct
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyte
 
-from bbspoker.config import Config
+from bbspoker.config import Config, TableSpec
 from bbspoker.store.sqlite import Ledger
 from bbspoker.app import Server, start_server
 
@@ -309,6 +309,7 @@ async def wait_until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 @contextlib.asynccontextmanager
 async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
                          sleep: Callable[[float], Awaitable[Any]] | None = None,
+                         tables: Sequence[tuple[str, str]] = (),
                          **sections: dict[str, Any]) -> AsyncIterator[Server]:
     """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
 
@@ -316,7 +317,9 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     ``clock``/``sleep`` are passed to :func:`bbspoker.app.start_server`.
     The ledger is ``server.app.ledger``. Everything is closed on exit. Unless
     ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
-    0: chapter 2's rule at once); the tests of the grace set it.
+    0: chapter 2's rule at once); the tests of the grace set it. ``tables``: ``(id, name)``
+    of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules; none: the one
+    default table.
     """
     sections = {"server": {}, **sections}
     sections["table"] = {"reconnect_grace": 0.0, **sections.get("table", {})}
@@ -324,7 +327,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         name: dataclasses.replace(getattr(Config(), name), **values)
         for name, values in sections.items()})
     config = dataclasses.replace(config, server=dataclasses.replace(
-        config.server, host="127.0.0.1", port=0))
+        config.server, host="127.0.0.1", port=0), tables=tuple(
+        TableSpec(table_id, name, "draw40", config.table) for table_id, name in tables))
     ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
     kwargs: dict[str, Any] = {}
     if clock is not None:

@@ -96,6 +96,18 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ("[ledger]\nstarting_cubes = -1\n", "[ledger] starting_cubes must be >= 0"),
     ("[table]\nmin_bet = 300\n", "min_bet (300) is above max_bet (200)"),
     ("[table\n", "is not valid TOML"),
+    ('[[tables]]\nname = "A"\n', "[[tables]] entry 1: id must be 1-24 lower-case letters"),
+    ('[[tables]]\nid = "Big Room"\nname = "A"\n', "entry 1: id must be 1-24"),
+    ('[[tables]]\nid = "a"\nname = "A"\n[[tables]]\nid = "a"\nname = "B"\n',
+     "[[tables]] entry 2: id 'a' is used twice"),
+    ('[[tables]]\nid = "a"\n', "entry 1: name must be 1-20 printable characters"),
+    ('[[tables]]\nid = "a"\nname = "A\\u001b[2J"\n', "name must be 1-20 printable"),
+    ('[[tables]]\nid = "a"\nname = "A"\ngame = "bridge"\n', "game must be one of draw40"),
+    ('[[tables]]\nid = "a"\nname = "A"\nante = 0\n', "entry 1 ante must be >= 1, got 0"),
+    ('[[tables]]\nid = "a"\nname = "A"\nshutdown_grace = 5\n', "unknown key 'shutdown_grace'"),
+    ('[[tables]]\nid = "a"\nname = "A"\nmin_bet = 300\n', "entry 1: min_bet (300) is above"),
+    ("tables = 3\n", "tables must be [[tables]] entries"),
+    ("tables = []\n", "[[tables]] needs at least one entry"),
 ])
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
     path = write(tmp_path, text)
@@ -103,6 +115,36 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
         load_config(path)
     assert named in str(info.value)
     assert str(path) in str(info.value)
+
+
+def test_an_old_config_without_tables_gets_the_one_table_it_always_had(tmp_path):
+    config = load_config(write(tmp_path, "[table]\nante = 20\n"))
+    (spec,) = config.table_specs
+    assert (spec.id, spec.name, spec.game) == ("poker", "PoKeR", "draw40")
+    assert spec.rules == config.table and spec.rules.ante == 20
+
+
+def test_tables_take_the_table_defaults_and_override_them_each(tmp_path):
+    config = load_config(write(tmp_path, """
+[table]
+ante = 20
+turn_timeout = 45
+[[tables]]
+id = "poker"
+name = "PoKeR"
+[[tables]]
+id = "high-rollers"
+name = " High Rollers "
+game = "draw40"
+ante = 50
+max_bet = 500
+seats = 4
+"""))
+    low, high = config.table_specs
+    assert (low.id, low.name, low.rules) == ("poker", "PoKeR", config.table)
+    assert (high.id, high.name, high.game) == ("high-rollers", "High Rollers", "draw40")
+    assert (high.rules.ante, high.rules.max_bet, high.rules.seats) == (50, 500, 4)
+    assert high.rules.turn_timeout == 45 and high.rules.min_bet == 1   # from [table]
 
 
 def test_missing_config_file_is_an_error(tmp_path):

@@ -200,6 +200,13 @@ def test_x_message_counter_in_the_separator():
     assert client.row(6) == "+--------------[3 X-messages]-------------+------------------------------------+"
 
 
+def test_spectators_are_counted_at_the_right_of_the_separator_and_go_when_none_watch():
+    client, renderer, _ = start(dataclasses.replace(MOCKUP_VIEW, xmsg_count=1, watchers=2))
+    assert client.row(6) == "+--------------[1 X-message]--------------+----------------------[2 watching]--+"
+    client.feed(renderer.render(dataclasses.replace(MOCKUP_VIEW, xmsg_count=1)))
+    assert client.row(6) == "+--------------[1 X-message]--------------+------------------------------------+"
+
+
 def test_chat_line_shows_handle_and_text_with_cursor_after_it():
     client, _ = paint(dataclasses.replace(MOCKUP_VIEW, chat_input="hi all "))
     assert client.row(24) == f"> {'Nicolas: hi all':76}< "
@@ -412,6 +419,7 @@ def step(draw):
     my_cards = draw(st.none() | cards5)
     view = GameView(
         handle=draw(st.sampled_from(["Nicolas", "Zoë", "漢字"]) | text),
+        watchers=draw(st.integers(0, 1000)),
         cubes=draw(st.integers(0, 10**12)),
         opponents=tuple(draw(st.lists(opponent, max_size=4))),
         master=draw(st.none() | text),

@@ -148,20 +148,22 @@ def _table_line(entry: TableEntry) -> str:
     snap = entry.service.snapshot
     rules = entry.spec.rules
     stakes = f"ante {rules.ante}, {rules.min_bet}-{rules.max_bet}"
-    state = "running" if snap.pot is not None else "-"
+    state = "playing" if snap.pot is not None else "waiting" if snap.seats else "empty"
     seats = f"{len(snap.seats)}/{rules.seats}"
-    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<13}  {stakes:<17}  "
+    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<12}  {stakes:<15}  "
             f"{seats:>5}  {snap.watchers:>5}  {state}")
 
 
 async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
     """The lobby's table list (issue 14): number, name, game, stakes, seats taken / seats,
-    spectators, whether a game runs; pick one by its number (Enter: back)."""
+    spectators and the state (``playing``: a game runs, ``waiting``: players seated
+    between games, ``empty``); pick one by its number (Enter: back). Each row fits 79
+    cells."""
     term = session.term
     entries = list(app.tables)
     room = max(session.rows - 6, 1)
     session.write(f"{term.home}{term.clear}{term.bold}Tables{term.normal}\r\n\r\n"
-                  f"  #  {'Name':<20}  {'Game':<13}  {'Stakes':<17}  Seats  Watch  Game\r\n")
+                  f"  #  {'Name':<20}  {'Game':<12}  {'Stakes':<15}  Seats  Watch  State\r\n")
     for entry in entries[:room]:
         session.write(_table_line(entry) + "\r\n")
     session.write("\r\n")

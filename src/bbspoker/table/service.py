@@ -332,7 +332,13 @@ class TableService:
 
     def _step(self, cmd: _Command | None) -> None:
         """Games whose commit failed called off, timeouts, the command; publish and paint
-        (``Bus.flush``); tell the caller."""
+        (``Bus.flush``); tell the caller.
+
+        Work another table (or an earlier step of this one) left pending in the shared
+        store is committed first, so that what this step writes is never in the same
+        commit as another table's moves: a failed commit then holds one table's games
+        only, and only that table calls its game off."""
+        self._commit()
         now = self.clock()
         caller = cmd.done if cmd is not None else None
         error: RuleError | None = None

@@ -490,6 +490,7 @@ class PokerScreen:
             pot=snap.pot,
             round_label=round_label(snap.phase.value, snap.round),
             xmsg_count=len(self.session.inbox),
+            watchers=snap.watchers,
             my_cards=my_cards,
             discards=frozenset(self.discards),
             player_message=message,

@@ -100,8 +100,10 @@ class GameView:
       - ``pot``: CUBES in the pot; ``None`` shows ``NO GAME``.
       - ``round_label``: ``"1"``, ``"DISCARDING INTERVAL"``, ``"3"`` ...,
         ``"SHOWDOWN"`` or ``"NO GAME"`` (at most 20 cells are shown).
-    Region (8), X-message counter:
+    Region (8), X-message counter and spectators, on the separator line:
       - ``xmsg_count``: X-messages received while at the table; 0 shows nothing.
+      - ``watchers``: spectators watching the table (issue 14), shown at the right of
+        the line as ``[2 watching]``; 0 shows nothing.
     Region (3), player's area (chapter 2.3), one of three displays:
       - ``player_message``: when set, this text (e.g. ``"You may join the next
         game."``) is shown instead of cards, wrapped over the six rows;
@@ -143,6 +145,7 @@ class GameView:
     pot: int | None = None
     round_label: str = "NO GAME"
     xmsg_count: int = 0
+    watchers: int = 0
     my_cards: tuple[Card, ...] | None = None
     discards: frozenset[Card] = frozenset()
     player_message: str | None = None
@@ -240,11 +243,15 @@ def _info_row(encoding: str, label: str, value: str) -> str:
 
 
 def _draw_xmsg(view: GameView, encoding: str) -> tuple[str, ...]:
-    """Region (8): the X-message counter in the separator line."""
-    if view.xmsg_count <= 0:
-        return (_RULE,)
-    plural = "" if view.xmsg_count == 1 else "s"
-    return (_over(_RULE, 15, f"[{view.xmsg_count} X-message{plural}]"),)
+    """Region (8): the X-message counter and the spectators in the separator line."""
+    line = _RULE
+    if view.xmsg_count > 0:
+        plural = "" if view.xmsg_count == 1 else "s"
+        line = _over(line, 15, f"[{view.xmsg_count} X-message{plural}]")
+    if view.watchers > 0:
+        watching = f"[{view.watchers} watching]"
+        line = _over(line, WIDTH - 3 - len(watching), watching)
+    return (line,)
 
 
 @lru_cache(maxsize=64)
@@ -387,7 +394,7 @@ class _Region(NamedTuple):
 _REGIONS = (
     _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True, per_screen=True),
     _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info, True),
-    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count"), _draw_xmsg, True),
+    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers"), _draw_xmsg, True),
     _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, False),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, True),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes"), _draw_status, False),

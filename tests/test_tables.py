@@ -1,0 +1,412 @@
+"""Many tables in one server (issue 14): the registry's tables share one ledger but not
+their faults; each table's private cards reach only their player; a dropped player's seat
+is held for the reconnect grace."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import sqlite3
+
+import pytest
+
+from bbspoker.config import Config, TableSpec
+from bbspoker.rules import actions as act
+from bbspoker.rules.draw40.game import Phase
+from bbspoker.store.sqlite import Ledger
+from bbspoker.table.registry import TableRegistry
+from bbspoker.table.service import LOST_REASON, PrivateCards, TableMessage, TableSnapshot
+from tests.tableplay import bet, cubes, info, join, my_cards
+from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
+
+HANDLES = {"red": ("alice", "bob"), "blue": ("carol", "dave")}
+
+
+def specs(*ids: str, **rules) -> tuple[TableSpec, ...]:
+    """Draw40 tables named after their ids, with ``[table]`` defaults changed by ``rules``."""
+    base = dataclasses.replace(Config().table, **rules)
+    return tuple(TableSpec(i, i.title(), "draw40", base) for i in ids)
+
+
+@pytest.fixture
+async def two_tables(tmp_path):
+    """(registry, ledger, db): tables red (alice, bob) and blue (carol, dave) on one ledger,
+    their tasks running, everyone seated."""
+    db = tmp_path / "tables.db"
+    ledger = Ledger(db)
+    for handles in HANDLES.values():
+        for h in handles:
+            ledger.create_account(h, "h")
+    registry = TableRegistry(specs("red", "blue", between_games=0), ledger, FakeClock())
+    registry.start()
+    for table_id, handles in HANDLES.items():
+        for h in handles:
+            await registry[table_id].service.call(h, act.Sit())
+    yield registry, ledger, db
+    registry.stop()
+    await registry.wait_stopped()
+    ledger.close()
+
+
+def break_game(db, game_id: int) -> None:
+    """From now on SQLite fails every bet of game ``game_id`` in the journal (as a disk
+    gone bad under it would), whoever writes it; refunds still go through."""
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute(f"CREATE TRIGGER broken BEFORE INSERT ON journal WHEN NEW.game_id = "
+                    f"{int(game_id)} AND NEW.reason = 'bet' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+    raw.close()
+
+
+async def test_a_ledger_fault_at_one_table_calls_off_only_that_tables_game(two_tables):
+    registry, ledger, db = two_tables
+    red, blue = registry["red"].service, registry["blue"].service
+    await red.call("alice", act.Start())
+    await blue.call("carol", act.Start())
+    await asyncio.sleep(0)                          # the starts are committed
+    break_game(db, red.table.game_id)
+    told = {table_id: registry[table_id].service.bus.subscribe() for table_id in HANDLES}
+    # Both tables move in the same turn of the event loop, so their writes meet in the
+    # ledger before either table's commit runs.
+    await asyncio.gather(red.call("alice", act.Bet(5)), blue.call("carol", act.Bet(7)))
+    await wait_until(lambda: red.table.phase is Phase.IDLE)
+    cancelled = [i.event for i in told["red"].drain()
+                 if isinstance(i, TableMessage) and i.kind == "cancelled"]
+    assert [e.data["reason"] for e in cancelled] == [LOST_REASON]
+    assert ledger.balance("alice") == ledger.balance("bob") == 1000   # every ante refunded
+    # Blue plays on, and its bet is in the ledger as it is on the table.
+    assert blue.table.phase is not Phase.IDLE and blue.table.pot == 27
+    assert not any(isinstance(i, TableMessage) and i.kind == "cancelled"
+                   for i in told["blue"].drain())
+    await blue.call("dave", act.Bet(7))
+    await asyncio.sleep(0)
+    assert ledger.game(blue.table.game_id).pot == 34 == blue.table.pot
+    assert ledger.balance("carol") == 1000 - 10 - 7 == ledger.balance("dave")
+    assert ledger.verify() == []
+
+
+async def test_private_cards_reach_only_their_player(two_tables):
+    registry, ledger, _ = two_tables
+    red = registry["red"].service
+    alice, bob = (red.bus.subscribe(viewer=h) for h in HANDLES["red"])
+    rail = red.bus.subscribe()                     # a spectator: no viewer's cards
+    await red.call("alice", act.Start())
+    hands = red.table.hands()
+    for sub, me in ((alice, "alice"), (bob, "bob"), (rail, None)):
+        items = sub.drain()
+        cards = [i for i in items if isinstance(i, PrivateCards)]
+        assert [c.handle for c in cards] == ([me] if me else [])
+        assert all(c.cards == hands[me] for c in cards)
+        # Nothing else anyone receives names a card of another player's hand.
+        others = {c for h, hand in hands.items() if h != me for c in hand}
+        for item in items:
+            if isinstance(item, TableSnapshot):
+                assert not any(hasattr(s, "cards") for s in item.seats)
+            assert not others & set(_cards_in(item)), item
+
+
+def _cards_in(item) -> list:
+    """Every card value found in ``item``'s fields (recursively through containers)."""
+    from bbspoker.rules.cards import Card
+    found: list = []
+
+    def walk(value) -> None:
+        if isinstance(value, Card):
+            found.append(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for v in value:
+                walk(v)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                walk(getattr(value, f.name))
+
+    walk(item)
+    return found
+
+
+# --------------------------------------------------------------- three tables, end to end
+
+async def _no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def three_tables(tmp_path):
+    """(server, connect, db): the real server with tables Red Room, Blue Room and Green
+    Room; ``connect(handle)`` logs a new client in and leaves it at the menu."""
+    clients: list[TelnetClient] = []
+    async with running_server(tmp_path, clock=FakeClock(), sleep=_no_sleep,
+                              tables=[("red", "Red Room"), ("blue", "Blue Room"),
+                                      ("green", "Green Room")]) as server:
+
+        async def connect(handle: str) -> TelnetClient:
+            c = await TelnetClient.connect(server.port)
+            clients.append(c)
+            await c.login(handle, "pw-" + handle)
+            return c
+
+        yield server, connect, tmp_path / "bbspoker.db"
+        for c in clients:
+            await c.close()
+
+
+async def pick_table(c: TelnetClient, number: int, choice: str) -> None:
+    """From the menu: [P], the table list, table ``number``, then y (join) or w (watch)."""
+    await c.send("p")
+    await c.wait_for("Pick a table (1-3)")
+    await c.send(f"{number}\r")
+    await c.wait_for("Join the table? (y/n) [W] Watch")
+    await c.send(choice)
+    await c.wait_for("[X] Exit the game")
+
+
+async def x_message(sender: TelnetClient, to: str, text: str, where: str) -> None:
+    """``sender`` (at the menu) sends ``text`` to ``to``, and is told where ``to`` is."""
+    await sender.send("x")
+    await sender.wait_for("Send an X-message to:")
+    await sender.send(to + "\r")
+    await sender.wait_for(f"{to} is {where}")
+    await sender.send(text + "\r")
+    await sender.wait_for(f"X-message sent to {to}.")
+    await sender.send(" ")
+    await sender.wait_for("[Q]")
+
+
+async def test_three_tables_play_watch_and_message_at_once_and_a_fault_stays_at_its_table(
+        three_tables):
+    server, connect, db = three_tables
+    alice, bob, carol, dave, erin, frank = [
+        await connect(h) for h in ("alice", "bob", "carol", "dave", "erin", "frank")]
+
+    # The table list: three tables, nobody anywhere yet.
+    await frank.send("p")
+    await frank.wait_for("Pick a table (1-3)")
+    rows = [line for line in frank.text.splitlines() if "Room" in line]
+    assert [r.split()[:3] for r in rows] == [["1", "Red", "Room"], ["2", "Blue", "Room"],
+                                             ["3", "Green", "Room"]]
+    assert all("40-card draw" in r and "ante 10, 1-200" in r and r.endswith("0/5      0  empty")
+               for r in rows)
+    await frank.send("9\r")
+    await frank.wait_for("There is no table 9.")
+    await frank.send("x1\r")
+    await frank.wait_for("There is no table x1.")
+    await frank.send("\r")
+    await frank.wait_for("[Q]")
+
+    for c, number in ((alice, 1), (bob, 1), (carol, 2), (dave, 2)):
+        await pick_table(c, number, "y")
+    await pick_table(erin, 3, "w")
+    await erin.wait_for("You are watching this table. [J] takes")
+    await erin.wait_for("[1 watching]")
+    assert "[J] Take a free seat" in erin.text and "[S]" not in erin.text
+
+    # Games at two tables at once; each table sees only its own.
+    await alice.send("s")
+    await carol.send("s")
+    for c in (alice, bob, carol, dave):
+        await c.wait_for("The game is now STARTED (initial pot is 20)")
+    await bet(alice, "5")
+    await bet(carol, "9")
+    await bob.wait_for("alice has raised the bet (5), pot is 25.")
+    await dave.wait_for("carol has raised the bet (9), pot is 29.")
+    assert "carol" not in alice.text and "alice" not in dave.text
+    assert "STARTED" not in erin.text and info(erin, "Pot") == "NO GAME"
+
+    # The lobby sees both games running and the spectator; [W]ho says where everyone is.
+    await frank.send("p")
+    await frank.wait_for("Pick a table (1-3)")
+    rows = {line.split()[0]: line for line in frank.text.splitlines() if "Room" in line}
+    assert "2/5" in rows["1"] and rows["1"].endswith("playing")
+    assert "2/5" in rows["2"] and rows["2"].endswith("playing")
+    assert rows["3"].split()[-3:] == ["0/5", "1", "empty"]     # one watching, nobody seated
+    await frank.send("\r")
+    await frank.wait_for("[Q]")
+    await frank.send("w")
+    await frank.wait_for("Who is online (6)")
+    where = {line.split()[0]: " ".join(line.split()[1:])
+             for line in frank.text.splitlines()[2:8] if line.strip()}
+    assert where == {"alice": "playing at Red Room", "bob": "playing at Red Room",
+                     "carol": "playing at Blue Room", "dave": "playing at Blue Room",
+                     "erin": "watching Green Room", "frank": "in the lobby"}
+    await frank.send(" ")
+    await frank.wait_for("[Q]")
+
+    # X-messages reach players at any table, and the spectator.
+    await x_message(frank, "bob", "lunch?", "playing poker at Red Room")
+    await x_message(frank, "dave", "lunch?", "playing poker at Blue Room")
+    await x_message(frank, "erin", "lunch?", "watching Green Room")
+    for c in (bob, dave, erin):
+        await c.wait_for("[1 X-message]")
+    assert "X-message" not in alice.row(6) + carol.row(6)
+
+    # The disk fails Red Room's next bet: that game is called off and refunded, Blue
+    # Room's game goes on as if nothing happened.
+    red = server.app.tables["red"].service
+    break_game(db, red.table.game_id)
+    await bet(bob)
+    for c in (alice, bob):
+        await c.wait_for("the server could not save the last move")
+        await c.wait_for("1,000 CUBES")
+    assert info(alice, "Pot") == "NO GAME"
+    await bet(dave)
+    await carol.wait_for("dave has called the bet (9), pot is 38.")
+    assert "could not save" not in carol.text + dave.text
+    assert server.app.ledger.balance("dave") == 1000 - 10 - 9
+    assert server.app.ledger.verify() == []
+
+
+# ------------------------------------------------------------------- reconnect to the seat
+
+@pytest.fixture
+async def held(tmp_path):
+    """(server, connect, advance, ledger): the one default table with the seat of a dropped
+    player held 90 s; ``connect(handle)`` logs a new client in (menu), ``advance(s)``
+    moves the table's fake clock and wakes it."""
+    clock = FakeClock()
+    clients: list[TelnetClient] = []
+    async with running_server(tmp_path, clock=clock, sleep=_no_sleep,
+                              table={"reconnect_grace": 90.0}) as server:
+
+        async def connect(handle: str) -> TelnetClient:
+            c = await TelnetClient.connect(server.port)
+            clients.append(c)
+            await c.login(handle, "pw-" + handle)
+            return c
+
+        def advance(seconds: float) -> None:
+            clock.advance(seconds)
+            server.app.tables["poker"].service.wake()
+
+        yield server, connect, advance, server.app.ledger
+        for c in clients:
+            await c.close()
+
+
+async def log_in_again(server, handle: str) -> TelnetClient:
+    """A new connection for ``handle``: after the password it goes straight to the table."""
+    c = await TelnetClient.connect(server.port)
+    await c.wait_for("Handle:")
+    await c.send(handle + "\r")
+    await c.wait_for("Password:")
+    await c.send("pw-" + handle + "\r")
+    await c.wait_for("[X] Exit the game")
+    return c
+
+
+async def three_in_a_game(connect):
+    alice, bob, carol = [await connect(h) for h in ("alice", "bob", "carol")]
+    await join(alice, "Nobody is using the poker game")
+    await join(bob, "alice")
+    await join(carol, "alice, bob")
+    await alice.wait_for("[S] Open the game")
+    await alice.send("s")
+    await bet(alice, "5")
+    await bob.wait_for("[B] Place bet")
+    return alice, bob, carol
+
+
+async def test_a_dropped_player_gets_the_same_seat_and_cards_back_within_the_grace(held):
+    server, connect, advance, ledger = held
+    alice, bob, carol = await three_in_a_game(connect)
+    cards = my_cards(bob)
+    await bob.close()
+    for c in (alice, carol):
+        await c.wait_for("bob lost the connection (seat held 90 s).")
+    assert "bob" in alice.row(2) + alice.row(3)            # still seated, still in the game
+    advance(30)
+    bob = await log_in_again(server, "bob")
+    await bob.wait_for("[B] Place bet")                     # his turn, as it was
+    assert my_cards(bob) == cards and info(bob, "Pot") == "35"
+    assert info(bob, "Current") == "bob" and cubes(bob) == 990
+    assert "0:30" in bob.row(12)                            # the turn clock kept running
+    await alice.wait_for("bob is back.")
+    await bet(bob)
+    await carol.wait_for("bob has called the bet (5), pot is 40.")
+    assert ledger.verify() == []
+
+
+async def test_the_turn_clock_runs_on_while_the_seat_waits_and_the_grace_ends_the_seat(held):
+    server, connect, advance, ledger = held
+    alice, bob, carol = await three_in_a_game(connect)
+    await bob.close()
+    await alice.wait_for("bob lost the connection (seat held 90 s).")
+    advance(60)                                             # his turn times out: he passes
+    await alice.wait_for("bob did not act within 1 minute and is out of the game.")
+    await bet(carol)
+    await alice.wait_for("carol has called the bet (5), pot is 40.")
+    advance(31)                                             # 91 s: the seat is given up
+    await alice.wait_for("bob has lost the connection.")
+    assert "bob" not in alice.row(2) + alice.row(3) + alice.row(4)
+    assert info(alice, "Pot") == "40" and ledger.balance("bob") == 990  # his ante stays
+    bob = await TelnetClient.connect(server.port)
+    await bob.login("bob", "pw-bob")                        # too late: the menu, no seat
+    assert "kept for you" not in bob.text
+    await bob.close()
+
+
+# ------------------------------------------------------------------------------ spectators
+
+async def test_a_spectator_sees_no_cards_has_no_game_commands_chats_and_sits_between_games(
+        held):
+    server, connect, advance, ledger = held
+    alice, bob, carol = await three_in_a_game(connect)
+    erin = await connect("erin")
+    await erin.send("p")
+    await erin.wait_for("At the poker table (3 of 5 seats): alice, bob, carol")
+    await erin.send("w")
+    await erin.wait_for("You are watching this table.")
+    for c in (alice, bob, carol, erin):
+        await c.wait_for("[1 watching]")
+    # The same table, nobody's cards: three hidden hands and no cards of her own.
+    assert erin.text.count("[?] [?] [?] [?] [?]") == 3
+    assert info(erin, "Pot") == "35" and info(erin, "Current") == "bob"
+    assert not any(card in erin.text for card in my_cards(alice) if len(card) > 1)
+    assert "[B]" not in erin.text and "[P]" not in erin.text and "[J]" not in erin.text
+    assert "You may take a free seat between games." in player_area(erin)
+    # Game keys do nothing for her; the game goes on.
+    await erin.send("b")
+    await erin.send("p")
+    await bet(bob)
+    await erin.wait_for("bob has called the bet (5), pot is 40.")
+    assert ledger.balance("erin") == 1000
+    # Chat both ways.
+    await erin.send(".")
+    await erin.send("go bob\r")
+    await bob.wait_for("->[erin] go bob")
+    await alice.send(".")
+    await alice.send("thanks\r")
+    await erin.wait_for("->[alice] thanks")
+    # Everyone else passes: the game ends, and now she may take a free seat.
+    await pass_(carol)
+    for c in (alice, bob):
+        await c.wait_for("[D] Done")
+        await c.send("d")
+    await pass_(alice)
+    # Passed players still sit at the table: the last one in bets and shows (chapter 2).
+    await bet(bob, "5", key="h")
+    await bob.wait_for("[R] Reveal hand")
+    await bob.send("r")
+    await erin.wait_for("bob wins the pot of 45 CUBES")
+    await erin.wait_for("[J] Take a free seat")
+    await erin.send("j")
+    await alice.wait_for("erin has joined the table.")
+    await erin.wait_for("erin has joined the table.")
+    assert "[J] Take a free seat" not in erin.text and "watching" not in alice.row(5)
+    assert "You are watching" not in player_area(erin)
+
+
+async def pass_(c: TelnetClient) -> None:
+    """Wait for [P], pass and confirm."""
+    await c.wait_for("[P] Pass")
+    await c.send("p")
+    await c.wait_for("Really pass? (y/n)")
+    await c.send("y")
+
+
+def player_area(c: TelnetClient) -> str:
+    """The text of the player's area (region 3), its wrapped rows joined by spaces."""
+    return " ".join(c.row(n)[1:42].strip() for n in range(6, 12)).strip()
