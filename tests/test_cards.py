@@ -79,3 +79,29 @@ def test_cards_order_by_rank_then_suit_and_hash_as_they_compare():
 def test_a_card_survives_pickle_and_copy_as_the_same_card():
     for card in DECK:
         assert pickle.loads(pickle.dumps(card)) is card and copy.deepcopy(card) is card
+
+
+def test_deck_specs_list_the_forty_and_the_fifty_two_cards():
+    from bbspoker.rules.cards import GV40, STANDARD52
+    assert len(GV40) == 40
+    assert set(GV40.cards()) == set(format_cards(DECK).split())
+    assert len(STANDARD52) == 52 == len(set(STANDARD52.standard_cards()))
+    assert STANDARD52.standard_cards()[:4] == ("2s", "2h", "2d", "2c")
+    assert STANDARD52.standard_cards()[-1] == "Ac"
+    assert set(GV40.cards()) < set(STANDARD52.cards())
+    assert "A+" in GV40 and "As" in GV40 and "2-" not in GV40 and "2c" in STANDARD52
+    assert "1x" not in STANDARD52 and "" not in GV40 and 5 not in GV40
+
+
+def test_standard_notation_reads_and_writes_the_same_cards_both_ways():
+    from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
+    for card in STANDARD52.cards():
+        assert from_standard(to_standard(card)) == card
+    assert to_standard("10*") == "Th" and to_standard("a+") == "As" and to_standard("5-") == "5c"
+    assert from_standard("Td") == from_standard("10d") == from_standard("tD") == "10#"
+    for bad in ("1s", "Tx", "A", "", "10"):
+        with pytest.raises(ValueError, match="not a card"):
+            from_standard(bad)
+    for bad in ("1+", "As", "Z*", ""):
+        with pytest.raises(ValueError, match="not a card"):
+            to_standard(bad)

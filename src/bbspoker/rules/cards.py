@@ -1,11 +1,16 @@
-"""The 40-card European deck of Global Village BBS PoKeR.
+"""Cards and decks: the 40-card European deck of Global Village BBS PoKeR, and the
+deck specs of every game kind (:class:`DeckSpec`: :data:`GV40`, :data:`STANDARD52`).
 
-Ranks run 5, 6, 7, 8, 9, 10, J, Q, K, A (the 2s, 3s and 4s are taken out of
-the pack, chapter 1). Suits are written ``+ * # -`` and rank in that order,
+Ranks of the GV deck run 5, 6, 7, 8, 9, 10, J, Q, K, A (the 2s, 3s and 4s are taken
+out of the pack, chapter 1). Suits are written ``+ * # -`` and rank in that order,
 highest first; they only ever break exact ties (chapter 3).
 
 Notation, used everywhere (screens, logs, tests, docs, CLI): rank then suit,
-e.g. ``9-``, ``10*``, ``J+``, ``Q#``, ``A+``.
+e.g. ``9-``, ``10*``, ``J+``, ``Q#``, ``A+``. The standard notation of the poker
+world (pokerkit, PHH: ``9c``, ``Th``, ``Js``, ``Qd``, ``As``) reads and writes the
+same cards: ``+`` is spades, ``*`` hearts, ``#`` diamonds and ``-`` clubs (highest to
+highest, the bridge order), and ``10`` is ``T`` (:func:`to_standard`,
+:func:`from_standard`).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import random
 import secrets
 import struct
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, Iterator
 
@@ -27,6 +33,11 @@ __all__ = [
     "sort_hand",
     "new_deck",
     "shuffled_deck",
+    "DeckSpec",
+    "GV40",
+    "STANDARD52",
+    "to_standard",
+    "from_standard",
 ]
 
 
@@ -201,3 +212,72 @@ def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
     bits = (rng if rng is not None else secrets.SystemRandom()).getrandbits(64 * n)
     keys = struct.unpack(f"<{n}Q", bits.to_bytes(8 * n, "little"))  # keys[i]: bits 64*i to 64*i+63
     return [DECK[i] for i in sorted(range(n), key=keys.__getitem__)]
+
+
+# ------------------------------------------------------------------------- deck specs
+
+#: GV suit symbol -> standard suit letter (highest first: spades, hearts, diamonds, clubs).
+_STANDARD_SUIT = {"+": "s", "*": "h", "#": "d", "-": "c"}
+_GV_SUIT = {v: k for k, v in _STANDARD_SUIT.items()}
+_STANDARD_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """The cards a game kind deals, as notation: ``ranks`` lowest first (GV symbols,
+    ``10`` for ten), ``suits`` highest first (``+ * # -``). ``len(spec)`` is the number of
+    cards; :meth:`cards` lists them in GV notation, :meth:`standard_cards` in standard
+    notation, both lowest rank first, suits highest first within a rank."""
+
+    name: str
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...] = ("+", "*", "#", "-")
+
+    def __len__(self) -> int:
+        return len(self.ranks) * len(self.suits)
+
+    def cards(self) -> tuple[str, ...]:
+        """Every card of the deck in GV notation, e.g. ``("5+", "5*", ...)``."""
+        return tuple(r + s for r in self.ranks for s in self.suits)
+
+    def standard_cards(self) -> tuple[str, ...]:
+        """Every card of the deck in standard notation, e.g. ``("2s", "2h", ...)``."""
+        return tuple(to_standard(c) for c in self.cards())
+
+    def __contains__(self, card: object) -> bool:
+        """``"A+" in GV40``; a card in either notation (``"As" in STANDARD52``)."""
+        if not isinstance(card, str):
+            return False
+        try:
+            text = from_standard(card) if card[-1:].lower() in _GV_SUIT else card.upper()
+        except ValueError:
+            return False
+        return text[:-1] in self.ranks and text[-1:] in self.suits
+
+
+#: The 40-card deck of GV PoKeR (draw40).
+GV40 = DeckSpec("gv40", ("5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))
+#: The standard 52-card deck (Texas Hold'em).
+STANDARD52 = DeckSpec("standard52", ("2", "3", "4") + GV40.ranks)
+
+
+def to_standard(card: str) -> str:
+    """One card from GV notation to standard: ``"10*"`` -> ``"Th"``, ``"a+"`` -> ``"As"``.
+    Raises ``ValueError`` naming a token that is not a card in GV notation (any deck)."""
+    text = card.strip().upper()
+    rank, suit = text[:-1], text[-1:]
+    if suit not in _STANDARD_SUIT or rank not in STANDARD52.ranks:
+        raise ValueError(f"not a card: {card!r} (write e.g. 2- 10* J+ Q# A+)")
+    return ("T" if rank == "10" else rank) + _STANDARD_SUIT[suit]
+
+
+def from_standard(card: str) -> str:
+    """One card from standard notation to GV: ``"Th"`` -> ``"10*"``, ``"2c"`` -> ``"2-"``.
+    Raises ``ValueError`` naming a token that is not a card in standard notation."""
+    text = card.strip()
+    rank, suit = text[:-1].upper(), text[-1:].lower()
+    if rank == "10":
+        rank = "T"
+    if suit not in _GV_SUIT or rank not in _STANDARD_RANKS:
+        raise ValueError(f"not a card: {card!r} (write e.g. 2c Th Js Qd As)")
+    return ("10" if rank == "T" else rank) + _GV_SUIT[suit]
