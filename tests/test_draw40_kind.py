@@ -119,7 +119,7 @@ def test_a_tie_broken_by_suit_names_the_suit():
     game._game.queue = [0, 1]
     game.apply("alice", act.Reveal(), 2.0)
     ev = game.apply("bob", act.Reveal(), 3.0)
-    assert "alice wins the pot of 20 CUBES with Flush, King high (+ decides)!" in texts(ev)
+    assert "alice wins the pot of 20 CUBES with Flush, King high (suit + decides)!" in texts(ev)
 
 
 def test_a_lone_winner_after_some_passed_and_some_left_says_so():

@@ -200,6 +200,14 @@ def test_x_message_counter_in_the_separator():
     assert client.row(6) == "+--------------[3 X-messages]-------------+------------------------------------+"
 
 
+def test_an_opponent_whose_connection_dropped_is_marked_away_and_keeps_the_cards():
+    bob = Opponent("bob", competing=True, away=True)
+    gone = Opponent("Jean-Christophe", away=True)
+    client, _ = paint(dataclasses.replace(MOCKUP_VIEW, opponents=(bob, gone)))
+    assert client.row(2)[:43] == "| bob          (away) [?] [?] [?] [?] [?] |"
+    assert client.row(3)[:43] == "| Jean-Christo (away)                     |"
+
+
 def test_spectators_are_counted_at_the_right_of_the_separator_and_go_when_none_watch():
     client, renderer, _ = start(dataclasses.replace(MOCKUP_VIEW, xmsg_count=1, watchers=2))
     assert client.row(6) == "+--------------[1 X-message]--------------+----------------------[2 watching]--+"
@@ -408,7 +416,7 @@ def test_cp437_session_gets_question_marks_for_what_it_cannot_show():
 
 text = st.text(max_size=24)
 cards5 = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True).map(tuple)
-opponent = st.builds(Opponent, text, st.booleans(), st.none() | cards5)
+opponent = st.builds(Opponent, text, st.booleans(), st.none() | cards5, st.booleans())
 command = st.sampled_from(["[S] Open the game", "[B] Place bet", "[P] Pass", "[1]-[5] Discard cards",
                            "[D] Done, continue", "[H] See hand!", "[R] Reveal hand", "[.] Send a chat message",
                            "[X] Exit the game"])

@@ -316,14 +316,16 @@ async def test_a_dropped_player_gets_the_same_seat_and_cards_back_within_the_gra
     await bob.close()
     for c in (alice, carol):
         await c.wait_for("bob lost the connection (seat held 90 s).")
-    assert "bob" in alice.row(2) + alice.row(3)            # still seated, still in the game
+    await alice.wait_for("| bob          (away) [?] [?] [?] [?] [?] |")   # seat and cards wait
     advance(30)
     bob = await log_in_again(server, "bob")
     await bob.wait_for("[B] Place bet")                     # his turn, as it was
+    await bob.wait_for("Welcome back to PoKeR, bob.")
     assert my_cards(bob) == cards and info(bob, "Pot") == "35"
     assert info(bob, "Current") == "bob" and cubes(bob) == 990
     assert "0:30" in bob.row(12)                            # the turn clock kept running
     await alice.wait_for("bob is back.")
+    await alice.wait_for("| bob                 [?] [?] [?] [?] [?] |")
     await bet(bob)
     await carol.wait_for("bob has called the bet (5), pot is 40.")
     assert ledger.verify() == []
@@ -359,6 +361,7 @@ async def test_a_spectator_sees_no_cards_has_no_game_commands_chats_and_sits_bet
     await erin.wait_for("At the poker table (3 of 5 seats): alice, bob, carol")
     await erin.send("w")
     await erin.wait_for("You are watching this table.")
+    await erin.wait_for("[INFO] You are watching PoKeR, erin. alice is the game-master.")
     for c in (alice, bob, carol, erin):
         await c.wait_for("[1 watching]")
     # The same table, nobody's cards: three hidden hands and no cards of her own.

@@ -101,7 +101,7 @@ def _won(h: str | None, d: Mapping[str, Any]) -> str:
     if value is not None:
         text += f" with {describe_hand(value)}"
         if "suit" in d:
-            text += f" ({d['suit']} decides)"
+            text += f" (suit {d['suit']} decides)"
     alone = _ALONE.get(d.get("alone", ""))
     return text + (f": {alone}." if alone else "!")
 

@@ -165,8 +165,10 @@ class PokerScreen:
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
         master = self.snapshot.master
-        self._add_message("INFO", f"Welcome to the table, {self.handle}. "
-                          + (f"{master} is the game-master." if master else ""))
+        greeting = (f"You are watching {entry.name}, {self.handle}. " if watching
+                    else f"Welcome back to {entry.name}, {self.handle}. " if returning
+                    else f"Welcome to the table, {self.handle}. ")
+        self._add_message("INFO", greeting + (f"{master} is the game-master." if master else ""))
 
     # ----------------------------------------------------------------- the loop
 
@@ -458,7 +460,8 @@ class PokerScreen:
         snap = self.snapshot
         me = None if self.watching else snap.seat_of(self.handle)
         in_game = snap.phase is not Phase.IDLE
-        opponents = tuple(Opponent(s.handle, competing=in_game and s.active, revealed=s.revealed)
+        opponents = tuple(Opponent(s.handle, competing=in_game and s.active, revealed=s.revealed,
+                                   away=s.handle in snap.held)
                           for s in snap.seats if s is not me)
         my_cards = None
         message = None

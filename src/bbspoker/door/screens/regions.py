@@ -78,6 +78,8 @@ class Opponent(NamedTuple):
     - ``revealed``: their cards after they revealed them at the showdown
       (drawn face up, highest at the right; takes precedence over ``competing``).
       ``None`` when not revealed.  With neither, only the handle is shown.
+    - ``away``: their connection dropped and the seat waits for them (issue 14,
+      reconnect): ``(away)`` follows the handle, which is cut to 12 cells for it.
 
     A named tuple, so that comparing and hashing the opponents of two views (on every
     render) runs no Python code.
@@ -86,6 +88,7 @@ class Opponent(NamedTuple):
     handle: str
     competing: bool = False
     revealed: tuple[Card, ...] | None = None
+    away: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,9 @@ def _opponent_row(encoding: str, opp: Opponent) -> str:
         cards = " ".join(["[?]"] * 5)
     else:
         cards = ""
+    if opp.away:
+        return (f" {_fitted(encoding, opp.handle, 12)} (away) "
+                f"{_fitted(encoding, cards, _LEFT_WIDTH - 21)}")
     return f" {_fitted(encoding, opp.handle, 19)} {_fitted(encoding, cards, _LEFT_WIDTH - 21)}"
 
 
