@@ -96,6 +96,7 @@ async def test_private_cards_reach_only_their_player(two_tables):
     for sub, me in ((alice, "alice"), (bob, "bob"), (rail, None)):
         items = sub.drain()
         cards = [i for i in items if isinstance(i, PrivateCards)]
+        assert all(i.event.to in (None, me) for i in items if isinstance(i, TableMessage))
         assert [c.handle for c in cards] == ([me] if me else [])
         assert all(c.cards == hands[me] for c in cards)
         # Nothing else anyone receives names a card of another player's hand.
@@ -104,6 +105,10 @@ async def test_private_cards_reach_only_their_player(two_tables):
             if isinstance(item, TableSnapshot):
                 assert not any(hasattr(s, "cards") for s in item.seats)
             assert not others & set(_cards_in(item)), item
+    # What a newcomer is shown of the past holds no private news either.
+    assert red.recent() and all(i.event.to is None for i in red.recent()
+                                if isinstance(i, TableMessage))
+    assert not set(_cards_in(red.recent())) & {c for hand in hands.values() for c in hand}
 
 
 def _cards_in(item) -> list:
@@ -321,6 +326,10 @@ async def test_a_dropped_player_gets_the_same_seat_and_cards_back_within_the_gra
     bob = await log_in_again(server, "bob")
     await bob.wait_for("[B] Place bet")                     # his turn, as it was
     await bob.wait_for("Welcome back to PoKeR, bob.")
+    # What happened meanwhile is in his message area, above the greeting.
+    assert bob.text.index("alice has raised the bet (5), pot is 35.") \
+        < bob.text.index("bob lost the connection (seat held 90 s).") \
+        < bob.text.index("Welcome back to PoKeR, bob.")
     assert my_cards(bob) == cards and info(bob, "Pot") == "35"
     assert info(bob, "Current") == "bob" and cubes(bob) == 990
     assert "0:30" in bob.row(12)                            # the turn clock kept running
@@ -362,6 +371,7 @@ async def test_a_spectator_sees_no_cards_has_no_game_commands_chats_and_sits_bet
     await erin.send("w")
     await erin.wait_for("You are watching this table.")
     await erin.wait_for("[INFO] You are watching PoKeR, erin. alice is the game-master.")
+    assert "alice has raised the bet (5), pot is 35." in erin.text   # from before she came
     for c in (alice, bob, carol, erin):
         await c.wait_for("[1 watching]")
     # The same table, nobody's cards: three hidden hands and no cards of her own.
@@ -413,3 +423,18 @@ async def pass_(c: TelnetClient) -> None:
 def player_area(c: TelnetClient) -> str:
     """The text of the player's area (region 3), its wrapped rows joined by spaces."""
     return " ".join(c.row(n)[1:42].strip() for n in range(6, 12)).strip()
+
+
+async def test_private_news_reaches_only_its_player(two_tables):
+    registry, ledger, _ = two_tables
+    red = registry["red"].service
+    ledger.create_account("erin", "h")
+    await red.call("erin", act.Sit())
+    ledger.take("bob", 995, "test", "sysop")           # bob cannot pay the ante
+    alice, bob = (red.bus.subscribe(viewer=h) for h in HANDLES["red"])
+    rail = red.bus.subscribe()
+    await red.call("alice", act.Start())
+    private = lambda sub: [i.event for i in sub.drain()  # noqa: E731
+                           if isinstance(i, TableMessage) and i.event.to is not None]
+    assert [(e.kind, e.to) for e in private(bob)] == [("inactive", "bob")]
+    assert private(alice) == private(rail) == []

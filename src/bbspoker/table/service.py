@@ -62,6 +62,9 @@ _SILENT = frozenset({"cards", "turn"})
 BALANCE_POLL = 1.0
 #: The code of the reason a game is called off after its moves could not be committed.
 LOST_REASON = "commit_failed"
+#: How many of the table's last public messages a newly shown screen is given (one
+#: message area's worth).
+RECENT = 10
 #: What the ledger records with the refunds of a game called off (its notices; English
 #: until the notices become codes too).
 _NOTES = {"commit_failed": "the server could not save the last move",
@@ -186,6 +189,7 @@ class TableService:
         self._idle = asyncio.Event()
         self._idle.set()
         self._lost: set[int] = set()  # games whose last moves the ledger could not commit
+        self._recent: deque[TableMessage | ChatMessage] = deque(maxlen=RECENT)
 
     # ------------------------------------------------------------- viewers and seats
 
@@ -280,7 +284,15 @@ class TableService:
 
     def chat(self, handle: str, text: str) -> None:
         """Publish a chat line to everyone at the table (``text`` already cleaned)."""
-        self.bus.publish(ChatMessage(handle, text))
+        item = ChatMessage(handle, text)
+        self._recent.append(item)
+        self.bus.publish(item)
+
+    def recent(self) -> tuple[TableMessage | ChatMessage, ...]:
+        """The last :data:`RECENT` messages everyone at the table was sent (events for
+        all and chat lines, oldest first): what a spectator or a returning player is
+        shown first, so that they see what just happened. Never a private event."""
+        return tuple(self._recent)
 
     async def run(self) -> None:
         """The owning task: apply commands in order, timeouts when due, and poll balances.
@@ -361,7 +373,12 @@ class TableService:
                 self._touched.add(gid)
         for e in events:
             if e.kind not in _SILENT:
-                self.bus.publish(TableMessage(e))
+                item = TableMessage(e)
+                if e.to is not None:               # private news: to that player only
+                    self.bus.publish_to(e.to, item)
+                    continue
+                self._recent.append(item)
+                self.bus.publish(item)
         self._send_cards()
         if self.table.phase is Phase.IDLE:
             self._idle.set()

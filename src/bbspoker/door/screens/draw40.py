@@ -165,6 +165,12 @@ class PokerScreen:
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
         master = self.snapshot.master
+        if watching or returning:     # what just happened at the table, then the greeting
+            for item in self.service.recent():
+                if isinstance(item, ChatMessage):
+                    self._add_message(item.handle, item.text)
+                elif (line := describe_event(item.event)) is not None:
+                    self._add_message(*line)
         greeting = (f"You are watching {entry.name}, {self.handle}. " if watching
                     else f"Welcome back to {entry.name}, {self.handle}. " if returning
                     else f"Welcome to the table, {self.handle}. ")
