@@ -5,9 +5,52 @@ from __future__ import annotations
 
 import re
 
-from tests.telnetclient import TelnetClient
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
-__all__ = ["join", "info", "cubes", "my_cards", "bet"]
+from bbspoker.app import Server
+from tests.telnetclient import FakeClock, TelnetClient, running_server
+
+__all__ = ["join", "info", "cubes", "my_cards", "bet", "table_world"]
+
+Connect = Callable[..., Awaitable[TelnetClient]]
+
+
+async def _no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+@contextlib.asynccontextmanager
+async def table_world(tmp_path: Path, **config: Any
+                      ) -> AsyncIterator[tuple[Server, Connect, Callable[[float], None]]]:
+    """(server, connect, advance): the real server (:func:`running_server` with
+    ``config``) on a fake clock, with no login delays. ``await connect(handle, cols=80,
+    rows=24)`` logs a new client in (password ``pw-<handle>``) and leaves it at the menu;
+    ``advance(s)`` moves the clock ``s`` seconds and wakes every table. The clients are
+    closed at the end."""
+    clock = FakeClock()
+    clients: list[TelnetClient] = []
+    async with running_server(tmp_path, clock=clock, sleep=_no_sleep, **config) as server:
+
+        async def connect(handle: str, cols: int = 80, rows: int = 24) -> TelnetClient:
+            c = await TelnetClient.connect(server.port, cols=cols, rows=rows)
+            clients.append(c)
+            await c.login(handle, "pw-" + handle)
+            return c
+
+        def advance(seconds: float) -> None:
+            clock.advance(seconds)
+            for entry in server.app.tables:
+                entry.service.wake()
+
+        try:
+            yield server, connect, advance
+        finally:
+            for c in clients:
+                await c.close()
 
 
 async def join(c: TelnetClient, expect: str) -> None:

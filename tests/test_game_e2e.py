@@ -15,38 +15,17 @@ from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.store.sqlite import Ledger
 from bbspoker.door.screens.draw40 import PokerScreen
 from bbspoker.rules.draw40.game import Phase
-from tests.tableplay import bet, corner, cubes, info, join, my_cards
-from tests.telnetclient import FakeClock, TelnetClient, running_server
+from tests.tableplay import bet, corner, cubes, info, join, my_cards, table_world
 
 pytestmark = pytest.mark.e2e
-
-
-async def _no_sleep(_seconds: float) -> None:
-    await asyncio.sleep(0)
 
 
 @pytest.fixture
 async def world(tmp_path):
     """(server, connect, advance, ledger): the real server with a fake table clock;
     ``connect(handle)`` logs a new client in; ``advance(s)`` moves the clock and wakes the table."""
-    clock = FakeClock()
-    clients: list[TelnetClient] = []
-    async with running_server(tmp_path, clock=clock, sleep=_no_sleep,
-                              table={"shutdown_grace": 0.2}) as server:
-
-        async def connect(handle: str, cols: int = 80, rows: int = 24) -> TelnetClient:
-            c = await TelnetClient.connect(server.port, cols=cols, rows=rows)
-            clients.append(c)
-            await c.login(handle, "pw-" + handle)
-            return c
-
-        def advance(seconds: float) -> None:
-            clock.advance(seconds)
-            server.app.tables["poker"].service.wake()
-
+    async with table_world(tmp_path, table={"shutdown_grace": 0.2}) as (server, connect, advance):
         yield server, connect, advance, server.app.ledger
-        for c in clients:
-            await c.close()
 
 
 async def test_three_players_play_a_complete_game(world):

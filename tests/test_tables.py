@@ -5,7 +5,6 @@ is held for the reconnect grace."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import sqlite3
 
@@ -17,8 +16,8 @@ from bbspoker.rules.draw40.game import Phase
 from bbspoker.store.sqlite import Ledger
 from bbspoker.table.registry import TableRegistry
 from bbspoker.table.service import LOST_REASON, PrivateCards, TableMessage, TableSnapshot
-from tests.tableplay import bet, cubes, info, join, my_cards
-from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
+from tests.tableplay import bet, cubes, info, join, my_cards, table_world
+from tests.telnetclient import FakeClock, TelnetClient, wait_until
 
 HANDLES = {"red": ("alice", "bob"), "blue": ("carol", "dave")}
 
@@ -135,28 +134,14 @@ def _cards_in(item) -> list:
 
 # --------------------------------------------------------------- three tables, end to end
 
-async def _no_sleep(_seconds: float) -> None:
-    await asyncio.sleep(0)
-
 
 @pytest.fixture
 async def three_tables(tmp_path):
     """(server, connect, db): the real server with tables Red Room, Blue Room and Green
     Room; ``connect(handle)`` logs a new client in and leaves it at the menu."""
-    clients: list[TelnetClient] = []
-    async with running_server(tmp_path, clock=FakeClock(), sleep=_no_sleep,
-                              tables=[("red", "Red Room"), ("blue", "Blue Room"),
-                                      ("green", "Green Room")]) as server:
-
-        async def connect(handle: str) -> TelnetClient:
-            c = await TelnetClient.connect(server.port)
-            clients.append(c)
-            await c.login(handle, "pw-" + handle)
-            return c
-
+    async with table_world(tmp_path, tables=[("red", "Red Room"), ("blue", "Blue Room"),
+                                             ("green", "Green Room")]) as (server, connect, _):
         yield server, connect, tmp_path / "bbspoker.db"
-        for c in clients:
-            await c.close()
 
 
 async def pick_table(c: TelnetClient, number: int, choice: str) -> None:
@@ -271,24 +256,9 @@ async def held(tmp_path):
     """(server, connect, advance, ledger): the one default table with the seat of a dropped
     player held 90 s; ``connect(handle)`` logs a new client in (menu), ``advance(s)``
     moves the table's fake clock and wakes it."""
-    clock = FakeClock()
-    clients: list[TelnetClient] = []
-    async with running_server(tmp_path, clock=clock, sleep=_no_sleep,
-                              table={"reconnect_grace": 90.0}) as server:
-
-        async def connect(handle: str) -> TelnetClient:
-            c = await TelnetClient.connect(server.port)
-            clients.append(c)
-            await c.login(handle, "pw-" + handle)
-            return c
-
-        def advance(seconds: float) -> None:
-            clock.advance(seconds)
-            server.app.tables["poker"].service.wake()
-
+    async with table_world(tmp_path, table={"reconnect_grace": 90.0}) as (server, connect,
+                                                                         advance):
         yield server, connect, advance, server.app.ledger
-        for c in clients:
-            await c.close()
 
 
 async def log_in_again(server, handle: str) -> TelnetClient:
