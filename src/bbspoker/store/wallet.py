@@ -77,6 +77,9 @@ class Wallet(money.Wallet, Protocol):
         ...
 
 
+_MISSING = object()  # a key that was not in the mapping before a change
+
+
 @dataclass
 class MemoryWallet:
     """An in-memory :class:`Wallet` for tests and simulations.
@@ -91,32 +94,50 @@ class MemoryWallet:
     pots: dict[int, int] = field(default_factory=dict)
     games: dict[int, dict[str, Any]] = field(default_factory=dict)
     _next_game: int = 1
+    # Inside transaction(): how to put back each change made in it (None outside one).
+    _undo: list[tuple[dict, Any, Any]] | None = field(default=None, repr=False)
+    _names: dict[str, str] = field(default_factory=dict, repr=False)  # lower case -> handle
 
     @contextmanager
     def transaction(self, durable: bool = True) -> Iterator[None]:
         """See :meth:`Wallet.transaction`: on an exception escaping the block, balances,
         journal, pots, games and the next game id are put back as they were when the
         block was entered (in place: references to them stay valid). ``durable`` has no
-        meaning in memory."""
-        balances, journal, pots = dict(self.balances), list(self.journal), dict(self.pots)
-        games = {gid: dict(game) for gid, game in self.games.items()}
-        next_game = self._next_game
+        meaning in memory. The cost is that of the changes made in the block (an undo
+        log), not of the wallet's size: a simulation runs many thousands of games."""
+        outer, self._undo = self._undo, []
+        journal, next_game = len(self.journal), self._next_game
         try:
             yield
         except BaseException:
-            for current, saved in ((self.balances, balances), (self.pots, pots),
-                                   (self.games, games)):
-                current.clear()
-                current.update(saved)
-            self.journal[:] = journal
+            for mapping, key, old in reversed(self._undo):
+                if old is _MISSING:
+                    mapping.pop(key, None)
+                else:
+                    mapping[key] = old
+            del self.journal[journal:]
             self._next_game = next_game
             raise
+        finally:
+            done, self._undo = self._undo, outer
+            if outer is not None:
+                outer.extend(done)
+
+    def _set(self, mapping: dict, key: Any, value: Any) -> None:
+        """``mapping[key] = value``, remembered for the rollback of a transaction."""
+        if self._undo is not None:
+            self._undo.append((mapping, key, mapping.get(key, _MISSING)))
+        mapping[key] = value
 
     def _key(self, handle: str) -> str:
-        for name in self.balances:
-            if name.lower() == handle.lower():
-                return name
-        raise UnknownAccount(handle)
+        low = handle.lower()
+        name = self._names.get(low)
+        if name is None or name not in self.balances:
+            self._names = {n.lower(): n for n in self.balances}
+            name = self._names.get(low)
+            if name is None:
+                raise UnknownAccount(handle)
+        return name
 
     @contextmanager
     def defer_commits(self) -> Iterator[None]:
@@ -141,9 +162,9 @@ class MemoryWallet:
     def open_game(self, handles: Sequence[str], deck_hash: str, table: str = "poker") -> int:
         gid = self._next_game
         self._next_game += 1
-        self.pots[gid] = 0
-        self.games[gid] = {"players": list(handles), "deck_hash": deck_hash, "closed": False,
-                           "table": table}
+        self._set(self.pots, gid, 0)
+        self._set(self.games, gid, {"players": list(handles), "deck_hash": deck_hash,
+                                    "closed": False, "table": table})
         return gid
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
@@ -153,8 +174,8 @@ class MemoryWallet:
         key = self._key(handle)
         if self.balances[key] < amount:
             raise InsufficientCubes(f"{handle} has {self.balances[key]} CUBES, needs {amount}")
-        self.balances[key] -= amount
-        self.pots[game_id] += amount
+        self._set(self.balances, key, self.balances[key] - amount)
+        self._set(self.pots, game_id, self.pots[game_id] + amount)
         self.journal.append((game_id, key, -amount, reason))
         return self.balances[key]
 
@@ -163,8 +184,8 @@ class MemoryWallet:
         if amount != self.pots[game_id]:
             raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not {amount}")
         key = self._key(handle)
-        self.pots[game_id] = 0
-        self.balances[key] += amount
+        self._set(self.pots, game_id, 0)
+        self._set(self.balances, key, self.balances[key] + amount)
         self.journal.append((game_id, key, amount, "win"))
         return self.balances[key]
 
@@ -172,15 +193,16 @@ class MemoryWallet:
         self._open(game_id)
         if amount != self.pots[game_id]:
             raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not {amount}")
-        self.pots[game_id] = 0
-        self.balances[SYSTEM] = self.balances.get(SYSTEM, 0) + amount
+        self._set(self.pots, game_id, 0)
+        self._set(self.balances, SYSTEM, self.balances.get(SYSTEM, 0) + amount)
         self.journal.append((game_id, SYSTEM, amount, "pot-to-system"))
 
     def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
         self._open(game_id)
         if self.pots[game_id]:
             raise ValueError(f"pot of game {game_id} still holds {self.pots[game_id]} CUBES")
-        self.games[game_id].update(closed=True, winner=winner, history=dict(history))
+        self._set(self.games, game_id, {**self.games[game_id], "closed": True, "winner": winner,
+                                        "history": dict(history)})
 
     def cancel_game(self, game_id: int, reason: str) -> dict[str, int]:
         self._open(game_id)
@@ -189,10 +211,11 @@ class MemoryWallet:
             if gid == game_id and amount < 0:
                 refunds[handle] = refunds.get(handle, 0) - amount
         for handle, amount in refunds.items():
-            self.balances[handle] += amount
-            self.pots[game_id] -= amount
+            self._set(self.balances, handle, self.balances[handle] + amount)
+            self._set(self.pots, game_id, self.pots[game_id] - amount)
             self.journal.append((game_id, handle, amount, "refund"))
-        self.games[game_id].update(closed=True, winner=None, history={"cancelled": reason})
+        self._set(self.games, game_id, {**self.games[game_id], "closed": True, "winner": None,
+                                        "history": {"cancelled": reason}})
         return refunds
 
     def total(self) -> int:
