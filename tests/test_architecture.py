@@ -19,6 +19,13 @@ FORBIDDEN = {
                        "bbspoker.cli"),
     "bbspoker.door": ("bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
     "bbspoker.transport": ("bbspoker.app", "bbspoker.cli", "bbspoker.table", "bbspoker.store"),
+    # Computer players act through the rules' typed actions, never through screens.
+    "bbspoker.bots": ("bbspoker.door", "bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
+    # A policy decides from its observation alone: it cannot reach a table or a wallet.
+    "bbspoker.bots.base": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.policies": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.equity": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.observation": ("bbspoker.table", "bbspoker.store"),
 }
 #: Standard-library and third-party modules that mean I/O, time or terminals: the rules
 #: are pure and synchronous.
@@ -106,7 +113,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_packages_of_the_architecture_exist():
     for package in ("rules", "rules.draw40", "table", "door", "door.screens", "transport",
-                    "store", "app"):
+                    "store", "bots", "app"):
         assert f"{ROOT}.{package}" in MODULES, package
 
 
