@@ -4,6 +4,7 @@ seed."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 
@@ -134,3 +135,106 @@ def test_fallback_is_what_is_always_allowed():
     assert fallback(_obs("5# 6- 8* 10+ Q-", legal=(act.Bet, act.Pass), bet_range=(5, 3))) \
         == act.Pass()
     assert fallback(_obs("5# 6- 8* 10+ Q-", legal=(act.Bet, act.Pass))) == act.Bet(1)
+
+
+def test_bbspoker_sim_prints_each_seat_and_each_policy(capsys, monkeypatch):
+    from bbspoker.cli import main
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    assert main(["sim", "--games", "300", "--seed", "2",
+                 "--policies", "calling,calling,random,aggressive"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("300 games of draw40, 4 players, ")
+    assert out[0].endswith("illegal actions: 0")
+    rows = [line.split() for line in out[2:]]
+    assert [r[:2] for r in rows[:4]] == [["1", "calling"], ["2", "calling"], ["3", "random"],
+                                         ["4", "aggressive"]]
+    assert [r[:2] for r in rows[4:7]] == [["all", "calling"], ["all", "random"],
+                                          ["all", "aggressive"]]
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--players", "3", "--policies", "random,calling"], "3 players but 2 policies"),
+    (["--policies", "smart"], "unknown policy 'smart'"),
+    (["--players", "6", "--policies", "random"], "between 2 and 5 players"),
+])
+def test_bbspoker_sim_refuses_a_table_it_cannot_seat_in_one_line(argv, says, capsys):
+    from bbspoker.cli import main
+    assert main(["sim", "--games", "1", *argv]) == 1
+    assert says in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ bots at a live table
+
+async def _no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def live():
+    """(service, wallet, start_bot): a running table service on a memory wallet with
+    alice, bob (bot) and carol (bot) holding 1,000 CUBES; ``start_bot(handle, name)``
+    seats a bot with that policy and runs it."""
+    from bbspoker.bots.player import BotPlayer
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    from tests.telnetclient import FakeClock
+
+    wallet = MemoryWallet({h: 1000 for h in ("alice", "bob", "carol")})
+    service = TableService(Draw40(wallet, Draw40Rules(between_games=0), rng=random.Random(8)),
+                           Bus(), FakeClock())
+    tasks = [asyncio.create_task(service.run())]
+    bots: dict[str, BotPlayer | None] = {}
+
+    async def start_bot(handle: str, name: str) -> BotPlayer:
+        bots[handle] = None                          # a bot from the moment it sits
+        await service.call(handle, act.Sit())
+        bot = bots[handle] = BotPlayer(
+            service, handle, policy(name),
+            lambda: [h for h in service.table.handles if h not in bots],
+            rng=random.Random(len(bots)), sleep=_no_sleep)
+        tasks.append(asyncio.create_task(bot.run()))
+        return bot
+
+    yield service, wallet, start_bot
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_bots_play_a_whole_game_with_a_person_through_the_table(live):
+    from tests.telnetclient import wait_until
+    service, wallet, start_bot = live
+    await service.call("alice", act.Sit())
+    bob, carol = await start_bot("bob", "equity"), await start_bot("carol", "calling")
+    await service.call("alice", act.Start())
+    games = 0
+    while games < 3:                         # alice calls; the bots do what they do
+        await wait_until(lambda: service.snapshot.current in ("alice", None)
+                         or service.snapshot.phase is Phase.IDLE, timeout=10)
+        snap = service.snapshot
+        if snap.phase is Phase.IDLE:
+            games += 1
+            if snap.master == "alice":
+                await service.call("alice", act.Start())
+            else:
+                await wait_until(lambda: service.snapshot.phase is not Phase.IDLE, timeout=10)
+            continue
+        legal = snap.actions["alice"]
+        obs = observe(service.table, "alice", PublicLog("alice"), 0)
+        await service.call("alice", fallback(obs) if act.Reveal in legal or act.Discard in legal
+                           else act.Bet(snap.bet_ranges["alice"][0]))
+    assert bob.illegal == carol.illegal == 0
+    assert wallet.total() == 3000 and len([j for j in wallet.journal if j[3] == "win"]) >= 2
+
+
+async def test_a_bot_master_opens_a_game_only_when_a_person_sits_at_the_table(live):
+    from tests.telnetclient import wait_until
+    service, wallet, start_bot = live
+    await start_bot("bob", "calling")                # bob sits first: he is the master
+    await start_bot("carol", "calling")
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert service.snapshot.phase is Phase.IDLE and service.snapshot.master == "bob"
+    await service.call("alice", act.Sit())
+    await wait_until(lambda: service.snapshot.phase is not Phase.IDLE, timeout=5)
+    assert wallet.balance("bob") <= 990                # his ante is in

@@ -308,7 +308,7 @@ COMMANDS = [[], ["serve"], ["users"], ["users", "add"], ["users", "list"], ["use
             ["users", "passwd"], ["users", "ban"], ["users", "unban"], ["cubes"],
             ["cubes", "show"], ["cubes", "grant"], ["cubes", "take"], ["cubes", "set"],
             ["cubes", "history"], ["games"], ["games", "list"], ["games", "show"],
-            ["ledger"], ["ledger", "verify"], ["backup"]]
+            ["ledger"], ["ledger", "verify"], ["backup"], ["sim"]]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "bbspoker")

@@ -8,7 +8,9 @@
   its ``--reason`` and the operating-system user who made it;
 * ``games list|show``: recorded games and their hand histories;
 * ``ledger verify``: check the books (exit 1 and list what differs);
-* ``backup FILE``: copy the database with SQLite's online backup API.
+* ``backup FILE``: copy the database with SQLite's online backup API;
+* ``sim``: computer players play each other with the real rules, no server, no ledger
+  (:func:`bbspoker.bots.sim.simulate`), and the CUBES each policy wins per game.
 
 Exit status: 0 done, 1 a user mistake or a failed check (one line on stderr,
 no traceback), 2 bad command-line usage (argparse).
@@ -367,7 +369,53 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(commands, "backup", "copy the database safely while the server runs", _backup)
     p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")
+
+    p = command(commands, "sim", "computer players play each other; CUBES won per game",
+                _sim)
+    p.add_argument("--game", choices=["draw40"], default="draw40", help="game kind")
+    p.add_argument("--players", type=_int_at_least(2), default=None,
+                   help="seats (2-5; default: one per policy)")
+    p.add_argument("--games", type=_int_at_least(1), default=10_000,
+                   help="games to play (default 10000)")
+    p.add_argument("--policies", default="equity,calling",
+                   help="comma-separated, one per seat, or one for every seat "
+                        "(random, calling, aggressive, equity; default equity,calling)")
+    p.add_argument("--seed", type=int, default=None, help="repeat a run exactly")
     return parser
+
+
+def _sim(args: argparse.Namespace, config: Config) -> int:
+    from bbspoker.bots.policies import policy
+    from bbspoker.bots.sim import simulate
+
+    names = [n.strip() for n in args.policies.split(",") if n.strip()]
+    players = args.players or len(names)
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise CliError(f"{players} players but {len(names)} policies: name one per seat, "
+                       "or one for all")
+    policies = [policy(n) for n in names]
+    show = sys.stderr.isatty() and args.games >= 5000
+    progress = (lambda done: print(f"\r  {done:,} / {args.games:,} games", end="",
+                                   file=sys.stderr, flush=True)) if show else None
+    result = simulate(policies, args.games, seed=args.seed, progress=progress)
+    if show:
+        print(file=sys.stderr)
+    print(f"{result.games:,} games of {args.game}, {players} players, "
+          f"{result.games_per_second:,.0f} games/s, {result.actions / result.games:.1f} "
+          f"actions/game, illegal actions: {result.illegal}")
+    print(f"{'SEAT':>4}  {'POLICY':<10}  {'CUBES/GAME':>10}  {'95% CI':>9}")
+    for s in result.seats:
+        print(f"{s.seat + 1:>4}  {s.policy:<10}  {s.mean:>+10.2f}  {s.ci95:>9.2f}")
+    if len(set(names)) < len(names):
+        for name, s in result.by_policy().items():
+            print(f"{'all':>4}  {name:<10}  {s.mean:>+10.2f}  {s.ci95:>9.2f}")
+    if result.to_system:
+        print(f"pots nobody won went to the system: {result.to_system:,} CUBES")
+    for example in result.illegal_examples:
+        print(f"illegal: {example}", file=sys.stderr)
+    return 1 if result.illegal else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

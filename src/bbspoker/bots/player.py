@@ -1,0 +1,148 @@
+"""A computer player at a live table (issue 15): it watches the table through its own bus
+subscription, exactly as a player's screen does, and acts through the typed action path
+(:meth:`~bbspoker.table.service.TableService.submit`), never through a screen.
+
+What it knows is what its subscription brings: the public :class:`TableSnapshot`, its own
+:class:`PrivateCards` and the events of the table (:class:`PublicLog` keeps the public
+record). From them it builds the same :class:`~bbspoker.bots.observation.Observation`
+the simulator builds from the rules, and asks its policy. Before each action it thinks
+for a time drawn from ``think`` (seconds), so that a game with bots feels like one with
+people; ``sleep`` is injected (tests pass one that does not wait).
+
+A bot opens a game when it is the game-master only if a person sits at the table: bots
+do not play each other for nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable, Collection
+
+from bbspoker.bots.base import Policy, fallback
+from bbspoker.bots.observation import Observation, PublicLog
+from bbspoker.rules import actions as act
+from bbspoker.rules.cards import Card
+from bbspoker.rules.draw40.game import Phase
+from bbspoker.rules.events import RuleError
+from bbspoker.table.service import PrivateCards, TableMessage, TableService, TableSnapshot
+
+__all__ = ["BotPlayer", "observe_snapshot", "DEFAULT_THINK"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds a bot thinks before it acts, drawn uniformly from this range.
+DEFAULT_THINK = (1.5, 4.0)
+
+
+def observe_snapshot(snap: TableSnapshot, handle: str, cards: tuple[Card, ...],
+                     log_: PublicLog) -> Observation:
+    """``handle``'s :class:`Observation` from what its subscription received: the public
+    snapshot, its own cards and its public record (the live-table twin of
+    :func:`bbspoker.bots.observation.observe`)."""
+    running = snap.phase is not Phase.IDLE
+    return Observation(
+        handle=handle,
+        cards=cards,
+        legal=tuple(snap.actions.get(handle, ())),
+        bet_range=snap.bet_ranges.get(handle, (1, 0)),
+        cubes=snap.balances.get(handle, 0),
+        phase=snap.phase,
+        round=snap.round,
+        pot=snap.pot,
+        active=tuple(s.handle for s in snap.seats if running and s.active),
+        revealed={s.handle: s.revealed for s in snap.seats if s.revealed},
+        log=tuple(log_.seen),
+        rules=snap.rules,
+    )
+
+
+class BotPlayer:
+    """One bot seated at ``service``'s table as ``handle``, deciding with ``policy``.
+
+    ``humans()`` returns the handles of the people seated there now (a bot master opens a
+    game only if there is one); ``think`` is the range of seconds it waits before each
+    action; ``sleep`` waits (``asyncio.sleep``; tests inject one that returns at once).
+    :meth:`run` is its task: it ends when the bot is no longer seated or is cancelled.
+    """
+
+    def __init__(self, service: TableService, handle: str, policy: Policy,
+                 humans: Callable[[], Collection[str]], *, rng: random.Random | None = None,
+                 think: tuple[float, float] = DEFAULT_THINK,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+        self.service = service
+        self.handle = handle
+        self.policy = policy
+        self.humans = humans
+        self.rng = rng or random.Random()
+        self.think = think
+        self.sleep = sleep
+        self.log = PublicLog(handle)
+        self.cards: tuple[Card, ...] = service.cards_of(handle)
+        self.snapshot = service.snapshot
+        self.illegal = 0  # actions the rules refused (must stay 0)
+        self._changed = asyncio.Event()
+
+    def _on_bus(self) -> None:
+        self._changed.set()
+
+    def _take(self, items: list[object]) -> None:
+        for item in items:
+            if isinstance(item, TableSnapshot):
+                self.snapshot = item
+            elif isinstance(item, PrivateCards):
+                self.cards = item.cards
+            elif isinstance(item, TableMessage):
+                self.log.feed((item.event,))
+
+    def _my_turn(self) -> tuple[type[act.Action], ...]:
+        legal = tuple(self.snapshot.actions.get(self.handle, ()))
+        if legal == (act.Start,) and not self.humans():
+            return ()
+        return legal
+
+    async def run(self) -> None:
+        """Watch and act until the bot is off the table (or the task is cancelled)."""
+        sub = self.service.bus.subscribe(notify=self._on_bus, viewer=self.handle)
+        self.service.attach(self.handle)
+        try:
+            while True:
+                self._take(sub.drain())
+                if self.snapshot.seat_of(self.handle) is None:
+                    return
+                if not self._my_turn():
+                    self._changed.clear()
+                    items = sub.drain()      # what came between the last drain and clear()
+                    if items:
+                        self._take(items)
+                    else:
+                        await self._changed.wait()
+                    continue
+                version = self.snapshot.version
+                await self.sleep(self.rng.uniform(*self.think))
+                self._take(sub.drain())
+                if self.snapshot.version != version and not self._my_turn():
+                    continue            # the turn went away while it thought (a timeout)
+                if not await self._act():
+                    return
+        finally:
+            self.service.detach(self.handle)
+            sub.close()
+
+    async def _act(self) -> bool:
+        """Decide and submit one action; False when the table has closed."""
+        obs = observe_snapshot(self.snapshot, self.handle, self.cards, self.log)
+        action = self.policy.decide(obs, self.rng)
+        try:
+            await self.service.call(self.handle, action)
+        except RuleError as err:
+            if err.code == "table_closed":
+                return False
+            self.illegal += 1
+            log.warning("bot %s (%s): %r refused (%s); it falls back", self.handle,
+                        self.policy.name, action, err.code)
+            with contextlib.suppress(RuleError):
+                await self.service.call(self.handle, fallback(obs))
+        return True
