@@ -910,3 +910,27 @@ def test_history_json_must_be_serialisable(ledger):
 def test_handles_with_invisible_or_replacement_characters_are_refused(bad):
     with pytest.raises(ValueError, match="printable"):
         validate_handle(bad)
+
+
+def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(db):
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)                       # a database as the first release made it
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statement in MIGRATIONS[0]:
+            raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (1)")
+        raw.execute("INSERT INTO games (players, deck_hash, started_at) "
+                    "VALUES ('[\"alice\"]', 'ab', 1.0)")
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 2
+        (old,) = led.list_games()
+        assert old.table == "poker" and old.players == ["alice"]
+        assert led.list_games(table="poker") == [old] and led.list_games(table="red") == []
+        led.create_account("alice", "h")
+        new = led.open_game(["alice"], "cd", table="red")
+        led.pay_into_pot(new, "alice", 10, "ante")
+        assert [g.table for g in led.list_games()] == ["red", "poker"]
+        assert [g.id for g in led.list_games(table="red")] == [new]
+        assert led.recover_unfinished_games(2.0) == [old.id, new] and led.verify() == []

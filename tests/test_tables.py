@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import sqlite3
 
 import pytest
@@ -408,3 +409,45 @@ async def test_private_news_reaches_only_its_player(two_tables):
                            if isinstance(i, TableMessage) and i.event.to is not None]
     assert [(e.kind, e.to) for e in private(bob)] == [("inactive", "bob")]
     assert private(alice) == private(rail) == []
+
+
+async def test_games_list_and_show_name_the_table_and_tell_the_game(two_tables, monkeypatch,
+                                                                      capsys):
+    from bbspoker.cli import main
+    registry, ledger, db = two_tables
+    red, blue = registry["red"].service, registry["blue"].service
+    await red.call("alice", act.Start())
+    await blue.call("carol", act.Start())
+    red_game, blue_game = red.table.game_id, blue.table.game_id
+    first = red.snapshot.current
+    await red.call(first, act.Pass())
+    other = red.snapshot.current                    # the one left bets, shows and wins
+    await red.call(other, act.Bet(1))
+    await red.call(other, act.Reveal())
+    assert red.snapshot.phase is Phase.IDLE
+    ledger.commit_pending()
+    monkeypatch.setenv("BBSPOKER_DB", str(db))
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+
+    assert main(["games", "list"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].split()[:3] == ["ID", "TABLE", "STARTED"]
+    assert {r.split()[0]: r.split()[1] for r in rows[1:]} == {str(red_game): "red",
+                                                              str(blue_game): "blue"}
+    assert main(["games", "list", "--table", "blue"]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert [r.split()[:2] for r in rows] == [[str(blue_game), "blue"]]
+    assert "open, pot 20 CUBES" in rows[0]
+    assert main(["games", "list", "--table", "green"]) == 0
+    assert capsys.readouterr().out == "no games at table green\n"
+
+    assert main(["games", "show", str(red_game)]) == 0
+    out = capsys.readouterr().out
+    assert "  table:      red\n" in out
+    assert "     1. alice pays the ante (10)\n" in out
+    assert f"round 1: {first} passed\n" in out and f"{other} wins" in out
+    assert main(["games", "show", str(red_game), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["table"] == "red" and record["winner"] == other
+    assert record["history"]["operations"][0] == {"op": "ante", "handle": "alice",
+                                                  "amount": 10}

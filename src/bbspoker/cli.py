@@ -212,13 +212,15 @@ def _result(g) -> str:
 
 def _games_list(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
-        games = ledger.list_games(args.limit)
+        games = ledger.list_games(args.limit, table=args.table)
     if not games:
-        print("no games")
+        print("no games" + (f" at table {args.table}" if args.table else ""))
         return 0
-    print(f"{'ID':>6}  {'STARTED':<19}  {'PLAYERS':<40}  RESULT")
+    width = max(5, *(len(g.table) for g in games))
+    print(f"{'ID':>6}  {'TABLE':<{width}}  {'STARTED':<19}  {'PLAYERS':<40}  RESULT")
     for g in games:
-        print(f"{g.id:>6}  {_when(g.started_at):<19}  {', '.join(g.players):<40}  {_result(g)}")
+        print(f"{g.id:>6}  {g.table:<{width}}  {_when(g.started_at):<19}  "
+              f"{', '.join(g.players):<40}  {_result(g)}")
     return 0
 
 
@@ -243,7 +245,11 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
         g = ledger.game(args.id)
     if g is None:
         raise CliError(f"no game {args.id}")
+    if args.json:
+        print(json.dumps(dataclasses.asdict(g), indent=2))
+        return 0
     print(f"Game {g.id}")
+    print(f"  table:      {g.table}")
     print(f"  players:    {', '.join(g.players)}")
     print(f"  deck hash:  {g.deck_hash}")
     print(f"  started:    {_when(g.started_at)}")
@@ -252,8 +258,24 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
     if g.history:
         print("Hand history:")
         for key, value in g.history.items():
-            _show_value(key, value, "  ")
+            if key == "operations" and isinstance(value, list):
+                _show_operations(value)
+            else:
+                _show_value(key, value, "  ")
     return 0
+
+
+def _show_operations(operations: list[Any]) -> None:
+    """The game's record, one numbered line per operation in the words of the table's
+    messages (an entry this code cannot read is printed as JSON)."""
+    from bbspoker.door.messages import describe_operation
+    print("  operations:")
+    for n, op in enumerate(operations, 1):
+        try:
+            line = describe_operation(op)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            line = json.dumps(op)
+        print(f"  {n:>4}. {line}")
 
 
 def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
@@ -360,8 +382,10 @@ def _parser() -> argparse.ArgumentParser:
     games = group("games", "recorded games and hand histories")
     p = command(games, "list", "the latest games, newest first", _games_list)
     p.add_argument("--limit", type=_int_at_least(1), default=20, help="games (default 20)")
+    p.add_argument("--table", metavar="ID", help="only the games of table ID ([[tables]] id)")
     p = command(games, "show", "one game's hand history", _games_show)
     p.add_argument("id", metavar="ID", type=_int_at_least(1))
+    p.add_argument("--json", action="store_true", help="the whole record as JSON")
 
     ledger = group("ledger", "check the books")
     command(ledger, "verify", "check that every CUBE is accounted for (exit 1 if not)",

@@ -1,0 +1,114 @@
+"""User accounts and the notices waiting for them: :class:`Accounts`.
+
+An account is a handle (unique without regard to case, see ``records.handle_key``), a
+password hash, CUBES and a ban flag. Accounts are never deleted or renamed. A new
+account's starting CUBES are a journalled movement (reason ``signup``) like any other.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bbspoker.store.sqlite.books import Books
+from bbspoker.store.sqlite.records import (
+    ACCOUNT_COLUMNS, SIGNUP_ACTOR, Account, HandleTaken, account_of, handle_key,
+    validate_handle,
+)
+from bbspoker.store.wallet import UnknownAccount
+
+__all__ = ["Accounts"]
+
+
+class Accounts:
+    """Accounts on ``books``' connection; ``starting_cubes`` (>= 0) is what an account
+    made without an explicit amount receives."""
+
+    def __init__(self, books: Books, starting_cubes: int) -> None:
+        if starting_cubes < 0:
+            raise ValueError(f"starting_cubes must be >= 0, got {starting_cubes}")
+        self.books = books
+        self.starting_cubes = starting_cubes
+
+    def find_account(self, handle: str) -> Account | None:
+        """The account with that handle (any case), or ``None``."""
+        row = self.books.w.sql(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        return None if row is None else account_of(row)
+
+    def create_account(self, handle: str, password_hash: str, cubes: int | None = None, *,
+                       actor: str = SIGNUP_ACTOR) -> Account:
+        """Create an account with ``cubes`` (default: ``starting_cubes``) starting CUBES.
+
+        The starting CUBES are journalled as reason ``signup`` by ``actor``
+        (``system:signup`` at the login prompt, the sysop's OS user from the CLI) and
+        count as a grant. Raises ValueError (bad handle, see ``validate_handle``, or
+        negative ``cubes``) or :class:`HandleTaken`.
+        """
+        handle = validate_handle(handle)
+        cubes = self.starting_cubes if cubes is None else cubes
+        if cubes < 0:
+            raise ValueError(f"starting CUBES must be >= 0, got {cubes}")
+        books, w = self.books, self.books.w
+        now = books.clock()
+        with w.write():
+            try:
+                account_id = w.sql(
+                    "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created) "
+                    "VALUES (?, ?, ?, 0, ?)",
+                    (handle, handle_key(handle), password_hash, now)).lastrowid
+            except sqlite3.IntegrityError:
+                raise HandleTaken(f"the handle {handle} is taken") from None
+            books.new_account(account_id)
+            books.move(account_id, cubes, "signup", None, "account created", actor)
+        return Account(handle, cubes, now, None, False, None)
+
+    def password_hash(self, handle: str) -> str | None:
+        """The stored password hash of ``handle``, or ``None`` if there is no such account."""
+        row = self.books.w.sql("SELECT password_hash FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        return None if row is None else row[0]
+
+    def _update(self, handle: str, assignments: str, params: tuple) -> None:
+        w = self.books.w
+        with w.write():
+            if w.sql(f"UPDATE accounts SET {assignments} WHERE handle_key = ?",
+                     (*params, handle_key(handle))).rowcount == 0:
+                raise UnknownAccount(handle)
+
+    def set_password_hash(self, handle: str, password_hash: str) -> None:
+        """Replace the password hash of ``handle``; raises UnknownAccount."""
+        self._update(handle, "password_hash = ?", (password_hash,))
+
+    def touch(self, handle: str) -> None:
+        """Set ``last_seen`` of ``handle`` to now; raises UnknownAccount."""
+        self._update(handle, "last_seen = ?", (self.books.clock(),))
+
+    def ban(self, handle: str, reason: str) -> None:
+        """Bar ``handle`` from logging in, recording ``reason`` (non-empty, else ValueError);
+        raises UnknownAccount. CUBES are untouched."""
+        if not reason.strip():
+            raise ValueError("a ban needs a reason")
+        self._update(handle, "banned = 1, ban_reason = ?", (reason,))
+
+    def unban(self, handle: str) -> None:
+        """Lift a ban; raises UnknownAccount."""
+        self._update(handle, "banned = 0, ban_reason = NULL", ())
+
+    def list_accounts(self) -> list[Account]:
+        """All user accounts (not SYSTEM), ordered by handle without regard to case."""
+        rows = self.books.w.sql(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id != ? "
+                                "ORDER BY handle_key", (self.books.system_id,)).fetchall()
+        return [account_of(r) for r in rows]
+
+    def notices(self, handle: str) -> list[str]:
+        """Messages waiting for ``handle`` (oldest first), shown at the next login;
+        raises UnknownAccount."""
+        account_id = self.books.account_id(handle)
+        return [r[0] for r in self.books.w.sql(
+            "SELECT text FROM notices WHERE account_id = ? ORDER BY id", (account_id,))]
+
+    def clear_notices(self, handle: str) -> None:
+        """Delete the notices of ``handle`` once shown; raises UnknownAccount."""
+        w = self.books.w
+        with w.write():
+            w.sql("DELETE FROM notices WHERE account_id = ?", (self.books.account_id(handle),))

@@ -1,0 +1,88 @@
+"""What the sysop does and reads from the command line: :class:`Admin`.
+
+Money enters or leaves the system only here and at sign-up: ``grant``, ``take`` and
+``set`` are journal rows with no game, the admin's reason text and the operating-system
+user who ran the command. The journal and game records are read here too.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from bbspoker.store.sqlite.books import Books
+from bbspoker.store.sqlite.records import (
+    GAME_SELECT, JOURNAL_SELECT, GameRecord, JournalRow, game_of,
+)
+
+__all__ = ["Admin"]
+
+
+class Admin:
+    """Adjustments of CUBES and reads of the journal and games on ``books``' connection."""
+
+    def __init__(self, books: Books) -> None:
+        self.books = books
+
+    def _adjust(self, handle: str, amount_of: Callable[[int], int], kind: str,
+                reason: str, actor: str) -> int:
+        if not reason.strip():
+            raise ValueError("an adjustment needs a reason")
+        books = self.books
+        with books.w.write():
+            account_id = books.account_id(handle)
+            return books.move(account_id, amount_of(books.cached_balance(account_id)), kind,
+                              None, reason, actor)
+
+    def grant(self, handle: str, n: int, reason: str, actor: str) -> int:
+        """Give ``n`` (> 0) CUBES to ``handle``; journal reason ``grant`` with the admin's
+        ``reason`` text and OS user ``actor``. Returns the new balance. Raises ValueError
+        (n <= 0, empty reason) or UnknownAccount."""
+        if n <= 0:
+            raise ValueError(f"the number of CUBES must be positive, got {n}")
+        return self._adjust(handle, lambda _: n, "grant", reason, actor)
+
+    def take(self, handle: str, n: int, reason: str, actor: str) -> int:
+        """Remove ``n`` (> 0) CUBES from ``handle`` (never below zero: InsufficientCubes,
+        nothing changed); journal reason ``take``. Returns the new balance."""
+        if n <= 0:
+            raise ValueError(f"the number of CUBES must be positive, got {n}")
+        return self._adjust(handle, lambda _: -n, "take", reason, actor)
+
+    def set_cubes(self, handle: str, n: int, reason: str, actor: str) -> int:
+        """Set the balance of ``handle`` to ``n`` (>= 0) CUBES; journalled as reason ``set``
+        with the signed difference (counts as a grant or a take). Returns ``n``."""
+        if n < 0:
+            raise ValueError(f"CUBES cannot be negative, got {n}")
+        return self._adjust(handle, lambda current: n - current, "set", reason, actor)
+
+    def history(self, handle: str, limit: int = 20) -> list[JournalRow]:
+        """The last ``limit`` journal rows of ``handle``, newest first; raises UnknownAccount."""
+        account_id = self.books.account_id(handle)
+        rows = self.books.w.sql(f"{JOURNAL_SELECT} WHERE j.account_id = ? "
+                                "ORDER BY j.id DESC LIMIT ?", (account_id, limit)).fetchall()
+        return [JournalRow(*r) for r in rows]
+
+    def latest_journal_id(self) -> int:
+        """Id of the newest journal row (0 when empty); ids only grow."""
+        return self.books.w.sql("SELECT COALESCE(MAX(id), 0) FROM journal").fetchone()[0]
+
+    def journal_since(self, after_id: int) -> list[JournalRow]:
+        """Journal rows with id > ``after_id``, oldest first. The server polls this every
+        second to show admin changes (and any other movement) on status lines."""
+        rows = self.books.w.sql(f"{JOURNAL_SELECT} WHERE j.id > ? ORDER BY j.id",
+                                (after_id,)).fetchall()
+        return [JournalRow(*r) for r in rows]
+
+    def list_games(self, limit: int = 20, table: str | None = None) -> list[GameRecord]:
+        """The last ``limit`` games, newest first; only those of table id ``table`` if given."""
+        if table is None:
+            rows = self.books.w.sql(f"{GAME_SELECT} ORDER BY g.id DESC LIMIT ?", (limit,))
+        else:
+            rows = self.books.w.sql(f"{GAME_SELECT} WHERE g.table_id = ? "
+                                    "ORDER BY g.id DESC LIMIT ?", (table, limit))
+        return [game_of(r) for r in rows.fetchall()]
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """One game with its hand history, or ``None`` if there is no such game."""
+        row = self.books.w.sql(f"{GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()
+        return None if row is None else game_of(row)

@@ -1,0 +1,90 @@
+"""Proving the books and copying them: :class:`Audit` (``ledger verify``, ``ledger
+backup``).
+
+The invariants checked: every balance equals the sum of its journal rows and every row's
+``balance`` is the running sum; a closed game's rows sum to zero (its pot was emptied) and no
+open pot is negative; all CUBES (accounts, SYSTEM, open pots) equal grants minus takes.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from bbspoker.store.sqlite.books import Books
+from bbspoker.store.sqlite.records import Totals
+
+__all__ = ["Audit"]
+
+
+class Audit:
+    """Totals, verification and online backup of ``books``' database."""
+
+    def __init__(self, books: Books) -> None:
+        self.books = books
+
+    def totals(self) -> Totals:
+        """Grants, takes and where all CUBES are now (one consistent snapshot)."""
+        with self.books.w.snapshot():
+            return self._totals()
+
+    def _totals(self) -> Totals:
+        db, system_id = self.books.w.db, self.books.system_id
+        grants, takes = db.execute(
+            "SELECT COALESCE(SUM(MAX(amount, 0)), 0), COALESCE(SUM(MAX(-amount, 0)), 0) "
+            "FROM journal WHERE game_id IS NULL").fetchone()
+        accounts, system = db.execute(
+            "SELECT COALESCE(SUM(cubes) FILTER (WHERE id != ?), 0), "
+            "COALESCE(SUM(cubes) FILTER (WHERE id = ?), 0) FROM accounts",
+            (system_id, system_id)).fetchone()
+        open_pots = -db.execute(
+            "SELECT COALESCE(SUM(j.amount), 0) FROM journal j JOIN games g "
+            "ON g.id = j.game_id WHERE g.ended_at IS NULL").fetchone()[0]
+        return Totals(grants, takes, accounts, system, open_pots)
+
+    def verify(self) -> list[str]:
+        """Check the books (see the module docstring); returns one line per discrepancy
+        (empty list = all correct)."""
+        problems: list[str] = []
+        with self.books.w.snapshot() as db:
+            for handle, cubes, summed in db.execute(
+                    "SELECT a.handle, a.cubes, COALESCE(SUM(j.amount), 0) FROM accounts a "
+                    "LEFT JOIN journal j ON j.account_id = a.id GROUP BY a.id "
+                    "HAVING a.cubes != COALESCE(SUM(j.amount), 0) ORDER BY a.handle_key"):
+                problems.append(f"account {handle}: balance is {cubes} CUBES but its "
+                                f"journal sums to {summed}")
+            for row_id, handle, balance, running in db.execute(
+                    "SELECT id, handle, balance, running FROM (SELECT j.id, a.handle, "
+                    "j.balance, SUM(j.amount) OVER (PARTITION BY j.account_id ORDER BY j.id) "
+                    "AS running FROM journal j JOIN accounts a ON a.id = j.account_id) "
+                    "WHERE balance != running ORDER BY id"):
+                problems.append(f"journal row {row_id} ({handle}): records balance {balance} "
+                                f"but the rows up to it sum to {running}")
+            for game_id, ended, pot in db.execute(
+                    "SELECT g.id, g.ended_at, -COALESCE(SUM(j.amount), 0) AS pot FROM games g "
+                    "LEFT JOIN journal j ON j.game_id = g.id GROUP BY g.id "
+                    "HAVING (g.ended_at IS NOT NULL AND pot != 0) OR pot < 0 ORDER BY g.id"):
+                state = "closed" if ended is not None else "open"
+                problems.append(f"game {game_id} ({state}): its pot holds {pot} CUBES")
+            t = self._totals()
+        held = t.accounts + t.system + t.open_pots
+        if held != t.grants - t.takes:
+            problems.append(
+                f"total CUBES {held} (accounts {t.accounts} + system {t.system} + open pots "
+                f"{t.open_pots}) != grants {t.grants} - takes {t.takes} = {t.grants - t.takes}")
+        return problems
+
+    def backup(self, dest_path: str | os.PathLike[str]) -> None:
+        """Copy the whole database to ``dest_path`` with SQLite's online backup API (safe
+        while the server writes; pending work is committed first). Raises
+        FileExistsError rather than overwrite a file."""
+        dest_path = os.fspath(dest_path)
+        if os.path.exists(dest_path):
+            raise FileExistsError(f"{dest_path} already exists; not overwriting it")
+        w = self.books.w
+        w.flush()
+        dest = sqlite3.connect(dest_path)
+        try:
+            w.db.backup(dest)
+        finally:
+            dest.close()

@@ -1,0 +1,297 @@
+"""The CUBES movements of the :class:`~bbspoker.store.wallet.Wallet` interface and the
+caches that make them cheap: :class:`Books`.
+
+Every movement is one ``journal`` row written in the same transaction as the balance it
+changes (:meth:`Books.move`); a debit below zero is refused before anything is queued. The
+pot of a game is not stored anywhere else: it is minus the sum of that game's journal rows.
+
+The caches (account ids, balances, which games are open with their pots, the next game
+id) are exact while this connection holds SQLite's write lock and are trusted only while
+no other connection has committed: the :class:`~bbspoker.store.sqlite.writer.Writer`
+calls :meth:`Books.forget` when ``PRAGMA data_version`` changes and after any rollback.
+So the table's ante, bet, payout and end of a game run no SQL statement but the queued
+ones (see ``writer``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Mapping, Sequence
+
+from bbspoker.store.sqlite.records import CRASH_REASON, DEFAULT_TABLE, handle_key
+from bbspoker.store.sqlite.writer import Writer
+from bbspoker.store.wallet import SYSTEM, InsufficientCubes, UnknownAccount
+
+__all__ = ["Books"]
+
+
+class Books:
+    """Balances, pots and games on ``writer``'s connection, stamped by ``clock`` (Unix
+    seconds). Create it before the writer's first write (it owns the caches the writer
+    drops), then call :meth:`start` once the schema is in place."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.w: Writer | None = None
+        self._ids: dict[str, int] = {}     # handle key to account id
+        self._cubes: dict[int, int] = {}   # account id to CUBES
+        self._open: dict[int, int] = {}    # id of a game known to be open to its pot
+        self._next_game: int | None = None  # the id open_game gives next
+        self.system_id = 0
+
+    def start(self, writer: Writer) -> None:
+        """Use ``writer`` (migrated) from now on; looks up the SYSTEM account."""
+        self.w = writer
+        self.system_id = self.account_id(SYSTEM)
+
+    def forget(self, accounts: bool = True) -> None:
+        """Drop the caches: after a rollback they may hold what was undone. ``accounts``
+        False keeps the account ids (another connection's commit cannot change them)."""
+        if accounts:
+            self._ids.clear()
+        self._cubes.clear()
+        self._open.clear()
+        self._next_game = None
+
+    # ------------------------------------------------------------ primitives
+
+    def account_id(self, handle: str) -> int:
+        """The row id of ``handle``'s account; raises UnknownAccount. Accounts are never
+        deleted or renamed, so ids are remembered (forgotten on any rollback, which may
+        undo an account made in it)."""
+        key = handle_key(handle)
+        account_id = self._ids.get(key)
+        if account_id is None:
+            row = self.w.sql("SELECT id FROM accounts WHERE handle_key = ?", (key,)).fetchone()
+            if row is None:
+                raise UnknownAccount(handle)
+            account_id = self._ids[key] = row[0]
+        return account_id
+
+    def cached_balance(self, account_id: int) -> int:
+        """The CUBES of an account as this transaction holds them: cached, else read (and
+        cached); call inside ``writer.write`` (the write lock makes the cache exact)."""
+        cubes = self._cubes.get(account_id)
+        if cubes is None:
+            cubes = self._cubes[account_id] = self.w.sql(
+                "SELECT cubes FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]
+        return cubes
+
+    def new_account(self, account_id: int) -> None:
+        """Remember that the account just inserted holds 0 CUBES."""
+        self._cubes[account_id] = 0
+
+    def move(self, account_id: int, amount: int, reason: str, game_id: int | None,
+             note: str | None = None, actor: str | None = None) -> int:
+        """Change one balance by ``amount`` CUBES and journal it; call inside
+        ``writer.write`` (for a game row, after :meth:`require_open`). Returns the new
+        balance.
+
+        A debit is checked against :meth:`cached_balance`: below zero raises
+        InsufficientCubes and changes nothing. Then the balance and the game's pot are
+        updated in the caches, and two statements queued with the values of now (journal
+        time, balance after it): the balance ``UPDATE``, conditional on the balance it
+        was checked against, and the journal ``INSERT``.
+        """
+        cubes = self.cached_balance(account_id)
+        new = cubes + amount
+        if new < 0:
+            # Straight to SQLite, not behind the queue (writer.sql): an account's row is
+            # never queued and its handle never changes, and a refused ante must not make
+            # the step's queued moves run before the screens.
+            handle = self.w.db.execute("SELECT handle FROM accounts WHERE id = ?",
+                                       (account_id,)).fetchone()[0]
+            raise InsufficientCubes(f"{handle} has {cubes} CUBES, needs {-amount}")
+        self.w.queue += (
+            ("UPDATE accounts SET cubes = ? WHERE id = ? AND cubes = ?",
+             (new, account_id, cubes)),
+            ("INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, "
+             "actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             (account_id, amount, reason, game_id, self.clock(), new, note, actor)))
+        self._cubes[account_id] = new
+        if game_id is not None:
+            self._open[game_id] -= amount
+            self.w.touched.add(game_id)
+        return new
+
+    def require_open(self, game_id: int) -> int:
+        """The pot (CUBES) of open game ``game_id``; raises ValueError unless it is open.
+        Call inside ``writer.write``. Games this connection opened or found open are
+        cached with their pots (every move of the game updates it) until closed (or a
+        rollback, or another connection's commit); the pot of any other game is minus
+        the sum of its journal rows."""
+        pot = self._open.get(game_id)
+        if pot is not None:
+            return pot
+        row = self.w.sql("SELECT ended_at, -(SELECT COALESCE(SUM(amount), 0) FROM journal "
+                         "WHERE game_id = ?) FROM games WHERE id = ?",
+                         (game_id, game_id)).fetchone()
+        if row is None:
+            raise ValueError(f"no game {game_id}")
+        if row[0] is not None:
+            raise ValueError(f"game {game_id} is already closed")
+        pot = self._open[game_id] = row[1]
+        return pot
+
+    def _take_pot(self, game_id: int, account_id: int, amount: int, reason: str) -> int:
+        pot = self.require_open(game_id)
+        if amount != pot:
+            raise ValueError(f"pot of game {game_id} is {pot}, not {amount}")
+        return self.move(account_id, amount, reason, game_id)
+
+    # ------------------------------------------------------------ Wallet
+
+    def balance(self, handle: str) -> int:
+        """Current CUBES of ``handle`` (SYSTEM included), as :meth:`balances_of` reads
+        them; raises UnknownAccount."""
+        cubes = self.balances_of((handle,))
+        if not cubes:
+            raise UnknownAccount(handle)
+        return cubes[handle]
+
+    def balances_of(self, handles: Sequence[str]) -> dict[str, int]:
+        """Current CUBES of several handles: ``{handle as given: CUBES}``; handles without
+        an account are left out.
+
+        Balances this connection has read or written (every movement applies the new
+        one) are cached, so the table's snapshot after a bet costs no SQL; if one is not
+        cached, all are read in one query (after the queued statements). The cache is
+        trusted only while no other connection has committed (``PRAGMA data_version``,
+        looked at here outside a transaction and at the start of each write
+        transaction), so an admin's grant from the CLI shows at the next read, and it is
+        dropped on any rollback."""
+        if not self.w.in_transaction:
+            self.w.check_version()
+        keys = {handle: handle_key(handle) for handle in handles}
+        found: dict[str, int] = {}
+        for handle, key in keys.items():
+            cubes = self._cubes.get(self._ids.get(key))  # type: ignore[arg-type]
+            if cubes is None:
+                break
+            found[handle] = cubes
+        else:
+            return found
+        # One is not cached: read them all, so that nothing taken from the cache before the
+        # read can be stale (the read runs the queue, whose failure forgets the cache).
+        wanted = set(keys.values())
+        rows = {key: (account_id, cubes) for account_id, key, cubes in self.w.sql(
+            f"SELECT id, handle_key, cubes FROM accounts WHERE handle_key IN "
+            f"({','.join('?' * len(wanted))})", tuple(wanted))}
+        found = {}
+        for handle, key in keys.items():
+            if key in rows:
+                account_id, found[handle] = rows[key]
+                self._ids[key] = account_id
+                self._cubes[account_id] = found[handle]
+        return found
+
+    def open_game(self, handles: Sequence[str], deck_hash: str,
+                  table: str = DEFAULT_TABLE) -> int:
+        """Record a new game at table ``table`` (its ``[[tables]] id``; players in seat
+        order, SHA-256 hex of the deck order), started now by the clock (Unix seconds);
+        returns its id, never reused once committed (a start whose commit failed leaves
+        its id to the next). Until :meth:`close_game` it counts as unfinished and is
+        refunded by :meth:`recover_unfinished_games`. Commits with ``synchronous =
+        NORMAL``, inside ``defer_commits`` at ``commit_pending``. The id is the one
+        SQLite's AUTOINCREMENT would give (read once, then counted on while the caches
+        are valid), so the game's ``INSERT`` is queued like a move."""
+        with self.w.write(durable=False):
+            game_id = self._next_game
+            if game_id is None:
+                game_id = self.w.sql(
+                    "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'),"
+                    " 0), COALESCE((SELECT MAX(id) FROM games), 0)) + 1").fetchone()[0]
+            self.w.queue.append((
+                "INSERT INTO games (id, players, deck_hash, started_at, table_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, json.dumps(list(handles)), deck_hash, self.clock(), table)))
+            self._next_game = game_id + 1
+            self._open[game_id] = 0
+            self.w.touched.add(game_id)
+            return game_id
+
+    def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of open game
+        ``game_id`` (chapter 2: bets leave the player's cash the moment they are made);
+        ``reason`` is ``"ante"`` or ``"bet"``. Returns the new balance. Raises
+        InsufficientCubes, UnknownAccount, or ValueError (bad amount, game not open);
+        nothing is changed then. Commits like :meth:`open_game`. The open-game check, the
+        account id and the balance come from the caches (see :meth:`move`), so inside
+        ``defer_commits`` a bet runs no SQL statement until ``commit_pending``."""
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        with self.w.write(durable=False):
+            self.require_open(game_id)
+            return self.move(self.account_id(handle), -amount, reason, game_id)
+
+    def pay_out_pot(self, game_id: int, handle: str, amount: int) -> int:
+        """Pay the whole pot (``amount`` CUBES, must equal the pot, else ValueError) of
+        open game ``game_id`` to the winner; journal reason ``win``. Returns the new
+        balance. Checked against the cached pot and queued like a bet (:meth:`move`)."""
+        with self.w.write():
+            return self._take_pot(game_id, self.account_id(handle), amount, "win")
+
+    def pot_to_system(self, game_id: int, amount: int) -> None:
+        """Move the whole pot (``amount`` CUBES, must equal the pot) of a game nobody won
+        to the SYSTEM account (chapter 2, end of game); journal reason ``pot-to-system``."""
+        with self.w.write():
+            self._take_pot(game_id, self.system_id, amount, "pot-to-system")
+
+    def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
+        """Mark the game finished now (``end_reason`` ``"finished"``) and store ``history``
+        as JSON. Raises ValueError if the game is not open or its pot still holds CUBES
+        (they would vanish), TypeError if ``history`` is not JSON-able; nothing is changed
+        then. Checked against the cached pot; the ``UPDATE`` is queued like a move."""
+        with self.w.write():
+            pot = self.require_open(game_id)
+            if pot:
+                raise ValueError(f"pot of game {game_id} still holds {pot} CUBES")
+            self.w.queue.append((
+                "UPDATE games SET ended_at = ?, winner = ?, end_reason = 'finished', "
+                "history = ? WHERE id = ? AND ended_at IS NULL",
+                (self.clock(), winner, json.dumps(dict(history)), game_id)))
+            del self._open[game_id]
+
+    def cancel_game(self, game_id: int, reason: str,
+                    ended_at: float | None = None) -> dict[str, int]:
+        """Close an open game without a winner and give back every ante and bet to the
+        player who paid it (journal reason ``refund``, ``note`` = ``reason``), leaving a
+        notice for each refunded player. If the pot was already paid out (the game ended
+        but was not closed) nothing is refunded. Returns ``{handle: CUBES refunded}``.
+        Raises ValueError if the game is not open."""
+        if ended_at is None:
+            ended_at = self.clock()
+        refunds: dict[str, int] = {}
+        with self.w.write():
+            self.require_open(game_id)
+            paid_out = self.w.sql("SELECT COALESCE(SUM(amount), 0) FROM journal "
+                                  "WHERE game_id = ? AND amount > 0", (game_id,)).fetchone()[0]
+            payers = [] if paid_out else self.w.sql(
+                "SELECT j.account_id, a.handle, -SUM(j.amount) FROM journal j "
+                "JOIN accounts a ON a.id = j.account_id WHERE j.game_id = ? AND j.amount < 0 "
+                "GROUP BY j.account_id ORDER BY MIN(j.id)", (game_id,)).fetchall()
+            for account_id, handle, paid in payers:
+                self.move(account_id, paid, "refund", game_id, reason)
+                self.w.queue.append((
+                    "INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
+                    (account_id, ended_at, f"Game {game_id} was cancelled ({reason}): your "
+                     f"{paid} CUBES of ante and bets were refunded.")))
+                refunds[handle] = paid
+            self.w.queue.append((
+                "UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
+                "WHERE id = ? AND ended_at IS NULL",
+                (ended_at, f"cancelled: {reason}",
+                 json.dumps({"cancelled": reason, "refunds": refunds}), game_id)))
+            del self._open[game_id]
+        return refunds
+
+    def recover_unfinished_games(self, now: float) -> list[int]:
+        """Cancel and refund (:meth:`cancel_game`, reason :data:`CRASH_REASON`) every game
+        that has no end record, e.g. after kill -9 or a power loss. Call once at server
+        start before the tables open. Returns the ids of the games cancelled."""
+        ids = [r[0] for r in self.w.sql(
+            "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
+        for game_id in ids:
+            self.cancel_game(game_id, CRASH_REASON, now)
+        return ids
+

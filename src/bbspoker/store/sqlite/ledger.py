@@ -1,0 +1,259 @@
+"""The CUBES ledger: accounts, an append-only journal, games and notices in SQLite.
+
+:class:`Ledger` composes the parts of this package, none of which holds all of it:
+``schema`` (migrations), ``writer`` (the connection and its queued, deferred
+transactions), ``books`` (the caches and the movements of the wallet), ``accounts``,
+``admin`` (adjustments and reads of the journal and games) and ``audit`` (verify,
+backup).
+
+:class:`Ledger` is the real :class:`bbspoker.store.wallet.Wallet`. CUBES are the
+users' savings, so none may appear or vanish without a record:
+
+* every movement of CUBES is one ``journal`` row (account, signed amount,
+  reason, game id, time, balance after it, and for admin rows the reason text
+  and the operating-system user), written in the same transaction as the
+  balance it changes;
+* debits are conditional: a balance never goes below zero
+  (:class:`~bbspoker.store.wallet.InsufficientCubes`, nothing changed);
+* the pot of a game is not stored anywhere else: it is minus the sum of that
+  game's journal rows (antes and bets are negative, the payout positive), so
+  a finished game's rows sum to zero and ``ledger verify`` can prove it;
+* money enters and leaves the whole system only through rows with no game:
+  grants, takes, ``set`` adjustments and the starting CUBES of a new account
+  (reason ``signup``, actor ``system:signup`` for accounts made at the login
+  prompt, the sysop's user for ``bbspoker users add``). Hence the invariant
+  checked by ``Ledger.verify``: CUBES of all accounts (the
+  :data:`~bbspoker.store.wallet.SYSTEM` account included) plus open pots equal
+  grants minus takes.
+
+SQLite is used with WAL, a busy timeout and ``BEGIN IMMEDIATE`` for every
+write, so the server and the admin CLI can use the same file at the same time
+without losing an update. Several calls can share one transaction
+(:meth:`Ledger.transaction`). Opening a ledger runs the schema migrations
+(table ``schema_version``).
+
+Durability: every commit is atomic and survives a crash of the process. The
+stakes of a game still running (:meth:`Ledger.open_game`, antes and bets through
+:meth:`Ledger.pay_into_pot`) commit with ``synchronous = NORMAL``: no fsync, so a
+power loss may drop the last such commits. That is safe: the WAL keeps a prefix
+of the commits, each balance change goes with its journal row, and the game,
+left unfinished, is refunded by :meth:`Ledger.recover_unfinished_games` at the
+next start. The table also ends its games that way (one ``transaction(durable=False)``
+for the pot and the end record): a power loss can then roll back a game just
+finished, which is refunded like any unfinished game. Everything else called on
+its own (cancelling a game, grants, takes, ``set``, new accounts, notices,
+account fields) commits with ``synchronous = FULL``; its fsync of the WAL also
+makes every earlier commit durable.
+
+Writes are checked in Python and queued: a write transaction begins with
+``BEGIN IMMEDIATE`` (SQLite's write lock, so no other connection can change a
+balance until it ends) and ``PRAGMA data_version`` (are the caches still
+valid?); each movement is then checked against the balance, and each pot
+against the game's pot, that this connection holds for the account and game,
+applied to those, and its statements (the balance ``UPDATE``, the journal
+``INSERT``, the game's ``INSERT``/``UPDATE``) are queued with the values of the
+moment of the call (journal time, balance after it). They run in order just
+before the COMMIT, or earlier when a read or a write that needs SQLite follows
+them. Each queued statement must change exactly one row (a balance ``UPDATE`` is
+conditional on the balance it was checked against), else, like any error of a
+statement or of the COMMIT, the whole transaction is rolled back.
+
+The table's service defers those NORMAL commits by one event-loop turn
+(:meth:`Ledger.defer_commits`, :meth:`Ledger.commit_pending`): a step's
+writes (a start with its antes, a bet, the end of a game) are checked and
+applied at once with no SQL statement but the ``BEGIN IMMEDIATE`` of the step's
+first write, the update goes to every screen, and the queued statements and the
+COMMIT follow in the next loop turn. Meanwhile the transaction stays open on
+the server's connection (which holds SQLite's write lock: the admin CLI waits
+that long); any other write, snapshot, backup or close commits it first, and a
+read that asks SQLite runs its queued statements first. So a crash of the
+process (kill -9) now loses at most the last step's writes, shown to the
+players for less than a loop turn; the game, left without them, is refunded at
+the next start as after a power loss. If the pending work cannot be written
+(a statement or the COMMIT fails: I/O error, disk full, a constraint) it is
+rolled back; the table then calls the game off and refunds what the ledger
+holds of it.
+
+The connection caches account ids, balances, which games are open with their
+pots, and the next game id. The cache is trusted only while no other
+connection has committed (``PRAGMA data_version``) and is dropped on any
+rollback.
+
+The server opens its ledger with ``autocheckpoint=False`` and calls
+:meth:`Ledger.checkpoint` from a worker thread every ``[ledger] sync_interval``
+seconds: the WAL is synced and copied into the database file there, off the
+event loop, instead of inside whichever commit passes SQLite's 1,000-page mark.
+So the table's commits reach the disk within about that interval.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sqlite3
+import time
+from contextlib import AbstractContextManager
+from typing import Any, Callable, TypeVar
+
+from bbspoker.store.sqlite.schema import migrate, schema_version
+from bbspoker.store.sqlite.accounts import Accounts
+from bbspoker.store.sqlite.admin import Admin
+from bbspoker.store.sqlite.audit import Audit
+from bbspoker.store.sqlite.books import Books
+from bbspoker.store.sqlite.records import LedgerError
+from bbspoker.store.sqlite.writer import Writer
+
+__all__ = ["Ledger"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _via(part: str, method: _F) -> _F:
+    """A method of :class:`Ledger` that calls ``method`` on its part ``part`` (same
+    signature and docstring)."""
+    @functools.wraps(method)
+    def call(self: Ledger, *args: Any, **kwargs: Any) -> Any:
+        return method(getattr(self, part), *args, **kwargs)
+    return call  # type: ignore[return-value]
+
+
+class Ledger:
+    """The SQLite CUBES store; implements :class:`bbspoker.store.wallet.Wallet` plus accounts,
+    admin adjustments, hand histories, crash recovery and verification.
+
+    ``path``: database file (created with its schema if missing, migrated if older).
+    ``starting_cubes``: CUBES of an account created without an explicit amount.
+    ``clock``: returns Unix seconds for journal times (tests inject one).
+    ``autocheckpoint=False``: leave copying the WAL into the file to :meth:`checkpoint`.
+
+    One sqlite3 connection per object (:attr:`writer`). It may be created in one thread and
+    used from another, but calls must not overlap (one thread at a time). Raises
+    :class:`LedgerError` if the file cannot be opened or its schema is newer than this
+    code. Handles are matched without regard to case. The methods are those of its parts:
+    :class:`~bbspoker.store.sqlite.books.Books` (the wallet),
+    :class:`~bbspoker.store.sqlite.accounts.Accounts`,
+    :class:`~bbspoker.store.sqlite.admin.Admin` and
+    :class:`~bbspoker.store.sqlite.audit.Audit`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, starting_cubes: int = 1000,
+                 clock: Callable[[], float] = time.time, autocheckpoint: bool = True) -> None:
+        if starting_cubes < 0:
+            raise ValueError(f"starting_cubes must be >= 0, got {starting_cubes}")
+        self.books = Books(clock)
+        self.writer = Writer(path, forget=self.books.forget, autocheckpoint=autocheckpoint)
+        self.path = self.writer.path
+        try:
+            migrate(self.writer)
+        except sqlite3.DatabaseError as exc:
+            self.writer.db.close()
+            raise LedgerError(f"cannot use database {self.path}: {exc}") from None
+        except LedgerError:
+            self.writer.db.close()
+            raise
+        self.books.start(self.writer)
+        self.accounts = Accounts(self.books, starting_cubes)
+        self.admin = Admin(self.books)
+        self.audit = Audit(self.books)
+        # The table's hot path (a bet, a snapshot) goes straight to the books.
+        self.balances_of = self.books.balances_of
+        self.pay_into_pot = self.books.pay_into_pot
+
+    @property
+    def starting_cubes(self) -> int:
+        """CUBES of an account created without an explicit amount."""
+        return self.accounts.starting_cubes
+
+    @property
+    def _db(self) -> Any:
+        """The sqlite3 connection (tests trace and break it)."""
+        return self.writer.db
+
+    @_db.setter
+    def _db(self, db: Any) -> None:
+        self.writer.db = db
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Commit pending work (see :meth:`defer_commits`; a failure is logged and the game
+        is refunded at the next start), close the connection(s); the object cannot be
+        used afterwards."""
+        self.writer.close()
+
+    def schema_version(self) -> int:
+        """The schema version of the open database (equals ``SCHEMA_VERSION`` after opening)."""
+        return schema_version(self.writer)
+
+    def transaction(self, durable: bool = True) -> AbstractContextManager[None]:
+        """Group the calls made inside the ``with`` block into one SQLite transaction
+        (:meth:`bbspoker.store.wallet.Wallet.transaction`): one ``BEGIN IMMEDIATE`` ...
+        ``COMMIT``. Each method called inside is a nested block: if it raises, only its
+        own work is undone and the block may go on. An exception escaping the block undoes
+        everything. The statements are queued and run at its end, or earlier when a call
+        inside needs SQLite to hold them, so an error of SQLite itself (I/O error, disk
+        full) comes from there and undoes all of it. ``durable``: commit with
+        ``synchronous = FULL`` (True) or ``NORMAL`` (False), for everything inside. With
+        ``durable=False`` inside :meth:`defer_commits` the block joins the pending work.
+        Raises ``sqlite3.OperationalError`` if another connection holds the write lock
+        for longer than the busy timeout (10 s)."""
+        return self.writer.write(durable)
+
+    def defer_commits(self) -> AbstractContextManager[None]:
+        """Leave non-durable work uncommitted inside the block, for :meth:`commit_pending`
+        (:meth:`bbspoker.store.wallet.Wallet.defer_commits`).
+
+        The first such write begins a transaction (``BEGIN IMMEDIATE``, which takes
+        SQLite's write lock, and ``PRAGMA data_version``) and does not commit it; later
+        ones join it. Their checks use the balances and pots this connection holds, as
+        authoritative as SQLite's while it holds the lock, so an ante, a bet, a payout
+        and the end of a game run no SQL statement here: their statements are queued
+        for :meth:`commit_pending`, which the table's service calls in the event-loop
+        turn after each of its steps. Every other write (durable, or outside such a
+        block), :meth:`totals`, :meth:`verify`, :meth:`backup` and :meth:`close` first
+        commit the pending work; a read that asks SQLite (one not served by the caches)
+        runs the queued statements first, so it sees them."""
+        return self.writer.defer_commits()
+
+    commit_pending = _via("writer", Writer.commit_pending)
+    checkpoint = _via("writer", Writer.checkpoint)
+
+    # the wallet (balances_of and pay_into_pot are bound in __init__)
+    balance = _via("books", Books.balance)
+    open_game = _via("books", Books.open_game)
+    pay_out_pot = _via("books", Books.pay_out_pot)
+    pot_to_system = _via("books", Books.pot_to_system)
+    close_game = _via("books", Books.close_game)
+    cancel_game = _via("books", Books.cancel_game)
+    recover_unfinished_games = _via("books", Books.recover_unfinished_games)
+
+    # accounts
+    find_account = _via("accounts", Accounts.find_account)
+    create_account = _via("accounts", Accounts.create_account)
+    password_hash = _via("accounts", Accounts.password_hash)
+    set_password_hash = _via("accounts", Accounts.set_password_hash)
+    touch = _via("accounts", Accounts.touch)
+    ban = _via("accounts", Accounts.ban)
+    unban = _via("accounts", Accounts.unban)
+    list_accounts = _via("accounts", Accounts.list_accounts)
+    notices = _via("accounts", Accounts.notices)
+    clear_notices = _via("accounts", Accounts.clear_notices)
+
+    # the sysop's adjustments and reads
+    grant = _via("admin", Admin.grant)
+    take = _via("admin", Admin.take)
+    set_cubes = _via("admin", Admin.set_cubes)
+    history = _via("admin", Admin.history)
+    latest_journal_id = _via("admin", Admin.latest_journal_id)
+    journal_since = _via("admin", Admin.journal_since)
+    list_games = _via("admin", Admin.list_games)
+    game = _via("admin", Admin.game)
+
+    # checks and backup
+    totals = _via("audit", Audit.totals)
+    verify = _via("audit", Audit.verify)
+    backup = _via("audit", Audit.backup)

@@ -1,0 +1,168 @@
+"""What the ledger hands out and the rules for handles: records of accounts, journal
+rows, games and totals, the ledger's errors, and how a handle is checked and compared.
+
+Pure data and functions: no connection, no SQL but the column lists these records are
+read from (kept here beside the records so that one changes with the other).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import wcwidth
+
+from bbspoker.store.wallet import SYSTEM
+from bbspoker.text import clean_text
+
+__all__ = [
+    "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
+    "handle_key", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
+]
+
+#: Actor recorded for the starting CUBES of an account created at the login prompt.
+SIGNUP_ACTOR = "system:signup"
+#: Reason recorded for games refunded by ``Ledger.recover_unfinished_games``.
+CRASH_REASON = "the server stopped before the game ended"
+#: Table id of games recorded before tables had ids (schema version 1), and the id of
+#: the one table an old config describes.
+DEFAULT_TABLE = "poker"
+
+
+class HandleTaken(Exception):
+    """An account with that handle (compared without regard to case) already exists."""
+
+
+class LedgerError(Exception):
+    """The database cannot be used: unreadable file, or a schema newer than this code."""
+
+
+@functools.lru_cache(maxsize=4096)
+def handle_key(handle: str) -> str:
+    """The form of a handle used for uniqueness and look-up: NFKC, then case-folded.
+
+    ``"Alice"``, ``"ALICE"`` and full-width ``"Ａｌｉｃｅ"`` share one key. Cached
+    (the last 4096 handles): every balance look-up goes through it.
+    """
+    return unicodedata.normalize("NFKC", handle).casefold()
+
+
+def validate_handle(handle: str) -> str:
+    """Check a handle typed at the login prompt or given to the CLI; return it as stored.
+
+    Rule (issue 3, issue 5): surrounding spaces are dropped; then 2-16
+    printable characters (no C0/C1 controls, DEL, ESC, bidi or zero-width
+    characters), at most 16 terminal columns wide (``wcwidth``), and not the
+    reserved name of the :data:`~bbspoker.store.wallet.SYSTEM` account. Raises
+    ``ValueError`` with a message fit to show the user.
+    """
+    text = handle.strip()
+    if not 2 <= len(text) <= 16:
+        raise ValueError("a handle has 2 to 16 characters")
+    # The one allowlist for user text on screens (bbspoker.text), plus U+FFFD: what
+    # undecodable input turns into is no character anyone meant to type.
+    if not text.isprintable() or clean_text(text) != text or "\ufffd" in text:
+        raise ValueError("a handle may only contain printable characters")
+    if wcwidth.wcswidth(text) > 16:
+        raise ValueError("a handle may be at most 16 columns wide")
+    if handle_key(text) == handle_key(SYSTEM):
+        raise ValueError(f"the handle {SYSTEM} is reserved")
+    return text
+
+
+@dataclass(frozen=True)
+class Account:
+    """One user account. ``cubes`` in CUBES; ``created``/``last_seen`` in Unix seconds
+    (``last_seen`` is ``None`` until the first ``Ledger.touch``)."""
+
+    handle: str
+    cubes: int
+    created: float
+    last_seen: float | None
+    banned: bool
+    ban_reason: str | None
+
+
+@dataclass(frozen=True)
+class JournalRow:
+    """One movement of CUBES.
+
+    ``amount`` is signed CUBES (negative leaves the account); ``balance`` is
+    the account's CUBES after the row. ``reason`` is ``ante``/``bet`` (or what
+    the table passed), ``win``, ``pot-to-system``, ``refund``, ``signup``,
+    ``grant``, ``take`` or ``set``. ``game_id`` is set for game rows; ``note``
+    holds the admin's reason text or the refund reason; ``actor`` the OS user
+    of an admin row (``system:signup`` for starting CUBES). ``at``: Unix seconds.
+    """
+
+    id: int
+    handle: str
+    amount: int
+    reason: str
+    game_id: int | None
+    at: float
+    balance: int
+    note: str | None
+    actor: str | None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as recorded: players in seat order, SHA-256 hex of the deck order,
+    start/end in Unix seconds (``ended_at`` ``None`` while open), the winner,
+    ``end_reason`` (``"finished"`` or why it was cancelled), the CUBES in its
+    pot now, the hand history mapping stored at the end (``None`` while open) and
+    the id of the table it was played at (``[[tables]] id``)."""
+
+    id: int
+    players: list[str]
+    deck_hash: str
+    started_at: float
+    ended_at: float | None
+    winner: str | None
+    end_reason: str | None
+    pot: int
+    history: dict[str, Any] | None
+    table: str = DEFAULT_TABLE
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Where all CUBES are, for ``ledger verify``: ``grants`` and ``takes`` (both >= 0)
+    are the money that entered/left through rows with no game; ``accounts`` is the
+    sum of user balances, ``system`` the SYSTEM account, ``open_pots`` what open
+    games hold. Conservation: ``accounts + system + open_pots == grants - takes``."""
+
+    grants: int
+    takes: int
+    accounts: int
+    system: int
+    open_pots: int
+
+
+ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason"
+JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
+                           j.balance, j.note, j.actor
+                    FROM journal j JOIN accounts a ON a.id = j.account_id"""
+GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, g.winner,
+                        g.end_reason,
+                        -(SELECT COALESCE(SUM(amount), 0) FROM journal WHERE game_id = g.id),
+                        g.history, g.table_id
+                 FROM games g"""
+
+
+def account_of(row: tuple) -> Account:
+    """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
+    handle, cubes, created, last_seen, banned, ban_reason = row
+    return Account(handle, cubes, created, last_seen, bool(banned), ban_reason)
+
+
+def game_of(row: tuple) -> GameRecord:
+    """A :class:`GameRecord` from a row of :data:`GAME_SELECT`."""
+    gid, players, deck_hash, started, ended, winner, end_reason, pot, history, table = row
+    return GameRecord(gid, json.loads(players), deck_hash, started, ended, winner,
+                      end_reason, pot, None if history is None else json.loads(history),
+                      table)

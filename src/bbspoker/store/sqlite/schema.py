@@ -1,0 +1,103 @@
+"""The ledger's schema: an append-only list of migrations and the code that runs them.
+
+Each migration is a tuple of SQL statements run in one transaction; its index + 1 is the
+schema version it brings the database to, kept in the one-row table ``schema_version``.
+Append, never edit: a database made by any earlier release is brought up to date when it
+is opened, and one made by a newer release is refused (:class:`LedgerError`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bbspoker.store.sqlite.records import DEFAULT_TABLE, LedgerError
+from bbspoker.store.wallet import SYSTEM
+
+if TYPE_CHECKING:
+    from bbspoker.store.sqlite.writer import Writer
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: accounts, games, the journal of every movement of CUBES, notices.
+    (
+        """CREATE TABLE accounts (
+            id            INTEGER PRIMARY KEY,
+            handle        TEXT NOT NULL,
+            handle_key    TEXT NOT NULL UNIQUE,
+            password_hash TEXT,
+            cubes         INTEGER NOT NULL CHECK (cubes >= 0),
+            created       REAL NOT NULL,
+            last_seen     REAL,
+            banned        INTEGER NOT NULL DEFAULT 0,
+            ban_reason    TEXT
+        )""",
+        """CREATE TABLE games (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            players    TEXT NOT NULL,
+            deck_hash  TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at   REAL,
+            winner     TEXT,
+            end_reason TEXT,
+            history    TEXT
+        )""",
+        """CREATE TABLE journal (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            amount     INTEGER NOT NULL,
+            reason     TEXT NOT NULL,
+            game_id    INTEGER REFERENCES games(id),
+            at         REAL NOT NULL,
+            balance    INTEGER NOT NULL,
+            note       TEXT,
+            actor      TEXT
+        )""",
+        "CREATE INDEX journal_account ON journal(account_id, id)",
+        "CREATE INDEX journal_game ON journal(game_id)",
+        "CREATE INDEX games_open ON games(id) WHERE ended_at IS NULL",
+        """CREATE TABLE notices (
+            id         INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            at         REAL NOT NULL,
+            text       TEXT NOT NULL
+        )""",
+        "CREATE INDEX notices_account ON notices(account_id)",
+        f"""INSERT INTO accounts (handle, handle_key, cubes, created)
+            VALUES ('{SYSTEM}', '{SYSTEM}', 0, unixepoch())""",
+    ),
+    # 2: many tables (issue 14): each game records the table it was played at; the games
+    # of an older database were all played at the one table it had.
+    (
+        f"ALTER TABLE games ADD COLUMN table_id TEXT NOT NULL DEFAULT '{DEFAULT_TABLE}'",
+        "CREATE INDEX games_table ON games(table_id, id)",
+    ),
+)
+
+#: Schema version this code writes; a database with a higher version is refused.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(writer: Writer) -> None:
+    """Bring the database behind ``writer`` to :data:`SCHEMA_VERSION` in one write
+    transaction (all or nothing). Raises :class:`LedgerError` if its version is newer
+    than this code's, ``sqlite3.Error`` if a statement fails."""
+    with writer.write():
+        writer.sql("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = writer.sql("SELECT version FROM schema_version").fetchone()
+        version = 0 if row is None else row[0]
+        if version > SCHEMA_VERSION:
+            raise LedgerError(f"database {writer.path} has schema version {version}, newer "
+                              f"than this bbspoker ({SCHEMA_VERSION}); upgrade bbspoker")
+        for statements in MIGRATIONS[version:]:
+            for statement in statements:
+                writer.sql(statement)
+        if row is None:
+            writer.sql("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+        else:
+            writer.sql("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+
+def schema_version(writer: Writer) -> int:
+    """The schema version of the open database."""
+    return writer.sql("SELECT version FROM schema_version").fetchone()[0]
