@@ -81,6 +81,25 @@ def test_users_add_from_password_file_and_with_cubes(users, run):
     assert lines[1].split()[:2] == ["Alice", "1000"] and lines[2].split()[:2] == ["bob", "50"]
 
 
+def test_users_add_bot_makes_a_computer_players_account_funded_like_anyone(users, run,
+                                                                           pwfile):
+    code, out, _ = run("users", "add", "Robo", "--bot", "--cubes", "500")
+    assert code == 0 and out == "created computer player Robo with 500 CUBES\n"
+    assert run("users", "add", "Porty", "--bot", "--password-file", str(pwfile))[0] == 0
+    with Ledger(users) as led:
+        robo, porty, alice = (led.find_account(h) for h in ("robo", "porty", "alice"))
+        assert robo.bot and porty.bot and not alice.bot
+        assert led.password_hash("robo") is None               # it logs in nowhere
+        assert verify_password(led.password_hash("porty"), "correct horse")
+        assert [a.handle for a in led.list_accounts(bots=True)] == ["Porty", "Robo"]
+        assert led.history("robo", 1)[0].reason == "signup"   # its CUBES are journalled
+        assert led.verify() == []
+    out = run("users", "list")[1]
+    assert [line.split()[0] for line in out.splitlines() if line.endswith("ok (bot)")] \
+        == ["Porty", "Robo"]
+    assert "handle:     Robo  (computer player)" in run("users", "show", "robo")[1]
+
+
 def test_users_add_asks_the_password_twice(db, run, monkeypatch):
     typed = iter(["open sesame", "open sesame"])
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(typed))

@@ -924,11 +924,12 @@ def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(
                     "VALUES ('[\"alice\"]', 'ab', 1.0)")
     raw.close()
     with Ledger(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 2
+        assert led.schema_version() == SCHEMA_VERSION
         (old,) = led.list_games()
         assert old.table == "poker" and old.players == ["alice"]
         assert led.list_games(table="poker") == [old] and led.list_games(table="red") == []
         led.create_account("alice", "h")
+        assert led.find_account("alice").bot is False     # accounts of old are people's
         new = led.open_game(["alice"], "cd", table="red")
         led.pay_into_pot(new, "alice", 10, "ante")
         assert [g.table for g in led.list_games()] == ["red", "poker"]

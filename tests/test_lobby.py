@@ -188,6 +188,16 @@ async def test_banned_user_is_refused_with_the_reason(server, clients):
     assert "Password:" not in c.text
 
 
+async def test_a_computer_players_account_does_not_log_in_at_the_door(server, clients):
+    server.app.ledger.create_account("Robo", None, 100, bot=True)
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("robo\r")
+    await c.wait_for("Robo is a computer player; it does not log in here.")
+    await c.wait_for("Handle:")
+    assert "Password:" not in c.text and "Create new user" not in c.text
+
+
 async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
     ledger = server.app.ledger
     add_user(server, "dave", "pw-dave")

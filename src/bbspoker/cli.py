@@ -108,10 +108,14 @@ def _users_add(args: argparse.Namespace, config: Config) -> int:
     with _open(config, create=True) as ledger:
         if ledger.find_account(handle) is not None:
             raise HandleTaken(f"the handle {handle} is taken")
-        password = _read_new_password(handle, args.password_file)
-        account = ledger.create_account(handle, hash_password(password), args.cubes,
-                                        actor=_actor())
-    print(f"created {account.handle} with {account.cubes} CUBES")
+        if args.bot and args.password_file is None:
+            stored = None                 # a bot at the tables needs no password
+        else:
+            stored = hash_password(_read_new_password(handle, args.password_file))
+        account = ledger.create_account(handle, stored, args.cubes, actor=_actor(),
+                                        bot=args.bot)
+    kind = "computer player " if account.bot else ""
+    print(f"created {kind}{account.handle} with {account.cubes} CUBES")
     return 0
 
 
@@ -124,6 +128,7 @@ def _users_list(args: argparse.Namespace, config: Config) -> int:
     print(f"{'HANDLE':<16}  {'CUBES':>10}  {'LAST SEEN':<19}  STATUS")
     for a in accounts:
         status = f"banned: {a.ban_reason}" if a.banned else "ok"
+        status += " (bot)" if a.bot else ""
         print(f"{a.handle:<16}  {a.cubes:>10}  {_when(a.last_seen):<19}  {status}")
     return 0
 
@@ -132,7 +137,7 @@ def _users_show(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         a = _account_or_fail(ledger, args.name)
         waiting = ledger.notices(a.handle)
-    print(f"handle:     {a.handle}")
+    print(f"handle:     {a.handle}" + ("  (computer player)" if a.bot else ""))
     print(f"CUBES:      {a.cubes}")
     print(f"created:    {_when(a.created)}")
     print(f"last seen:  {_when(a.last_seen)}")
@@ -349,6 +354,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="starting CUBES (default: [ledger] starting_cubes)")
     p.add_argument("--password-file", metavar="F",
                    help="read the password from the first line of F instead of asking")
+    p.add_argument("--bot", action="store_true",
+                   help="a computer player's account (seated by tables with bots = N; no "
+                        "password unless --password-file gives one, for the bot port)")
     command(users, "list", "list all accounts", _users_list)
     p = command(users, "show", "show one account", _users_show)
     p.add_argument("name")

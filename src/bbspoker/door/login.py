@@ -71,6 +71,11 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
             if created is not None:
                 return created
             continue
+        if account.bot:
+            _log_login(session, account.handle, "bot account")
+            session.write(f"{account.handle} is a computer player; it does not log in "
+                          "here.\r\n\r\n")
+            continue
         if account.banned:
             _log_login(session, account.handle, "banned")
             reason = clean_text(account.ban_reason or "no reason given", 60)

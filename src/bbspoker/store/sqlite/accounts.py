@@ -35,13 +35,15 @@ class Accounts:
                                (handle_key(handle),)).fetchone()
         return None if row is None else account_of(row)
 
-    def create_account(self, handle: str, password_hash: str, cubes: int | None = None, *,
-                       actor: str = SIGNUP_ACTOR) -> Account:
+    def create_account(self, handle: str, password_hash: str | None, cubes: int | None = None,
+                       *, actor: str = SIGNUP_ACTOR, bot: bool = False) -> Account:
         """Create an account with ``cubes`` (default: ``starting_cubes``) starting CUBES.
 
         The starting CUBES are journalled as reason ``signup`` by ``actor``
         (``system:signup`` at the login prompt, the sysop's OS user from the CLI) and
-        count as a grant. Raises ValueError (bad handle, see ``validate_handle``, or
+        count as a grant. ``bot``: a computer player's account; ``password_hash`` may then
+        be ``None`` (no password: it can log in nowhere, and plays only at tables whose
+        config seats bots). Raises ValueError (bad handle, see ``validate_handle``, or
         negative ``cubes``) or :class:`HandleTaken`.
         """
         handle = validate_handle(handle)
@@ -53,14 +55,14 @@ class Accounts:
         with w.write():
             try:
                 account_id = w.sql(
-                    "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created) "
-                    "VALUES (?, ?, ?, 0, ?)",
-                    (handle, handle_key(handle), password_hash, now)).lastrowid
+                    "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "
+                    "bot) VALUES (?, ?, ?, 0, ?, ?)",
+                    (handle, handle_key(handle), password_hash, now, int(bot))).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken") from None
             books.new_account(account_id)
             books.move(account_id, cubes, "signup", None, "account created", actor)
-        return Account(handle, cubes, now, None, False, None)
+        return Account(handle, cubes, now, None, False, None, bot)
 
     def password_hash(self, handle: str) -> str | None:
         """The stored password hash of ``handle``, or ``None`` if there is no such account."""
@@ -94,9 +96,11 @@ class Accounts:
         """Lift a ban; raises UnknownAccount."""
         self._update(handle, "banned = 0, ban_reason = NULL", ())
 
-    def list_accounts(self) -> list[Account]:
-        """All user accounts (not SYSTEM), ordered by handle without regard to case."""
-        rows = self.books.w.sql(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id != ? "
+    def list_accounts(self, bots: bool | None = None) -> list[Account]:
+        """All user accounts (not SYSTEM), ordered by handle without regard to case;
+        ``bots`` True: only computer players', False: only people's."""
+        where = "" if bots is None else f" AND bot = {int(bots)}"
+        rows = self.books.w.sql(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id != ?{where} "
                                 "ORDER BY handle_key", (self.books.system_id,)).fetchall()
         return [account_of(r) for r in rows]
 

@@ -76,7 +76,9 @@ def validate_handle(handle: str) -> str:
 @dataclass(frozen=True)
 class Account:
     """One user account. ``cubes`` in CUBES; ``created``/``last_seen`` in Unix seconds
-    (``last_seen`` is ``None`` until the first ``Ledger.touch``)."""
+    (``last_seen`` is ``None`` until the first ``Ledger.touch``); ``bot``: a computer
+    player's account (``users add --bot``), which plays at tables through the bots' own
+    path and never logs in at the door."""
 
     handle: str
     cubes: int
@@ -84,6 +86,7 @@ class Account:
     last_seen: float | None
     banned: bool
     ban_reason: str | None
+    bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ class Totals:
     open_pots: int
 
 
-ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason"
+ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot"
 JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
                            j.balance, j.note, j.actor
                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
@@ -156,8 +159,8 @@ GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, 
 
 def account_of(row: tuple) -> Account:
     """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
-    handle, cubes, created, last_seen, banned, ban_reason = row
-    return Account(handle, cubes, created, last_seen, bool(banned), ban_reason)
+    handle, cubes, created, last_seen, banned, ban_reason, bot = row
+    return Account(handle, cubes, created, last_seen, bool(banned), ban_reason, bool(bot))
 
 
 def game_of(row: tuple) -> GameRecord:

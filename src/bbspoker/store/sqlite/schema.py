@@ -72,6 +72,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"ALTER TABLE games ADD COLUMN table_id TEXT NOT NULL DEFAULT '{DEFAULT_TABLE}'",
         "CREATE INDEX games_table ON games(table_id, id)",
     ),
+    # 3: computer players (issue 15): an account may be a bot's.
+    (
+        "ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
