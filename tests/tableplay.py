@@ -33,6 +33,7 @@ async def table_world(tmp_path: Path, **config: Any
     closed at the end."""
     clock = FakeClock()
     clients: list[TelnetClient] = []
+    config.setdefault("bot_sleep", _no_sleep)
     async with running_server(tmp_path, clock=clock, sleep=_no_sleep, **config) as server:
 
         async def connect(handle: str, cols: int = 80, rows: int = 24) -> TelnetClient:

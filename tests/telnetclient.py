@@ -31,7 +31,7 @@ import contextlib
 import dataclasses
 import socket
 import struct
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +125,10 @@ class TelnetClient:
         appear within ``timeout`` seconds or the connection ends first.
         """
         return await self._wait(lambda: text in self.text, f"{text!r} on screen", timeout)
+
+    async def wait_for_gone(self, text: str, timeout: float = 5.0) -> str:
+        """Wait until ``text`` is no longer on the screen; returns the screen text."""
+        return await self._wait(lambda: text not in self.text, f"{text!r} gone", timeout)
 
     async def wait_for_received(self, data: bytes | str, timeout: float = 5.0) -> None:
         """Wait until ``data`` (UTF-8 if str) occurs in the raw in-band output."""
@@ -310,6 +314,8 @@ async def wait_until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
                          sleep: Callable[[float], Awaitable[Any]] | None = None,
                          tables: Sequence[tuple[str, str]] = (),
+                         bot_accounts: Mapping[str, int] | None = None,
+                         bot_sleep: Callable[[float], Awaitable[Any]] | None = None,
                          **sections: dict[str, Any]) -> AsyncIterator[Server]:
     """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
 
@@ -319,7 +325,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
     0: chapter 2's rule at once); the tests of the grace set it. ``tables``: ``(id, name)``
     of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules; none: the one
-    default table.
+    default table. ``bot_accounts``: computer players' accounts made before the server
+    starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with.
     """
     sections = {"server": {}, **sections}
     sections["table"] = {"reconnect_grace": 0.0, **sections.get("table", {})}
@@ -330,7 +337,11 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         config.server, host="127.0.0.1", port=0), tables=tuple(
         TableSpec(table_id, name, "draw40", config.table) for table_id, name in tables))
     ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
+    for handle, funds in (bot_accounts or {}).items():
+        ledger.create_account(handle, None, funds, bot=True)
     kwargs: dict[str, Any] = {}
+    if bot_sleep is not None:
+        kwargs["bot_sleep"] = bot_sleep
     if clock is not None:
         kwargs["clock"] = clock
     if sleep is not None:

@@ -238,3 +238,9 @@ async def test_a_bot_master_opens_a_game_only_when_a_person_sits_at_the_table(li
     await service.call("alice", act.Sit())
     await wait_until(lambda: service.snapshot.phase is not Phase.IDLE, timeout=5)
     assert wallet.balance("bob") <= 990                # his ante is in
+
+
+def test_the_config_offers_exactly_the_policies_there_are():
+    from bbspoker.bots.policies import POLICIES
+    from bbspoker.config import BOT_POLICIES
+    assert sorted(BOT_POLICIES) == sorted(POLICIES)

@@ -106,6 +106,10 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ('[[tables]]\nid = "a"\nname = "A"\nante = 0\n', "entry 1 ante must be >= 1, got 0"),
     ('[[tables]]\nid = "a"\nname = "A"\nshutdown_grace = 5\n', "unknown key 'shutdown_grace'"),
     ('[[tables]]\nid = "a"\nname = "A"\nmin_bet = 300\n', "entry 1: min_bet (300) is above"),
+    ("[table]\nbots = 4\nseats = 3\n", "[table] bots (4) is more than seats (3)"),
+    ('[[tables]]\nid = "a"\nname = "A"\nbots = 6\n', "entry 1 bots must be between 0 and 5"),
+    ('[table]\nbot_policy = "smart"\n', "bot_policy must be one of equity, calling"),
+    ("[table]\nbot_think_min = 5\n", "bot_think_min (5.0) is above bot_think_max (4.0)"),
     ("tables = 3\n", "tables must be [[tables]] entries"),
     ("tables = []\n", "[[tables]] needs at least one entry"),
 ])

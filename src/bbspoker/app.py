@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
 from bbspoker.door import lobby
 from bbspoker.door.guard import LoginGuard
@@ -59,15 +60,23 @@ class App:
     - ``shutdown_hooks``: async callables run, in order, when the server stops and
       before sessions are told and closed (the table's grace period goes here).
     - ``stopping``: ``True`` once shutdown has begun.
+    - ``bots``: the :class:`bbspoker.bots.seats.TableBots` of every table with ``bots``
+      in its config (their tasks run with the tables'); ``bot_sleep`` is what they think
+      with (tests inject one that does not wait).
     """
 
     def __init__(self, config: Config, ledger: Ledger, *,
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                 bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
         self.config = config
         self.ledger = ledger
         self.clock = clock
         self.tables = TableRegistry(config.table_specs, ledger, clock)
+        pool = BotPool(ledger, self.tables)
+        self.bots = [TableBots(entry, pool, sleep=bot_sleep)
+                     for entry in self.tables if entry.spec.rules.bots]
+        self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep
         self.online: dict[str, Session] = {}
         self.sessions: set[Session] = set()
@@ -89,6 +98,23 @@ class App:
         """:func:`bbspoker.store.passwords.verify_password` off the event loop, like :meth:`hash_password`."""
         async with self._hash_slots:
             return await asyncio.to_thread(verify_password, stored, password)
+
+    def start_tables(self) -> None:
+        """Start every table's task and its computer players (inside the event loop)."""
+        self.tables.start()
+        self._bot_tasks = [asyncio.create_task(b.run(), name=f"bots at {b.entry.id}")
+                           for b in self.bots]
+
+    def stop_tables(self) -> None:
+        """Stop the computer players and every table's task."""
+        for task in self._bot_tasks:
+            task.cancel()
+        self.tables.stop()
+
+    async def wait_tables_stopped(self) -> None:
+        """Wait until the computer players' and the tables' tasks have ended."""
+        await asyncio.gather(*self._bot_tasks, return_exceptions=True)
+        await self.tables.wait_stopped()
 
     def find_online(self, handle: str) -> Session | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""
@@ -125,7 +151,7 @@ class Server:
         self._telnet = telnet
         self.app = app
         self.port: int = telnet.port
-        app.tables.start()
+        app.start_tables()
 
     async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
         """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
@@ -152,7 +178,7 @@ class Server:
         for session in list(self.app.sessions):
             session.abort("server closed")
         self._telnet.close()
-        self.app.tables.stop()
+        self.app.stop_tables()
 
     async def wait_closed(self) -> None:
         """Wait until the listening socket and all connections are closed."""
@@ -160,16 +186,17 @@ class Server:
         sessions = list(self.app.sessions)
         if sessions:
             await asyncio.gather(*(s.wait_closed() for s in sessions))
-        await self.app.tables.wait_stopped()
+        await self.app.wait_tables_stopped()
 
 
 async def start_server(config: Config, ledger: Ledger, *,
                        clock: Callable[[], float] = time.monotonic,
-                       sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
+                       sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                       bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
     """Start listening on ``config.server.host``/``port`` (0: any free port) and return
-    the :class:`Server`. ``clock`` (monotonic seconds) and ``sleep`` are injectable
-    for tests; see :class:`App`."""
-    app = App(config, ledger, clock=clock, sleep=sleep)
+    the :class:`Server`. ``clock`` (monotonic seconds), ``sleep`` and ``bot_sleep`` are
+    injectable for tests; see :class:`App`."""
+    app = App(config, ledger, clock=clock, sleep=sleep, bot_sleep=bot_sleep)
     return Server(await start_telnet(app), app)
 
 

@@ -22,7 +22,8 @@ from typing import Any
 
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
-           "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID"]
+           "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
+           "BOT_POLICIES"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -32,6 +33,8 @@ ENV_DB = "BBSPOKER_DB"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Game kinds a ``[[tables]]`` entry may name (``game``).
 GAME_KINDS = ("draw40",)
+#: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
+BOT_POLICIES = ("equity", "calling", "aggressive", "random")
 #: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
 DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,23}")
@@ -119,6 +122,11 @@ class TableConfig:
     keeps the seat for ``reconnect_grace`` (s) and may log in again to take it
     back (0: the seat is given up at once).
 
+    Computer players (issue 15): ``bots`` seats (at most ``seats``) are filled by bot
+    accounts (``users add --bot``, funded by the sysop) while fewer people than seats
+    sit there; they decide with ``bot_policy`` (one of :data:`BOT_POLICIES`) and think
+    ``bot_think_min``..``bot_think_max`` s before each action.
+
     The section holds the defaults of every table; ``[[tables]]`` entries override
     them per table (``shutdown_grace`` is the server's, for all tables).
     """
@@ -134,6 +142,10 @@ class TableConfig:
     idle_games: int = _key(2, 1)
     shutdown_grace: float = _key(120.0, 0)
     reconnect_grace: float = _key(90.0, 0)
+    bots: int = _key(0, 0, 5)
+    bot_policy: str = _key("equity", choices=BOT_POLICIES)
+    bot_think_min: float = _key(1.5, 0)
+    bot_think_max: float = _key(4.0, 0)
 
 
 @dataclass(frozen=True)
@@ -213,6 +225,18 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     return value
 
 
+def _check_table(where: str, rules: TableConfig) -> None:
+    """The checks across keys of one table's rules; ConfigError naming ``where``."""
+    if rules.min_bet > rules.max_bet:
+        raise ConfigError(f"{where} min_bet ({rules.min_bet}) is above max_bet "
+                          f"({rules.max_bet})")
+    if rules.bots > rules.seats:
+        raise ConfigError(f"{where} bots ({rules.bots}) is more than seats ({rules.seats})")
+    if rules.bot_think_min > rules.bot_think_max:
+        raise ConfigError(f"{where} bot_think_min ({rules.bot_think_min}) is above "
+                          f"bot_think_max ({rules.bot_think_max})")
+
+
 def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec, ...]:
     """The ``[[tables]]`` entries, checked: each an id, a name, a game kind and the
     ``[table]`` keys it overrides."""
@@ -243,9 +267,7 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
                 raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
             values[key] = _check(f"{where} {key}", keys[key], value)
         rules = dataclasses.replace(defaults, **values)
-        if rules.min_bet > rules.max_bet:
-            raise ConfigError(f"{where}: min_bet ({rules.min_bet}) is above max_bet "
-                              f"({rules.max_bet})")
+        _check_table(f"{where}:", rules)
         specs.append(TableSpec(table_id, name.strip(), game, rules))
     if not specs:
         raise ConfigError(f"{origin}: [[tables]] needs at least one entry")
@@ -272,9 +294,7 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
             values[key] = _check(f"{origin}: [{name}] {key}", keys[key], value)
         built[name] = section_cls(**values)
     config = Config(**built)
-    if config.table.min_bet > config.table.max_bet:
-        raise ConfigError(f"{origin}: [table] min_bet ({config.table.min_bet}) is above "
-                          f"max_bet ({config.table.max_bet})")
+    _check_table(f"{origin}: [table]", config.table)
     if tables is not None:
         config = dataclasses.replace(config, tables=_tables(origin, tables, config.table))
     return config

@@ -10,7 +10,9 @@ for a time drawn from ``think`` (seconds), so that a game with bots feels like o
 people; ``sleep`` is injected (tests pass one that does not wait).
 
 A bot opens a game when it is the game-master only if a person sits at the table: bots
-do not play each other for nobody.
+do not play each other for nobody. A start the table refuses for the moment (the pause
+between games, nobody else with the ante) is no mistake: the bot waits (the pause, or the
+next change at the table) and tries again.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds a bot thinks before it acts, drawn uniformly from this range.
 DEFAULT_THINK = (1.5, 4.0)
+#: Refusals of a game-master's start that only say "not now".
+_NOT_NOW = frozenset({"wait", "too_few_antes", "shutting_down", "game_running", "not_master"})
 
 
 def observe_snapshot(snap: TableSnapshot, handle: str, cards: tuple[Card, ...],
@@ -84,6 +88,7 @@ class BotPlayer:
         self.snapshot = service.snapshot
         self.illegal = 0  # actions the rules refused (must stay 0)
         self._changed = asyncio.Event()
+        self._refused_at: int | None = None  # snapshot version of a start refused for now
 
     def _on_bus(self) -> None:
         self._changed.set()
@@ -99,7 +104,8 @@ class BotPlayer:
 
     def _my_turn(self) -> tuple[type[act.Action], ...]:
         legal = tuple(self.snapshot.actions.get(self.handle, ()))
-        if legal == (act.Start,) and not self.humans():
+        if legal == (act.Start,) and (not self.humans()
+                                      or self._refused_at == self.snapshot.version):
             return ()
         return legal
 
@@ -140,6 +146,13 @@ class BotPlayer:
         except RuleError as err:
             if err.code == "table_closed":
                 return False
+            if isinstance(action, act.Start) and err.code in _NOT_NOW:
+                if err.code == "wait":
+                    await self.sleep(float(err.params.get("seconds", 1)))
+                else:
+                    # The table published its snapshot before it answered: wait for the next.
+                    self._refused_at = self.service.snapshot.version
+                return True
             self.illegal += 1
             log.warning("bot %s (%s): %r refused (%s); it falls back", self.handle,
                         self.policy.name, action, err.code)

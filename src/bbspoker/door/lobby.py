@@ -193,18 +193,22 @@ async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
 
 async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
-    users = app.who()
-    room = max(session.rows - 5, 1)
-    session.write(f"{term.home}{term.clear}Who is online ({len(users)}):\r\n\r\n")
-    for other in users[:room]:
+    rows: list[tuple[str, str]] = []
+    for other in app.who():
         if other.where is not None:
             doing = "watching" if other.activity == "watching" else "playing at"
-            where = f"{doing} {other.where}"
+            rows.append((other.handle, f"{doing} {other.where}"))
         else:
-            where = "in the lobby"
-        session.write(f"  {other.handle:<16}  {where}\r\n")
-    if len(users) > room:
-        session.write(f"  ... and {len(users) - room} more\r\n")
+            rows.append((other.handle, "in the lobby"))
+    rows += [(f"{handle} (bot)", f"playing at {entry.name}")
+             for handle, entry in app.tables.bots()]
+    rows.sort(key=lambda row: row[0].lower())
+    room = max(session.rows - 5, 1)
+    session.write(f"{term.home}{term.clear}Who is online ({len(rows)}):\r\n\r\n")
+    for name, where in rows[:room]:
+        session.write(f"  {name:<16}  {where}\r\n")
+    if len(rows) > room:
+        session.write(f"  ... and {len(rows) - room} more\r\n")
     await press_any_key(session, idle)
 
 

@@ -111,9 +111,16 @@ def _event_text(e: Event) -> tuple[str, str] | None:
     if k == "sat":
         return SYSTEM, f"{h} has joined the table."
     if k == "left":
-        why = {"lost_connection": "has lost the connection"}.get(d.get("reason", ""),
-                                                                  "has left the table")
+        why = {"lost_connection": "has lost the connection",
+               "make_room": "stands up to make room for a player",
+               "broke": "is out of CUBES and leaves the table"}.get(d.get("reason", ""),
+                                                                    "has left the table")
         return SYSTEM, f"{h} {why}."
+    if k == "seat_wanted":
+        ahead = d.get("ahead", 0)
+        line = f" ({ahead} ahead of you)" if ahead else ""
+        return INFO, (f"All seats are taken: a computer player stands up for you between "
+                      f"games{line}.")
     if k == "master":
         return SYSTEM, f"{h} is now the game-master."
     if k == "master_kept":

@@ -125,6 +125,12 @@ class TableRegistry:
                 return entry
         return None
 
+    def bots(self) -> list[tuple[str, TableEntry]]:
+        """The computer players seated now with their tables, by handle (any case)."""
+        found = [(s.handle, e) for e in self._entries.values()
+                 for s in e.service.snapshot.seats if s.handle.lower() in e.service.snapshot.bots]
+        return sorted(found, key=lambda pair: pair[0].lower())
+
     def held_seat(self, handle: str) -> TableEntry | None:
         """The table holding ``handle``'s seat after a dropped connection, or ``None``."""
         return next((e for e in self._entries.values() if e.service.held(handle)), None)

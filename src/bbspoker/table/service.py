@@ -51,7 +51,8 @@ from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.wallet import CommitFailed
 from bbspoker.table.bus import Bus
 
-__all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "TableService"]
+__all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "PrivateCards", "TableService", "Hold",
+           "Return", "WantSeat"]
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +108,9 @@ class TableSnapshot:
     is public); ``deadline`` is on the service's clock (seconds); ``balances`` are
     CUBES; ``watchers`` counts the spectators; ``held`` names the seated players whose
     connection dropped and whose seats wait for them; ``rules`` are the game's numbers
-    (frozen, e.g. :class:`~bbspoker.rules.draw40.game.Draw40Rules`).
+    (frozen, e.g. :class:`~bbspoker.rules.draw40.game.Draw40Rules`); ``bots`` the
+    lower-case handles of the computer players seated; ``waiting`` the spectators who
+    asked for a seat (:class:`WantSeat`), first first.
     """
 
     version: int
@@ -124,6 +127,8 @@ class TableSnapshot:
     watchers: int = 0
     held: frozenset[str] = frozenset()
     rules: Any = None
+    bots: frozenset[str] = frozenset()
+    waiting: tuple[str, ...] = ()
 
     def seat_of(self, handle: str) -> SeatView | None:
         """The seat of ``handle`` (case-insensitive), or ``None``."""
@@ -149,6 +154,15 @@ class Hold(act.Action):
 @dataclass(frozen=True, slots=True)
 class Return(act.Action):
     """The table's own action: a player whose seat was held is back (logged in again)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WantSeat(act.Action):
+    """The table's own action: a spectator asks for a seat ([J]). Between games with a seat
+    free they sit at once; otherwise they wait in line (``TableSnapshot.waiting``) and
+    get the first seat free between games: a game's end, a player leaving, or a computer
+    player standing up for them (issue 15). Refused with ``table_full`` when every seat
+    is a person's."""
 
 
 @dataclass
@@ -178,6 +192,8 @@ class TableService:
         self._cards: dict[str, tuple[Card, ...]] = {}  # last PrivateCards sent per handle
         self._touched: set[int] = set()       # games of steps not yet known committed
         self._attached: dict[str, int] = {}   # screens up per seated handle (lower case)
+        self._bots: set[str] = set()          # computer players (lower case)
+        self._waiting: list[str] = []         # spectators waiting for a seat, in order
         # Commands (None: look at the clock) waiting for the task, and what it sleeps on.
         self._queue: deque[_Command | None] = deque()
         self._waiter: asyncio.Future[None] | None = None
@@ -204,8 +220,14 @@ class TableService:
         self.wake()
 
     def unwatch(self, handle: str) -> None:
-        """``handle`` stopped watching."""
+        """``handle`` stopped watching (and no longer waits for a seat)."""
         self._watchers.discard(handle.lower())
+        self._waiting[:] = [h for h in self._waiting if h.lower() != handle.lower()]
+        self.wake()
+
+    def mark_bot(self, handle: str, bot: bool = True) -> None:
+        """Mark ``handle`` as a computer player (the screens say ``(bot)``) or not."""
+        (self._bots.add if bot else self._bots.discard)(handle.lower())
         self.wake()
 
     def attach(self, handle: str) -> None:
@@ -368,6 +390,8 @@ class TableService:
                 except Exception:  # a bug or a storage failure: log it, tell the player
                     log.exception("table action %r of %r failed", cmd.action, cmd.handle)
                     error = RuleError("failed")
+            if self._waiting:
+                events += self._seat_waiting(now)
         for gid in (before, table.game_id):
             if gid is not None:
                 self._touched.add(gid)
@@ -427,9 +451,38 @@ class TableService:
                 raise RuleError("not_seated")
             del self._held[seated]
             return [Event("reconnected", seated)]
+        if kind is WantSeat:
+            assert handle is not None
+            return self._want_seat(handle, now)
         if kind is act.Leave:
             self._held.pop(handle, None)   # type: ignore[arg-type]
         return self.table.apply(handle, action, now)  # type: ignore[arg-type]
+
+    def _want_seat(self, handle: str, now: float) -> list[Event]:
+        """A spectator's [J] (:class:`WantSeat`)."""
+        t = self.table
+        if handle.lower() in (h.lower() for h in t.handles):
+            raise RuleError("already_seated")
+        if t.phase is Phase.IDLE and not t.is_full:
+            return t.apply(handle, act.Sit(), now)
+        if t.is_full and not any(h.lower() in self._bots for h in t.handles):
+            raise RuleError("table_full", seats=t.rules.seats)
+        if all(h.lower() != handle.lower() for h in self._waiting):
+            self._waiting.append(handle)
+        ahead = next(i for i, h in enumerate(self._waiting) if h.lower() == handle.lower())
+        return [Event("seat_wanted", handle, {"ahead": ahead}, to=handle)]
+
+    def _seat_waiting(self, now: float) -> list[Event]:
+        """Between games, the spectators waiting for a seat take the free ones in turn."""
+        events: list[Event] = []
+        t = self.table
+        while self._waiting and t.phase is Phase.IDLE and not t.is_full:
+            handle = self._waiting.pop(0)
+            if handle.lower() in (h.lower() for h in t.handles):
+                continue
+            self._watchers.discard(handle.lower())
+            events += t.apply(handle, act.Sit(), now)
+        return events
 
     def _release_held(self, now: float) -> list[Event]:
         """Seats whose hold ran out are given up (chapter 2: the player is removed; CUBES
@@ -475,7 +528,8 @@ class TableService:
         old = self.snapshot
         return (snap.balances != old.balances or snap.seats != old.seats
                 or snap.deadline != old.deadline or snap.watchers != old.watchers
-                or snap.held != old.held)
+                or snap.held != old.held or snap.bots != old.bots
+                or snap.waiting != old.waiting)
 
     def _take_snapshot(self) -> TableSnapshot:
         """The table now, read in one pass over the seats for each of seats, hands and
@@ -503,4 +557,6 @@ class TableService:
             watchers=len(self._watchers),
             held=frozenset(self._held),
             rules=t.rules,
+            bots=frozenset(self._bots),
+            waiting=tuple(self._waiting),
         )

@@ -38,7 +38,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
 from bbspoker.table.service import (ChatMessage, Hold, PrivateCards, Return, TableMessage,
-                                    TableSnapshot)
+                                    TableSnapshot, WantSeat)
 from bbspoker.text import clean_text, display_width
 
 if TYPE_CHECKING:
@@ -100,7 +100,8 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
              f"Ante {rules.ante} CUBES, bets {rules.min_bet}-{rules.max_bet} CUBES.", "",
              "Note: this game uses ANSI terminal escape sequences. If your terminal shows",
              "garbage, please use another terminal program.", ""]
-    names = [s.handle for s in snap.seats]
+    names = [s.handle + (" (bot)" if s.handle.lower() in snap.bots else "")
+             for s in snap.seats]
     if names:
         lines.append(f"At the poker table ({len(names)} of {rules.seats} seats): "
                      f"{', '.join(names)}")
@@ -110,11 +111,17 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         lines.append(f"{snap.watchers} watching.")
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     if len(names) >= rules.seats:
-        session.write(f"All {rules.seats} seats are taken. [W] Watch the game, "
-                      "any other key: back. ")
+        if snap.bots:
+            session.write(f"All {rules.seats} seats are taken; a computer player stands up "
+                          "for you between games.\r\n[J] Join, [W] Watch the game, any "
+                          "other key: back. ")
+        else:
+            session.write(f"All {rules.seats} seats are taken. [W] Watch the game, "
+                          "any other key: back. ")
         key = await session.read_key()
-        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
-            await PokerScreen(session, app, entry, watching=True).run()
+        char = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        if char == "w" or (char == "j" and snap.bots):
+            await PokerScreen(session, app, entry, watching=True, want_seat=char == "j").run()
         return
     session.write("Join the table? (y/n) [W] Watch ")
     choice = await _choose(session, "ynw")
@@ -137,7 +144,8 @@ class PokerScreen:
     (``watching``); see the module docstring. ``entry`` is the table."""
 
     def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
-                 watching: bool = False, returning: bool = False) -> None:
+                 watching: bool = False, returning: bool = False,
+                 want_seat: bool = False) -> None:
         self.session = session
         self.app = app
         self.entry = entry
@@ -152,6 +160,7 @@ class PokerScreen:
         self._own_cubes = app.ledger.balance(self.handle) if watching else 0
         self._sitting = False  # a spectator's [J] is in flight
         self._returning = returning  # back to a seat held after a dropped connection
+        self._want_seat = want_seat  # a spectator who came for a computer player's seat
         self.messages: deque[tuple[str, str]] = deque(maxlen=MESSAGE_ROWS)
         self.message_count = 0
         self.discards: set[Any] = set()
@@ -191,7 +200,7 @@ class PokerScreen:
         loop = asyncio.get_running_loop()
         sub = self._sub = self.service.bus.subscribe(
             on_overflow=lambda: session.abort("fell too far behind the table"),
-            notify=self._on_bus, viewer=None if self.watching else self.handle)
+            notify=self._on_bus, viewer=self.handle)   # a spectator has no cards, but news
         session.where = self.entry.name
         session.activity = "watching" if self.watching else "poker"
         if self.watching:
@@ -208,6 +217,9 @@ class PokerScreen:
         reason = "left"
         try:
             self._paint()
+            if self._want_seat:
+                self._sitting = True
+                self._command(WantSeat())
             self._on_keys()            # keys typed before the screen was up
             while not self.leaving:
                 if session.closed:
@@ -332,7 +344,8 @@ class PokerScreen:
         if isinstance(item, TableSnapshot):
             self.snapshot = item
             if self.watching:
-                pass
+                if item.seat_of(self.handle) is not None and not self._sitting:
+                    self._become_player()    # a seat came free for them (WantSeat)
             elif item.seat_of(self.handle) is None:
                 self.leaving = True          # removed by the table (idle rule)
             elif act.Discard not in item.actions.get(self.handle, ()):
@@ -380,14 +393,33 @@ class PokerScreen:
         elif self.watching:
             if char == "j" and self._may_sit():
                 self._sitting = True
-                self._command(act.Sit())
+                self._command(WantSeat())
         else:
             self._game_key(char)
 
     def _may_sit(self) -> bool:
-        """A spectator may take a free seat between games."""
+        """A spectator may take a free seat between games, or ask a computer player for
+        theirs (at any time: they stand up between games)."""
         snap = self.snapshot
-        return snap.phase is Phase.IDLE and len(snap.seats) < self.rules.seats
+        if self._waits():
+            return False
+        return (snap.phase is Phase.IDLE and len(snap.seats) < self.rules.seats) \
+            or bool(snap.bots)
+
+    def _waits(self) -> bool:
+        """This spectator waits in line for a seat."""
+        low = self.handle.lower()
+        return any(h.lower() == low for h in self.snapshot.waiting)
+
+    def _become_player(self) -> None:
+        """The spectator sat down: a player from now on."""
+        self.watching = False
+        self.service.unwatch(self.handle)
+        if self._sub is not None:
+            self._sub.viewer = self.handle.lower()
+        self.session.activity = "poker"
+        self.cards = self.service.cards_of(self.handle)
+        self.service.attach(self.handle)
 
     def _game_key(self, char: str) -> None:
         actions = self.snapshot.actions.get(self.handle, ())
@@ -445,13 +477,8 @@ class PokerScreen:
         error = None if outcome.cancelled() else outcome.exception()
         if self._sitting:
             self._sitting = False
-            if error is None:           # the spectator sat down: a player from now on
-                self.watching = False
-                self.service.unwatch(self.handle)
-                if self._sub is not None:
-                    self._sub.viewer = self.handle.lower()
-                self.session.activity = "poker"
-                self.cards = self.service.cards_of(self.handle)
+            if error is None and self.watching and self._seated():
+                self._become_player()    # else they wait in line for a seat
         if isinstance(error, RuleError):
             self.error = refusal(error)
         elif error is not None:
@@ -467,7 +494,7 @@ class PokerScreen:
         me = None if self.watching else snap.seat_of(self.handle)
         in_game = snap.phase is not Phase.IDLE
         opponents = tuple(Opponent(s.handle, competing=in_game and s.active, revealed=s.revealed,
-                                   away=s.handle in snap.held)
+                                   away=s.handle in snap.held, bot=s.handle.lower() in snap.bots)
                           for s in snap.seats if s is not me)
         my_cards = None
         message = None
@@ -524,7 +551,8 @@ class PokerScreen:
             state = " (revealed)" if opp.revealed else (" in the game" if opp.competing else "")
             lines.append(f"Also seated: {opp.handle}{state}.")
         lines.append("You are watching this table. " + (
-            "[J] takes a free seat." if self._may_sit()
+            "You have the next free seat." if self._waits()
+            else "[J] takes a free seat." if self._may_sit()
             else "You may take a free seat between games."))
         return " ".join(lines)
 

@@ -1,0 +1,172 @@
+"""Computer players filling a table's empty seats (issue 15).
+
+A table whose config says ``bots = N`` gets a :class:`TableBots`: it keeps up to ``N`` of
+its seats filled with bot accounts while fewer people than seats sit there. A bot is a real
+account (``bbspoker users add NAME --bot``): its CUBES come from the ledger like anyone's
+(the sysop funds it; nothing appears from nothing), it is seated with the table's ``Sit``
+and plays through :class:`~bbspoker.bots.player.BotPlayer` (``submit``, never a screen).
+
+Between games:
+
+- a person waiting for a seat (:class:`~bbspoker.table.service.WantSeat`) at a table full
+  with bots among the players gets one: a bot stands up (``Leave("make_room")``) and the
+  table seats the person in the same step;
+- a bot whose CUBES no longer cover the ante leaves (``Leave("broke")``), and a funded bot
+  takes the seat if there is one.
+
+:class:`BotPool` hands the bot accounts out, so that one bot sits at one table at most.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bbspoker.bots.player import BotPlayer
+from bbspoker.bots.policies import policy
+from bbspoker.rules import actions as act
+from bbspoker.rules.draw40.game import Phase
+from bbspoker.rules.events import RuleError
+from bbspoker.table.registry import TableEntry, TableRegistry
+from bbspoker.table.service import TableSnapshot
+
+if TYPE_CHECKING:
+    from bbspoker.store.sqlite import Ledger
+
+__all__ = ["BotPool", "TableBots"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds a table without a free funded bot waits before it asks the pool again.
+RETRY = 10.0
+
+
+class BotPool:
+    """The bot accounts of ``ledger`` (not banned), lent to tables one at a time.
+
+    :meth:`claim` gives a bot that sits at no table of ``registry`` and holds at least the
+    CUBES asked, and reserves it until :meth:`release`.
+    """
+
+    def __init__(self, ledger: Ledger, registry: TableRegistry) -> None:
+        self.ledger = ledger
+        self.registry = registry
+        self._claimed: set[str] = set()
+
+    def claim(self, cubes: int) -> str | None:
+        """A free bot's handle holding >= ``cubes`` CUBES (alphabetical first), reserved
+        for the caller; ``None`` if there is none."""
+        for account in self.ledger.list_accounts(bots=True):
+            key = account.handle.lower()
+            if account.banned or key in self._claimed or account.cubes < cubes:
+                continue
+            if self.registry.seat_of(account.handle) is not None:
+                continue
+            self._claimed.add(key)
+            return account.handle
+        return None
+
+    def release(self, handle: str) -> None:
+        """``handle`` is no longer seated by whoever claimed it."""
+        self._claimed.discard(handle.lower())
+
+
+class TableBots:
+    """The computer players of one table (``entry``; its ``spec.rules`` give ``bots``,
+    ``bot_policy`` and ``bot_think_min``/``bot_think_max`` seconds). :meth:`run` is its
+    task: it watches the table's snapshots and seats, stands up and runs bots.
+    ``sleep`` is what the bots think with (tests inject one that does not wait)."""
+
+    def __init__(self, entry: TableEntry, pool: BotPool, *, rng: random.Random | None = None,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+        self.entry = entry
+        self.service = entry.service
+        self.pool = pool
+        self.rng = rng or random.Random()
+        self.sleep = sleep
+        self.players: dict[str, tuple[BotPlayer, asyncio.Task[None]]] = {}
+        self._changed = asyncio.Event()
+        self._retry_at = 0.0       # loop time before which the pool is not asked again
+
+    def _humans(self) -> list[str]:
+        snap = self.service.snapshot
+        return [s.handle for s in snap.seats if s.handle.lower() not in snap.bots]
+
+    async def run(self) -> None:
+        """Keep the table's bots as the rules above say, until cancelled (the bots then
+        stop acting; their seats go with the table)."""
+        sub = self.service.bus.subscribe(notify=self._changed.set)
+        try:
+            while True:
+                self._changed.clear()
+                sub.drain()
+                if not await self._step(self.service.snapshot):
+                    await self._changed.wait()
+        finally:
+            sub.close()
+            for _, task in self.players.values():
+                task.cancel()
+            await asyncio.gather(*(t for _, t in self.players.values()), return_exceptions=True)
+
+    async def _step(self, snap: TableSnapshot) -> bool:
+        """One change towards what the table should have; False when there is none."""
+        rules = self.entry.spec.rules
+        seated = {s.handle.lower(): s.handle for s in snap.seats}
+        for key in [k for k in self.players if k not in seated]:     # gone (idle rule ...)
+            self._forget(key)
+        if snap.phase is Phase.IDLE and self.players:
+            if snap.waiting:
+                return await self._stand_up(self._last_seated(snap), "make_room")
+            for key in self.players:
+                if snap.balances.get(seated[key], 0) < rules.ante:
+                    return await self._stand_up(key, "broke")
+        if len(self.players) < rules.bots and len(seated) < rules.seats and not snap.waiting:
+            return await self._sit(rules.ante)
+        return False
+
+    def _last_seated(self, snap: TableSnapshot) -> str:
+        mine = [s.handle.lower() for s in snap.seats if s.handle.lower() in self.players]
+        return mine[-1]
+
+    async def _sit(self, ante: int) -> bool:
+        loop = asyncio.get_running_loop()
+        if loop.time() < self._retry_at:
+            return False
+        handle = self.pool.claim(ante)
+        if handle is None:
+            self._retry_at = loop.time() + RETRY
+            return False
+        self.service.mark_bot(handle)
+        try:
+            await self.service.call(handle, act.Sit())
+        except RuleError as err:
+            log.info("bot %s could not sit at %s: %s", handle, self.entry.id, err.code)
+            self.service.mark_bot(handle, False)
+            self.pool.release(handle)
+            return False
+        rules = self.entry.spec.rules
+        bot = BotPlayer(self.service, handle, policy(rules.bot_policy), self._humans,
+                        rng=random.Random(self.rng.random()),
+                        think=(rules.bot_think_min, rules.bot_think_max), sleep=self.sleep)
+        task = asyncio.create_task(bot.run(), name=f"bot {handle} at {self.entry.id}")
+        self.players[handle.lower()] = (bot, task)
+        log.info("bot %s (%s) sat at %s", handle, rules.bot_policy, self.entry.id)
+        return True
+
+    async def _stand_up(self, key: str, reason: str) -> bool:
+        bot, _ = self.players[key]
+        with contextlib.suppress(RuleError):
+            await self.service.call(bot.handle, act.Leave(reason))
+        log.info("bot %s left %s (%s)", bot.handle, self.entry.id, reason)
+        self._forget(key)
+        return True
+
+    def _forget(self, key: str) -> None:
+        bot, task = self.players.pop(key)
+        task.cancel()
+        self.service.mark_bot(bot.handle, False)
+        self.pool.release(bot.handle)
