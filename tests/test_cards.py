@@ -105,3 +105,14 @@ def test_standard_notation_reads_and_writes_the_same_cards_both_ways():
     for bad in ("1+", "As", "Z*", ""):
         with pytest.raises(ValueError, match="not a card"):
             to_standard(bad)
+
+
+def test_network_numbers_follow_the_finnish_designs_examples_both_ways():
+    from bbspoker.rules.cards import GV40, STANDARD52, from_network_number, network_number
+    assert network_number("10+") == 48 and network_number("A-") == 0   # spade 10, club ace
+    assert network_number("2-") == 1 and network_number("K+") == 51
+    assert sorted(network_number(c) for c in STANDARD52.cards()) == list(range(52))
+    assert [from_network_number(network_number(c)) for c in GV40.cards()] == list(GV40.cards())
+    assert {network_number(c) % 13 for c in GV40.cards()}.isdisjoint({1, 2, 3})  # no 2-4
+    with pytest.raises(ValueError, match="0-51"):
+        from_network_number(52)

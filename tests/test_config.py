@@ -110,6 +110,7 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ('[[tables]]\nid = "a"\nname = "A"\nbots = 6\n', "entry 1 bots must be between 0 and 5"),
     ('[table]\nbot_policy = "smart"\n', "bot_policy must be one of equity, calling"),
     ("[table]\nbot_think_min = 5\n", "bot_think_min (5.0) is above bot_think_max (4.0)"),
+    ("[bots]\nenabled = 1\n", "[bots] enabled must be true or false, got 1"),
     ("tables = 3\n", "tables must be [[tables]] entries"),
     ("tables = []\n", "[[tables]] needs at least one entry"),
 ])

@@ -19,13 +19,16 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bbspoker.bots import remote
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
 from bbspoker.door import lobby
+from bbspoker.door.messages import describe_event, refusal
 from bbspoker.door.guard import LoginGuard
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
+from bbspoker.transport.lines import LineListener, start_lines
 from bbspoker.transport.session import Session
 from bbspoker.transport.telnet import (STYLING_ENV, ConnectionLimits, TelnetListener,
                                        start_telnet)
@@ -73,9 +76,12 @@ class App:
         self.ledger = ledger
         self.clock = clock
         self.tables = TableRegistry(config.table_specs, ledger, clock)
-        pool = BotPool(ledger, self.tables)
-        self.bots = [TableBots(entry, pool, sleep=bot_sleep)
+        self.bot_pool = BotPool(ledger, self.tables)
+        self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
+        # The door's English for the bot port's "0;" lines and refusals.
+        self.describe = describe_event
+        self.refusal = refusal
         self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep
         self.online: dict[str, Session] = {}
@@ -147,10 +153,14 @@ class Server:
     ``port``: the telnet port it listens on; ``app``: its :class:`App`.
     """
 
-    def __init__(self, telnet: TelnetListener, app: App) -> None:
+    def __init__(self, telnet: TelnetListener, app: App,
+                 bot_port: LineListener | None = None) -> None:
         self._telnet = telnet
         self.app = app
         self.port: int = telnet.port
+        self._bot_port = bot_port
+        #: The bot port's port number (``None`` when ``[bots] enabled`` is false).
+        self.bot_port: int | None = bot_port.port if bot_port is not None else None
         app.start_tables()
 
     async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
@@ -178,11 +188,15 @@ class Server:
         for session in list(self.app.sessions):
             session.abort("server closed")
         self._telnet.close()
+        if self._bot_port is not None:
+            self._bot_port.close()
         self.app.stop_tables()
 
     async def wait_closed(self) -> None:
         """Wait until the listening socket and all connections are closed."""
         await self._telnet.wait_closed()
+        if self._bot_port is not None:
+            await self._bot_port.wait_closed()
         sessions = list(self.app.sessions)
         if sessions:
             await asyncio.gather(*(s.wait_closed() for s in sessions))
@@ -197,7 +211,11 @@ async def start_server(config: Config, ledger: Ledger, *,
     the :class:`Server`. ``clock`` (monotonic seconds), ``sleep`` and ``bot_sleep`` are
     injectable for tests; see :class:`App`."""
     app = App(config, ledger, clock=clock, sleep=sleep, bot_sleep=bot_sleep)
-    return Server(await start_telnet(app), app)
+    bot_port = None
+    if config.bots.enabled:
+        bot_port = await start_lines(config, config.bots.host, config.bots.port, app.limits,
+                                     lambda channel: remote.serve(channel, app), clock)
+    return Server(await start_telnet(app), app, bot_port)
 
 
 def run(config: Config) -> int:

@@ -6,7 +6,7 @@ which means every default. Then ``BBSPOKER_DB``, when set, replaces the
 database path for every command (server and CLI alike).
 
 Sections and keys are exactly the fields below (``[server]``,
-``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``);
+``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
 are seconds (an integer or a decimal number), money is whole CUBES. An
 unknown section or key, a value of the wrong type or out of range stops the
@@ -23,7 +23,7 @@ from typing import Any
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
-           "BOT_POLICIES"]
+           "BOT_POLICIES", "BotPortConfig"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -182,6 +182,17 @@ class OutputConfig:
 
 
 @dataclass(frozen=True)
+class BotPortConfig:
+    """``[bots]``: the port for programs (issue 15, ``docs/bot-protocol.md``): when
+    ``enabled``, bot accounts with a password log in on ``host``:``port`` (0: any free
+    port) and play with the line protocol ``ID;DATA``. Off by default."""
+
+    enabled: bool = _key(False)
+    host: str = _key("127.0.0.1")
+    port: int = _key(2424, 0, 65535)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; each attribute is one TOML section of the same name."""
 
@@ -191,6 +202,7 @@ class Config:
     table: TableConfig = field(default_factory=TableConfig)
     input: InputConfig = field(default_factory=InputConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
+    bots: BotPortConfig = field(default_factory=BotPortConfig)
     #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.
     tables: tuple[TableSpec, ...] = ()
 
@@ -210,6 +222,10 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     positive = f.metadata["positive"]
     if f.type is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
+    if f.type is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, got {value!r}")
+        return value
     if not isinstance(value, f.type) or isinstance(value, bool):
         kind = {int: "a whole number", float: "a number of seconds", str: "a string"}[f.type]
         raise ConfigError(f"{where} must be {kind}, got {value!r}")

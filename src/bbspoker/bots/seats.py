@@ -49,7 +49,8 @@ class BotPool:
     """The bot accounts of ``ledger`` (not banned), lent to tables one at a time.
 
     :meth:`claim` gives a bot that sits at no table of ``registry`` and holds at least the
-    CUBES asked, and reserves it until :meth:`release`.
+    CUBES asked, and reserves it until :meth:`release`. A bot account with a password is
+    a program's (it logs in on the bot port, :meth:`reserve`): tables never seat it.
     """
 
     def __init__(self, ledger: Ledger, registry: TableRegistry) -> None:
@@ -66,9 +67,20 @@ class BotPool:
                 continue
             if self.registry.seat_of(account.handle) is not None:
                 continue
+            if self.ledger.password_hash(account.handle) is not None:
+                continue                         # a program's, for the bot port
             self._claimed.add(key)
             return account.handle
         return None
+
+    def reserve(self, handle: str) -> bool:
+        """Reserve ``handle`` for a program on the bot port; False if it is in use (lent
+        to a table, or logged in there already)."""
+        key = handle.lower()
+        if key in self._claimed or self.registry.seat_of(handle) is not None:
+            return False
+        self._claimed.add(key)
+        return True
 
     def release(self, handle: str) -> None:
         """``handle`` is no longer seated by whoever claimed it."""
@@ -91,10 +103,14 @@ class TableBots:
         self.players: dict[str, tuple[BotPlayer, asyncio.Task[None]]] = {}
         self._changed = asyncio.Event()
         self._retry_at = 0.0       # loop time before which the pool is not asked again
+        self._sitting: set[str] = set()   # bots whose Sit is in flight (lower case)
 
     def _humans(self) -> list[str]:
+        """Who the bots play for: everyone seated but this table's own bots (people, and
+        programs on the bot port, which come to play)."""
         snap = self.service.snapshot
-        return [s.handle for s in snap.seats if s.handle.lower() not in snap.bots]
+        return [s.handle for s in snap.seats
+                if s.handle.lower() not in self.players and s.handle.lower() not in self._sitting]
 
     async def run(self) -> None:
         """Keep the table's bots as the rules above say, until cancelled (the bots then
@@ -141,6 +157,7 @@ class TableBots:
             self._retry_at = loop.time() + RETRY
             return False
         self.service.mark_bot(handle)
+        self._sitting.add(handle.lower())
         try:
             await self.service.call(handle, act.Sit())
         except RuleError as err:
@@ -148,6 +165,8 @@ class TableBots:
             self.service.mark_bot(handle, False)
             self.pool.release(handle)
             return False
+        finally:
+            self._sitting.discard(handle.lower())
         rules = self.entry.spec.rules
         bot = BotPlayer(self.service, handle, policy(rules.bot_policy), self._humans,
                         rng=random.Random(self.rng.random()),

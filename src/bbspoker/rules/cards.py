@@ -38,6 +38,8 @@ __all__ = [
     "STANDARD52",
     "to_standard",
     "from_standard",
+    "network_number",
+    "from_network_number",
 ]
 
 
@@ -281,3 +283,28 @@ def from_standard(card: str) -> str:
     if suit not in _GV_SUIT or rank not in _STANDARD_RANKS:
         raise ValueError(f"not a card: {card!r} (write e.g. 2c Th Js Qd As)")
     return ("10" if rank == "T" else rank) + _GV_SUIT[suit]
+
+
+#: The network numbering of the Finnish design (``verkkopokeri-fi.txt``, "Pelikortin esitys
+#: verkkoliikenteessä"): suit factor clubs 0, diamonds 1, hearts 2, spades 3; value ace 1,
+#: 2..10, jack 11, queen 12, king 13; number = factor * 13 + value - 1 (0..51).
+_NET_SUIT = {"c": 0, "d": 1, "h": 2, "s": 3}
+_NET_VALUE = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13, **{str(v): v for v in range(2, 10)}}
+_NET_SUIT_BY_FACTOR = {v: k for k, v in _NET_SUIT.items()}
+_NET_RANK_BY_VALUE = {v: k for k, v in _NET_VALUE.items()}
+
+
+def network_number(card: str) -> int:
+    """The network number (0-51) of a card in GV notation, e.g. ``"10+"`` (spade ten)
+    -> 48 and ``"A-"`` (club ace) -> 0, as the Finnish design's two examples. Raises
+    ``ValueError`` for what is not a card."""
+    standard = to_standard(card)
+    return _NET_SUIT[standard[-1]] * 13 + _NET_VALUE[standard[:-1]] - 1
+
+
+def from_network_number(number: int) -> str:
+    """The card (GV notation) with network number ``number`` (0-51); ``ValueError`` outside."""
+    if not 0 <= number <= 51:
+        raise ValueError(f"not a card number: {number} (0-51)")
+    factor, value = divmod(number, 13)
+    return from_standard(_NET_RANK_BY_VALUE[value + 1] + _NET_SUIT_BY_FACTOR[factor])

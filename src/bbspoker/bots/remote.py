@@ -1,0 +1,358 @@
+"""The bot port's protocol (issue 15, ``docs/bot-protocol.md``): programs play at the
+tables as bot accounts, one message per line ``ID;DATA``, as the Finnish network-poker
+design's protocol ("Tietoliikenneprotokolla" in ``verkkopokeri-fi.txt``) has it, with cards
+as its numbers (:func:`~bbspoker.rules.cards.network_number`).
+
+A program acts through the same typed action path as every player
+(:meth:`~bbspoker.table.service.TableService.call`) and sees what a player's screen shows:
+its subscription to the table's bus carries the public snapshot, its own cards and the
+news meant for it, never another player's hidden cards.
+
+Server to program::
+
+    0;text                      a line for people (table news, chat, greetings)
+    1;actions[;min;max]         your turn: actions from start,bet,hands,pass,discard,reveal
+                                (comma-separated); with bet/hands the bet range, with
+                                discard the most cards you may discard
+    2;n;n;n;n;n                 your cards (whenever they change; "2;" when you have none)
+    6;handle;cubes;in           a player: CUBES and whether in the game (in/out)
+    7;winner;pot                a game is over (winner empty: nobody, the pot went to the system)
+    8;phase;round;pot;current;master;players   the table's state, then one 6; per player
+    9;code;text                 refused or an error (the code is the rules' or the port's)
+    16;handle;n;n;n;n;n         a hand revealed at the showdown
+
+Program to server::
+
+    10;handle;password          log in (a bot account with a password)
+    11;start | 11;bet;N | 11;call | 11;check | 11;hands;N | 11;pass | 11;fold
+    11;discard[;n;...] | 11;reveal          your action
+    12;                         ask for the state (8; and 6; lines, then 2;)
+    13;table                    sit at a table (its id, or its number in the lobby list)
+    14;                         leave the table
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from bbspoker.rules import actions as act
+from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
+from bbspoker.rules.draw40.game import Phase
+from bbspoker.rules.events import Event, RuleError
+from bbspoker.table.bus import Subscription
+from bbspoker.table.registry import TableEntry
+from bbspoker.table.service import (ChatMessage, PrivateCards, TableMessage, TableService,
+                                    TableSnapshot)
+
+__all__ = ["RemoteHost", "LineChannel", "serve"]
+
+log = logging.getLogger(__name__)
+
+#: Action types as the protocol names them.
+_NAMES = {act.Start: "start", act.Bet: "bet", act.SeeHands: "hands", act.Pass: "pass",
+          act.Discard: "discard", act.Reveal: "reveal"}
+
+
+class LineChannel(Protocol):
+    """What the protocol needs of a connection (``bbspoker.transport.lines.LineSession``)."""
+
+    address: str
+    closed: bool
+
+    async def read_line(self, timeout: float | None = None) -> str | None: ...
+    def send(self, line: str) -> None: ...
+    def close(self, last: str | None = None) -> None: ...
+    def logged_in(self, handle: str) -> None: ...
+
+
+class RemoteHost(Protocol):
+    """What the protocol needs of the server (the composition root's ``App``):
+    ``config``, ``ledger``, ``tables`` (the registry), ``guard`` (failed logins),
+    ``sleep``, ``verify_password``, ``describe(event) -> (tag, text) | None`` and
+    ``refusal(error) -> text`` (the door's English), and ``bot_pool`` (which bot
+    accounts are in use)."""
+
+    config: Any
+    ledger: Any
+    tables: Any
+    guard: Any
+    bot_pool: Any
+    sleep: Callable[[float], Awaitable[Any]]
+    describe: Callable[[Event], tuple[str, str] | None]
+    refusal: Callable[[RuleError], str]
+
+    async def verify_password(self, stored: str, password: str) -> bool: ...
+
+
+def _fields(line: str) -> tuple[int | None, list[str]]:
+    head, _, rest = line.partition(";")
+    try:
+        number = int(head)
+    except ValueError:
+        return None, []
+    return number, rest.split(";") if rest else []
+
+
+async def serve(channel: LineChannel, host: RemoteHost) -> None:
+    """One program's whole connection: the login, then its messages until it leaves."""
+    channel.send("0;bbspoker bot port. Log in with 10;handle;password")
+    handle = await _login(channel, host)
+    if handle is None:
+        return
+    try:
+        await _Player(channel, host, handle).run()
+    finally:
+        host.bot_pool.release(handle)
+
+
+async def _login(channel: LineChannel, host: RemoteHost) -> str | None:
+    timeout = host.config.server.prelogin_timeout
+    while True:
+        line = await channel.read_line(timeout)
+        if line is None:
+            return None
+        number, data = _fields(line)
+        if number != 10 or len(data) != 2:
+            channel.send("9;login_first;log in with 10;handle;password")
+            continue
+        name, password = data
+        if host.guard.locked(channel.address, name):
+            channel.close("9;locked;too many failed logins: try again later")
+            return None
+        account = host.ledger.find_account(name)
+        stored = host.ledger.password_hash(name) if account is not None else None
+        if account is not None and account.bot and not account.banned and stored \
+                and await host.verify_password(stored, password):
+            if not host.bot_pool.reserve(account.handle):
+                channel.send(f"9;in_use;{account.handle} is playing already")
+                continue
+            host.guard.succeeded(account.handle)
+            channel.logged_in(account.handle)
+            log.info("bot port: %s logged in from %s", account.handle, channel.address)
+            channel.send(f"0;Welcome, {account.handle}. Sit with 13;table.")
+            channel.send(f"6;{account.handle};{account.cubes};out")
+            return account.handle
+        locked = host.guard.failed(channel.address, name)
+        await host.sleep(host.config.login.failure_delay)
+        if locked:
+            channel.close("9;locked;too many failed logins: try again later")
+            return None
+        channel.send("9;login_failed;wrong handle or password, or not a bot account")
+
+
+class _Player:
+    """A logged-in program: its table (if seated) and what it has been told."""
+
+    def __init__(self, channel: LineChannel, host: RemoteHost, handle: str) -> None:
+        self.channel, self.host, self.handle = channel, host, handle
+        self.entry: TableEntry | None = None
+        self.sub: Subscription | None = None
+        self.offered: tuple[Any, ...] | None = None   # the turn last announced (1;)
+        self.phase: Phase | None = None
+
+    @property
+    def service(self) -> TableService:
+        assert self.entry is not None
+        return self.entry.service
+
+    async def run(self) -> None:
+        try:
+            while True:
+                line = await self.channel.read_line(self.host.config.server.lobby_idle_timeout)
+                if line is None:
+                    return
+                await self._message(line)
+        finally:
+            await self._leave("lost_connection")
+
+    async def _message(self, line: str) -> None:
+        number, data = _fields(line)
+        send = self.channel.send
+        if number == 11:
+            if self.entry is None:
+                send("9;not_seated;sit with 13;table first")
+                return
+            try:
+                action = self._action(data)
+            except ValueError as err:
+                send(f"9;bad_action;{err}")
+                return
+            try:
+                await self.service.call(self.handle, action)
+            except RuleError as err:
+                send(f"9;{err.code};{self.host.refusal(err)}")
+                if err.code == "wait":        # the pause between games: offer it again after
+                    asyncio.get_running_loop().call_later(
+                        float(err.params.get("seconds", 1)), self._offer_again)
+        elif number == 12:
+            self._state()
+        elif number == 13:
+            await self._sit(data[0] if data else "")
+        elif number == 14:
+            await self._leave("left")
+            send("0;You left the table.")
+        elif number == 10:
+            send("9;logged_in;you are logged in already")
+        else:
+            send(f"9;unknown;unknown message {line[:20]!r} (see docs/bot-protocol.md)")
+
+    def _action(self, data: list[str]) -> act.Action:
+        """The typed action of an ``11;`` message; ValueError says what is wrong."""
+        if not data:
+            raise ValueError("11; needs an action")
+        word, args = data[0].strip().lower(), data[1:]
+        snap = self.service.snapshot
+        if word in ("call", "check"):
+            return act.Bet(snap.bet_ranges.get(self.handle, (snap.rules.min_bet, 0))[0])
+        if word in ("bet", "hands"):
+            if len(args) != 1 or not args[0].strip().isdigit():
+                raise ValueError(f"11;{word};N needs a whole number of CUBES")
+            amount = int(args[0])
+            return act.Bet(amount) if word == "bet" else act.SeeHands(amount)
+        if word in ("pass", "fold"):
+            return act.Pass()
+        if word == "start":
+            return act.Start()
+        if word == "reveal":
+            return act.Reveal()
+        if word == "discard":
+            try:
+                return act.Discard(tuple(parse_card(from_network_number(int(a)))
+                                         for a in args if a.strip()))
+            except ValueError:
+                raise ValueError("11;discard;n;... takes card numbers 0-51") from None
+        raise ValueError(f"unknown action {word[:20]!r}")
+
+    async def _sit(self, which: str) -> None:
+        if self.entry is not None:
+            self.channel.send("9;already_seated;leave with 14; first")
+            return
+        tables = self.host.tables
+        entry = tables.by_number(int(which)) if which.isdigit() else None
+        if entry is None:
+            entry = next((e for e in tables if e.id == which), None)
+        if entry is None:
+            self.channel.send(f"9;no_table;there is no table {which[:24]!r}")
+            return
+        service = entry.service
+        service.mark_bot(self.handle)
+        try:
+            await service.call(self.handle, act.Sit())
+        except RuleError as err:
+            service.mark_bot(self.handle, False)
+            self.channel.send(f"9;{err.code};{self.host.refusal(err)}")
+            return
+        self.entry = entry
+        self.sub = service.bus.subscribe(notify=self._on_bus, viewer=self.handle,
+                                         on_overflow=lambda: self.channel.close(
+                                             "9;too_slow;you fell too far behind the table"))
+        service.attach(self.handle)
+        self.channel.send(f"0;You sit at {entry.name}.")
+        self._state()
+
+    async def _leave(self, reason: str) -> None:
+        if self.entry is None:
+            return
+        service, self.entry = self.service, None
+        if self.sub is not None:
+            self.sub.close()
+            self.sub = None
+        service.detach(self.handle)
+        try:
+            await service.call(self.handle, act.Leave(reason))
+        except RuleError:
+            pass
+        service.mark_bot(self.handle, False)
+        self.offered = self.phase = None
+
+    # ------------------------------------------------------------ to the program
+
+    def _on_bus(self) -> None:
+        """Items from the table, in the table's step: each becomes lines."""
+        if self.sub is None:
+            return
+        for item in self.sub.drain():
+            if isinstance(item, TableSnapshot):
+                self._snapshot(item)
+            elif isinstance(item, TableMessage):
+                self._event(item.event)
+            elif isinstance(item, PrivateCards):
+                self._cards(item.cards)
+            elif isinstance(item, ChatMessage):
+                self.channel.send(f"0;{item.handle}: {item.text}")
+
+    def _event(self, event: Event) -> None:
+        if event.to is not None and event.to.lower() != self.handle.lower():
+            return
+        line = self.host.describe(event)
+        if line is not None:
+            self.channel.send(f"0;{line[1]}")
+        if event.kind == "won":
+            self.channel.send(f"7;{event.handle};{event.data.get('pot', 0)}")
+        elif event.kind == "pot_to_system":
+            self.channel.send(f"7;;{event.data.get('pot', 0)}")
+        elif event.kind == "reveal":
+            cards = ";".join(str(network_number(str(c))) for c in event.data["cards"])
+            self.channel.send(f"16;{event.handle};{cards}")
+
+    def _cards(self, cards: tuple[Card, ...]) -> None:
+        self.channel.send("2;" + ";".join(str(network_number(str(c))) for c in cards))
+
+    def _snapshot(self, snap: TableSnapshot) -> None:
+        if snap.seat_of(self.handle) is None:          # removed by the table
+            self.channel.send("0;You are no longer seated.")
+            asyncio.get_running_loop().create_task(self._leave("removed"))
+            return
+        if snap.phase is not self.phase and (snap.phase is Phase.IDLE
+                                             or self.phase in (None, Phase.IDLE)):
+            self._players(snap)
+        self.phase = snap.phase
+        mine = tuple(snap.actions.get(self.handle, ()))
+        if not mine:
+            self.offered = None
+            return
+        # What the decision depends on: a start refused for now (nobody else has the
+        # ante) is offered again only when the players or their CUBES change.
+        turn = (snap.phase, snap.round, snap.pot, mine, snap.bet_ranges.get(self.handle),
+                tuple((s.handle, snap.balances.get(s.handle)) for s in snap.seats))
+        if turn == self.offered:
+            return
+        self.offered = turn
+        names = ",".join(_NAMES[a] for a in mine if a in _NAMES)
+        extra = ""
+        if act.Bet in mine:
+            low, high = snap.bet_ranges.get(self.handle, (1, 0))
+            extra = f";{low};{high}"
+        elif act.Discard in mine:
+            extra = f";{snap.rules.max_discard}"
+        self.channel.send(f"1;{names}{extra}")
+
+    def _offer_again(self) -> None:
+        if self.entry is not None and not self.channel.closed:
+            self.offered = None
+            self._snapshot(self.service.snapshot)
+
+    def _players(self, snap: TableSnapshot) -> None:
+        running = snap.phase is not Phase.IDLE
+        for s in snap.seats:
+            state = "in" if running and s.active else "out"
+            self.channel.send(f"6;{s.handle};{snap.balances.get(s.handle, 0)};{state}")
+
+    def _state(self) -> None:
+        if self.entry is None:
+            cubes = self.host.ledger.balance(self.handle)
+            self.channel.send(f"8;idle;;;;;0")
+            self.channel.send(f"6;{self.handle};{cubes};out")
+            return
+        snap = self.service.snapshot
+        pot = "" if snap.pot is None else snap.pot
+        rnd = "" if snap.round is None else snap.round
+        self.channel.send(f"8;{snap.phase.value};{rnd};{pot};{snap.current or ''};"
+                          f"{snap.master or ''};{len(snap.seats)}")
+        self._players(snap)
+        self._cards(self.service.cards_of(self.handle))
+        self.offered, self.phase = None, snap.phase
+        self._snapshot(snap)
