@@ -48,10 +48,11 @@ async def test_a_person_plays_a_whole_game_against_two_bots_over_telnet(tmp_path
         await alice.wait_for("At the poker table (2 of 5 seats): Robo (bot), Tin (bot)")
         await alice.send("y")
         await alice.wait_for("[X] Exit the game")
-        assert " Robo          (bot)" in alice.text and " Tin           (bot)" in alice.text
         assert "Pauper" not in alice.text                    # it cannot pay the ante
         # Robo sat first and is the game-master: with a person at the table it opens.
         await alice.wait_for("The game is now STARTED (initial pot is 30)")
+        await alice.wait_for("| Robo (bot)          [?] [?] [?] [?] [?] |")
+        assert "| Tin (bot)           [?] [?] [?] [?] [?] |" in alice.text
         assert info(alice, "Master") == "Robo"
         await _play_my_turns(alice, "wins the pot of")
         ledger = server.app.ledger

@@ -164,4 +164,5 @@ async def start_lines(config: Config, host: str, port: int, limits: ConnectionLi
     server = await asyncio.start_server(connected, host, port,
                                         limit=config.input.max_line_bytes)
     listener = LineListener(server)
+    log.info("bot port listening on %s port %d", host, listener.port)
     return listener

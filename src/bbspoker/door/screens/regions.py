@@ -80,7 +80,7 @@ class Opponent(NamedTuple):
       ``None`` when not revealed.  With neither, only the handle is shown.
     - ``away``: their connection dropped and the seat waits for them (issue 14,
       reconnect): ``(away)`` follows the handle, which is cut to 12 cells for it.
-    - ``bot``: a computer player (issue 15): ``(bot)`` follows the handle, cut to 13.
+    - ``bot``: a computer player (issue 15): `` (bot)`` follows the handle (cut to 13).
 
     A named tuple, so that comparing and hashing the opponents of two views (on every
     render) runs no Python code.
@@ -231,8 +231,8 @@ def _opponent_row(encoding: str, opp: Opponent) -> str:
         return (f" {_fitted(encoding, opp.handle, 12)} (away) "
                 f"{_fitted(encoding, cards, _LEFT_WIDTH - 21)}")
     if opp.bot:
-        return (f" {_fitted(encoding, opp.handle, 13)} (bot) "
-                f"{_fitted(encoding, cards, _LEFT_WIDTH - 21)}")
+        name = _fitted(encoding, opp.handle, 13).rstrip() + " (bot)"
+        return f" {fit(name, 19)} {_fitted(encoding, cards, _LEFT_WIDTH - 21)}"
     return f" {_fitted(encoding, opp.handle, 19)} {_fitted(encoding, cards, _LEFT_WIDTH - 21)}"
 
 
