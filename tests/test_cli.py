@@ -356,3 +356,59 @@ def test_installed_console_script(users, pwfile):
     verify = subprocess.run([str(BBSPOKER), "ledger", "verify"], env=env,
                             capture_output=True, text=True, check=False)
     assert verify.returncode == 0 and verify.stdout.startswith("ledger OK: 2 accounts")
+
+
+# ---------------------------------------------------------------- issue 20: huge amounts
+
+
+@pytest.mark.parametrize("argv", [
+    ["cubes", "set", "alice", "9223372036854775807", "--reason", "r"],
+    ["cubes", "grant", "alice", "99999999999999999999999", "--reason", "r"],
+    ["cubes", "grant", "alice", "1000000000001", "--reason", "r"],
+    ["users", "add", "carol", "--cubes", "9223372036854775808"],
+    ["games", "show", "99999999999999999999"],
+    ["cubes", "grant", "alice", "1e3", "--reason", "r"],
+    ["cubes", "grant", "alice", "²", "--reason", "r"],
+])
+def test_a_huge_or_odd_amount_is_a_one_line_usage_error_and_changes_nothing(users, argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ("must be at most" in err or "not a whole number" in err)
+    with Ledger(users) as led:
+        assert led.balance("alice") == 1000 and led.verify() == []
+
+
+def test_an_adjustment_may_not_take_a_balance_past_the_bound(users, run):
+    assert run("cubes", "set", "alice", "1000000000000", "--reason", "r")[0] == 0
+    code, _, err = run("cubes", "grant", "alice", "1", "--reason", "r")
+    assert code == 1
+    one_line_error(err, "alice would hold 1,000,000,000,001 CUBES; an account may hold at "
+                        "most 1,000,000,000,000 through an adjustment")
+    with Ledger(users) as led:
+        assert led.balance("alice") == 10**12 and led.verify() == []
+
+
+def test_the_schema_refuses_amounts_near_sqlites_integer_limit_whoever_writes(users):
+    raw = sqlite3.connect(users)
+    with pytest.raises(sqlite3.IntegrityError, match="amount out of bounds"):
+        with raw:
+            raw.execute("UPDATE accounts SET cubes = 9223372036854775807 WHERE handle = 'bob'")
+    raw.close()
+
+
+def test_verify_reports_a_database_damaged_past_the_bounds_and_never_crashes(users, run):
+    raw = sqlite3.connect(users)
+    with raw:                                       # as an older bbspoker let it happen
+        raw.execute("DROP TRIGGER accounts_cubes_update")
+        raw.execute("DROP TRIGGER journal_amount_insert")
+        raw.execute("UPDATE accounts SET cubes = 9223372036854775807 WHERE handle = 'bob'")
+        account = raw.execute("SELECT id FROM accounts WHERE handle = 'bob'").fetchone()[0]
+        raw.execute("INSERT INTO journal (account_id, amount, reason, at, balance) "
+                    "VALUES (?, 9223372036854775807, 'set', 0, 9223372036854775807)", (account,))
+    raw.close()
+    code, out, err = run("ledger", "verify")
+    assert code == 1 and "Traceback" not in err
+    assert "account bob: holds 9223372036854775807 CUBES, more than the 1,000,000,000,000" in out
+    assert "could not check the" in out and "integer overflow" in out

@@ -196,3 +196,23 @@ async def test_a_connection_dropped_mid_game_leaves_its_cubes_in_the_pot(table):
     assert ledger.verify() == []
 
 
+
+
+async def test_the_bet_prompt_takes_ascii_digits_only_and_says_so(table):
+    """Issue 20 (10): "²" or "①" dropped the player with an ERROR (str.isdigit takes them,
+    int() does not); "-5", "+5" and "1e3" quietly became 5, 5 and 13."""
+    server, seat = table
+    alice, bob = await seat("alice"), await seat("bob")
+    await alice.send("s")
+    await alice.wait_for("[B] Place bet")
+    await alice.send("b")
+    await alice.wait_for("Bet (1-200, Enter calls): _")
+    await alice.send("²①-+e")
+    await alice.wait_for("Bet (1-200, digits only): _")
+    await alice.send("1e3\r")
+    await bob.wait_for("alice has raised the bet (13), pot is 33.")   # the 1 and the 3 only
+    assert "[X] Exit the game" in alice.text                       # still at the table
+    await bet(bob, "-5")                      # the minus is refused on screen, not taken
+    await bob.wait_for("Your bet must be between 13 and")     # (wrapped in the command area)
+    assert server.app.ledger.balance("alice") == 1000 - 10 - 13
+    assert server.app.ledger.balance("bob") == 1000 - 10

@@ -24,6 +24,7 @@ import getpass
 import importlib
 import json
 import os
+import sqlite3
 import sys
 import time
 from typing import Any, Callable, Sequence
@@ -32,6 +33,7 @@ from bbspoker import __version__
 from bbspoker.config import Config, ConfigError, load_config
 from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_handle
 from bbspoker.store.passwords import hash_password, validate_password
+from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.wallet import InsufficientCubes, UnknownAccount
 
 __all__ = ["main"]
@@ -286,8 +288,9 @@ def _show_operations(operations: list[Any]) -> None:
 def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         problems = ledger.verify()
-        t = ledger.totals()
-        n_accounts = len(ledger.list_accounts())
+        if not problems:
+            t = ledger.totals()
+            n_accounts = len(ledger.list_accounts())
     for line in problems:
         print(line)
     if problems:
@@ -309,16 +312,23 @@ def _backup(args: argparse.Namespace, config: Config) -> int:
 # ------------------------------------------------------------------ parser
 
 
-def _int_at_least(lowest: int) -> Callable[[str], int]:
+def _int_at_least(lowest: int, highest: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not text.strip().isascii() or not text.strip().lstrip("-").isdigit() \
+                or len(text.strip()) > 30:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
+        value = int(text)
         if value < lowest:
             raise argparse.ArgumentTypeError(f"must be at least {lowest}, got {value}")
+        if highest is not None and value > highest:
+            raise argparse.ArgumentTypeError(f"must be at most {highest:,}, got {value:,}")
         return value
     return parse
+
+
+def _cubes_at_least(lowest: int) -> Callable[[str], int]:
+    """An amount of CUBES on the command line: ``lowest`` .. :data:`MAX_CUBES`."""
+    return _int_at_least(lowest, MAX_CUBES)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -345,12 +355,12 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(commands, "serve", "run the telnet server in the foreground", _serve)
     p.add_argument("--host", help="address to listen on (overrides [server] host)")
-    p.add_argument("--port", type=_int_at_least(0), help="TCP port (overrides [server] port)")
+    p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
 
     users = group("users", "manage accounts")
     p = command(users, "add", "create an account (asks for the password twice)", _users_add)
     p.add_argument("name", help="handle, 2-16 printable characters")
-    p.add_argument("--cubes", type=_int_at_least(0),
+    p.add_argument("--cubes", type=_cubes_at_least(0),
                    help="starting CUBES (default: [ledger] starting_cubes)")
     p.add_argument("--password-file", metavar="F",
                    help="read the password from the first line of F instead of asking")
@@ -381,18 +391,18 @@ def _parser() -> argparse.ArgumentParser:
             ("set", "set_cubes", "set to {}", 0, "set the CUBES of a handle to N")):
         p = command(cubes, name, help, _adjuster(method, verb))
         p.add_argument("name")
-        p.add_argument("n", metavar="N", type=_int_at_least(lowest), help="CUBES")
+        p.add_argument("n", metavar="N", type=_cubes_at_least(lowest), help="CUBES")
         p.add_argument("--reason", required=True, help="why (recorded in the journal)")
     p = command(cubes, "history", "journal rows of a handle, newest first", _cubes_history)
     p.add_argument("name")
-    p.add_argument("--limit", type=_int_at_least(1), default=20, help="rows (default 20)")
+    p.add_argument("--limit", type=_int_at_least(1, 10**6), default=20, help="rows (default 20)")
 
     games = group("games", "recorded games and hand histories")
     p = command(games, "list", "the latest games, newest first", _games_list)
-    p.add_argument("--limit", type=_int_at_least(1), default=20, help="games (default 20)")
+    p.add_argument("--limit", type=_int_at_least(1, 10**6), default=20, help="games (default 20)")
     p.add_argument("--table", metavar="ID", help="only the games of table ID ([[tables]] id)")
     p = command(games, "show", "one game's hand history", _games_show)
-    p.add_argument("id", metavar="ID", type=_int_at_least(1))
+    p.add_argument("id", metavar="ID", type=_int_at_least(1, 2**62))
     p.add_argument("--json", action="store_true", help="the whole record as JSON")
 
     ledger = group("ledger", "check the books")
@@ -465,6 +475,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, ConfigError, LedgerError, HandleTaken, InsufficientCubes,
             ValueError, OSError) as exc:
         message = str(exc)
+    except sqlite3.DatabaseError as exc:
+        message = f"the database cannot be used: {exc}"
+
     except (KeyboardInterrupt, EOFError):
         message = "cancelled; nothing changed"
     print(f"bbspoker: error: {message}", file=sys.stderr)

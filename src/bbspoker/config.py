@@ -14,6 +14,7 @@ start with a :class:`ConfigError` naming it.
 """
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -103,8 +104,8 @@ class LedgerConfig:
     syncs the table's commits to disk, off the event loop (``Ledger.checkpoint``)."""
 
     path: str = _key("bbspoker.db")
-    starting_cubes: int = _key(1000, 0)
-    sync_interval: float = _seconds(1.0)
+    starting_cubes: int = _key(1000, 0, 10**12)
+    sync_interval: float = _key(1.0, 0.05, 3600)
 
 
 @dataclass(frozen=True)
@@ -132,9 +133,9 @@ class TableConfig:
     """
 
     seats: int = _key(5, 2, 5)
-    ante: int = _key(10, 1)
-    min_bet: int = _key(1, 1)
-    max_bet: int = _key(200, 1)
+    ante: int = _key(10, 1, 10**9)
+    min_bet: int = _key(1, 1, 10**9)
+    max_bet: int = _key(200, 1, 10**9)
     turn_timeout: float = _seconds(60.0)
     master_timeout: float = _seconds(180.0)
     between_games: float = _key(30.0, 0)
@@ -229,6 +230,8 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     if not isinstance(value, f.type) or isinstance(value, bool):
         kind = {int: "a whole number", float: "a number of seconds", str: "a string"}[f.type]
         raise ConfigError(f"{where} must be {kind}, got {value!r}")
+    if f.type is float and not math.isfinite(value):
+        raise ConfigError(f"{where} must be a finite number of seconds, got {value!r}")
     if choices is not None and value not in choices:
         raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
     if lo is not None and value < lo or hi is not None and value > hi:

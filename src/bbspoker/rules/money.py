@@ -18,10 +18,15 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any, Mapping, Protocol, Sequence
 
-__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "SYSTEM"]
+__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "SYSTEM", "MAX_CUBES"]
 
 #: Name of the account that takes pots nobody won (chapter 2, "End of game").
 SYSTEM = "*system*"
+#: The most CUBES an admin may give, take or set, or an account be created with, and the
+#: most an account may reach through them (issue 20: amounts near 2**63 overflowed
+#: SQLite's integers). Games may carry a balance a little past it; the schema refuses
+#: anything past a thousand times it.
+MAX_CUBES = 10**12
 
 
 class InsufficientCubes(Exception):

@@ -51,6 +51,9 @@ __all__ = ["enter_table", "PokerScreen", "COMMAND_TEXT"]
 
 log = logging.getLogger(__name__)
 
+#: What the bet prompt takes (str.isdigit would take "²" and "①", which int() refuses).
+DIGITS = frozenset("0123456789")
+
 #: Command-area lines, in the order of chapter 2.4.
 COMMAND_TEXT = {
     act.Start: "[S] Open the game",
@@ -167,6 +170,7 @@ class PokerScreen:
         self.mode: str | None = None      # None, "bet", "hands", "pass", "exit", "chat"
         self.editor: LineEditor | None = None
         self.error: str | None = None
+        self._digits_only = False  # a key other than 0-9 was typed at the bet prompt
         self.leaving = False
         self._busy = False  # this player's own table command is in flight
         self._ended = False  # the screen loop has ended: no more keys or paints
@@ -447,14 +451,16 @@ class PokerScreen:
 
     def _edit(self, key: Key) -> None:
         assert self.editor is not None
-        if self.mode != "chat" and key.kind is KeyKind.CHAR and not key.char.isdigit():
-            return                                   # the bet prompt takes digits only
+        if self.mode != "chat" and key.kind is KeyKind.CHAR and key.char not in DIGITS:
+            self._digits_only = True                 # the bet prompt takes 0-9 only: say so
+            return
         result = self.editor.press(key)
         if result is Edit.CANCELLED:
-            self.mode, self.editor = None, None
+            self.mode, self.editor, self._digits_only = None, None, False
         elif result is Edit.DONE:
             mode, text = self.mode, self.editor.text
             self.mode, self.editor = None, None
+            self._digits_only = False
             if mode == "chat":
                 text = clean_text(text).strip()
                 if text:
@@ -560,7 +566,8 @@ class PokerScreen:
         if self.mode in ("bet", "hands") and self.editor is not None:
             low, high = self.snapshot.bet_ranges.get(self.handle, (1, 0))
             head = "[H] Bet" if self.mode == "hands" else "Bet"
-            return f"{head} ({low}-{high}, Enter calls): {self.editor.text}_"
+            hint = "digits only" if self._digits_only else "Enter calls"
+            return f"{head} ({low}-{high}, {hint}): {self.editor.text}_"
         if self.mode == "pass":
             return "Really pass? (y/n)"
         if self.mode == "exit":

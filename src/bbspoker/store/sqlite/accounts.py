@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
     ACCOUNT_COLUMNS, SIGNUP_ACTOR, Account, HandleTaken, account_of, handle_key,
@@ -48,8 +49,8 @@ class Accounts:
         """
         handle = validate_handle(handle)
         cubes = self.starting_cubes if cubes is None else cubes
-        if cubes < 0:
-            raise ValueError(f"starting CUBES must be >= 0, got {cubes}")
+        if not 0 <= cubes <= MAX_CUBES:
+            raise ValueError(f"starting CUBES must be between 0 and {MAX_CUBES:,}, got {cubes:,}")
         books, w = self.books, self.books.w
         now = books.clock()
         with w.write():

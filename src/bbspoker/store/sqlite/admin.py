@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from typing import Callable
 
+from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
     GAME_SELECT, JOURNAL_SELECT, GameRecord, JournalRow, game_of,
 )
 
 __all__ = ["Admin"]
+
+
+def _check_amount(n: int, lowest: int) -> None:
+    """ValueError unless ``lowest`` <= ``n`` <= :data:`MAX_CUBES`."""
+    if n < lowest:
+        raise ValueError(f"the number of CUBES must be at least {lowest}, got {n}")
+    if n > MAX_CUBES:
+        raise ValueError(f"the number of CUBES may be at most {MAX_CUBES:,}, got {n:,}")
 
 
 class Admin:
@@ -30,29 +39,30 @@ class Admin:
         books = self.books
         with books.w.write():
             account_id = books.account_id(handle)
-            return books.move(account_id, amount_of(books.cached_balance(account_id)), kind,
-                              None, reason, actor)
+            current = books.cached_balance(account_id)
+            amount = amount_of(current)
+            if current + amount > MAX_CUBES:
+                raise ValueError(f"{handle} would hold {current + amount:,} CUBES; an account "
+                                 f"may hold at most {MAX_CUBES:,} through an adjustment")
+            return books.move(account_id, amount, kind, None, reason, actor)
 
     def grant(self, handle: str, n: int, reason: str, actor: str) -> int:
         """Give ``n`` (> 0) CUBES to ``handle``; journal reason ``grant`` with the admin's
         ``reason`` text and OS user ``actor``. Returns the new balance. Raises ValueError
         (n <= 0, empty reason) or UnknownAccount."""
-        if n <= 0:
-            raise ValueError(f"the number of CUBES must be positive, got {n}")
+        _check_amount(n, 1)
         return self._adjust(handle, lambda _: n, "grant", reason, actor)
 
     def take(self, handle: str, n: int, reason: str, actor: str) -> int:
         """Remove ``n`` (> 0) CUBES from ``handle`` (never below zero: InsufficientCubes,
         nothing changed); journal reason ``take``. Returns the new balance."""
-        if n <= 0:
-            raise ValueError(f"the number of CUBES must be positive, got {n}")
+        _check_amount(n, 1)
         return self._adjust(handle, lambda _: -n, "take", reason, actor)
 
     def set_cubes(self, handle: str, n: int, reason: str, actor: str) -> int:
         """Set the balance of ``handle`` to ``n`` (>= 0) CUBES; journalled as reason ``set``
         with the signed difference (counts as a grant or a take). Returns ``n``."""
-        if n < 0:
-            raise ValueError(f"CUBES cannot be negative, got {n}")
+        _check_amount(n, 0)
         return self._adjust(handle, lambda current: n - current, "set", reason, actor)
 
     def history(self, handle: str, limit: int = 20) -> list[JournalRow]:

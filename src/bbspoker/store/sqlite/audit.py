@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import Totals
 
@@ -44,35 +45,55 @@ class Audit:
 
     def verify(self) -> list[str]:
         """Check the books (see the module docstring); returns one line per discrepancy
-        (empty list = all correct)."""
+        (empty list = all correct). Never raises for what it finds: a check SQLite cannot
+        finish (an integer overflow in a damaged database) is reported as a line too."""
         problems: list[str] = []
         with self.books.w.snapshot() as db:
-            for handle, cubes, summed in db.execute(
+            for name, check in (("balances", self._balances), ("running balances", self._running),
+                                ("pots", self._pots), ("totals", self._conservation)):
+                try:
+                    check(db, problems)
+                except (sqlite3.Error, OverflowError) as exc:
+                    problems.append(f"could not check the {name}: {exc}")
+        return problems
+
+    def _balances(self, db: sqlite3.Connection, problems: list[str]) -> None:
+        for handle, cubes in db.execute(
+                "SELECT handle, cubes FROM accounts WHERE cubes > ? ORDER BY handle_key",
+                (MAX_CUBES,)):
+            problems.append(f"account {handle}: holds {cubes} CUBES, more than the "
+                            f"{MAX_CUBES:,} an account may reach")
+        for handle, cubes, summed in db.execute(
                     "SELECT a.handle, a.cubes, COALESCE(SUM(j.amount), 0) FROM accounts a "
                     "LEFT JOIN journal j ON j.account_id = a.id GROUP BY a.id "
                     "HAVING a.cubes != COALESCE(SUM(j.amount), 0) ORDER BY a.handle_key"):
-                problems.append(f"account {handle}: balance is {cubes} CUBES but its "
-                                f"journal sums to {summed}")
-            for row_id, handle, balance, running in db.execute(
+            problems.append(f"account {handle}: balance is {cubes} CUBES but its "
+                            f"journal sums to {summed}")
+
+    def _running(self, db: sqlite3.Connection, problems: list[str]) -> None:
+        for row_id, handle, balance, running in db.execute(
                     "SELECT id, handle, balance, running FROM (SELECT j.id, a.handle, "
                     "j.balance, SUM(j.amount) OVER (PARTITION BY j.account_id ORDER BY j.id) "
                     "AS running FROM journal j JOIN accounts a ON a.id = j.account_id) "
                     "WHERE balance != running ORDER BY id"):
-                problems.append(f"journal row {row_id} ({handle}): records balance {balance} "
-                                f"but the rows up to it sum to {running}")
-            for game_id, ended, pot in db.execute(
+            problems.append(f"journal row {row_id} ({handle}): records balance {balance} "
+                            f"but the rows up to it sum to {running}")
+
+    def _pots(self, db: sqlite3.Connection, problems: list[str]) -> None:
+        for game_id, ended, pot in db.execute(
                     "SELECT g.id, g.ended_at, -COALESCE(SUM(j.amount), 0) AS pot FROM games g "
                     "LEFT JOIN journal j ON j.game_id = g.id GROUP BY g.id "
                     "HAVING (g.ended_at IS NOT NULL AND pot != 0) OR pot < 0 ORDER BY g.id"):
-                state = "closed" if ended is not None else "open"
-                problems.append(f"game {game_id} ({state}): its pot holds {pot} CUBES")
-            t = self._totals()
+            state = "closed" if ended is not None else "open"
+            problems.append(f"game {game_id} ({state}): its pot holds {pot} CUBES")
+
+    def _conservation(self, db: sqlite3.Connection, problems: list[str]) -> None:
+        t = self._totals()
         held = t.accounts + t.system + t.open_pots
         if held != t.grants - t.takes:
             problems.append(
                 f"total CUBES {held} (accounts {t.accounts} + system {t.system} + open pots "
                 f"{t.open_pots}) != grants {t.grants} - takes {t.takes} = {t.grants - t.takes}")
-        return problems
 
     def backup(self, dest_path: str | os.PathLike[str]) -> None:
         """Copy the whole database to ``dest_path`` with SQLite's online backup API (safe

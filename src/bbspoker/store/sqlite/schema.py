@@ -11,12 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bbspoker.store.sqlite.records import DEFAULT_TABLE, LedgerError
+from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.wallet import SYSTEM
 
 if TYPE_CHECKING:
     from bbspoker.store.sqlite.writer import Writer
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
+
+#: What the schema refuses outright: a thousand times :data:`MAX_CUBES`, far below 2**63.
+HARD_LIMIT = 1000 * MAX_CUBES
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
@@ -75,6 +79,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 3: computer players (issue 15): an account may be a bot's.
     (
         "ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0",
+    ),
+    # 4: bounded amounts (issue 20): no balance or movement may come near SQLite's 2**63,
+    # whatever writes it (triggers: SQLite cannot add a CHECK to a table in place).
+    tuple(
+        f"""CREATE TRIGGER {name} BEFORE {event} ON {table} WHEN {cond}
+            BEGIN SELECT RAISE(ABORT, 'amount out of bounds'); END"""
+        for name, event, table, cond in (
+            ("accounts_cubes_insert", "INSERT", "accounts", f"NEW.cubes > {HARD_LIMIT}"),
+            ("accounts_cubes_update", "UPDATE OF cubes", "accounts",
+             f"NEW.cubes > {HARD_LIMIT}"),
+            ("journal_amount_insert", "INSERT", "journal",
+             f"abs(NEW.amount) > {HARD_LIMIT} OR NEW.balance > {HARD_LIMIT}"),
+        )
     ),
 )
 
