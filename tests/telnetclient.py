@@ -323,13 +323,17 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     ``clock``/``sleep`` are passed to :func:`bbspoker.app.start_server`.
     The ledger is ``server.app.ledger``. Everything is closed on exit. Unless
     ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
-    0: chapter 2's rule at once); the tests of the grace set it. ``tables``: ``(id, name)``
+    0: chapter 2's rule at once); the tests of the grace set it. Unless ``login`` says
+    otherwise, one address may sign up 1,000 accounts (every client is 127.0.0.1). ``tables``: ``(id, name)``
     of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules; none: the one
     default table. ``bot_accounts``: computer players' accounts made before the server
     starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with.
     """
     sections = {"server": {}, **sections}
     sections["table"] = {"reconnect_grace": 0.0, **sections.get("table", {})}
+    # Every test client comes from 127.0.0.1: the sign-up limit per address (issue 20) is
+    # lifted unless a test sets it.
+    sections["login"] = {"signups_per_address": 1000, **sections.get("login", {})}
     config = dataclasses.replace(Config(), **{
         name: dataclasses.replace(getattr(Config(), name), **values)
         for name, values in sections.items()})

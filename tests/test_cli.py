@@ -14,7 +14,7 @@ import pytest
 
 from bbspoker.cli import main
 from bbspoker.store.sqlite import Ledger
-from bbspoker.store.passwords import verify_password
+from bbspoker.store.passwords import hash_password, verify_password
 
 BBSPOKER = Path(sys.executable).parent / "bbspoker"
 HISTORY = {"players": ["Alice", "bob"], "deck": "sha256 of the order",
@@ -412,3 +412,19 @@ def test_verify_reports_a_database_damaged_past_the_bounds_and_never_crashes(use
     assert code == 1 and "Traceback" not in err
     assert "account bob: holds 9223372036854775807 CUBES, more than the 1,000,000,000,000" in out
     assert "could not check the" in out and "integer overflow" in out
+
+
+def test_users_approve_lets_a_waiting_account_in_with_its_starting_cubes(users, run):
+    with Ledger(users) as led:
+        led.create_account("newbie", hash_password("pw-newbie"), approved=False)
+    out = run("users", "list")[1]
+    assert [line.split()[0] for line in out.splitlines()
+            if line.endswith("waiting for approval")] == ["newbie"]
+    code, out, _ = run("users", "approve", "newbie", "--cubes", "300")
+    assert code == 0 and out == "approved newbie: 300 CUBES\n"
+    code, _, err = run("users", "approve", "newbie")
+    assert code == 1
+    one_line_error(err, "newbie does not wait for approval")
+    with Ledger(users) as led:
+        assert led.find_account("newbie").approved and led.balance("newbie") == 300
+        assert led.history("newbie", 1)[0].actor == "sysop-test" and led.verify() == []

@@ -177,15 +177,25 @@ def test_guard_forgets_failures_older_than_the_window():
     assert not guard.locked("10.0.0.1", "erin")
 
 
-async def test_banned_user_is_refused_with_the_reason(server, clients):
+async def test_banned_user_is_refused_with_the_reason_once_the_password_is_right(
+        server, clients):
     add_user(server, "mallory", "pw-mallory")
     server.app.ledger.ban("mallory", "card counting bots")
+    # Issue 20 (10): anyone who typed the handle used to read the reason.
+    nosy = await clients(server.port)
+    await nosy.wait_for("Handle:")
+    await nosy.send("mallory\r")
+    await nosy.wait_for("Password:")
+    await nosy.send("guess\r")
+    await nosy.wait_for("Wrong password.")
+    assert "card counting" not in nosy.text
     c = await clients(server.port)
     await c.wait_for("Handle:")
     await c.send("mallory\r")
+    await c.wait_for("Password:")
+    await c.send("pw-mallory\r")
     await c.wait_for("mallory is banned from this door: card counting bots")
     await c.wait_closed()
-    assert "Password:" not in c.text
 
 
 async def test_a_computer_players_account_does_not_log_in_at_the_door(server, clients):
@@ -371,3 +381,81 @@ async def test_hostile_characters_in_x_messages_never_reach_the_recipient(server
     assert "unread" not in bob.text
     shown = SERVER_SEQUENCE.sub(b"", bytes(bob.received)).decode("utf-8")
     assert not FORBIDDEN & set(shown)
+
+
+# ------------------------------------------------------------------ issue 20: sign-ups
+
+
+async def _sign_up(clients, server, handle: str):
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send(handle + "\r")
+    await c.wait_for("Create new user")
+    await c.send("y")
+    return c
+
+
+async def test_one_address_may_create_only_so_many_accounts_in_a_window(tmp_path, clients):
+    """Issue 20 (1): one address created 803 accounts in 41 s, each with 1,000 CUBES."""
+    clock = FakeClock()
+    async with running_server(tmp_path, sleep=no_sleep, clock=clock,
+                              login={"signups_per_address": 2, "signup_window": 600}) as server:
+        for handle in ("farm1", "farm2"):
+            c = await clients(server.port)
+            await c.login(handle, "pw-" + handle)
+        third = await _sign_up(clients, server, "farm3")
+        await third.wait_for("No more new accounts from your address for now.")
+        await third.wait_closed()
+        assert "Password:" not in third.text
+        ledger = server.app.ledger
+        assert ledger.find_account("farm3") is None
+        assert ledger.totals().grants == 2 * 1000
+        clock.advance(601)                            # the window has passed
+        c = await clients(server.port)
+        await c.login("farm3", "pw-farm3")
+        assert ledger.balance("farm3") == 1000
+
+
+async def test_with_approval_a_new_account_waits_for_the_sysop_and_its_cubes(tmp_path, clients):
+    async with running_server(tmp_path, sleep=no_sleep, login={"approval": True}) as server:
+        c = await _sign_up(clients, server, "newbie")
+        await c.wait_for("Password:")
+        await c.send("pw-newbie\r")
+        await c.wait_for("again")
+        await c.send("pw-newbie\r")
+        await c.wait_for("Your account newbie is made. The sysop approves new accounts here")
+        await c.wait_closed()
+        ledger = server.app.ledger
+        account = ledger.find_account("newbie")
+        assert not account.approved and account.cubes == 0 and ledger.totals().grants == 0
+        again = await clients(server.port)
+        await again.wait_for("Handle:")
+        await again.send("newbie\r")
+        await again.wait_for("Password:")
+        await again.send("pw-newbie\r")
+        await again.wait_for("once yours is approved.")
+        await again.wait_closed()
+        assert ledger.approve("newbie", "sysop-test") == 1000
+        assert ledger.history("newbie", 1)[0].note == "account approved"
+        ok = await clients(server.port)
+        await ok.login("newbie", "pw-newbie")
+        assert "[Q]" in ok.text and ledger.verify() == []
+
+
+async def test_the_daily_allowance_comes_once_a_day_to_a_poor_player_only(tmp_path, clients):
+    async with running_server(tmp_path, sleep=no_sleep,
+                              ledger={"allowance": 50, "allowance_below": 100}) as server:
+        ledger = server.app.ledger
+        add_user(server, "poor", "pw-poor")
+        add_user(server, "rich", "pw-rich")
+        ledger.set_cubes("poor", 20, "lost it all", "sysop-test")
+        for handle in ("poor", "rich"):
+            c = await clients(server.port)
+            await c.login(handle, "pw-" + handle)
+            await c.close()
+        assert ledger.balance("poor") == 70 and ledger.balance("rich") == 1000
+        row = ledger.history("poor", 1)[0]
+        assert (row.reason, row.amount, row.actor) == ("allowance", 50, "system:allowance")
+        c = await clients(server.port)
+        await c.login("poor", "pw-poor")          # the same day: nothing more
+        assert ledger.balance("poor") == 70 and ledger.verify() == []

@@ -130,8 +130,17 @@ def _users_list(args: argparse.Namespace, config: Config) -> int:
     print(f"{'HANDLE':<16}  {'CUBES':>10}  {'LAST SEEN':<19}  STATUS")
     for a in accounts:
         status = f"banned: {a.ban_reason}" if a.banned else "ok"
+        status = "waiting for approval" if not a.approved else status
         status += " (bot)" if a.bot else ""
         print(f"{a.handle:<16}  {a.cubes:>10}  {_when(a.last_seen):<19}  {status}")
+    return 0
+
+
+def _users_approve(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        cubes = ledger.approve(handle, _actor(), args.cubes)
+    print(f"approved {handle}: {cubes} CUBES")
     return 0
 
 
@@ -368,6 +377,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="a computer player's account (seated by tables with bots = N; no "
                         "password unless --password-file gives one, for the bot port)")
     command(users, "list", "list all accounts", _users_list)
+    p = command(users, "approve", "let a new account log in ([login] approval), with its "
+                "starting CUBES", _users_approve)
+    p.add_argument("name")
+    p.add_argument("--cubes", type=_cubes_at_least(0),
+                   help="starting CUBES (default: [ledger] starting_cubes)")
     p = command(users, "show", "show one account", _users_show)
     p.add_argument("name")
     p = command(users, "passwd", "set a new password (asks twice)", _users_passwd)

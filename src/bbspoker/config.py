@@ -87,6 +87,11 @@ class LoginConfig:
     failures from one address or on one handle within ``failure_window`` s
     lock that pair out for ``lockout`` s. At most ``hash_workers`` password
     hashes run at once (in threads, off the event loop).
+
+    Sign-ups (issue 20: free accounts printed CUBES): one address may create at most
+    ``signups_per_address`` accounts at the login prompt within ``signup_window`` s (0:
+    only the sysop creates accounts); with ``approval`` a new account can log in, and gets
+    its starting CUBES, only once the sysop ran ``bbspoker users approve``.
     """
 
     failure_delay: float = _key(5.0, 0)
@@ -94,6 +99,9 @@ class LoginConfig:
     failure_window: float = _seconds(300.0)
     lockout: float = _key(600.0, 0)
     hash_workers: int = _key(2, 1, 64)
+    signups_per_address: int = _key(2, 0, 1000)
+    signup_window: float = _key(600.0, 1, 86400 * 30)
+    approval: bool = _key(False)
 
 
 @dataclass(frozen=True)
@@ -101,11 +109,15 @@ class LedgerConfig:
     """``[ledger]``: the SQLite file of accounts, CUBES and games (``path``, relative to
     the working directory; ``BBSPOKER_DB`` overrides it), the CUBES a new account
     starts with (``starting_cubes``), and how often (``sync_interval``, s) the server
-    syncs the table's commits to disk, off the event loop (``Ledger.checkpoint``)."""
+    syncs the table's commits to disk, off the event loop (``Ledger.checkpoint``).
+    ``allowance``: CUBES the house gives, at most once a day at login, to a player who
+    holds fewer than ``allowance_below`` (journalled as ``allowance``; 0: never)."""
 
     path: str = _key("bbspoker.db")
     starting_cubes: int = _key(1000, 0, 10**12)
     sync_interval: float = _key(1.0, 0.05, 3600)
+    allowance: int = _key(0, 0, 10**9)
+    allowance_below: int = _key(100, 0, 10**12)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ class LoginGuard:
         self._clock = clock
         self._failures: dict[str, deque[float]] = {}
         self._locked_until: dict[str, float] = {}
+        self._signups: dict[str, deque[float]] = {}   # address -> times of its sign-ups
 
     @staticmethod
     def _keys(address: str, handle: str | None) -> list[str]:
@@ -57,6 +58,25 @@ class LoginGuard:
                 del self._failures[key]
                 locked = True
         return locked
+
+    def signup_allowed(self, address: str) -> bool:
+        """Whether ``address`` may create another account now: fewer than ``[login]
+        signups_per_address`` within the last ``signup_window`` seconds (issue 20)."""
+        cfg, now = self._config, self._clock()
+        times = self._signups.get(address)
+        while times and times[0] <= now - cfg.signup_window:
+            times.popleft()
+        if times is not None and not times:
+            del self._signups[address]
+            times = None
+        return len(times or ()) < cfg.signups_per_address
+
+    def signed_up(self, address: str) -> None:
+        """``address`` created an account now."""
+        if len(self._signups) > _GUARD_PRUNE_AT:
+            cutoff = self._clock() - self._config.signup_window
+            self._signups = {a: t for a, t in self._signups.items() if t and t[-1] > cutoff}
+        self._signups.setdefault(address, deque()).append(self._clock())
 
     def succeeded(self, handle: str) -> None:
         """A correct password: forget the failures counted on ``handle``."""

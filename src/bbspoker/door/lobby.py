@@ -103,6 +103,12 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
             session.write("".join(f"{line}\r\n" for line in lines))
         app.ledger.clear_notices(session.handle)
         await press_any_key(session, idle)
+    rule = app.config.ledger
+    given = app.ledger.allowance(session.handle, rule.allowance, rule.allowance_below)
+    if given is not None:
+        session.write(f"\r\nThe house gives you {rule.allowance:,} CUBES, your daily "
+                      f"allowance: you have {given:,} now.\r\n")
+        await press_any_key(session, idle)
     await _back_to_seat(session, app)
     at_choice = False
 

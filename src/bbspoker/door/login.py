@@ -4,9 +4,12 @@
 
 - ``Handle:`` then ``Password:`` (never echoed). An unknown handle is offered
   ``Create new user <handle>? (y/n)``, a password typed twice and the
-  configured starting CUBES. Handles are checked by
+  configured starting CUBES (at most ``[login] signups_per_address`` new accounts per
+  address within ``signup_window``; with ``[login] approval`` the account waits for
+  ``bbspoker users approve``). Handles are checked by
   :func:`bbspoker.store.sqlite.validate_handle` (2-16 printable characters, unique
-  without regard to case). A banned user is refused with the reason.
+  without regard to case). A banned user is refused with the reason, once the
+  password is right (nobody else learns it).
 - A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
   failures from one address or on one handle within ``failure_window``
   seconds lock that address or handle out for ``lockout`` seconds
@@ -34,6 +37,8 @@ log = logging.getLogger("bbspoker.door.login")
 
 #: Characters a handle prompt accepts (a longer handle is refused with a message).
 HANDLE_INPUT = 32
+_WAITING = ("The sysop approves new accounts here: you can log in, with your starting "
+            "CUBES, once yours is approved.")
 
 
 def _log_login(session: Terminal, handle: str, outcome: str) -> None:
@@ -76,11 +81,6 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
             session.write(f"{account.handle} is a computer player; it does not log in "
                           "here.\r\n\r\n")
             continue
-        if account.banned:
-            _log_login(session, account.handle, "banned")
-            reason = clean_text(account.ban_reason or "no reason given", 60)
-            session.end(f"{account.handle} is banned from this door: {reason}")
-            return None
         password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH,
                                    hidden=True)
         if not password:
@@ -88,6 +88,17 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
         stored = app.ledger.password_hash(account.handle)
         if stored is not None and await app.verify_password(stored, password):
             app.guard.succeeded(account.handle)
+            # Only the owner learns why the door stays shut (issue 20: the ban reason was
+            # shown to anyone who typed the handle).
+            if account.banned:
+                _log_login(session, account.handle, "banned")
+                reason = clean_text(account.ban_reason or "no reason given", 60)
+                session.end(f"{account.handle} is banned from this door: {reason}")
+                return None
+            if not account.approved:
+                _log_login(session, account.handle, "waiting for approval")
+                session.end(_WAITING)
+                return None
             _log_login(session, account.handle, "ok")
             return account.handle
         now_locked = app.guard.failed(session.address, account.handle)
@@ -100,8 +111,15 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
 
 
 async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | None:
-    """Offer to create ``handle``; returns it as stored, or None to ask for a handle again."""
+    """Offer to create ``handle``; returns it as stored, or None to ask for a handle again
+    (or when the session ends: sign-ups from this address are used up, or the new account
+    waits for the sysop's approval)."""
     if not await ask_yes_no(session, f"Create new user {handle}? (y/n)"):
+        return None
+    if not app.guard.signup_allowed(session.address):
+        _log_login(session, handle, "sign-up refused: too many from this address")
+        session.end("No more new accounts from your address for now. Please try again "
+                    "later, or log in with the account you have.")
         return None
     password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH, hidden=True)
     try:
@@ -115,12 +133,17 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
         session.write("The passwords differ. Let's start again.\r\n")
         return None
     password_hash = await app.hash_password(password)
+    approval = app.config.login.approval
     try:
-        account = app.ledger.create_account(handle, password_hash)
+        account = app.ledger.create_account(handle, password_hash, approved=not approval)
     except HandleTaken:
         session.write("Someone just took that handle. Please choose another.\r\n")
         return None
+    app.guard.signed_up(session.address)
     _log_login(session, account.handle, "new user")
+    if approval:
+        session.end(f"Your account {account.handle} is made. " + _WAITING)
+        return None
     return account.handle
 
 

@@ -12,7 +12,7 @@ import sqlite3
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
-    ACCOUNT_COLUMNS, SIGNUP_ACTOR, Account, HandleTaken, account_of, handle_key,
+    ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, HandleTaken, account_of, handle_key,
     validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
@@ -37,18 +37,22 @@ class Accounts:
         return None if row is None else account_of(row)
 
     def create_account(self, handle: str, password_hash: str | None, cubes: int | None = None,
-                       *, actor: str = SIGNUP_ACTOR, bot: bool = False) -> Account:
+                       *, actor: str = SIGNUP_ACTOR, bot: bool = False,
+                       approved: bool = True) -> Account:
         """Create an account with ``cubes`` (default: ``starting_cubes``) starting CUBES.
 
         The starting CUBES are journalled as reason ``signup`` by ``actor``
         (``system:signup`` at the login prompt, the sysop's OS user from the CLI) and
         count as a grant. ``bot``: a computer player's account; ``password_hash`` may then
         be ``None`` (no password: it can log in nowhere, and plays only at tables whose
-        config seats bots). Raises ValueError (bad handle, see ``validate_handle``, or
+        config seats bots). ``approved`` False: the account waits for :meth:`approve` and
+        gets no CUBES until then (``cubes`` must be 0). Raises ValueError (bad handle, see ``validate_handle``, or
         negative ``cubes``) or :class:`HandleTaken`.
         """
         handle = validate_handle(handle)
         cubes = self.starting_cubes if cubes is None else cubes
+        if not approved:
+            cubes = 0
         if not 0 <= cubes <= MAX_CUBES:
             raise ValueError(f"starting CUBES must be between 0 and {MAX_CUBES:,}, got {cubes:,}")
         books, w = self.books, self.books.w
@@ -57,13 +61,48 @@ class Accounts:
             try:
                 account_id = w.sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "
-                    "bot) VALUES (?, ?, ?, 0, ?, ?)",
-                    (handle, handle_key(handle), password_hash, now, int(bot))).lastrowid
+                    "bot, approved) VALUES (?, ?, ?, 0, ?, ?, ?)",
+                    (handle, handle_key(handle), password_hash, now, int(bot),
+                     int(approved))).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken") from None
             books.new_account(account_id)
             books.move(account_id, cubes, "signup", None, "account created", actor)
-        return Account(handle, cubes, now, None, False, None, bot)
+        return Account(handle, cubes, now, None, False, None, bot, approved)
+
+    def approve(self, handle: str, actor: str, cubes: int | None = None) -> int:
+        """Let a waiting account log in and give it its starting CUBES (``cubes``, default
+        ``starting_cubes``; journalled as ``signup`` by ``actor``, note ``account approved``).
+        Returns its CUBES. Raises UnknownAccount, or ValueError if it was approved already."""
+        cubes = self.starting_cubes if cubes is None else cubes
+        if not 0 <= cubes <= MAX_CUBES:
+            raise ValueError(f"starting CUBES must be between 0 and {MAX_CUBES:,}, got {cubes:,}")
+        books, w = self.books, self.books.w
+        with w.write():
+            account_id = books.account_id(handle)
+            if w.sql("UPDATE accounts SET approved = 1 WHERE id = ? AND approved = 0",
+                     (account_id,)).rowcount == 0:
+                raise ValueError(f"{handle} does not wait for approval")
+            return books.move(account_id, cubes, "signup", None, "account approved", actor)
+
+    def allowance(self, handle: str, cubes: int, below: int, every: float = 86400.0) -> int | None:
+        """The house's allowance (``[ledger] allowance``): if ``handle`` holds fewer than
+        ``below`` CUBES and got no allowance in the last ``every`` seconds, give it
+        ``cubes`` (journalled as ``allowance`` by ``system:allowance``) and return its new
+        balance; else ``None``. Raises UnknownAccount."""
+        if cubes <= 0:
+            return None
+        books, w = self.books, self.books.w
+        with w.write():
+            account_id = books.account_id(handle)
+            if books.cached_balance(account_id) >= below:
+                return None
+            last = w.sql("SELECT MAX(at) FROM journal WHERE account_id = ? AND reason = "
+                         "'allowance'", (account_id,)).fetchone()[0]
+            if last is not None and last > books.clock() - every:
+                return None
+            return books.move(account_id, cubes, "allowance", None, "daily allowance",
+                              ALLOWANCE_ACTOR)
 
     def password_hash(self, handle: str) -> str | None:
         """The stored password hash of ``handle``, or ``None`` if there is no such account."""

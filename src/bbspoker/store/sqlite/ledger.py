@@ -240,6 +240,8 @@ class Ledger:
     ban = _via("accounts", Accounts.ban)
     unban = _via("accounts", Accounts.unban)
     list_accounts = _via("accounts", Accounts.list_accounts)
+    approve = _via("accounts", Accounts.approve)
+    allowance = _via("accounts", Accounts.allowance)
     notices = _via("accounts", Accounts.notices)
     clear_notices = _via("accounts", Accounts.clear_notices)
 

@@ -25,6 +25,8 @@ __all__ = [
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
 SIGNUP_ACTOR = "system:signup"
+#: Actor recorded for the house's daily allowance (``[ledger] allowance``).
+ALLOWANCE_ACTOR = "system:allowance"
 #: Reason recorded for games refunded by ``Ledger.recover_unfinished_games``.
 CRASH_REASON = "the server stopped before the game ended"
 #: Table id of games recorded before tables had ids (schema version 1), and the id of
@@ -78,7 +80,8 @@ class Account:
     """One user account. ``cubes`` in CUBES; ``created``/``last_seen`` in Unix seconds
     (``last_seen`` is ``None`` until the first ``Ledger.touch``); ``bot``: a computer
     player's account (``users add --bot``), which plays at tables through the bots' own
-    path and never logs in at the door."""
+    path and never logs in at the door; ``approved``: False while a new account waits for
+    the sysop (``[login] approval``)."""
 
     handle: str
     cubes: int
@@ -87,6 +90,7 @@ class Account:
     banned: bool
     ban_reason: str | None
     bot: bool = False
+    approved: bool = True
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,7 @@ class Totals:
     open_pots: int
 
 
-ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot"
+ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot, approved"
 JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
                            j.balance, j.note, j.actor
                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
@@ -159,8 +163,9 @@ GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, 
 
 def account_of(row: tuple) -> Account:
     """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
-    handle, cubes, created, last_seen, banned, ban_reason, bot = row
-    return Account(handle, cubes, created, last_seen, bool(banned), ban_reason, bool(bot))
+    handle, cubes, created, last_seen, banned, ban_reason, bot, approved = row
+    return Account(handle, cubes, created, last_seen, bool(banned), ban_reason, bool(bot),
+                   bool(approved))
 
 
 def game_of(row: tuple) -> GameRecord:

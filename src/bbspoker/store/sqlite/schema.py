@@ -93,6 +93,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
              f"abs(NEW.amount) > {HARD_LIMIT} OR NEW.balance > {HARD_LIMIT}"),
         )
     ),
+    # 5: accounts made at the login prompt may wait for the sysop's approval (issue 20).
+    (
+        "ALTER TABLE accounts ADD COLUMN approved INTEGER NOT NULL DEFAULT 1",
+    ),
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
