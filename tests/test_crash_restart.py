@@ -110,3 +110,32 @@ async def test_sigterm_with_players_seated_exits_cleanly(tmp_path):
             await c.close()
         if server.proc.poll() is None:
             server.kill()
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start_and_touches_nothing(tmp_path):
+    """Issue 20 (6): a second server refunded and closed the first one's running game
+    before it failed to bind its port."""
+    import os
+    import subprocess
+
+    from bbspoker.app import ServerRunning, hold_server_lock
+    from bbspoker.store.sqlite import Ledger
+
+    db = tmp_path / "shared.db"
+    with Ledger(db) as ledger:                     # the first server's game, still running
+        ledger.create_account("alice", "h")
+        game = ledger.open_game(["alice"], "0" * 64)
+        ledger.pay_into_pot(game, "alice", 10, "ante")
+    with hold_server_lock(str(db)):                # ... as the first server holds the lock
+        with pytest.raises(ServerRunning):
+            hold_server_lock(str(db))
+        env = {**os.environ, "BBSPOKER_DB": str(db)}
+        env.pop("BBSPOKER_CONFIG", None)
+        out = subprocess.run([str(soak.BIN / "bbspoker"), "serve", "--port", "0"], env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1
+        assert f"bbspoker: error: another bbspoker server is using {db}" in out.stderr
+        assert "Traceback" not in out.stderr
+    assert oct(os.stat(f"{db}.lock").st_mode & 0o777) == "0o600"
+    with Ledger(db) as ledger:
+        assert ledger.game(game).ended_at is None and ledger.balance("alice") == 990

@@ -935,3 +935,13 @@ def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(
         assert [g.table for g in led.list_games()] == ["red", "poker"]
         assert [g.id for g in led.list_games(table="red")] == [new]
         assert led.recover_unfinished_games(2.0) == [old.id, new] and led.verify() == []
+
+
+def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):
+    """Issue 20 (10): they were created 0644, password hashes world-readable."""
+    db = tmp_path / "private.db"
+    with Ledger(db) as led:
+        led.create_account("alice", "hash")
+        led.backup(tmp_path / "copy.db")
+        for path in (db, f"{db}-wal", f"{db}-shm", tmp_path / "copy.db"):
+            assert oct(os.stat(path).st_mode & 0o777) == "0o600", path

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 import os
 import signal
 import sqlite3
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -219,17 +221,51 @@ async def start_server(config: Config, ledger: Ledger, *,
 
 
 def run(config: Config) -> int:
-    """Run the server until SIGTERM or SIGINT (blocking); returns the exit status 0.
+    """Run the server until SIGTERM or SIGINT (blocking); returns the exit status: 0, or
+    1 if another server is using the same database.
 
-    Opens the ledger at ``config.ledger.path``, refunds games left unfinished by
-    a crash (``Ledger.recover_unfinished_games``), serves, and on a signal stops
-    accepting, tells everyone, closes every session cleanly and returns.
+    Takes the database's server lock (:func:`hold_server_lock`), opens the ledger at
+    ``config.ledger.path``, refunds games left unfinished by a crash
+    (``Ledger.recover_unfinished_games``), serves, and on a signal stops accepting, tells
+    everyone, closes every session cleanly and returns.
     """
     for name in ("TERM",) + STYLING_ENV:
         os.environ.pop(name, None)
     logging.basicConfig(level=config.server.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return asyncio.run(_serve_forever(config))
+    try:
+        lock = hold_server_lock(config.ledger.path)
+    except ServerRunning as exc:
+        log.error("%s", exc)
+        print(f"bbspoker: error: {exc}", file=sys.stderr)
+        return 1
+    with lock:
+        return asyncio.run(_serve_forever(config))
+
+
+class ServerRunning(Exception):
+    """Another ``bbspoker serve`` holds the database's server lock."""
+
+
+def hold_server_lock(db_path: str) -> Any:
+    """Take the exclusive server lock of the database at ``db_path``: an ``flock`` on
+    ``<db_path>.lock`` (made with mode 0600), held by the returned open file until it is
+    closed (a context manager) or the process ends, a crash included. Raises
+    :class:`ServerRunning` if another process holds it (issue 20: a second server on the
+    same database refunded the first one's running game before it failed to bind)."""
+    path = f"{db_path}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    handle = os.fdopen(fd, "r+")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise ServerRunning(f"another bbspoker server is using {db_path} (it holds {path}); "
+                            "not starting") from None
+    handle.truncate(0)
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 async def log_loop_lag(every: float, tick: float = _LAG_TICK) -> None:

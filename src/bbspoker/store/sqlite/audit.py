@@ -104,6 +104,8 @@ class Audit:
             raise FileExistsError(f"{dest_path} already exists; not overwriting it")
         w = self.books.w
         w.flush()
+        # Owner only, like the database (password hashes); O_EXCL: never over a file.
+        os.close(os.open(dest_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         dest = sqlite3.connect(dest_path)
         try:
             w.db.backup(dest)

@@ -54,6 +54,14 @@ class _Level:
     savepoint: bool = False
 
 
+def _create_private(path: str) -> None:
+    """Create the database file, if missing, readable by its owner only (0600): it holds
+    password hashes. SQLite gives its -wal and -shm files the same mode (issue 20)."""
+    if path == ":memory:" or os.path.exists(path):
+        return
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 class Writer:
     """One sqlite3 connection to ``path`` (WAL, busy timeout 10 s, foreign keys on) with
     queued, nested, optionally deferred write transactions, read snapshots and a
@@ -70,9 +78,10 @@ class Writer:
         self.path = os.fspath(path)
         self._forget = forget
         try:
+            _create_private(self.path)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                       timeout=BUSY_TIMEOUT_MS / 1000)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise LedgerError(f"cannot open database {self.path}: {exc}") from None
         try:
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
