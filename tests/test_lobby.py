@@ -155,26 +155,58 @@ async def test_five_failures_lock_the_address_out_for_ten_minutes(tmp_path, clie
     assert "guess-" not in log_text and "right-pw" not in log_text and "scrypt" not in log_text
 
 
-def test_guard_locks_a_handle_tried_from_many_addresses_and_expires():
+def test_guard_never_locks_a_handle_but_slows_its_guesses_down():
+    """Issue 20 (3): five guesses from anywhere locked the owner out for ten minutes,
+    again and again."""
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(failure_delay=5), clock)
+    waits = []
+    for n in range(5):                       # five attackers, one guess each
+        waits.append(guard.reserve(f"10.0.0.{n}", "Carol"))
+        assert not guard.failed(f"10.0.0.{n}", "Carol")
+    assert waits == [0, 5, 10 + 5, 20 + 15, 40 + 35]   # each waits for the one before
+    clock.advance(200)
+    assert guard.reserve("192.168.1.1", "CAROL") == 60   # the owner: slowed, never refused
+    guard.succeeded("192.168.1.1", "carol")
+    assert guard.reserve("192.168.1.1", "carol") == 0    # and the slow-down is forgotten
+    assert not guard.locked("192.168.1.1")
+
+
+def test_guard_counts_parallel_guesses_from_one_address_when_they_are_made():
+    """Issue 20 (3): eight parallel connections got eight guesses, not five."""
     clock = FakeClock()
     guard = LoginGuard(LoginConfig(), clock)
-    for n in range(4):
-        assert not guard.failed(f"10.0.0.{n}", "Carol")
-    assert guard.failed("10.0.0.9", "carol")
-    assert guard.locked("192.168.1.1", "CAROL")
-    assert not guard.locked("192.168.1.1", "dave")
-    clock.advance(600.5)
-    assert not guard.locked("192.168.1.1", "carol")
+    for n in range(5):
+        assert not guard.busy("10.0.0.1")
+        assert guard.reserve("10.0.0.1", f"user{n}") == 0
+    assert guard.busy("10.0.0.1") and not guard.busy("10.0.0.2")   # the sixth waits
+    for n in range(5):                                # the five are wrong
+        guard.failed("10.0.0.1", f"user{n}")
+    assert guard.locked("10.0.0.1") and guard.reserve("10.0.0.1", "user5") is None
+    clock.advance(601)
+    assert not guard.locked("10.0.0.1")
+
+
+def test_people_behind_one_address_logging_in_at_once_are_never_locked_out():
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(), clock)
+    for n in range(20):                               # five at a time, all right
+        while guard.busy("10.0.0.1"):
+            guard.succeeded("10.0.0.1", f"user{n - 5}")
+        assert guard.reserve("10.0.0.1", f"user{n}") == 0
+    assert not guard.locked("10.0.0.1")
 
 
 def test_guard_forgets_failures_older_than_the_window():
     clock = FakeClock()
     guard = LoginGuard(LoginConfig(), clock)
     for _ in range(4):
+        guard.reserve("10.0.0.1", "erin")
         guard.failed("10.0.0.1", "erin")
     clock.advance(301)
+    assert guard.reserve("10.0.0.1", "erin") == 0
     assert not guard.failed("10.0.0.1", "erin")
-    assert not guard.locked("10.0.0.1", "erin")
+    assert not guard.locked("10.0.0.1")
 
 
 async def test_banned_user_is_refused_with_the_reason_once_the_password_is_right(

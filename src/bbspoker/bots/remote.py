@@ -119,17 +119,21 @@ async def _login(channel: LineChannel, host: RemoteHost) -> str | None:
             channel.send("9;login_first;log in with 10;handle;password")
             continue
         name, password = data
-        if host.guard.locked(channel.address, name):
+        while host.guard.busy(channel.address):
+            await asyncio.sleep(0.05)
+        wait = host.guard.reserve(channel.address, name)
+        if wait is None:
             channel.close("9;locked;too many failed logins: try again later")
             return None
+        await host.sleep(wait)
         account = host.ledger.find_account(name)
         stored = host.ledger.password_hash(name) if account is not None else None
         if account is not None and account.bot and not account.banned and stored \
                 and await host.verify_password(stored, password):
+            host.guard.succeeded(channel.address, account.handle)
             if not host.bot_pool.reserve(account.handle):
                 channel.send(f"9;in_use;{account.handle} is playing already")
                 continue
-            host.guard.succeeded(account.handle)
             channel.logged_in(account.handle)
             log.info("bot port: %s logged in from %s", account.handle, channel.address)
             channel.send(f"0;Welcome, {account.handle}. Sit with 13;table.")

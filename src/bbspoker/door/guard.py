@@ -1,4 +1,22 @@
-"""Failed-login bookkeeping: who is locked out, on the injected clock."""
+"""Failed-login bookkeeping: which addresses are locked out, how long a guess on a handle
+waits, and how many accounts an address has made, on the injected clock.
+
+Issue 5 locked an address *or a handle* after ``max_failures`` failures; issue 20 found
+that anyone could then lock the owner of any handle out, again and again, and that
+parallel connections each got their own guesses. So now:
+
+- an **address** gets ``max_failures`` wrong guesses within ``failure_window`` seconds,
+  then it is locked out for ``lockout`` seconds. Guesses being checked count too: while
+  the failures plus the guesses in flight reach ``max_failures`` the next one waits
+  (:meth:`LoginGuard.busy`) until one of them is decided, so parallel connections cannot
+  get more guesses than that, and people behind one address who log in at once are only
+  held up a moment, never locked out;
+- a **handle** is never locked: once a guess on it failed, the next guesses on it are
+  checked one after another, however many connections make them, each after a wait that
+  doubles with every recent failure (``failure_delay``, then twice that, ... at most
+  :data:`MAX_HANDLE_DELAY`), so guessing from many addresses gains little; its owner gets
+  in with the right password after that wait.
+"""
 
 from __future__ import annotations
 
@@ -8,56 +26,94 @@ from collections.abc import Callable
 from bbspoker.config import LoginConfig
 from bbspoker.store.sqlite import handle_key
 
-__all__ = ["LoginGuard"]
+__all__ = ["LoginGuard", "MAX_HANDLE_DELAY"]
 
 _GUARD_PRUNE_AT = 4096
+#: The longest a guess on a much-guessed handle waits (seconds).
+MAX_HANDLE_DELAY = 60.0
 
 
 class LoginGuard:
-    """Failed-login bookkeeping (issue 5: Evennia's 5 per 5 minutes, Synchronet's lockout).
-
-    ``max_failures`` failures from one address, or on one handle, within
-    ``failure_window`` seconds lock that address or that handle out for
-    ``lockout`` seconds. ``clock`` gives monotonic seconds. Memory stays
-    bounded: expired entries are pruned once the tables grow large.
-    """
+    """Failed-login bookkeeping (see the module docstring). ``clock`` gives monotonic
+    seconds. Memory stays bounded: expired entries are pruned once the tables grow large."""
 
     def __init__(self, config: LoginConfig, clock: Callable[[], float]) -> None:
         self._config = config
         self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._locked_until: dict[str, float] = {}
-        self._signups: dict[str, deque[float]] = {}   # address -> times of its sign-ups
+        self._guesses: dict[str, deque[float]] = {}     # address -> failures in the window
+        self._inflight: dict[str, int] = {}             # address -> guesses being checked
+        self._locked_until: dict[str, float] = {}       # address -> end of its lockout
+        self._handle_failures: dict[str, deque[float]] = {}  # handle key -> failure times
+        self._handle_next: dict[str, float] = {}        # handle key -> next guess's time
+        self._signups: dict[str, deque[float]] = {}     # address -> times of its sign-ups
 
-    @staticmethod
-    def _keys(address: str, handle: str | None) -> list[str]:
-        keys = [f"address {address}"]
-        if handle is not None:
-            keys.append(f"handle {handle_key(handle)}")
-        return keys
+    def _recent(self, table: dict[str, deque[float]], key: str, now: float) -> deque[float]:
+        times = table.setdefault(key, deque())
+        while times and times[0] <= now - self._config.failure_window:
+            times.popleft()
+        return times
 
-    def locked(self, address: str, handle: str | None = None) -> bool:
-        """True if ``address`` (or ``handle``, if given) is locked out right now."""
+    def locked(self, address: str) -> bool:
+        """True if ``address`` is locked out right now."""
+        return self._locked_until.get(address, 0.0) > self._clock()
+
+    def busy(self, address: str) -> bool:
+        """True while ``address``'s failures plus its guesses being checked reach
+        ``max_failures``: its next guess must wait until one is decided."""
+        failures = len(self._recent(self._guesses, address, self._clock()))
+        return failures + self._inflight.get(address, 0) >= self._config.max_failures \
+            and not self.locked(address)
+
+    def reserve(self, address: str, handle: str) -> float | None:
+        """A guess of ``handle``'s password from ``address`` is about to be checked (the
+        caller waited while :meth:`busy`): count it as in flight and return the seconds it
+        must wait first (0 for a handle with no recent failures), or ``None`` if the
+        address is locked out. Call :meth:`succeeded` or :meth:`failed` after."""
         now = self._clock()
-        return any(self._locked_until.get(key, 0.0) > now for key in self._keys(address, handle))
+        if len(self._guesses) + len(self._handle_next) > _GUARD_PRUNE_AT:
+            self._prune(now)
+        if self.locked(address):
+            return None
+        if len(self._recent(self._guesses, address, now)) >= self._config.max_failures:
+            self._locked_until[address] = now + self._config.lockout
+            return None
+        self._inflight[address] = self._inflight.get(address, 0) + 1
+        key = handle_key(handle)
+        failures = len(self._recent(self._handle_failures, key, now))
+        delay = 0.0 if not failures else min(
+            MAX_HANDLE_DELAY, self._config.failure_delay * 2 ** (failures - 1))
+        start = max(now, self._handle_next.get(key, now))
+        self._handle_next[key] = start + delay
+        return start - now + delay if failures else start - now
 
     def failed(self, address: str, handle: str) -> bool:
-        """Record a failed login; returns True if it locked the address or the handle out."""
+        """The reserved guess was wrong: it stays counted against the address, and the
+        handle's next guess waits longer. True if the address has no guess left now (it
+        is locked out)."""
         now = self._clock()
-        cfg = self._config
-        if len(self._failures) + len(self._locked_until) > _GUARD_PRUNE_AT:
-            self._prune(now)
-        locked = False
-        for key in self._keys(address, handle):
-            times = self._failures.setdefault(key, deque())
-            times.append(now)
-            while times and times[0] <= now - cfg.failure_window:
-                times.popleft()
-            if len(times) >= cfg.max_failures:
-                self._locked_until[key] = now + cfg.lockout
-                del self._failures[key]
-                locked = True
-        return locked
+        self._done(address)
+        self._recent(self._handle_failures, handle_key(handle), now).append(now)
+        failures = self._recent(self._guesses, address, now)
+        failures.append(now)
+        if len(failures) >= self._config.max_failures:
+            self._locked_until[address] = now + self._config.lockout
+            return True
+        return False
+
+    def succeeded(self, address: str, handle: str) -> None:
+        """The reserved guess was right: it no longer counts against the address, and the
+        handle's failures are forgotten."""
+        self._done(address)
+        key = handle_key(handle)
+        self._handle_failures.pop(key, None)
+        self._handle_next.pop(key, None)
+
+    def _done(self, address: str) -> None:
+        n = self._inflight.get(address, 0) - 1
+        if n > 0:
+            self._inflight[address] = n
+        else:
+            self._inflight.pop(address, None)
 
     def signup_allowed(self, address: str) -> bool:
         """Whether ``address`` may create another account now: fewer than ``[login]
@@ -78,11 +134,10 @@ class LoginGuard:
             self._signups = {a: t for a, t in self._signups.items() if t and t[-1] > cutoff}
         self._signups.setdefault(address, deque()).append(self._clock())
 
-    def succeeded(self, handle: str) -> None:
-        """A correct password: forget the failures counted on ``handle``."""
-        self._failures.pop(f"handle {handle_key(handle)}", None)
-
     def _prune(self, now: float) -> None:
         window = self._config.failure_window
-        self._failures = {k: t for k, t in self._failures.items() if t and t[-1] > now - window}
+        self._guesses = {k: t for k, t in self._guesses.items() if t and t[-1] > now - window}
+        self._handle_failures = {k: t for k, t in self._handle_failures.items()
+                                 if t and t[-1] > now - window}
+        self._handle_next = {k: t for k, t in self._handle_next.items() if t > now}
         self._locked_until = {k: u for k, u in self._locked_until.items() if u > now}

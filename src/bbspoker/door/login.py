@@ -11,8 +11,8 @@
   without regard to case). A banned user is refused with the reason, once the
   password is right (nobody else learns it).
 - A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
-  failures from one address or on one handle within ``failure_window``
-  seconds lock that address or handle out for ``lockout`` seconds
+  guesses from one address within ``failure_window`` seconds lock that address out for
+  ``lockout`` seconds; a handle is never locked, its guesses are slowed down
   (:class:`bbspoker.door.guard.LoginGuard`). Logs record address, handle and outcome only.
 """
 
@@ -66,10 +66,6 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
         except ValueError as exc:
             session.write(f"Sorry, {exc}.\r\n")
             continue
-        if app.guard.locked(session.address, handle):
-            _log_login(session, handle, "locked out")
-            session.end("Too many failed logins. Try again later.")
-            return None
         account = app.ledger.find_account(handle)
         if account is None:
             created = await _new_user(session, app, handle)
@@ -85,9 +81,19 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
                                    hidden=True)
         if not password:
             continue
+        while app.guard.busy(session.address):     # other guesses from here in flight
+            await asyncio.sleep(0.05)
+        wait = app.guard.reserve(session.address, account.handle)
+        if wait is None:
+            _log_login(session, account.handle, "address locked out")
+            session.end("Too many failed logins from your address. Try again later.")
+            return None
+        if wait > 0:                       # recent failures on this handle: slowed down
+            session.write("Checking...\r\n")
+            await app.sleep(wait)
         stored = app.ledger.password_hash(account.handle)
         if stored is not None and await app.verify_password(stored, password):
-            app.guard.succeeded(account.handle)
+            app.guard.succeeded(session.address, account.handle)
             # Only the owner learns why the door stays shut (issue 20: the ban reason was
             # shown to anyone who typed the handle).
             if account.banned:
