@@ -334,6 +334,9 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     # Every test client comes from 127.0.0.1: the sign-up limit per address (issue 20) is
     # lifted unless a test sets it.
     sections["login"] = {"signups_per_address": 1000, **sections.get("login", {})}
+    sections["server"] = {"max_sessions_per_address": 10_000, **sections["server"]}
+    # Tests type chat faster than people: the flood limits are lifted unless a test sets them.
+    sections["input"] = {"chat_lines": 1000, "xmessages": 1000, **sections.get("input", {})}
     config = dataclasses.replace(Config(), **{
         name: dataclasses.replace(getattr(Config(), name), **values)
         for name, values in sections.items()})

@@ -374,3 +374,23 @@ async def test_admin_cli_adjusts_cubes_while_a_game_is_played_and_nothing_is_los
     assert ledger.verify() == []
     await alice.wait_for(f"{ledger.balance('alice'):,} CUBES", timeout=3)
     await bob.wait_for(f"{ledger.balance('bob'):,} CUBES", timeout=3)
+
+
+async def test_chat_is_rate_limited_per_sender_and_nobody_is_thrown_out(tmp_path):
+    """Issue 20 (9, 5): 9,000 chat lines in 40 s pushed the game off every screen, and
+    85 lines in one packet disconnected every other player."""
+    async with table_world(tmp_path, input={"chat_lines": 5, "chat_window": 10}) as (
+            server, connect, advance):
+        alice, bob = await connect("alice"), await connect("bob")
+        await join(alice, "Nobody")
+        await join(bob, "alice")
+        for n in range(7):
+            await alice.send(f".line {n}\r")
+        await alice.wait_for("You are chatting too fast: wait a")      # (wrapped)
+        await bob.wait_for("line 4")
+        await asyncio.sleep(0.2)
+        assert "line 5" not in bob.text and "line 6" not in bob.text
+        assert "[X] Exit the game" in bob.text                  # nobody was thrown out
+        advance(10)
+        await alice.send(".again\r")
+        await bob.wait_for("again")

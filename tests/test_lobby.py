@@ -290,6 +290,30 @@ async def test_x_message_reaches_the_other_user(server, clients):
     assert "unread" not in bob.text
 
 
+async def test_x_messages_are_rate_limited_per_sender(tmp_path, clients):
+    """Issue 20 (9): X-messages at 31/s filled a victim's inbox."""
+    clock = FakeClock()
+    async with running_server(tmp_path, sleep=no_sleep, clock=clock,
+                              input={"xmessages": 2, "xmessage_window": 60}) as server:
+        alice, bob = await alice_and_bob(server, clients)
+        for n in range(2):
+            await alice.send("x")
+            await alice.wait_for("Send an X-message to:")
+            await alice.send("bob\r")
+            await alice.wait_for("Message:")
+            await alice.send(f"spam {n}\r")
+            await wait_until(lambda: alice.text.count("X-message sent to bob.") >= 1)
+            await alice.send(" ")
+            await alice.wait_for("[Q] Quit")
+        await alice.send("x")
+        await alice.wait_for("You are sending X-messages too fast: please wait a minute.")
+        await alice.send(" ")
+        assert len(server.app.find_online("bob").inbox) == 2
+        clock.advance(61)
+        await alice.send("x")
+        await alice.wait_for("Send an X-message to:")
+
+
 async def test_x_message_to_someone_offline_changes_nothing(server, clients):
     alice = await clients(server.port)
     await alice.login("alice", "pw-alice")

@@ -271,6 +271,19 @@ async def test_connection_caps_per_address_before_login_and_in_total(tmp_path, c
         await sixth.wait_for("Handle:")
 
 
+async def test_one_address_may_not_fill_the_server_with_logged_in_sessions(tmp_path, clients):
+    """Issue 20 (2): the cap of 8 counted only connections not logged in yet."""
+    async with running_server(tmp_path, server={"max_per_address": 2,
+                                                "max_sessions_per_address": 3}) as server:
+        for handle in ("ann", "ben", "cat"):
+            c = await clients(server.port)
+            await c.login(handle, "pw-" + handle)      # logged in: no longer pre-login
+        fourth = await clients(server.port)
+        await fourth.wait_for("Too many connections, please try again later.")
+        await fourth.wait_closed()
+        assert server.app.limits.by_address["127.0.0.1"] == 3
+
+
 async def test_shutdown_tells_everyone_and_stops_accepting(tmp_path, clients):
     async with running_server(tmp_path) as server:
         alice = await clients(server.port)

@@ -26,7 +26,7 @@ from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
 from bbspoker.door import lobby
 from bbspoker.door.messages import describe_event, refusal
-from bbspoker.door.guard import LoginGuard
+from bbspoker.door.guard import FloodGuard, LoginGuard
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
@@ -62,6 +62,7 @@ class App:
     - ``sessions``: every open session, logged in or not.
     - ``limits``: the :class:`ConnectionLimits`.
     - ``guard``: the :class:`bbspoker.door.guard.LoginGuard` (failed logins, lockouts).
+    - ``floods``: the :class:`bbspoker.door.guard.FloodGuard` (chat and X-message limits).
     - ``shutdown_hooks``: async callables run, in order, when the server stops and
       before sessions are told and closed (the table's grace period goes here).
     - ``stopping``: ``True`` once shutdown has begun.
@@ -89,8 +90,10 @@ class App:
         self.online: dict[str, Session] = {}
         self.sessions: set[Session] = set()
         self.limits = ConnectionLimits(config.server.max_connections,
-                                       config.server.max_per_address)
+                                       config.server.max_per_address,
+                                       config.server.max_sessions_per_address)
         self.guard = LoginGuard(config.login, clock)
+        self.floods = FloodGuard(config.input, clock)
         self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
             lambda: self.tables.finish_for_shutdown(config.table.shutdown_grace)]
         self.stopping = False

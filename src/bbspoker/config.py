@@ -64,7 +64,9 @@ class ServerConfig:
     """``[server]``: where to listen and how many connections to accept.
 
     ``port`` 0 takes any free port (tests). ``max_connections`` caps all
-    telnet connections, ``max_per_address`` those from one address that have
+    connections (every transport), ``max_sessions_per_address`` all of one address,
+    logged in or not (issue 20: one address filled the server), ``max_per_address`` those
+    from one address that have
     not logged in yet. ``prelogin_timeout`` (s) closes a connection that has
     not logged in; ``lobby_idle_timeout`` (s) one idle in the lobby menu.
     ``log_level`` is one of :data:`LOG_LEVELS` (logs go to stderr).
@@ -74,6 +76,7 @@ class ServerConfig:
     port: int = _key(2323, 0, 65535)
     max_connections: int = _key(2000, 1)
     max_per_address: int = _key(8, 1)
+    max_sessions_per_address: int = _key(32, 1)
     prelogin_timeout: float = _seconds(180.0)
     lobby_idle_timeout: float = _seconds(1800.0)
     log_level: str = _key("INFO", choices=LOG_LEVELS)
@@ -178,11 +181,18 @@ class TableSpec:
 class InputConfig:
     """``[input]``: limits on what one session may send (issue 5). A line longer than
     ``max_line_bytes``, or input beyond ``rate_bytes_per_second`` sustained with bursts
-    of at most ``rate_burst_bytes`` (a token bucket), ends the session with a message."""
+    of at most ``rate_burst_bytes`` (a token bucket), ends the session with a message.
+    What reaches other people's screens is limited per user (issue 20: floods): at most
+    ``chat_lines`` chat lines per ``chat_window`` s and ``xmessages`` X-messages per
+    ``xmessage_window`` s; more is refused with a notice to the sender only."""
 
     max_line_bytes: int = _key(6000, 80)
     rate_bytes_per_second: int = _key(1000, 1)
     rate_burst_bytes: int = _key(16384, 1)
+    chat_lines: int = _key(5, 1, 1000)
+    chat_window: float = _key(10.0, 1, 3600)
+    xmessages: int = _key(5, 1, 1000)
+    xmessage_window: float = _key(60.0, 1, 86400)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bbspoker.config import Config
-    from bbspoker.door.guard import LoginGuard
+    from bbspoker.door.guard import FloodGuard, LoginGuard
     from bbspoker.door.terminal import Terminal
     from bbspoker.store.sqlite import Ledger
     from bbspoker.table.registry import TableRegistry
@@ -28,6 +28,8 @@ class DoorContext(Protocol):
     - ``tables``: every table (:class:`bbspoker.table.registry.TableRegistry`).
     - ``clock``: monotonic seconds; ``sleep``: ``async sleep(seconds)`` (tests inject both).
     - ``guard``: the failed-login bookkeeping (:class:`bbspoker.door.guard.LoginGuard`).
+    - ``floods``: the per-user limits of chat and X-messages
+      (:class:`bbspoker.door.guard.FloodGuard`).
     """
 
     config: Config
@@ -36,6 +38,7 @@ class DoorContext(Protocol):
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[Any]]
     guard: LoginGuard
+    floods: FloodGuard
 
     def find_online(self, handle: str) -> Terminal | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from bbspoker.config import LoginConfig
+from bbspoker.config import InputConfig, LoginConfig
 from bbspoker.store.sqlite import handle_key
 
-__all__ = ["LoginGuard", "MAX_HANDLE_DELAY"]
+__all__ = ["LoginGuard", "FloodGuard", "MAX_HANDLE_DELAY"]
 
 _GUARD_PRUNE_AT = 4096
 #: The longest a guess on a much-guessed handle waits (seconds).
@@ -141,3 +141,31 @@ class LoginGuard:
                                  if t and t[-1] > now - window}
         self._handle_next = {k: t for k, t in self._handle_next.items() if t > now}
         self._locked_until = {k: u for k, u in self._locked_until.items() if u > now}
+
+
+class FloodGuard:
+    """Per-user limits of what reaches other people's screens (issue 20: 9,000 chat lines in
+    40 s pushed the table's messages off every screen; X-messages at 31/s filled a
+    victim's inbox): ``[input] chat_lines`` per ``chat_window`` s and ``xmessages`` per
+    ``xmessage_window`` s, counted per handle across tables and connections."""
+
+    def __init__(self, config: InputConfig, clock: Callable[[], float]) -> None:
+        self._limits = {"chat": (config.chat_lines, config.chat_window),
+                        "xmessage": (config.xmessages, config.xmessage_window)}
+        self._clock = clock
+        self._sent: dict[tuple[str, str], deque[float]] = {}
+
+    def allow(self, kind: str, handle: str) -> bool:
+        """Count one ``kind`` (``"chat"`` or ``"xmessage"``) sent by ``handle`` now; False
+        (nothing counted) if that would pass its limit."""
+        most, window = self._limits[kind]
+        now = self._clock()
+        if len(self._sent) > _GUARD_PRUNE_AT:
+            self._sent = {k: t for k, t in self._sent.items() if t and t[-1] > now - 86400}
+        times = self._sent.setdefault((kind, handle_key(handle)), deque())
+        while times and times[0] <= now - window:
+            times.popleft()
+        if len(times) >= most:
+            return False
+        times.append(now)
+        return True

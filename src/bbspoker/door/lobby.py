@@ -220,6 +220,10 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
 
 async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> None:
     session.write("\r\n")
+    if not app.floods.allow("xmessage", session.handle):
+        session.write("You are sending X-messages too fast: please wait a minute.\r\n")
+        await press_any_key(session, idle)
+        return
     typed = await read_line(session, "Send an X-message to: ", max_chars=HANDLE_INPUT,
                             timeout=idle)
     if not typed.strip():

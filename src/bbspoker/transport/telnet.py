@@ -121,20 +121,25 @@ class TokenBucket:
 
 
 class ConnectionLimits:
-    """The connection caps (issue 5): ``max_total`` connections at once, and at most
+    """The connection caps (issue 5, issue 20): ``max_total`` connections at once, at most
+    ``max_sessions`` from one address (logged in or not), and at most
     ``max_per_address`` not-yet-logged-in connections from one address."""
 
-    def __init__(self, max_total: int, max_per_address: int) -> None:
+    def __init__(self, max_total: int, max_per_address: int, max_sessions: int = 32) -> None:
         self.max_total, self.max_per_address = max_total, max_per_address
+        self.max_sessions = max_sessions
         self.total = 0
         self.prelogin: Counter[str] = Counter()
+        self.by_address: Counter[str] = Counter()
 
     def admit(self, address: str) -> bool:
         """Count a new connection from ``address``; ``False`` (nothing counted) if over a cap."""
-        if self.total >= self.max_total or self.prelogin[address] >= self.max_per_address:
+        if self.total >= self.max_total or self.prelogin[address] >= self.max_per_address \
+                or self.by_address[address] >= self.max_sessions:
             return False
         self.total += 1
         self.prelogin[address] += 1
+        self.by_address[address] += 1
         return True
 
     def logged_in(self, address: str) -> None:
@@ -144,6 +149,9 @@ class ConnectionLimits:
     def release(self, address: str, *, prelogin: bool) -> None:
         """A counted connection has closed (``prelogin``: it never logged in)."""
         self.total -= 1
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
         if prelogin:
             self._drop_prelogin(address)
 

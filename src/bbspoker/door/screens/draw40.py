@@ -463,7 +463,9 @@ class PokerScreen:
             self._digits_only = False
             if mode == "chat":
                 text = clean_text(text).strip()
-                if text:
+                if text and not self.app.floods.allow("chat", self.handle):
+                    self.error = "You are chatting too fast: wait a few seconds."
+                elif text:
                     self.service.chat(self.handle, text)
             else:
                 low, _ = self.snapshot.bet_ranges.get(self.handle, (1, 0))
