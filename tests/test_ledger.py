@@ -945,3 +945,45 @@ def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):
         led.backup(tmp_path / "copy.db")
         for path in (db, f"{db}-wal", f"{db}-shm", tmp_path / "copy.db"):
             assert oct(os.stat(path).st_mode & 0o777) == "0o600", path
+
+
+@pytest.mark.parametrize("handle, says", [
+    ("SYSTEM", "is reserved"), ("INFO", "is reserved"), ("sysop", "is reserved"),
+    ("SYSTЕМ", "is reserved"),                      # Cyrillic Е and М
+    ("Sys0p", "is reserved"),
+    ("bob\u2800", "blank or invisible"), ("b\u3164ob", "printable characters|blank or invisible"),
+    ("bo\u00a0b", "printable characters|blank or invisible"),
+])
+def test_new_handles_may_not_impersonate_the_door_or_hide_characters(handle, says):
+    """Issue 20 (7): SYSTEM, INFO, sysop and look-alikes were allowed (a chat line then looks
+    like a table message), and so were invisible characters."""
+    with pytest.raises(ValueError, match=says):
+        validate_handle(handle)
+    validate_handle("bob the great")                   # plain spaces inside are fine
+
+
+def test_a_handle_that_looks_like_an_existing_one_is_taken(db):
+    with Ledger(db) as led:
+        led.create_account("alice", "h")
+        led.create_account("Bob", "h")
+        for alike, original in (("аlice", "alice"), ("a1ice", "alice"), ("B0B", "Bob"),
+                                ("Ｂｏｂ", "Bob")):
+            with pytest.raises(HandleTaken, match=f"looks too much like {original}|is taken"):
+                led.create_account(alike, "h")
+        led.create_account("carol", "h")                   # different enough
+        assert [a.handle for a in led.list_accounts()] == ["alice", "Bob", "carol"]
+
+
+def test_an_old_account_with_a_now_reserved_name_can_still_log_in_and_gets_a_skeleton(db):
+    raw = sqlite3.connect(db)
+    with Ledger(db):
+        pass
+    with raw:
+        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created) "
+                    "VALUES ('info', 'info', 0, 0)")
+    raw.close()
+    with Ledger(db) as led:                       # the skeleton is filled in at opening
+        assert validate_handle("info", new=False) == "info"
+        assert led.find_account("info") is not None
+        with pytest.raises(ValueError, match="is reserved"):
+            led.create_account("lnfo", "h")

@@ -62,7 +62,7 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
         if not typed.strip():
             continue
         try:
-            handle = validate_handle(typed)
+            handle = validate_handle(typed, new=False)
         except ValueError as exc:
             session.write(f"Sorry, {exc}.\r\n")
             continue

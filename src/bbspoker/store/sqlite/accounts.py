@@ -13,7 +13,7 @@ from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
     ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, HandleTaken, account_of, handle_key,
-    validate_handle,
+    handle_skeleton, validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
 
@@ -57,13 +57,19 @@ class Accounts:
             raise ValueError(f"starting CUBES must be between 0 and {MAX_CUBES:,}, got {cubes:,}")
         books, w = self.books, self.books.w
         now = books.clock()
+        skeleton = handle_skeleton(handle)
         with w.write():
+            alike = w.sql("SELECT handle FROM accounts WHERE skeleton = ? AND handle_key != ?",
+                          (skeleton, handle_key(handle))).fetchone()
+            if alike is not None:
+                raise HandleTaken(f"the handle {handle} looks too much like {alike[0]}, "
+                                  "who is here already")
             try:
                 account_id = w.sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "
-                    "bot, approved) VALUES (?, ?, ?, 0, ?, ?, ?)",
+                    "bot, approved, skeleton) VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
                     (handle, handle_key(handle), password_hash, now, int(bot),
-                     int(approved))).lastrowid
+                     int(approved), skeleton)).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken") from None
             books.new_account(account_id)

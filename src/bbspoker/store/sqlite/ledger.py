@@ -95,7 +95,7 @@ import time
 from contextlib import AbstractContextManager
 from typing import Any, Callable, TypeVar
 
-from bbspoker.store.sqlite.schema import migrate, schema_version
+from bbspoker.store.sqlite.schema import migrate, migrate_skeletons, schema_version
 from bbspoker.store.sqlite.accounts import Accounts
 from bbspoker.store.sqlite.admin import Admin
 from bbspoker.store.sqlite.audit import Audit
@@ -145,6 +145,7 @@ class Ledger:
         self.path = self.writer.path
         try:
             migrate(self.writer)
+            migrate_skeletons(self.writer)
         except sqlite3.DatabaseError as exc:
             self.writer.db.close()
             raise LedgerError(f"cannot use database {self.path}: {exc}") from None

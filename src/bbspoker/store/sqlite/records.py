@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import wcwidth
+from confusable_homoglyphs.confusables import confusables_data
 
 from bbspoker.store.wallet import SYSTEM
 from bbspoker.text import clean_text
 
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
-    "handle_key", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
+    "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
 ]
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
@@ -52,14 +53,80 @@ def handle_key(handle: str) -> str:
     return unicodedata.normalize("NFKC", handle).casefold()
 
 
-def validate_handle(handle: str) -> str:
+#: Characters that draw nothing but are not spaces (issue 20: "bob" + U+2800 passed
+#: for "bob"): braille blank, Hangul fillers, and the like.
+_BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u180e\u2060\u3000\u00a0\u00ad")
+#: Names a new handle may not look like (issue 20: a chat line from "SYSTEM" looked like
+#: the table's own messages): the message area's tags and staff names.
+RESERVED = ("system", "info", "sysop", "admin", "administrator", "moderator", "staff",
+            "server", "bbspoker", "x-message", "nobody")
+
+
+def _is_ascii_alnum(text: str) -> bool:
+    return len(text) == 1 and text.isascii() and text.isalnum()
+
+
+@functools.cache
+def _ascii_classes() -> dict[str, str]:
+    """Each ASCII letter and digit -> the smallest one of its class, where a class joins
+    the two cases of a letter and what Unicode's confusables (``confusable_homoglyphs``)
+    call look-alikes among them: ``{0, o, O}``, ``{1, i, I, l, L}``, ..."""
+    chars = [chr(c) for c in range(128) if chr(c).isalnum()]
+    parent = {c: c for c in chars}
+
+    def find(c: str) -> str:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        parent[max(ra, rb)] = min(ra, rb)
+
+    for c in chars:
+        union(c, c.lower())
+        union(c, c.upper())
+        for entry in confusables_data.get(c, ()):
+            if _is_ascii_alnum(entry["c"]):
+                union(c, entry["c"])
+    return {c: find(c) for c in chars}
+
+
+@functools.lru_cache(maxsize=4096)
+def handle_skeleton(handle: str) -> str:
+    """The form of a handle under which look-alikes collide (issue 20; after Unicode TS #39's
+    skeletons, with the confusables data of ``confusable_homoglyphs``): NFKC, then every
+    character replaced by the class of the ASCII letter or digit it looks like (Cyrillic
+    ``а`` as ``a``; ``0``, ``o`` and ``O`` alike; ``1``, ``I`` and ``l`` alike; the two
+    cases of a letter alike), characters that draw nothing dropped, the rest case-folded.
+    Two accounts with one skeleton cannot both be made."""
+    classes = _ascii_classes()
+    out = []
+    for ch in unicodedata.normalize("NFKC", handle):
+        if ch in _BLANKS or unicodedata.category(ch) in ("Cf", "Mn", "Me", "Zs"):
+            continue
+        if ch in classes:
+            out.append(classes[ch])
+            continue
+        look = [e["c"] for e in confusables_data.get(ch, ()) if _is_ascii_alnum(e["c"])]
+        out.append(classes[min(look)] if look else ch.casefold())
+    return "".join(out)
+
+
+_RESERVED_SKELETONS = frozenset(handle_skeleton(name) for name in RESERVED)
+
+
+def validate_handle(handle: str, new: bool = True) -> str:
     """Check a handle typed at the login prompt or given to the CLI; return it as stored.
 
     Rule (issue 3, issue 5): surrounding spaces are dropped; then 2-16
     printable characters (no C0/C1 controls, DEL, ESC, bidi or zero-width
     characters), at most 16 terminal columns wide (``wcwidth``), and not the
-    reserved name of the :data:`~bbspoker.store.wallet.SYSTEM` account. Raises
-    ``ValueError`` with a message fit to show the user.
+    reserved name of the :data:`~bbspoker.store.wallet.SYSTEM` account. For a ``new``
+    handle also (issue 20): no character that draws nothing but a plain space inside,
+    and nothing that looks like a name of :data:`RESERVED`. Raises ``ValueError`` with a
+    message fit to show the user.
     """
     text = handle.strip()
     if not 2 <= len(text) <= 16:
@@ -72,6 +139,13 @@ def validate_handle(handle: str) -> str:
         raise ValueError("a handle may be at most 16 columns wide")
     if handle_key(text) == handle_key(SYSTEM):
         raise ValueError(f"the handle {SYSTEM} is reserved")
+    if new:
+        if any(ch in _BLANKS or (ch.isspace() and ch != " ") for ch in text) \
+                or not text.replace(" ", ""):
+            raise ValueError("a handle may not contain blank or invisible characters")
+        if handle_skeleton(text) in _RESERVED_SKELETONS:
+            raise ValueError(f"the handle {text} is reserved (it looks like a name the "
+                             "door itself uses)")
     return text
 
 

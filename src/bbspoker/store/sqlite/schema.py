@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bbspoker.store.sqlite.records import DEFAULT_TABLE, LedgerError
+from bbspoker.store.sqlite.records import DEFAULT_TABLE, LedgerError, handle_skeleton
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.wallet import SYSTEM
 
@@ -97,6 +97,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE accounts ADD COLUMN approved INTEGER NOT NULL DEFAULT 1",
     ),
+    # 6: look-alike handles (issue 20): each account's skeleton (records.handle_skeleton),
+    # filled in by Python when the ledger opens (migrate_skeletons).
+    (
+        "ALTER TABLE accounts ADD COLUMN skeleton TEXT",
+        "CREATE INDEX accounts_skeleton ON accounts(skeleton)",
+    ),
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
@@ -121,6 +127,15 @@ def migrate(writer: Writer) -> None:
             writer.sql("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
         else:
             writer.sql("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+
+def migrate_skeletons(writer: Writer) -> None:
+    """Fill in the skeleton of every account that has none (made before schema 6)."""
+    with writer.write():
+        for account_id, handle in writer.sql(
+                "SELECT id, handle FROM accounts WHERE skeleton IS NULL").fetchall():
+            writer.sql("UPDATE accounts SET skeleton = ? WHERE id = ?",
+                       (handle_skeleton(handle), account_id))
 
 
 def schema_version(writer: Writer) -> int:
