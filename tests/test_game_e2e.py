@@ -394,3 +394,20 @@ async def test_chat_is_rate_limited_per_sender_and_nobody_is_thrown_out(tmp_path
         advance(10)
         await alice.send(".again\r")
         await bob.wait_for("again")
+
+
+async def test_a_seated_player_who_presses_no_key_between_games_stands_up(world):
+    """Issue 20 (4): five idle accounts held every seat for ever (the idle rule counts games,
+    and without games it never acted)."""
+    server, connect, advance, ledger = world
+    alice, bob = await connect("alice"), await connect("bob")
+    await join(alice, "Nobody")
+    await join(bob, "alice")
+    advance(300)
+    await alice.send(".still here\r")                  # alice keeps pressing keys
+    await bob.wait_for("still here")
+    advance(301)                                       # bob: 601 s without a key
+    await alice.wait_for("bob pressed no key for too long and stands up.")
+    await bob.wait_for("[Q]")                          # back in the lobby
+    assert server.app.tables["poker"].service.table.handles == ["alice"]
+    assert ledger.balance("bob") == 1000

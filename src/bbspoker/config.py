@@ -136,7 +136,9 @@ class TableConfig:
     removed; on SIGTERM a running game gets ``shutdown_grace`` (s) to finish
     before it is cancelled and refunded; a seated player whose connection drops
     keeps the seat for ``reconnect_grace`` (s) and may log in again to take it
-    back (0: the seat is given up at once).
+    back (0: the seat is given up at once). A person seated and not in a running game who
+    presses no key for ``seat_idle_timeout`` (s) stands up (issue 20: five idle accounts
+    held every seat for ever; 0: never).
 
     Computer players (issue 15): ``bots`` seats (at most ``seats``) are filled by bot
     accounts (``users add --bot``, funded by the sysop) while fewer people than seats
@@ -158,6 +160,7 @@ class TableConfig:
     idle_games: int = _key(2, 1)
     shutdown_grace: float = _key(120.0, 0)
     reconnect_grace: float = _key(90.0, 0)
+    seat_idle_timeout: float = _key(600.0, 0, 86400)
     bots: int = _key(0, 0, 5)
     bot_policy: str = _key("equity", choices=BOT_POLICIES)
     bot_think_min: float = _key(1.5, 0)

@@ -113,6 +113,7 @@ def _event_text(e: Event) -> tuple[str, str] | None:
     if k == "left":
         why = {"lost_connection": "has lost the connection",
                "make_room": "stands up to make room for a player",
+               "idle": "pressed no key for too long and stands up",
                "broke": "is out of CUBES and leaves the table"}.get(d.get("reason", ""),
                                                                     "has left the table")
         return SYSTEM, f"{h} {why}."

@@ -100,6 +100,7 @@ class TableRegistry:
         for number, spec in enumerate(specs, 1):
             game = GAMES[spec.game](spec, TableWallet(wallet, spec.id))
             service = TableService(game, Bus(), clock, spec.rules.reconnect_grace,
+                                   seat_idle_timeout=spec.rules.seat_idle_timeout,
                                    on_lost=self._lost)
             self._entries[spec.id] = TableEntry(number, spec, service)
         self._tasks: list[asyncio.Task[None]] = []

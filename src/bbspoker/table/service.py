@@ -181,11 +181,14 @@ class TableService:
 
     def __init__(self, table: Draw40, bus: Bus, clock: Callable[[], float] = time.monotonic,
                  reconnect_grace: float = 0.0,
-                 on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
+                 on_lost: Callable[[frozenset[int]], None] | None = None,
+                 seat_idle_timeout: float = 0.0) -> None:
         self.table = table
         self.bus = bus
         self.clock = clock
         self.reconnect_grace = reconnect_grace
+        self.seat_idle_timeout = seat_idle_timeout
+        self._active_at: dict[str, float] = {}  # seated person (lower case) -> last key/act
         self.on_lost = on_lost if on_lost is not None else self.lose
         self._watchers: set[str] = set()      # spectators' handles (lower case)
         self._held: dict[str, float] = {}     # handle (as seated) -> when the hold ends
@@ -224,6 +227,38 @@ class TableService:
         self._watchers.discard(handle.lower())
         self._waiting[:] = [h for h in self._waiting if h.lower() != handle.lower()]
         self.wake()
+
+    def touch(self, handle: str) -> None:
+        """``handle`` pressed a key at the table: not idle (see ``seat_idle_timeout``)."""
+        self._active_at[handle.lower()] = self.clock()
+
+    def _idle_deadline(self) -> float | None:
+        """When the first seated person out of the game has been idle too long, or None."""
+        if self.seat_idle_timeout <= 0:
+            return None
+        running = self.table.phase is not Phase.IDLE
+        times = [self._active_at.get(s.handle.lower(), self.clock())
+                 for s in self.snapshot.seats
+                 if s.handle.lower() not in self._bots and s.handle not in self._held
+                 and not (running and s.active)]
+        return min(times) + self.seat_idle_timeout if times else None
+
+    def _stand_idle(self, now: float) -> list[Event]:
+        """Seated people out of the game who pressed no key for ``seat_idle_timeout``
+        stand up (``Leave("idle")``)."""
+        if self.seat_idle_timeout <= 0:
+            return []
+        events: list[Event] = []
+        running = self.table.phase is not Phase.IDLE
+        for s in self.table.seats():
+            key = s.handle.lower()
+            if key in self._bots or s.handle in self._held or (running and s.active):
+                continue
+            since = self._active_at.setdefault(key, now)
+            if now - since >= self.seat_idle_timeout:
+                self._active_at.pop(key, None)
+                events += self.table.apply(s.handle, act.Leave("idle"), now)
+        return events
 
     def mark_bot(self, handle: str, bot: bool = True) -> None:
         """Mark ``handle`` as a computer player (the screens say ``(bot)``) or not."""
@@ -331,6 +366,9 @@ class TableService:
                     if self._held:
                         hold = min(self._held.values())
                         deadline = hold if deadline is None else min(deadline, hold)
+                    idle = self._idle_deadline()
+                    if idle is not None:
+                        deadline = idle if deadline is None else min(deadline, idle)
                     wait = BALANCE_POLL
                     if deadline is not None:
                         wait = min(wait, max(0.0, deadline - self.clock()))
@@ -380,9 +418,12 @@ class TableService:
         before = table.game_id
         with table.wallet.defer_commits():
             events = self._call_off_lost(now) + table.tick(now) + self._release_held(now)
+            events += self._stand_idle(now)
             if cmd is not None and self.closing and type(cmd.action) is act.Start:
                 error, cmd = RuleError("shutting_down"), None
             if cmd is not None:
+                if cmd.handle is not None:
+                    self._active_at[cmd.handle.lower()] = now
                 try:
                     events += self._act(cmd.handle, cmd.action, now)
                 except RuleError as err:

@@ -78,10 +78,15 @@ def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
         outcome.exception()
 
 
-async def _choose(session: Terminal, keys: str) -> str:
-    """Wait for one of ``keys`` (lower case; any case typed) and return it."""
+async def _choose(session: Terminal, keys: str, timeout: float) -> str:
+    """Wait for one of ``keys`` (lower case; any case typed) and return it; ``"n"`` when no
+    key comes within ``timeout`` seconds (issue 20: the question never timed out)."""
     while True:
-        key = await session.read_key()
+        try:
+            key = await session.read_key(timeout)
+        except TimeoutError:
+            session.write("\r\n")
+            return "n"
         if key.kind is KeyKind.CHAR and key.char.lower() in keys:
             session.write(key.char.lower() + "\r\n")
             return key.char.lower()
@@ -121,13 +126,16 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         else:
             session.write(f"All {rules.seats} seats are taken. [W] Watch the game, "
                           "any other key: back. ")
-        key = await session.read_key()
+        try:
+            key = await session.read_key(app.config.server.lobby_idle_timeout)
+        except TimeoutError:
+            return
         char = key.char.lower() if key.kind is KeyKind.CHAR else ""
         if char == "w" or (char == "j" and snap.bots):
             await PokerScreen(session, app, entry, watching=True, want_seat=char == "j").run()
         return
     session.write("Join the table? (y/n) [W] Watch ")
-    choice = await _choose(session, "ynw")
+    choice = await _choose(session, "ynw", app.config.server.lobby_idle_timeout)
     if choice == "n":
         return
     if choice == "w":
@@ -273,6 +281,8 @@ class PokerScreen:
         (:meth:`_command_done`) later keys wait in the session's type-ahead, so they apply
         to the screen the command leaves."""
         if not (self._busy or self._ended):
+            if not self.watching:
+                self.service.touch(self.handle)
             self._refresh(keys=True)
 
     def _on_bus(self) -> None:
