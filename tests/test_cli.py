@@ -324,7 +324,8 @@ def test_config_file_sets_starting_cubes_and_bad_config_is_one_line(db, run, tmp
 
 
 COMMANDS = [[], ["serve"], ["users"], ["users", "add"], ["users", "list"], ["users", "show"],
-            ["users", "passwd"], ["users", "ban"], ["users", "unban"], ["cubes"],
+            ["users", "passwd"], ["users", "ban"], ["users", "kick"], ["users", "unban"],
+            ["users", "approve"], ["cubes"],
             ["cubes", "show"], ["cubes", "grant"], ["cubes", "take"], ["cubes", "set"],
             ["cubes", "history"], ["games"], ["games", "list"], ["games", "show"],
             ["ledger"], ["ledger", "verify"], ["backup"], ["sim"]]

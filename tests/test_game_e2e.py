@@ -411,3 +411,23 @@ async def test_a_seated_player_who_presses_no_key_between_games_stands_up(world)
     await bob.wait_for("[Q]")                          # back in the lobby
     assert server.app.tables["poker"].service.table.handles == ["alice"]
     assert ledger.balance("bob") == 1000
+
+
+async def test_a_ban_or_a_kick_from_the_command_line_ends_the_session_at_once(tmp_path):
+    """Issue 20 (4): `users ban` took effect only at the next login; the CLI had no kick."""
+    async with table_world(tmp_path, server={"admin_poll": 0.05}) as (server, connect, _):
+        alice, bob, carol = await connect("alice"), await connect("bob"), await connect("carol")
+        await join(alice, "Nobody")
+        await join(bob, "alice")
+        db = server.app.ledger.path
+        with Ledger(db) as admin:                     # the admin CLI's own connection
+            admin.ban("bob", "abusive chat")
+            admin.kick("carol", "go to bed", "sysop-test")
+        await bob.wait_for("You have been banned from this door: abusive chat")
+        await bob.wait_closed()
+        await carol.wait_for("The sysop ended your session: go to bed")
+        await carol.wait_closed()
+        await alice.wait_for("bob was removed by the sysop.")
+        assert server.app.tables["poker"].service.table.handles == ["alice"]
+        assert server.app.find_online("bob") is None and server.app.find_online("carol") is None
+        assert "[X] Exit the game" in alice.text               # alice plays on

@@ -26,6 +26,8 @@ from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
 from bbspoker.door import lobby
 from bbspoker.door.messages import describe_event, refusal
+from bbspoker.rules import actions as act
+from bbspoker.text import clean_text
 from bbspoker.door.guard import FloodGuard, LoginGuard
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
@@ -111,10 +113,43 @@ class App:
             return await asyncio.to_thread(verify_password, stored, password)
 
     def start_tables(self) -> None:
-        """Start every table's task and its computer players (inside the event loop)."""
+        """Start every table's task and its computer players, and the watch for the
+        sysop's bans and kicks (inside the event loop)."""
         self.tables.start()
         self._bot_tasks = [asyncio.create_task(b.run(), name=f"bots at {b.entry.id}")
                            for b in self.bots]
+        self._bot_tasks.append(asyncio.create_task(self._watch_admin(), name="admin watch"))
+
+    async def _watch_admin(self) -> None:
+        """Every ``[server] admin_poll`` s: end the sessions of users the sysop banned or
+        kicked from the command line (issue 20: a ban took effect only at the next login)."""
+        while True:
+            await asyncio.sleep(self.config.server.admin_poll)
+            try:
+                ends = [(h, f"The sysop ended your session: {r}") for h, r in
+                        self.ledger.take_kicks()]
+                online = [s.handle for s in self.online.values() if s.handle is not None]
+                ends += [(h, f"You have been banned from this door: {r or 'no reason given'}")
+                         for h, r in self.ledger.banned_among(online).items()]
+            except sqlite3.Error:
+                log.exception("looking for bans and kicks failed; trying again")
+                continue
+            for handle, message in ends:
+                await self.remove_user(handle, message)
+
+    async def remove_user(self, handle: str, message: str) -> None:
+        """Take ``handle`` off any table at once (no seat held) and end their session with
+        ``message`` (cleaned), if they are online."""
+        entry = self.tables.seat_of(handle) or self.tables.held_seat(handle)
+        if entry is not None:
+            with contextlib.suppress(Exception):
+                seated = next(h for h in entry.service.table.handles
+                              if h.lower() == handle.lower())
+                await entry.service.call(seated, act.Leave("removed"))
+        session = self.find_online(handle)
+        if session is not None:
+            log.info("ending the session of %s: %s", handle, message)
+            session.end(clean_text(message, 200))
 
     def stop_tables(self) -> None:
         """Stop the computer players and every table's task."""

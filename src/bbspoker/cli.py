@@ -144,6 +144,14 @@ def _users_approve(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def _users_kick(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        ledger.kick(handle, args.reason, _actor())
+    print(f"asked the server to end {handle}'s session (within a few seconds if online)")
+    return 0
+
+
 def _users_show(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         a = _account_or_fail(ledger, args.name)
@@ -391,6 +399,10 @@ def _parser() -> argparse.ArgumentParser:
     p = command(users, "ban", "bar a handle from logging in", _users_ban)
     p.add_argument("name")
     p.add_argument("--reason", required=True, help="why (recorded, shown by users show)")
+    p = command(users, "kick", "end a user's session on the running server (not a ban)",
+                _users_kick)
+    p.add_argument("name")
+    p.add_argument("--reason", required=True, help="why (shown to the user)")
     p = command(users, "unban", "lift a ban", _users_unban)
     p.add_argument("name")
 

@@ -69,7 +69,9 @@ class ServerConfig:
     from one address that have
     not logged in yet. ``prelogin_timeout`` (s) closes a connection that has
     not logged in; ``lobby_idle_timeout`` (s) one idle in the lobby menu.
-    ``log_level`` is one of :data:`LOG_LEVELS` (logs go to stderr).
+    ``log_level`` is one of :data:`LOG_LEVELS` (logs go to stderr). Every ``admin_poll``
+    s the server looks for the sysop's bans and kicks (``users ban``, ``users kick``)
+    and ends those sessions.
     """
 
     host: str = _key("127.0.0.1")
@@ -80,6 +82,7 @@ class ServerConfig:
     prelogin_timeout: float = _seconds(180.0)
     lobby_idle_timeout: float = _seconds(1800.0)
     log_level: str = _key("INFO", choices=LOG_LEVELS)
+    admin_poll: float = _key(1.0, 0.01, 60)
 
 
 @dataclass(frozen=True)

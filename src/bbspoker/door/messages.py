@@ -114,6 +114,7 @@ def _event_text(e: Event) -> tuple[str, str] | None:
         why = {"lost_connection": "has lost the connection",
                "make_room": "stands up to make room for a player",
                "idle": "pressed no key for too long and stands up",
+               "removed": "was removed by the sysop",
                "broke": "is out of CUBES and leaves the table"}.get(d.get("reason", ""),
                                                                     "has left the table")
         return SYSTEM, f"{h} {why}."

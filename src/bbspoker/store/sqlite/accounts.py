@@ -150,6 +150,39 @@ class Accounts:
                                 "ORDER BY handle_key", (self.books.system_id,)).fetchall()
         return [account_of(r) for r in rows]
 
+    def kick(self, handle: str, reason: str, actor: str) -> None:
+        """Ask the running server to end ``handle``'s session (``users kick``): a row it
+        takes within a second or two (:meth:`take_kicks`). Raises UnknownAccount, or
+        ValueError for an empty reason."""
+        if not reason.strip():
+            raise ValueError("a kick needs a reason")
+        books, w = self.books, self.books.w
+        with w.write():
+            w.sql("INSERT INTO kicks (account_id, reason, at, actor) VALUES (?, ?, ?, ?)",
+                  (books.account_id(handle), reason, books.clock(), actor))
+
+    def take_kicks(self) -> list[tuple[str, str]]:
+        """The kicks waiting, ``[(handle, reason)]`` oldest first, deleted as they are
+        taken. Runs only a read when there is none."""
+        w = self.books.w
+        if w.sql("SELECT 1 FROM kicks LIMIT 1").fetchone() is None:
+            return []
+        with w.write():
+            rows = w.sql("SELECT k.id, a.handle, k.reason FROM kicks k JOIN accounts a "
+                         "ON a.id = k.account_id ORDER BY k.id").fetchall()
+            w.sql("DELETE FROM kicks WHERE id <= ?", (rows[-1][0],))
+        return [(handle, reason) for _, handle, reason in rows]
+
+    def banned_among(self, handles: list[str]) -> dict[str, str]:
+        """``{handle: ban reason}`` of those of ``handles`` who are banned now."""
+        if not handles:
+            return {}
+        keys = {handle_key(h): h for h in handles}
+        rows = self.books.w.sql(
+            f"SELECT handle_key, ban_reason FROM accounts WHERE banned = 1 AND handle_key IN "
+            f"({','.join('?' * len(keys))})", tuple(keys)).fetchall()
+        return {keys[key]: reason or "" for key, reason in rows}
+
     def notices(self, handle: str) -> list[str]:
         """Messages waiting for ``handle`` (oldest first), shown at the next login;
         raises UnknownAccount."""

@@ -103,6 +103,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE accounts ADD COLUMN skeleton TEXT",
         "CREATE INDEX accounts_skeleton ON accounts(skeleton)",
     ),
+    # 7: the sysop's kicks (issue 20): `users kick` leaves a row, the server ends the
+    # session and deletes it.
+    (
+        """CREATE TABLE kicks (
+            id         INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            reason     TEXT NOT NULL,
+            at         REAL NOT NULL,
+            actor      TEXT
+        )""",
+    ),
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
