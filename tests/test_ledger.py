@@ -116,10 +116,19 @@ def test_malformed_stored_hash_never_verifies(stored):
 
 
 @pytest.mark.parametrize("password, message", [("abc", "too short"), ("x" * 129, "too long"),
-                                               ("tab\there", "control")])
+                                               ("tab\there", "control"),
+                                               ("    ", "only spaces")])
 def test_bad_new_passwords_are_refused(password, message):
     with pytest.raises(ValueError, match=message):
         validate_password(password)
+
+
+def test_a_password_is_the_same_whichever_unicode_form_it_is_typed_in():
+    """Issue 20 (10): NFC and NFD forms of one password differed."""
+    composed, decomposed = "caf\u00e9 noir", "cafe\u0301 noir"
+    assert verify_password(hash_password(composed), decomposed)
+    assert verify_password(hash_password(decomposed), composed)
+    assert not verify_password(hash_password(composed), "cafe noir")
 
 
 # ---------------------------------------------------------------- handles

@@ -11,6 +11,7 @@ import pytest
 from bbspoker.config import LoginConfig
 from bbspoker.door.guard import LoginGuard
 from bbspoker.store.passwords import hash_password, verify_password
+from bbspoker.text import display_width
 from tests.telnetclient import FakeClock, running_server, wait_until
 
 
@@ -515,3 +516,30 @@ async def test_the_daily_allowance_comes_once_a_day_to_a_poor_player_only(tmp_pa
         c = await clients(server.port)
         await c.login("poor", "pw-poor")          # the same day: nothing more
         assert ledger.balance("poor") == 70 and ledger.verify() == []
+
+
+async def test_a_new_password_too_long_is_refused_with_the_reason_not_cut(server, clients):
+    """Issue 20 (10): passwords over 128 characters were cut without a word."""
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("longpw\r")
+    await c.wait_for("Create new user")
+    await c.send("y")
+    await c.wait_for("Password:")
+    await c.send("x" * 200 + "\r")
+    await c.wait_for("password too long: use at most 128 characters")
+    assert server.app.ledger.find_account("longpw") is None
+
+
+async def test_who_lines_up_wide_and_accented_handles_by_columns(server, clients):
+    """Issue 20 (10): [W]ho padded by characters, so wide handles pushed the column."""
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    wide = await clients(server.port)
+    await wide.login("日本語", "pw-wide")
+    await alice.send("w")
+    await alice.wait_for("Who is online (2)")
+    rows = [line for line in alice.text.splitlines() if "in the lobby" in line]
+    assert len(rows) == 2
+    columns = {display_width(row[:row.index("in the lobby")]) for row in rows}
+    assert columns == {20}

@@ -18,7 +18,7 @@ from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
 from bbspoker.door.terminal import SessionClosed, XMessage
-from bbspoker.text import clean_text, fit
+from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
@@ -212,7 +212,9 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     room = max(session.rows - 5, 1)
     session.write(f"{term.home}{term.clear}Who is online ({len(rows)}):\r\n\r\n")
     for name, where in rows[:room]:
-        session.write(f"  {name:<16}  {where}\r\n")
+        # Padded by terminal columns, not characters (issue 20: wide handles misaligned).
+        name = clean_text(name)
+        session.write(f"  {fit(name, max(16, display_width(name)))}  {where}\r\n")
     if len(rows) > room:
         session.write(f"  ... and {len(rows) - room} more\r\n")
     await press_any_key(session, idle)

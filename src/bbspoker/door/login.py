@@ -127,7 +127,10 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
         session.end("No more new accounts from your address for now. Please try again "
                     "later, or log in with the account you have.")
         return None
-    password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH, hidden=True)
+    # One character more than allowed, so that a password too long is refused with the
+    # reason rather than cut (issue 20).
+    password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH + 1,
+                               hidden=True)
     try:
         validate_password(password)
     except ValueError as exc:

@@ -19,6 +19,7 @@ import binascii
 import hashlib
 import hmac
 import secrets
+import unicodedata
 
 __all__ = ["hash_password", "verify_password", "validate_password",
            "MIN_PASSWORD_LENGTH", "MAX_PASSWORD_LENGTH"]
@@ -38,8 +39,8 @@ def validate_password(password: str) -> str:
     """Check a new password typed by a user or the sysop and return it unchanged.
 
     Rule: 4-128 characters, no control characters (a telnet client cannot
-    type them reliably). Raises ``ValueError`` with a message fit to show the
-    user; the message never contains the password.
+    type them reliably), not only spaces (issue 20). Raises ``ValueError`` with a message
+    fit to show the user; the message never contains the password.
     """
     if len(password) < MIN_PASSWORD_LENGTH:
         raise ValueError(f"password too short: use at least {MIN_PASSWORD_LENGTH} characters")
@@ -47,12 +48,20 @@ def validate_password(password: str) -> str:
         raise ValueError(f"password too long: use at most {MAX_PASSWORD_LENGTH} characters")
     if not password.isprintable():
         raise ValueError("password contains control characters")
+    if not password.strip():
+        raise ValueError("a password may not be only spaces")
     return password
 
 
 def _derive(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p,
                           maxmem=_MAXMEM, dklen=_KEY_BYTES)
+
+
+def _nfc(password: str) -> str:
+    """The password as hashed: Unicode NFC, so that ``é`` typed as one character or as
+    ``e`` and a combining accent is the same password (issue 20)."""
+    return unicodedata.normalize("NFC", password)
 
 
 def hash_password(password: str) -> str:
@@ -62,7 +71,7 @@ def hash_password(password: str) -> str:
     Slow on purpose (tens of ms, 16 MiB): call it off the event loop.
     """
     salt = secrets.token_bytes(_SALT_BYTES)
-    key = _derive(password, salt, _N, _R, _P)
+    key = _derive(_nfc(password), salt, _N, _R, _P)
     b64 = lambda raw: base64.b64encode(raw).decode("ascii")  # noqa: E731
     return f"{_SCHEME}${_N}${_R}${_P}${b64(salt)}${b64(key)}"
 
@@ -80,7 +89,10 @@ def verify_password(stored: str, password: str) -> bool:
             return False
         salt = base64.b64decode(salt_b64, validate=True)
         key = base64.b64decode(key_b64, validate=True)
-        candidate = _derive(password, salt, int(n), int(r), int(p))
+        candidate = _derive(_nfc(password), salt, int(n), int(r), int(p))
+        if not hmac.compare_digest(candidate, key) and _nfc(password) != password:
+            # A hash made before passwords were normalised: the password as typed.
+            candidate = _derive(password, salt, int(n), int(r), int(p))
     except (ValueError, binascii.Error):
         return False
     return hmac.compare_digest(candidate, key)
