@@ -216,3 +216,15 @@ async def test_the_bet_prompt_takes_ascii_digits_only_and_says_so(table):
     await bob.wait_for("Your bet must be between 13 and")     # (wrapped in the command area)
     assert server.app.ledger.balance("alice") == 1000 - 10 - 13
     assert server.app.ledger.balance("bob") == 1000 - 10
+
+
+async def test_chat_reaches_a_cp437_terminal_without_c1_control_bytes(table):
+    """Issue 20 (10): '¢' in a chat line became byte 0x9B (CSI on an 8-bit terminal) for
+    CP437 viewers (syncterm); accented letters lose their accent there instead."""
+    server, seat = table
+    alice = await seat("alice")
+    bbs = await seat("bbs", term="syncterm")
+    await alice.send(".price ¢5 from Müller\r")
+    await wait_until(lambda: b"price ?5 from Muller" in bbs.received)
+    body = bbs.received[bbs.received.index(b"price"):]
+    assert not any(0x80 <= b <= 0x9F for b in body[:40])

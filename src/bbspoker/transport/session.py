@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,21 @@ KEY_QUEUE = 256
 INBOX_SIZE = 50
 #: NAWS window sizes are clamped to these bounds (issue 5); 0 means "unknown" (RFC 1073).
 MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS = 40, 999, 8, 999
+
+
+def _cp437_c1_table() -> dict[int, str]:
+    """The characters CP437 encodes as bytes 0x80-0x9F (``Ç ü é ... ¢ £ ¥ ƒ``), each mapped
+    to its ASCII base letter (or ``?``): on a terminal that takes 8-bit C1 controls 0x9B
+    is CSI, so ``¢`` typed in a chat line would start an escape sequence there (issue 20)."""
+    table = {}
+    for byte in range(0x80, 0xA0):
+        ch = bytes([byte]).decode("cp437")
+        base = unicodedata.normalize("NFKD", ch)[0]
+        table[ord(ch)] = base if base.isascii() and base.isalpha() else "?"
+    return table
+
+
+_CP437_C1 = _cp437_c1_table()
 
 
 def clamp_size(cols: int, rows: int, current: tuple[int, int]) -> tuple[int, int]:
@@ -287,6 +303,8 @@ class Session:
         """
         if self._ending:
             return
+        if self.encoding == "cp437" and not text.isascii():
+            text = text.translate(_CP437_C1)
         data = text.encode(self.encoding, errors="replace")
         bound = self.config.output.backlog_bytes
         if self._backlog + len(data) > bound:
