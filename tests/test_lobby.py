@@ -543,3 +543,14 @@ async def test_who_lines_up_wide_and_accented_handles_by_columns(server, clients
     assert len(rows) == 2
     columns = {display_width(row[:row.index("in the lobby")]) for row in rows}
     assert columns == {20}
+
+
+async def test_the_lobby_s_key_shows_ones_results(server, clients):
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    assert "[S] Stats: your results" in alice.text
+    await alice.send("s")
+    await alice.wait_for("Your results, alice (1,000 CUBES now):")
+    await alice.wait_for("no finished game yet")
+    await alice.send(" ")
+    await alice.wait_for("[Q] Quit")

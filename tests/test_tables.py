@@ -451,3 +451,31 @@ async def test_games_list_and_show_name_the_table_and_tell_the_game(two_tables, 
     assert record["table"] == "red" and record["winner"] == other
     assert record["history"]["operations"][0] == {"op": "ante", "handle": "alice",
                                                   "amount": 10}
+
+
+async def test_users_show_tells_a_players_results_per_table(two_tables, monkeypatch, capsys):
+    """Issue 20: per-user results (games played, won, CUBES won and lost, biggest pot)."""
+    from bbspoker.cli import main
+    registry, ledger, db = two_tables
+    red = registry["red"].service
+    for _ in range(2):                                # two games at red: bob passes
+        await red.call(red.snapshot.master, act.Start())
+        first = red.snapshot.current
+        await red.call(first, act.Pass())
+        other = red.snapshot.current
+        await red.call(other, act.Bet(1))
+        await red.call(other, act.Reveal())
+    ledger.commit_pending()
+    wins = {h: sum(1 for g in ledger.list_games(table="red") if g.winner == h)
+            for h in ("alice", "bob")}
+    (alice,) = ledger.stats("alice")
+    assert (alice.table, alice.played, alice.won) == ("red", 2, wins["alice"])
+    assert alice.net == ledger.balance("alice") - 1000
+    monkeypatch.setenv("BBSPOKER_DB", str(db))
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    assert main(["users", "show", "alice"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "red (gone)" in line).split()
+    assert row[2:4] == ["2", str(wins["alice"])] and int(row[6].replace(",", "")) == alice.net
+    assert main(["users", "show", "carol"]) == 0
+    assert "results:    no finished game yet" in capsys.readouterr().out

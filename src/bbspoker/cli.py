@@ -156,13 +156,22 @@ def _users_show(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         a = _account_or_fail(ledger, args.name)
         waiting = ledger.notices(a.handle)
+        stats = ledger.stats(a.handle)
     print(f"handle:     {a.handle}" + ("  (computer player)" if a.bot else ""))
     print(f"CUBES:      {a.cubes}")
     print(f"created:    {_when(a.created)}")
     print(f"last seen:  {_when(a.last_seen)}")
     print(f"banned:     {'yes: ' + (a.ban_reason or '') if a.banned else 'no'}")
     print(f"notices:    {len(waiting)} waiting for the next login")
+    print(_stats_text(stats, config))
     return 0
+
+
+def _stats_text(stats: list, config: Config) -> str:
+    """A player's results per table (see :func:`bbspoker.door.messages.describe_stats`)."""
+    from bbspoker.door.messages import describe_stats
+    lines = describe_stats(stats, {spec.id: spec.game for spec in config.table_specs})
+    return "results:    " + "\n            ".join(lines)
 
 
 def _users_passwd(args: argparse.Namespace, config: Config) -> int:

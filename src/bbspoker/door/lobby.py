@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from wcwidth import wrap
 
 from bbspoker.door.keys import KeyKind
+from bbspoker.door.messages import describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
@@ -55,6 +56,7 @@ _MENU = [
     ("W", "Who is online"),
     ("X", "Send an X-message"),
     ("R", "Read X-messages"),
+    ("S", "Stats: your results"),
     ("H", "Help: the rules in short"),
     ("Q", "Quit"),
 ]
@@ -273,4 +275,15 @@ async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
     await press_any_key(session, idle)
 
 
-_ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "H": _help}
+async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:
+    term = session.term
+    kinds = {entry.id: entry.spec.game for entry in app.tables}
+    lines = describe_stats(app.ledger.stats(session.handle), kinds)
+    session.write(f"{term.home}{term.clear}Your results, {session.handle} "
+                  f"({app.ledger.balance(session.handle):,} CUBES now):\r\n\r\n")
+    session.write("".join(f"  {line}\r\n" for line in lines[:max(session.rows - 5, 2)]))
+    await press_any_key(session, idle)
+
+
+_ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
+            "H": _help}

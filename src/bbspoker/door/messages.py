@@ -10,7 +10,7 @@ screen calls it when it shows a line, so the same event can be rendered per view
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from bbspoker.rules.cards import Rank, format_cards, parse_cards
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
@@ -269,3 +269,17 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     if kind == "pot_to_system":
         return f"Nobody is left in the game: the pot of {op['pot']} CUBES goes to the system."
     return ", ".join(f"{k}={v}" for k, v in op.items())
+
+
+def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str]) -> list[str]:
+    """A player's results per table (``PlayerStats`` rows; ``kinds``: table id -> game
+    kind), as lines of at most 78 columns: a header and one line a table, or one line
+    saying there is none yet."""
+    if not stats:
+        return ["no finished game yet"]
+    lines = ["TABLE (GAME)              PLAYED   WON   CUBES WON  PAID IN      NET  BIGGEST POT"]
+    for s in stats:
+        where = f"{s.table} ({kinds.get(s.table, 'gone')})"
+        lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{s.cubes_won:>11,}"
+                     f"{s.cubes_paid:>9,}{s.net:>+9,}{s.biggest_pot:>13,}")
+    return lines

@@ -12,7 +12,7 @@ from typing import Callable
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
-    GAME_SELECT, JOURNAL_SELECT, GameRecord, JournalRow, game_of,
+    GAME_SELECT, JOURNAL_SELECT, GameRecord, JournalRow, PlayerStats, game_of,
 )
 
 __all__ = ["Admin"]
@@ -71,6 +71,22 @@ class Admin:
         rows = self.books.w.sql(f"{JOURNAL_SELECT} WHERE j.account_id = ? "
                                 "ORDER BY j.id DESC LIMIT ?", (account_id, limit)).fetchall()
         return [JournalRow(*r) for r in rows]
+
+    def stats(self, handle: str) -> list[PlayerStats]:
+        """``handle``'s results per table (issue 20: per-user stats), from the journal of
+        finished games (games called off and refunded count for nothing), by table id;
+        raises UnknownAccount."""
+        account_id = self.books.account_id(handle)
+        rows = self.books.w.sql(
+            "SELECT g.table_id, COUNT(DISTINCT CASE WHEN j.reason = 'ante' THEN g.id END), "
+            "COUNT(DISTINCT CASE WHEN j.reason = 'win' THEN g.id END), "
+            "COALESCE(SUM(CASE WHEN j.reason = 'win' THEN j.amount END), 0), "
+            "COALESCE(-SUM(CASE WHEN j.amount < 0 THEN j.amount END), 0), "
+            "COALESCE(MAX(CASE WHEN j.reason = 'win' THEN j.amount END), 0) "
+            "FROM journal j JOIN games g ON g.id = j.game_id "
+            "WHERE j.account_id = ? AND g.end_reason = 'finished' "
+            "GROUP BY g.table_id ORDER BY g.table_id", (account_id,)).fetchall()
+        return [PlayerStats(*row) for row in rows]
 
     def latest_journal_id(self) -> int:
         """Id of the newest journal row (0 when empty); ids only grow."""

@@ -257,6 +257,7 @@ class Ledger:
     latest_journal_id = _via("admin", Admin.latest_journal_id)
     journal_since = _via("admin", Admin.journal_since)
     list_games = _via("admin", Admin.list_games)
+    stats = _via("admin", Admin.stats)
     game = _via("admin", Admin.game)
 
     # checks and backup

@@ -211,6 +211,25 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class PlayerStats:
+    """One player's results at one table (``table`` id; issue 20): games played (an ante
+    paid in a game that ended), games won, CUBES won (pots taken), CUBES paid in (antes
+    and bets of finished games), the biggest pot won (CUBES)."""
+
+    table: str
+    played: int
+    won: int
+    cubes_won: int
+    cubes_paid: int
+    biggest_pot: int
+
+    @property
+    def net(self) -> int:
+        """CUBES won less CUBES paid in."""
+        return self.cubes_won - self.cubes_paid
+
+
+@dataclass(frozen=True)
 class Totals:
     """Where all CUBES are, for ``ledger verify``: ``grants`` and ``takes`` (both >= 0)
     are the money that entered/left through rows with no game; ``accounts`` is the
