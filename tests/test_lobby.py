@@ -554,3 +554,15 @@ async def test_the_lobby_s_key_shows_ones_results(server, clients):
     await alice.wait_for("no finished game yet")
     await alice.send(" ")
     await alice.wait_for("[Q] Quit")
+
+
+async def test_a_reserved_or_look_alike_handle_is_refused_before_any_password(server, clients):
+    add_user(server, "alice", "pw-alice")
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("SYSTEM\r")
+    await c.wait_for("Sorry, the handle SYSTEM is reserved")
+    await wait_until(lambda: c.text.count("Handle:") == 2)
+    await c.send("а1ice\r")                                     # Cyrillic а and a one
+    await c.wait_for("Sorry, а1ice looks too much like alice.")
+    assert "Create new user" not in c.text and "Password:" not in c.text

@@ -120,6 +120,11 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
     """Offer to create ``handle``; returns it as stored, or None to ask for a handle again
     (or when the session ends: sign-ups from this address are used up, or the new account
     waits for the sysop's approval)."""
+    try:
+        handle = app.ledger.check_new_handle(handle)
+    except (ValueError, HandleTaken) as exc:
+        session.write(f"Sorry, {exc}.\r\nPlease choose another.\r\n")
+        return None
     if not await ask_yes_no(session, f"Create new user {handle}? (y/n)"):
         return None
     if not app.guard.signup_allowed(session.address):

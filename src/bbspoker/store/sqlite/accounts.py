@@ -36,6 +36,20 @@ class Accounts:
                                (handle_key(handle),)).fetchone()
         return None if row is None else account_of(row)
 
+    def check_new_handle(self, handle: str) -> str:
+        """The handle as it would be stored for a new account; raises ValueError (see
+        ``validate_handle``: reserved, invisible characters ...) or :class:`HandleTaken`
+        (taken, or too much like an existing one), before anyone types a password."""
+        handle = validate_handle(handle)
+        alike = self.books.w.sql("SELECT handle FROM accounts WHERE skeleton = ? OR "
+                                 "handle_key = ?", (handle_skeleton(handle),
+                                                    handle_key(handle))).fetchone()
+        if alike is not None:
+            if handle_key(alike[0]) == handle_key(handle):
+                raise HandleTaken(f"the handle {handle} is taken")
+            raise HandleTaken(f"{handle} looks too much like {alike[0]}")
+        return handle
+
     def create_account(self, handle: str, password_hash: str | None, cubes: int | None = None,
                        *, actor: str = SIGNUP_ACTOR, bot: bool = False,
                        approved: bool = True) -> Account:
@@ -62,8 +76,7 @@ class Accounts:
             alike = w.sql("SELECT handle FROM accounts WHERE skeleton = ? AND handle_key != ?",
                           (skeleton, handle_key(handle))).fetchone()
             if alike is not None:
-                raise HandleTaken(f"the handle {handle} looks too much like {alike[0]}, "
-                                  "who is here already")
+                raise HandleTaken(f"{handle} looks too much like {alike[0]}")
             try:
                 account_id = w.sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "

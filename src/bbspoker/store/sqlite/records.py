@@ -144,8 +144,7 @@ def validate_handle(handle: str, new: bool = True) -> str:
                 or not text.replace(" ", ""):
             raise ValueError("a handle may not contain blank or invisible characters")
         if handle_skeleton(text) in _RESERVED_SKELETONS:
-            raise ValueError(f"the handle {text} is reserved (it looks like a name the "
-                             "door itself uses)")
+            raise ValueError(f"the handle {text} is reserved")
     return text
 
 
