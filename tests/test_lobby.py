@@ -566,3 +566,26 @@ async def test_a_reserved_or_look_alike_handle_is_refused_before_any_password(se
     await c.send("а1ice\r")                                     # Cyrillic а and a one
     await c.wait_for("Sorry, а1ice looks too much like alice.")
     assert "Create new user" not in c.text and "Password:" not in c.text
+
+
+async def test_a_reader_blocks_a_senders_x_messages(server, clients):
+    """Issue 20 (9): add [B]lock of a sender for X-messages."""
+    alice, bob = await alice_and_bob(server, clients)
+    for text in ("buy my cubes", "again"):
+        await alice.send("x")
+        await alice.wait_for("Send an X-message to:")
+        await alice.send("bob\r")
+        await alice.wait_for("Message:")
+        await alice.send(text + "\r")
+        await wait_until(lambda: alice.text.count("Message:") >= 1 and (
+            "X-message sent to bob." in alice.text or "does not take" in alice.text))
+        if text == "buy my cubes":
+            await bob.send("r")
+            await bob.wait_for("[B] Block X-messages from alice, any other key: go on")
+            await bob.send("b")
+            await bob.wait_for("Blocked until the server restarts.")
+        else:
+            await alice.wait_for("bob does not take X-messages from you.")
+        await alice.send(" ")
+        await alice.wait_for("[Q] Quit")
+    assert server.app.find_online("bob").inbox == []

@@ -28,7 +28,7 @@ from bbspoker.door import lobby
 from bbspoker.door.messages import describe_event, refusal
 from bbspoker.rules import actions as act
 from bbspoker.text import clean_text
-from bbspoker.door.guard import FloodGuard, LoginGuard
+from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
@@ -96,6 +96,7 @@ class App:
                                        config.server.max_sessions_per_address)
         self.guard = LoginGuard(config.login, clock)
         self.floods = FloodGuard(config.input, clock)
+        self.blocks = Blocks()
         self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
             lambda: self.tables.finish_for_shutdown(config.table.shutdown_grace)]
         self.stopping = False

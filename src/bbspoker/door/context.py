@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from bbspoker.config import Config
-    from bbspoker.door.guard import FloodGuard, LoginGuard
+    from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
     from bbspoker.door.terminal import Terminal
     from bbspoker.store.sqlite import Ledger
     from bbspoker.table.registry import TableRegistry
@@ -29,7 +29,8 @@ class DoorContext(Protocol):
     - ``clock``: monotonic seconds; ``sleep``: ``async sleep(seconds)`` (tests inject both).
     - ``guard``: the failed-login bookkeeping (:class:`bbspoker.door.guard.LoginGuard`).
     - ``floods``: the per-user limits of chat and X-messages
-      (:class:`bbspoker.door.guard.FloodGuard`).
+      (:class:`bbspoker.door.guard.FloodGuard`); ``blocks``: who refuses X-messages from
+      whom (:class:`bbspoker.door.guard.Blocks`).
     """
 
     config: Config
@@ -39,6 +40,7 @@ class DoorContext(Protocol):
     sleep: Callable[[float], Awaitable[Any]]
     guard: LoginGuard
     floods: FloodGuard
+    blocks: Blocks
 
     def find_online(self, handle: str) -> Terminal | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""

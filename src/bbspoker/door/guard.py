@@ -26,7 +26,7 @@ from collections.abc import Callable
 from bbspoker.config import InputConfig, LoginConfig
 from bbspoker.store.sqlite import handle_key
 
-__all__ = ["LoginGuard", "FloodGuard", "MAX_HANDLE_DELAY"]
+__all__ = ["LoginGuard", "FloodGuard", "Blocks", "MAX_HANDLE_DELAY"]
 
 _GUARD_PRUNE_AT = 4096
 #: The longest a guess on a much-guessed handle waits (seconds).
@@ -141,6 +141,22 @@ class LoginGuard:
                                  if t and t[-1] > now - window}
         self._handle_next = {k: t for k, t in self._handle_next.items() if t > now}
         self._locked_until = {k: u for k, u in self._locked_until.items() if u > now}
+
+
+class Blocks:
+    """Who refuses X-messages from whom ([B]lock while reading them; issue 20), for the
+    server's lifetime; handles compared without regard to case."""
+
+    def __init__(self) -> None:
+        self._blocked: dict[str, set[str]] = {}
+
+    def block(self, recipient: str, sender: str) -> None:
+        """``recipient`` takes no more X-messages from ``sender``."""
+        self._blocked.setdefault(handle_key(recipient), set()).add(handle_key(sender))
+
+    def blocks(self, recipient: str, sender: str) -> bool:
+        """Whether ``recipient`` refuses X-messages from ``sender``."""
+        return handle_key(sender) in self._blocked.get(handle_key(recipient), ())
 
 
 class FloodGuard:

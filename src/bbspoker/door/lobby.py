@@ -246,6 +246,8 @@ async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> No
                                       max_width=width, timeout=idle), XMESSAGE_WIDTH)
     if not text.strip():
         session.write("Nothing sent.\r\n")
+    elif app.blocks.blocks(recipient.handle, session.handle):
+        session.write(f"{recipient.handle} does not take X-messages from you.\r\n")
     elif recipient.deliver(XMessage(session.handle, text, time.time())):
         session.write(f"X-message sent to {recipient.handle}.\r\n")
     else:
@@ -266,7 +268,18 @@ async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> N
         for message in page:
             sent = time.strftime("%H:%M", time.localtime(message.sent_at))
             session.write(f"From {message.sender} at {sent}:\r\n  {message.text}\r\n")
-        await press_any_key(session, idle)
+        senders = list(dict.fromkeys(m.sender for m in page))
+        session.write("\r\n[B] Block X-messages from " + " and ".join(senders)
+                      + ", any other key: go on ")
+        try:
+            key = await session.read_key(idle)
+        except TimeoutError:
+            return
+        if key.kind is KeyKind.CHAR and key.char.lower() == "b":
+            for sender in senders:
+                app.blocks.block(session.handle, sender)
+            session.write("\r\nBlocked until the server restarts.\r\n")
+            await press_any_key(session, idle)
 
 
 async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
