@@ -589,3 +589,11 @@ async def test_a_reader_blocks_a_senders_x_messages(server, clients):
         await alice.send(" ")
         await alice.wait_for("[Q] Quit")
     assert server.app.find_online("bob").inbox == []
+
+
+async def test_a_paste_longer_than_the_type_ahead_keeps_its_enter(server, clients):
+    """Issue 20 (10): a paste longer than the type-ahead lost its Enter."""
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("x" * 400 + "\r")
+    await c.wait_for("Sorry, a handle has 2 to 16 characters.")

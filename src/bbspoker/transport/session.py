@@ -37,7 +37,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bbspoker.door.keys import Key, KeyDecoder
+from bbspoker.door.keys import Key, KeyDecoder, KeyKind
 from bbspoker.door.terminal import SessionClosed, XMessage
 
 if TYPE_CHECKING:
@@ -235,6 +235,11 @@ class Session:
             keys = self._keys_in.feed(self._decoder.decode(data))
             dropped = 0
             for key in keys:
+                # The last place is kept for an Enter (issue 20: a paste longer than the
+                # type-ahead lost its Enter, and with it the whole line).
+                if key.kind is not KeyKind.ENTER and self._keys.qsize() >= KEY_QUEUE - 1:
+                    dropped += 1
+                    continue
                 try:
                     self._keys.put_nowait(key)
                 except asyncio.QueueFull:
