@@ -291,6 +291,19 @@ async def test_x_message_reaches_the_other_user(server, clients):
     assert "unread" not in bob.text
 
 
+async def send_x(sender, to: str, text: str, answer: str) -> None:
+    """``sender`` (at the menu) sends ``text`` to ``to``, reads ``answer``, and is back at
+    the menu."""
+    await sender.send("x")
+    await sender.wait_for("Send an X-message to:")
+    await sender.send(to + "\r")
+    await sender.wait_for("Message:")
+    await sender.send(text + "\r")
+    await sender.wait_for(answer)
+    await sender.send(" ")
+    await sender.wait_for("[Q] Quit")
+
+
 async def test_x_messages_are_rate_limited_per_sender(tmp_path, clients):
     """Issue 20 (9): X-messages at 31/s filled a victim's inbox."""
     clock = FakeClock()
@@ -298,14 +311,7 @@ async def test_x_messages_are_rate_limited_per_sender(tmp_path, clients):
                               input={"xmessages": 2, "xmessage_window": 60}) as server:
         alice, bob = await alice_and_bob(server, clients)
         for n in range(2):
-            await alice.send("x")
-            await alice.wait_for("Send an X-message to:")
-            await alice.send("bob\r")
-            await alice.wait_for("Message:")
-            await alice.send(f"spam {n}\r")
-            await wait_until(lambda: alice.text.count("X-message sent to bob.") >= 1)
-            await alice.send(" ")
-            await alice.wait_for("[Q] Quit")
+            await send_x(alice, "bob", f"spam {n}", "X-message sent to bob.")
         await alice.send("x")
         await alice.wait_for("You are sending X-messages too fast: please wait a minute.")
         await alice.send(" ")
@@ -571,23 +577,12 @@ async def test_a_reserved_or_look_alike_handle_is_refused_before_any_password(se
 async def test_a_reader_blocks_a_senders_x_messages(server, clients):
     """Issue 20 (9): add [B]lock of a sender for X-messages."""
     alice, bob = await alice_and_bob(server, clients)
-    for text in ("buy my cubes", "again"):
-        await alice.send("x")
-        await alice.wait_for("Send an X-message to:")
-        await alice.send("bob\r")
-        await alice.wait_for("Message:")
-        await alice.send(text + "\r")
-        await wait_until(lambda: alice.text.count("Message:") >= 1 and (
-            "X-message sent to bob." in alice.text or "does not take" in alice.text))
-        if text == "buy my cubes":
-            await bob.send("r")
-            await bob.wait_for("[B] Block X-messages from alice, any other key: go on")
-            await bob.send("b")
-            await bob.wait_for("Blocked until the server restarts.")
-        else:
-            await alice.wait_for("bob does not take X-messages from you.")
-        await alice.send(" ")
-        await alice.wait_for("[Q] Quit")
+    await send_x(alice, "bob", "buy my cubes", "X-message sent to bob.")
+    await bob.send("r")
+    await bob.wait_for("[B] Block X-messages from alice, any other key: go on")
+    await bob.send("b")
+    await bob.wait_for("Blocked until the server restarts.")
+    await send_x(alice, "bob", "again", "bob does not take X-messages from you.")
     assert server.app.find_online("bob").inbox == []
 
 

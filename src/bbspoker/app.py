@@ -25,13 +25,14 @@ from bbspoker.bots import remote
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
 from bbspoker.door import lobby
+from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.door.messages import describe_event, refusal
 from bbspoker.rules import actions as act
-from bbspoker.text import clean_text
-from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
+from bbspoker.rules.events import RuleError
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
+from bbspoker.text import clean_text
 from bbspoker.transport.lines import LineListener, start_lines
 from bbspoker.transport.session import Session
 from bbspoker.transport.telnet import (STYLING_ENV, ConnectionLimits, TelnetListener,
@@ -143,10 +144,10 @@ class App:
         ``message`` (cleaned), if they are online."""
         entry = self.tables.seat_of(handle) or self.tables.held_seat(handle)
         if entry is not None:
-            with contextlib.suppress(Exception):
-                seated = next(h for h in entry.service.table.handles
-                              if h.lower() == handle.lower())
-                await entry.service.call(seated, act.Leave("removed"))
+            seated = [h for h in entry.service.table.handles if h.lower() == handle.lower()]
+            with contextlib.suppress(RuleError):       # gone meanwhile, or table closed
+                for h in seated:
+                    await entry.service.call(h, act.Leave("removed"))
         session = self.find_online(handle)
         if session is not None:
             log.info("ending the session of %s: %s", handle, message)

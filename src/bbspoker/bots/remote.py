@@ -119,9 +119,7 @@ async def _login(channel: LineChannel, host: RemoteHost) -> str | None:
             channel.send("9;login_first;log in with 10;handle;password")
             continue
         name, password = data
-        while host.guard.busy(channel.address):
-            await asyncio.sleep(0.05)
-        wait = host.guard.reserve(channel.address, name)
+        wait = await host.guard.reserve_turn(channel.address, name)
         if wait is None:
             channel.close("9;locked;too many failed logins: try again later")
             return None

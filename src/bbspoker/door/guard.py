@@ -20,7 +20,8 @@ parallel connections each got their own guesses. So now:
 
 from __future__ import annotations
 
-from collections import deque
+import asyncio
+from collections import Counter, deque
 from collections.abc import Callable
 
 from bbspoker.config import InputConfig, LoginConfig
@@ -33,6 +34,15 @@ _GUARD_PRUNE_AT = 4096
 MAX_HANDLE_DELAY = 60.0
 
 
+def _recent(table: dict, key: object, now: float, window: float) -> deque[float]:
+    """``table[key]``, the times of one kind of event (created empty), with those older
+    than ``window`` seconds before ``now`` dropped."""
+    times = table.setdefault(key, deque())
+    while times and times[0] <= now - window:
+        times.popleft()
+    return times
+
+
 class LoginGuard:
     """Failed-login bookkeeping (see the module docstring). ``clock`` gives monotonic
     seconds. Memory stays bounded: expired entries are pruned once the tables grow large."""
@@ -41,17 +51,14 @@ class LoginGuard:
         self._config = config
         self._clock = clock
         self._guesses: dict[str, deque[float]] = {}     # address -> failures in the window
-        self._inflight: dict[str, int] = {}             # address -> guesses being checked
+        self._inflight: Counter[str] = Counter()        # address -> guesses being checked
         self._locked_until: dict[str, float] = {}       # address -> end of its lockout
         self._handle_failures: dict[str, deque[float]] = {}  # handle key -> failure times
         self._handle_next: dict[str, float] = {}        # handle key -> next guess's time
         self._signups: dict[str, deque[float]] = {}     # address -> times of its sign-ups
 
     def _recent(self, table: dict[str, deque[float]], key: str, now: float) -> deque[float]:
-        times = table.setdefault(key, deque())
-        while times and times[0] <= now - self._config.failure_window:
-            times.popleft()
-        return times
+        return _recent(table, key, now, self._config.failure_window)
 
     def locked(self, address: str) -> bool:
         """True if ``address`` is locked out right now."""
@@ -61,8 +68,15 @@ class LoginGuard:
         """True while ``address``'s failures plus its guesses being checked reach
         ``max_failures``: its next guess must wait until one is decided."""
         failures = len(self._recent(self._guesses, address, self._clock()))
-        return failures + self._inflight.get(address, 0) >= self._config.max_failures \
+        return failures + self._inflight[address] >= self._config.max_failures \
             and not self.locked(address)
+
+    async def reserve_turn(self, address: str, handle: str) -> float | None:
+        """:meth:`reserve`, once :meth:`busy` lets ``address`` guess again (it polls every
+        50 ms while other guesses from there are being checked)."""
+        while self.busy(address):
+            await asyncio.sleep(0.05)
+        return self.reserve(address, handle)
 
     def reserve(self, address: str, handle: str) -> float | None:
         """A guess of ``handle``'s password from ``address`` is about to be checked (the
@@ -77,14 +91,14 @@ class LoginGuard:
         if len(self._recent(self._guesses, address, now)) >= self._config.max_failures:
             self._locked_until[address] = now + self._config.lockout
             return None
-        self._inflight[address] = self._inflight.get(address, 0) + 1
+        self._inflight[address] += 1
         key = handle_key(handle)
         failures = len(self._recent(self._handle_failures, key, now))
         delay = 0.0 if not failures else min(
             MAX_HANDLE_DELAY, self._config.failure_delay * 2 ** (failures - 1))
         start = max(now, self._handle_next.get(key, now))
         self._handle_next[key] = start + delay
-        return start - now + delay if failures else start - now
+        return start + delay - now
 
     def failed(self, address: str, handle: str) -> bool:
         """The reserved guess was wrong: it stays counted against the address, and the
@@ -109,23 +123,18 @@ class LoginGuard:
         self._handle_next.pop(key, None)
 
     def _done(self, address: str) -> None:
-        n = self._inflight.get(address, 0) - 1
-        if n > 0:
-            self._inflight[address] = n
-        else:
-            self._inflight.pop(address, None)
+        self._inflight[address] -= 1
+        if self._inflight[address] <= 0:
+            del self._inflight[address]
 
     def signup_allowed(self, address: str) -> bool:
         """Whether ``address`` may create another account now: fewer than ``[login]
         signups_per_address`` within the last ``signup_window`` seconds (issue 20)."""
-        cfg, now = self._config, self._clock()
-        times = self._signups.get(address)
-        while times and times[0] <= now - cfg.signup_window:
-            times.popleft()
-        if times is not None and not times:
+        cfg = self._config
+        times = _recent(self._signups, address, self._clock(), cfg.signup_window)
+        if not times:
             del self._signups[address]
-            times = None
-        return len(times or ()) < cfg.signups_per_address
+        return len(times) < cfg.signups_per_address
 
     def signed_up(self, address: str) -> None:
         """``address`` created an account now."""
@@ -178,9 +187,7 @@ class FloodGuard:
         now = self._clock()
         if len(self._sent) > _GUARD_PRUNE_AT:
             self._sent = {k: t for k, t in self._sent.items() if t and t[-1] > now - 86400}
-        times = self._sent.setdefault((kind, handle_key(handle)), deque())
-        while times and times[0] <= now - window:
-            times.popleft()
+        times = _recent(self._sent, (kind, handle_key(handle)), now, window)
         if len(times) >= most:
             return False
         times.append(now)

@@ -81,9 +81,7 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
                                    hidden=True)
         if not password:
             continue
-        while app.guard.busy(session.address):     # other guesses from here in flight
-            await asyncio.sleep(0.05)
-        wait = app.guard.reserve(session.address, account.handle)
+        wait = await app.guard.reserve_turn(session.address, account.handle)
         if wait is None:
             _log_login(session, account.handle, "address locked out")
             session.end("Too many failed logins from your address. Try again later.")

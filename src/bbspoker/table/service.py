@@ -250,7 +250,11 @@ class TableService:
             return []
         events: list[Event] = []
         running = self.table.phase is not Phase.IDLE
-        for s in self.table.seats():
+        seats = self.table.seats()
+        if len(self._active_at) > len(seats):         # forget who is no longer seated
+            seated = {v.handle.lower() for v in seats}
+            self._active_at = {k: t for k, t in self._active_at.items() if k in seated}
+        for s in seats:
             key = s.handle.lower()
             if key in self._bots or s.handle in self._held or (running and s.active):
                 continue

@@ -60,8 +60,8 @@ class Accounts:
         count as a grant. ``bot``: a computer player's account; ``password_hash`` may then
         be ``None`` (no password: it can log in nowhere, and plays only at tables whose
         config seats bots). ``approved`` False: the account waits for :meth:`approve` and
-        gets no CUBES until then (``cubes`` must be 0). Raises ValueError (bad handle, see ``validate_handle``, or
-        negative ``cubes``) or :class:`HandleTaken`.
+        gets no CUBES until then. Raises ValueError (bad handle, see
+        :meth:`check_new_handle`, or ``cubes`` out of range) or :class:`HandleTaken`.
         """
         handle = validate_handle(handle)
         cubes = self.starting_cubes if cubes is None else cubes
@@ -71,18 +71,14 @@ class Accounts:
             raise ValueError(f"starting CUBES must be between 0 and {MAX_CUBES:,}, got {cubes:,}")
         books, w = self.books, self.books.w
         now = books.clock()
-        skeleton = handle_skeleton(handle)
         with w.write():
-            alike = w.sql("SELECT handle FROM accounts WHERE skeleton = ? AND handle_key != ?",
-                          (skeleton, handle_key(handle))).fetchone()
-            if alike is not None:
-                raise HandleTaken(f"{handle} looks too much like {alike[0]}")
+            self.check_new_handle(handle)     # inside the write lock: nobody slips in
             try:
                 account_id = w.sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "
                     "bot, approved, skeleton) VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
                     (handle, handle_key(handle), password_hash, now, int(bot),
-                     int(approved), skeleton)).lastrowid
+                     int(approved), handle_skeleton(handle))).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken") from None
             books.new_account(account_id)
