@@ -4,12 +4,14 @@ output on a pyte 80x24 screen; what the players see through whole games (issue 3
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 
 import pytest
 
-from bbspoker.rules.cards import parse_cards
+from bbspoker.rules.cards import GV40, parse_cards
+from bbspoker.rules.fairness import shuffle
 from bbspoker.cli import main as cli_main
 from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.store.sqlite import Ledger
@@ -54,6 +56,12 @@ async def test_three_players_play_a_complete_game(world):
     assert "1:00" in alice.row(12)
     hands = {c: my_cards(c) for c in (alice, bob, carol)}
     assert all(len([x for x in h if x]) == 5 for h in hands.values())
+    # Issue 20: the deck is sealed before the deal, in front of everyone.
+    await carol.wait_for("Deck sealed:")
+    sealed = re.search(r'Deck sealed: ([0-9a-f]{16}) \(SHA-256 of the server seed\); client '
+                       r'seeds: alice "(\w+)", bob "(\w+)",\s+carol "(\w+)"\.',
+                       " ".join(r.strip(" |") for r in carol.text.splitlines()))
+    assert sealed, carol.text
 
     # Round 1: alice calls with Enter, bob raises to 25, carol calls 25.
     await bet(alice)
@@ -110,6 +118,17 @@ async def test_three_players_play_a_complete_game(world):
     # The mastership moved on to the next seated player after alice.
     await alice.wait_for("Master ...... bob")
     assert ledger.verify() == []
+    # Issue 20: the seed is revealed; carol recomputes the deck from her screen alone and
+    # finds the five cards she was dealt at its top, after alice's and bob's ten.
+    await carol.wait_for("as sealed)")
+    text = " ".join(r.strip(" |") for r in carol.text.splitlines())
+    revealed = re.search(r"Game (\d+)'s deck came from server seed ([0-9a-f]{64}) \(its "
+                         r"SHA-256 begins ([0-9a-f]{16}), as sealed\)", text)
+    assert revealed, carol.text
+    game_id, seed = int(revealed.group(1)), bytes.fromhex(revealed.group(2))
+    assert hashlib.sha256(seed).hexdigest()[:16] == sealed.group(1) == revealed.group(3)
+    deck = shuffle(GV40.cards(), seed, game_id, sealed.groups()[1:])
+    assert sorted(deck[10:15]) == sorted(hands[carol])
 
 
 def ledger_hand(ledger: Ledger, handle: str):

@@ -819,11 +819,11 @@ def test_recovery_does_not_refund_a_pot_already_paid_out(ledger):
 def test_cancel_game_at_shutdown_refunds_with_the_given_reason(ledger):
     gid = ledger.open_game(["Alice"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")
-    assert ledger.cancel_game(gid, "the sysop stopped the server", 9.0) == {"Alice": 10}
+    assert ledger.cancel_game(gid, "the sysop stopped the server", ended_at=9.0) == {"Alice": 10}
     assert ledger.balance("alice") == 1000
     assert "the sysop stopped the server" in ledger.notices("alice")[0]
     with pytest.raises(ValueError):
-        ledger.cancel_game(gid, "again", 10.0)
+        ledger.cancel_game(gid, "again", ended_at=10.0)
 
 
 # ---------------------------------------------------------------- history, verify, backup

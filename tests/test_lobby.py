@@ -581,7 +581,7 @@ async def test_a_reader_blocks_a_senders_x_messages(server, clients):
     await bob.send("r")
     await bob.wait_for("[B] Block X-messages from alice, any other key: go on")
     await bob.send("b")
-    await bob.wait_for("Blocked until the server restarts.")
+    await bob.wait_for("Blocked: no more X-messages from alice. Sending them one lifts it.")
     await send_x(alice, "bob", "again", "bob does not take X-messages from you.")
     assert server.app.find_online("bob").inbox == []
 
@@ -592,3 +592,57 @@ async def test_a_paste_longer_than_the_type_ahead_keeps_its_enter(server, client
     await c.wait_for("Handle:")
     await c.send("x" * 400 + "\r")
     await c.wait_for("Sorry, a handle has 2 to 16 characters.")
+
+
+async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(tmp_path, clients):
+    """Issue 20 (9): blocks kept across restarts; a way to lift one."""
+    async with running_server(tmp_path, sleep=no_sleep) as server:
+        alice, bob = await alice_and_bob(server, clients)
+        await send_x(alice, "bob", "buy my cubes", "X-message sent to bob.")
+        await bob.send("r")
+        await bob.wait_for("[B] Block X-messages from alice")
+        await bob.send("b")
+        await bob.wait_for("Blocked: no more X-messages from alice.")
+    async with running_server(tmp_path, sleep=no_sleep) as server:
+        alice = await clients(server.port)
+        await alice.login("alice", "pw-alice")
+        bob = await clients(server.port)
+        await bob.login("bob", "pw-bob")
+        await send_x(alice, "bob", "again", "bob does not take X-messages from you.")
+        assert server.app.find_online("bob").inbox == []
+        # bob writes to alice: he is asked to lift his block first; "n" sends nothing.
+        for answer, result in (("n", "Nothing sent."), ("y", "X-message sent to alice.")):
+            await bob.send("x")
+            await bob.wait_for("Send an X-message to:")
+            await bob.send("alice\r")
+            await bob.wait_for("lift that and send? (y/n)")
+            await bob.send(answer)
+            if answer == "y":
+                await bob.wait_for("Message:")
+                await bob.send("sorry\r")
+            await bob.wait_for(result)
+            await bob.send(" ")
+            await bob.wait_for("[Q] Quit")
+        await send_x(alice, "bob", "thanks", "X-message sent to bob.")
+        assert server.app.ledger.blocks() == []
+
+
+async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients):
+    """Issue 20: "bbspoker lets a user set their own phrase in the lobby"."""
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    await alice.send("f")
+    await alice.wait_for("Your client seed: a random one for each game")
+    assert "SHA-256" in alice.text
+    await alice.wait_for("New phrase (up to 16 characters)")
+    await alice.send("x" * 17 + "\r")
+    await alice.wait_for("Sorry, not that phrase: longer than 16 characters.")
+    await alice.send("  lucky   seven \r")
+    await alice.wait_for('Your client seed from the next game on: "lucky seven".')
+    assert server.app.ledger.client_seeds_of(["Alice"]) == {"alice": "lucky seven"}
+    await alice.send(" ")
+    await alice.send("f")
+    await alice.wait_for('Your client seed: "lucky seven"')
+    await alice.send("-\r")
+    await alice.wait_for("Your client seed from the next game on: random")
+    assert server.app.ledger.client_seeds_of(["alice"]) == {"alice": None}

@@ -443,7 +443,7 @@ async def test_games_list_and_show_name_the_table_and_tell_the_game(two_tables, 
 
     assert main(["games", "show", str(red_game)]) == 0
     out = capsys.readouterr().out
-    assert "  table:      red\n" in out
+    assert "  table:        red\n" in out
     assert "     1. alice pays the ante (10)\n" in out
     assert f"round 1: {first} passed\n" in out and f"{other} wins" in out
     assert main(["games", "show", str(red_game), "--json"]) == 0

@@ -81,7 +81,8 @@ class App:
         self.config = config
         self.ledger = ledger
         self.clock = clock
-        self.tables = TableRegistry(config.table_specs, ledger, clock)
+        self.tables = TableRegistry(config.table_specs, ledger, clock,
+                                    phrases=ledger.client_seeds_of)
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
@@ -97,7 +98,7 @@ class App:
                                        config.server.max_sessions_per_address)
         self.guard = LoginGuard(config.login, clock)
         self.floods = FloodGuard(config.input, clock)
-        self.blocks = Blocks()
+        self.blocks = Blocks(ledger)
         self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
             lambda: self.tables.finish_for_shutdown(config.table.shutdown_grace)]
         self.stopping = False

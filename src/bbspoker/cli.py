@@ -6,7 +6,8 @@
 * ``users add|list|show|passwd|ban|unban``: accounts and handles;
 * ``cubes show|grant|take|set|history``: CUBES, each adjustment journalled with
   its ``--reason`` and the operating-system user who made it;
-* ``games list|show``: recorded games and their hand histories;
+* ``games list|show|verify``: recorded games, their hand histories, and the check of
+  their decks against the provably fair shuffle (``docs/fairness.md``);
 * ``ledger verify``: check the books (exit 1 and list what differs);
 * ``backup FILE``: copy the database with SQLite's online backup API;
 * ``sim``: computer players play each other with the real rules, no server, no ledger
@@ -282,20 +283,101 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
         print(json.dumps(dataclasses.asdict(g), indent=2))
         return 0
     print(f"Game {g.id}")
-    print(f"  table:      {g.table}")
-    print(f"  players:    {', '.join(g.players)}")
-    print(f"  deck hash:  {g.deck_hash}")
-    print(f"  started:    {_when(g.started_at)}")
-    print(f"  ended:      {_when(g.ended_at) if g.ended_at is not None else 'not yet'}")
-    print(f"  result:     {_result(g)}")
+    print(f"  table:        {g.table}")
+    print(f"  players:      {', '.join(g.players)}")
+    print(f"  started:      {_when(g.started_at)}")
+    print(f"  ended:        {_when(g.ended_at) if g.ended_at is not None else 'not yet'}")
+    print(f"  result:       {_result(g)}")
+    if g.client_seeds is None:
+        print(f"  deck hash:    {g.deck_hash}")
+    else:
+        print(f"  commitment:   {g.commitment}")
+        print(f"  client seeds: {_seeds_text(g)}")
+        print(f"  server seed:  {g.server_seed or 'secret until the game ends'}")
     if g.history:
         print("Hand history:")
         for key, value in g.history.items():
+            if key in ("commitment", "players"):
+                continue   # printed above
             if key == "operations" and isinstance(value, list):
                 _show_operations(value)
             else:
                 _show_value(key, value, "  ")
     return 0
+
+
+def _seeds_text(g: Any) -> str:
+    """``alice "phrase", bob "1f0c9a2e"``: the client seeds with the players dealt in, in
+    seat order."""
+    return ", ".join(f'{who} "{seed}"' for who, seed in zip(g.players, g.client_seeds or ()))
+
+
+def _game_kind(g: Any, config: Config) -> str:
+    """The game kind of record ``g``: as its history says, else its table's in the config,
+    else draw40 (the only kind before the history named it)."""
+    kind = (g.history or {}).get("game")
+    if isinstance(kind, str):
+        return kind
+    spec = next((s for s in config.table_specs if s.id == g.table), None)
+    return spec.game if spec is not None else "draw40"
+
+
+def _verify_one(g: Any, config: Config, verbose: bool) -> bool | None:
+    """Check game record ``g`` (docs/fairness.md) and print what was found: the verdict
+    line, and with ``verbose`` the seeds and the deck. Returns True (verified), False (a
+    mismatch) or None (nothing to check: no seal, or still running)."""
+    from bbspoker.rules.audit import verify_deal
+    if g.client_seeds is None:
+        print(f"game {g.id}: not verifiable (dealt before the provably fair shuffle)")
+        return None
+    if g.server_seed is None:
+        print(f"game {g.id}: still running; its server seed is revealed when it ends")
+        return None
+    try:
+        seed = bytes.fromhex(g.server_seed)
+        kind = _game_kind(g, config)
+        operations = (g.history or {}).get("operations") or []
+        verdict = verify_deal(kind, g.id, seed, g.commitment, g.client_seeds, operations)
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        print(f"game {g.id}: FAILED, the record cannot be read ({err})")
+        return False
+    head = "verified" if verdict.ok else "FAILED"
+    what = (f"{verdict.checked} cards dealt, drawn and shown match the deck" if operations
+            else "no cards recorded (called off before the record was kept)")
+    print(f"game {g.id}: {head} ({what})" if verdict.ok else f"game {g.id}: {head}")
+    if not verdict.commitment_ok:
+        print(f"  the server seed does not match the commitment shown at the start: "
+              f"SHA-256({g.server_seed}) is not {g.commitment}")
+    for m in verdict.mismatches:
+        who = f"{m.handle}, " if m.handle else ""
+        print(f"  step {m.step} ({who}{m.what}): the deck gives {m.expected or 'no card'}, "
+              f"the record says {m.recorded or 'none'}")
+    if verbose:
+        print(f"  commitment:   {g.commitment}")
+        print(f"  server seed:  {g.server_seed}")
+        print(f"  client seeds: {_seeds_text(g)}")
+        print(f"  deck ({kind}, top first): {' '.join(verdict.deck)}")
+    return verdict.ok
+
+
+def _games_verify(args: argparse.Namespace, config: Config) -> int:
+    counts = {True: 0, False: 0, None: 0}
+    with _open(config) as ledger:
+        if args.all:
+            first = 1
+            while page := ledger.games_from(first):
+                for g in page:
+                    counts[_verify_one(g, config, verbose=False)] += 1
+                first = page[-1].id + 1
+        else:
+            for game_id in args.ids:
+                g = ledger.game(game_id)
+                if g is None:
+                    raise CliError(f"no game {game_id}")
+                counts[_verify_one(g, config, verbose=len(args.ids) == 1)] += 1
+    if args.all or len(args.ids) > 1:
+        print(f"{counts[True]} verified, {counts[False]} FAILED, {counts[None]} not verifiable")
+    return 1 if counts[False] else 0
 
 
 def _show_operations(operations: list[Any]) -> None:
@@ -439,6 +521,12 @@ def _parser() -> argparse.ArgumentParser:
     p = command(games, "show", "one game's hand history", _games_show)
     p.add_argument("id", metavar="ID", type=_int_at_least(1, 2**62))
     p.add_argument("--json", action="store_true", help="the whole record as JSON")
+    p = command(games, "verify", "check games' decks against their revealed seeds "
+                "(docs/fairness.md; exit 1 if any card differs)", _games_verify)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("ids", metavar="ID", nargs="*", default=[],
+                       type=_int_at_least(1, 2**62), help="the games to check")
+    which.add_argument("--all", action="store_true", help="every recorded game")
 
     ledger = group("ledger", "check the books")
     command(ledger, "verify", "check that every CUBE is accounted for (exit 1 if not)",

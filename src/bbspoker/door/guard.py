@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter, deque
 from collections.abc import Callable
+from typing import Protocol
 
 from bbspoker.config import InputConfig, LoginConfig
 from bbspoker.store.sqlite import handle_key
@@ -152,16 +153,41 @@ class LoginGuard:
         self._locked_until = {k: u for k, u in self._locked_until.items() if u > now}
 
 
-class Blocks:
-    """Who refuses X-messages from whom ([B]lock while reading them; issue 20), for the
-    server's lifetime; handles compared without regard to case."""
+class BlockStore(Protocol):
+    """Where blocks are kept across restarts (the ledger: ``block``, ``unblock``,
+    ``blocks`` of :class:`bbspoker.store.sqlite.Ledger`)."""
 
-    def __init__(self) -> None:
+    def block(self, recipient: str, sender: str) -> None: ...
+
+    def unblock(self, recipient: str, sender: str) -> None: ...
+
+    def blocks(self) -> list[tuple[str, str]]: ...
+
+
+class Blocks:
+    """Who refuses X-messages from whom ([B]lock while reading them; issue 20); handles
+    compared without regard to case. With a ``store`` the blocks are read from it once and
+    written through to it, so they outlive a restart; without one they last as long as
+    this object."""
+
+    def __init__(self, store: BlockStore | None = None) -> None:
+        self._store = store
         self._blocked: dict[str, set[str]] = {}
+        for recipient, sender in store.blocks() if store is not None else ():
+            self._blocked.setdefault(handle_key(recipient), set()).add(handle_key(sender))
 
     def block(self, recipient: str, sender: str) -> None:
-        """``recipient`` takes no more X-messages from ``sender``."""
+        """``recipient`` takes no more X-messages from ``sender``. Raises what the store
+        raises (``UnknownAccount``); nothing is blocked then."""
+        if self._store is not None:
+            self._store.block(recipient, sender)
         self._blocked.setdefault(handle_key(recipient), set()).add(handle_key(sender))
+
+    def unblock(self, recipient: str, sender: str) -> None:
+        """``recipient`` takes X-messages from ``sender`` again."""
+        if self._store is not None:
+            self._store.unblock(recipient, sender)
+        self._blocked.get(handle_key(recipient), set()).discard(handle_key(sender))
 
     def blocks(self, recipient: str, sender: str) -> bool:
         """Whether ``recipient`` refuses X-messages from ``sender``."""

@@ -19,6 +19,7 @@ from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
 from bbspoker.door.terminal import SessionClosed, XMessage
+from bbspoker.rules.fairness import PHRASE_MAX
 from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ _MENU = [
     ("X", "Send an X-message"),
     ("R", "Read X-messages"),
     ("S", "Stats: your results"),
+    ("F", "Fair deck: your client seed"),
     ("H", "Help: the rules in short"),
     ("Q", "Quit"),
 ]
@@ -241,6 +243,11 @@ async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> No
         doing = "watching" if recipient.activity == "watching" else "playing poker at"
         session.write(f"{recipient.handle} is {doing} {recipient.where}: it may take a while "
                       "until you get an answer.\r\n")
+    if app.blocks.blocks(session.handle, recipient.handle) and not await _unblock(
+            session, app, recipient.handle, idle):
+        session.write("Nothing sent.\r\n")
+        await press_any_key(session, idle)
+        return
     width = min(XMESSAGE_WIDTH, session.cols - 10)
     text = clean_text(await read_line(session, "Message: ", max_chars=4 * width,
                                       max_width=width, timeout=idle), XMESSAGE_WIDTH)
@@ -248,6 +255,7 @@ async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> No
         session.write("Nothing sent.\r\n")
     elif app.blocks.blocks(recipient.handle, session.handle):
         session.write(f"{recipient.handle} does not take X-messages from you.\r\n")
+
     elif recipient.deliver(XMessage(session.handle, text, time.time())):
         session.write(f"X-message sent to {recipient.handle}.\r\n")
     else:
@@ -278,8 +286,57 @@ async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> N
         if key.kind is KeyKind.CHAR and key.char.lower() == "b":
             for sender in senders:
                 app.blocks.block(session.handle, sender)
-            session.write("\r\nBlocked until the server restarts.\r\n")
+            session.write(f"\r\nBlocked: no more X-messages from {' and '.join(senders)}. "
+                          "Sending them one lifts it.\r\n")
             await press_any_key(session, idle)
+
+
+async def _unblock(session: Terminal, app: DoorContext, recipient: str, idle: float) -> bool:
+    """Sending to someone one blocks asks to lift the block first: True if lifted."""
+    session.write(f"You block X-messages from {recipient}: lift that and send? (y/n) ")
+    key = await session.read_key(idle)
+    if key.kind is KeyKind.CHAR and key.char.lower() == "y":
+        session.write("y\r\n")
+        app.blocks.unblock(session.handle, recipient)
+        return True
+    session.write("n\r\n")
+    return False
+
+
+FAIRNESS_TEXT = """\
+Every deck is sealed before the deal. The server draws a secret seed and shows its
+SHA-256 (the commitment) when the game starts; each player adds a client seed, shown
+to all. The deck is a published function of both and the game number. When the game
+ends the server reveals its seed: with it, anyone can recompute the whole deck and
+check every card (examples/verify_deck.py; the sysop: bbspoker games verify).
+"""
+
+
+async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None:
+    """[F]: the provably fair deck in short, and the player's client seed phrase: shown,
+    and changed (up to :data:`~bbspoker.rules.fairness.PHRASE_MAX` characters; ``-``
+    for a random one each game; Enter keeps it)."""
+    term = session.term
+    current = app.ledger.client_seeds_of([session.handle]).get(session.handle.lower())
+    shown = f'"{current}"' if current else "a random one for each game"
+    session.write(f"{term.home}{term.clear}{term.bold}Fair deck{term.normal}\r\n\r\n"
+                  + FAIRNESS_TEXT.replace("\n", "\r\n") + f"\r\nYour client seed: {shown}\r\n")
+    while True:
+        typed = await read_line(session, f"New phrase (up to {PHRASE_MAX} characters), "
+                                "- for random, Enter: keep: ", max_chars=PHRASE_MAX + 8,
+                                timeout=idle)
+        if not typed.strip():
+            return
+        try:
+            phrase = app.ledger.set_client_seed(session.handle,
+                                                None if typed.strip() == "-" else typed)
+        except ValueError as err:
+            session.write(f"Sorry, not that phrase: {err}.\r\n")
+            continue
+        result = f'"{phrase}"' if phrase else "random, a new one each game"
+        session.write(f"Your client seed from the next game on: {result}.\r\n")
+        await press_any_key(session, idle)
+        return
 
 
 async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
@@ -299,4 +356,4 @@ async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:
 
 
 _ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
-            "H": _help}
+            "F": _client_seed, "H": _help}

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from bbspoker.rules.cards import Rank, format_cards, parse_cards
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
 from bbspoker.rules.events import Event, RuleError
+from bbspoker.rules.fairness import SHORT
 
 __all__ = ["describe_hand", "describe_event", "refusal", "round_label", "describe_operation",
            "seconds_text", "cards_word", "REASONS", "SYSTEM", "INFO"]
@@ -136,6 +137,13 @@ def _event_text(e: Event) -> tuple[str, str] | None:
         return INFO, "A game is running: you may join the next game."
     if k == "started":
         return SYSTEM, f"The game is now STARTED (initial pot is {d['pot']}) ..."
+    if k == "sealed":
+        seeds = ", ".join(f'{who} "{seed}"' for who, seed in d["client_seeds"])
+        return INFO, (f"Deck sealed: {d['commitment'][:SHORT]} (SHA-256 of the server seed); "
+                      f"client seeds: {seeds}.")
+    if k == "seed":
+        return INFO, (f"Game {d['game_id']}'s deck came from server seed {d['server_seed']} "
+                      f"(its SHA-256 begins {d['commitment'][:SHORT]}, as sealed).")
     if k == "bet":
         verb = "raised the bet" if d.get("raised") else "called the bet"
         return SYSTEM, f"{h} has {verb} ({d['amount']}), pot is {d['pot']}."

@@ -32,7 +32,6 @@ __all__ = [
     "format_cards",
     "sort_hand",
     "new_deck",
-    "shuffled_deck",
     "DeckSpec",
     "GV40",
     "STANDARD52",
@@ -199,21 +198,6 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
 def new_deck() -> list[Card]:
     """A fresh, ordered list of the 40 cards."""
     return list(DECK)
-
-
-def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
-    """The 40 cards in random order: sorted by 40 random 64-bit keys, which gives
-    every order the same chance (two equal keys: about 1 deal in 10**16).
-
-    ``rng`` defaults to ``secrets.SystemRandom()`` (play): the keys are drawn in one
-    ``getrandbits`` call, one read of the OS's random source instead of one per card
-    as ``shuffle`` makes (issue 6: a game start waits for it). Tests pass a seeded
-    ``random.Random`` for repeatable deals.
-    """
-    n = len(DECK)
-    bits = (rng if rng is not None else secrets.SystemRandom()).getrandbits(64 * n)
-    keys = struct.unpack(f"<{n}Q", bits.to_bytes(8 * n, "little"))  # keys[i]: bits 64*i to 64*i+63
-    return [DECK[i] for i in sorted(range(n), key=keys.__getitem__)]
 
 
 # ------------------------------------------------------------------------- deck specs

@@ -13,13 +13,26 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator, Sequence
+import secrets
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
-__all__ = ["commitment", "message", "stream", "shuffle", "VERSION"]
+__all__ = ["commitment", "message", "stream", "shuffle", "VERSION", "Seal", "new_seal",
+           "clean_phrase", "SEED_BYTES", "PHRASE_MAX", "SHORT"]
 
 #: The name of this construction, part of every message (a later change gets a new one).
 VERSION = "bbspoker-deck-v1"
+#: Bytes of a server seed: 256 bits, fresh for every game.
+SEED_BYTES = 32
+#: Bytes of entropy in a random client seed (shown as twice as many hex digits).
+RANDOM_CLIENT_BYTES = 4
+#: The most characters of a client seed phrase (five of them and their handles fit the
+#: three rows a message may take on the table screen).
+PHRASE_MAX = 16
+#: Hex digits of the commitment's short form in the message area.
+SHORT = 16
 
 _T = TypeVar("_T")
 
@@ -64,3 +77,52 @@ def shuffle(cards: Sequence[_T], server_seed: bytes, game_id: int,
         j = r % span
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def clean_phrase(phrase: str) -> str | None:
+    """A player's client seed phrase as the tables use it: NFC, runs of white space made
+    one space, trimmed; ``None`` if that leaves nothing. Raises ``ValueError`` if it holds a
+    control, format or other invisible character, or is longer than :data:`PHRASE_MAX`
+    characters (it is shown on everyone's screen)."""
+    text = " ".join(unicodedata.normalize("NFC", phrase).split())
+    if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in text):
+        raise ValueError("control or invisible character")
+    if len(text) > PHRASE_MAX:
+        raise ValueError(f"longer than {PHRASE_MAX} characters")
+    return text or None
+
+
+@dataclass(frozen=True)
+class Seal:
+    """What seals one game's deck before its id is known: ``server_seed``
+    (:data:`SEED_BYTES` bytes, secret until the game ends) and ``client_seeds`` (one string
+    per seated player, in seat order, public from the start)."""
+
+    server_seed: bytes
+    client_seeds: tuple[str, ...]
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the server seed, 64 hex digits: shown at the start."""
+        return commitment(self.server_seed)
+
+    def deck(self, cards: Sequence[_T], game_id: int) -> list[_T]:
+        """``cards`` (the kind's deck in notation order) as game ``game_id`` deals them,
+        the top card first (:func:`shuffle`)."""
+        return shuffle(cards, self.server_seed, game_id, self.client_seeds)
+
+
+def new_seal(players: Sequence[str], phrases: Mapping[str, str | None] | None = None,
+             entropy: Callable[[int], bytes] = secrets.token_bytes) -> Seal:
+    """A fresh :class:`Seal` for ``players`` (handles in seat order): a server seed of
+    ``entropy(SEED_BYTES)``, and for each player their phrase (``phrases``, keyed by
+    handle in lower case; at most :data:`PHRASE_MAX` characters are used) or, without
+    one, :data:`RANDOM_CLIENT_BYTES` random bytes as hex. ``entropy(n)`` returns ``n``
+    bytes: the OS's random source in play, a seeded generator in tests."""
+    phrases = phrases or {}
+    server_seed = entropy(SEED_BYTES)
+    seeds = []
+    for handle in players:
+        phrase = phrases.get(handle.lower())
+        seeds.append(phrase[:PHRASE_MAX] if phrase else entropy(RANDOM_CLIENT_BYTES).hex())
+    return Seal(server_seed, tuple(seeds))

@@ -18,6 +18,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any, Mapping, Protocol, Sequence
 
+from bbspoker.rules.fairness import Seal
+
 __all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "SYSTEM", "MAX_CUBES"]
 
 #: Name of the account that takes pots nobody won (chapter 2, "End of game").
@@ -70,10 +72,14 @@ class Wallet(Protocol):
         given; handles without an account are left out."""
         ...
 
-    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
-        """Record a new game (players in seat order, SHA-256 hex of the deck order) and
-        return its id, unique for the life of the store. The store timestamps it with
-        its own wall clock (the table's ``now`` is on a monotonic clock)."""
+    def open_game(self, handles: Sequence[str], seal: Seal | str) -> int:
+        """Record a new game (players in seat order) and return its id, unique for the life
+        of the store. ``seal``: the :class:`~bbspoker.rules.fairness.Seal` of its deck,
+        whose commitment and client seeds are public at once and whose server seed the
+        store keeps secret until the game has ended (then every record shows it); a bare
+        hex string records only a commitment (a deck not from the published function:
+        tests of the store). The store timestamps the game with its own wall clock (the
+        table's ``now`` is on a monotonic clock)."""
         ...
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
@@ -96,7 +102,10 @@ class Wallet(Protocol):
         still holds CUBES."""
         ...
 
-    def cancel_game(self, game_id: int, reason: str) -> dict[str, int]:
+    def cancel_game(self, game_id: int, reason: str,
+                    history: Mapping[str, Any] | None = None) -> dict[str, int]:
         """Close an open game without a winner, giving every ante and bet back to whoever
-        paid it; returns ``{handle: CUBES refunded}``. Raises ``ValueError`` if not open."""
+        paid it; returns ``{handle: CUBES refunded}``. ``history``: what the table knew of
+        the game (its record so far, JSON-able), stored with the reason and the refunds.
+        Raises ``ValueError`` if not open."""
         ...

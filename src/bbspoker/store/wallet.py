@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from bbspoker.rules import money
+from bbspoker.rules.fairness import Seal
 from bbspoker.rules.money import SYSTEM, InsufficientCubes, UnknownAccount
 
 __all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "CommitFailed", "MemoryWallet",
@@ -159,12 +160,18 @@ class MemoryWallet:
         if game_id not in self.games or self.games[game_id]["closed"]:
             raise ValueError(f"game {game_id} is not open")
 
-    def open_game(self, handles: Sequence[str], deck_hash: str, table: str = "poker") -> int:
+    def open_game(self, handles: Sequence[str], seal: Seal | str, table: str = "poker") -> int:
+        """See :meth:`Wallet.open_game`: the game's entry holds ``deck_hash`` (the
+        commitment) and, for a :class:`Seal`, the ``seal`` itself."""
         gid = self._next_game
         self._next_game += 1
         self._set(self.pots, gid, 0)
-        self._set(self.games, gid, {"players": list(handles), "deck_hash": deck_hash,
-                                    "closed": False, "table": table})
+        entry = {"players": list(handles), "closed": False, "table": table}
+        if isinstance(seal, Seal):
+            entry |= {"deck_hash": seal.commitment, "seal": seal}
+        else:
+            entry["deck_hash"] = seal
+        self._set(self.games, gid, entry)
         return gid
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
@@ -204,7 +211,8 @@ class MemoryWallet:
         self._set(self.games, game_id, {**self.games[game_id], "closed": True, "winner": winner,
                                         "history": dict(history)})
 
-    def cancel_game(self, game_id: int, reason: str) -> dict[str, int]:
+    def cancel_game(self, game_id: int, reason: str,
+                    history: Mapping[str, Any] | None = None) -> dict[str, int]:
         self._open(game_id)
         refunds: dict[str, int] = {}
         for gid, handle, amount, _ in list(self.journal):
@@ -215,7 +223,7 @@ class MemoryWallet:
             self._set(self.pots, game_id, self.pots[game_id] - amount)
             self.journal.append((game_id, handle, amount, "refund"))
         self._set(self.games, game_id, {**self.games[game_id], "closed": True, "winner": None,
-                                        "history": {"cancelled": reason}})
+                                        "history": {**(history or {}), "cancelled": reason}})
         return refunds
 
     def total(self) -> int:

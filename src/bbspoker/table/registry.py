@@ -18,6 +18,7 @@ from typing import Any
 
 from bbspoker.config import TableSpec
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules
+from bbspoker.rules.fairness import Seal
 from bbspoker.store.wallet import Wallet
 from bbspoker.table.bus import Bus
 from bbspoker.table.service import TableService
@@ -43,9 +44,9 @@ class TableWallet:
                      "close_game", "cancel_game"):
             setattr(self, name, getattr(wallet, name))
 
-    def open_game(self, handles: Sequence[str], deck_hash: str) -> int:
+    def open_game(self, handles: Sequence[str], seal: Seal | str) -> int:
         """Record a new game at this table (see :meth:`bbspoker.store.wallet.Wallet.open_game`)."""
-        return self._wallet.open_game(handles, deck_hash, table=self.table_id)
+        return self._wallet.open_game(handles, seal, table=self.table_id)
 
 
 @dataclass
@@ -73,32 +74,42 @@ class TableEntry:
         return GAME_TITLES.get(self.spec.game, self.spec.game)
 
 
-def _draw40(spec: TableSpec, wallet: Any) -> Draw40:
+#: ``phrases(handles)``: the client seed phrases of players (``{handle in lower case:
+#: phrase or None}``), see :meth:`bbspoker.store.sqlite.Ledger.client_seeds_of`.
+Phrases = Callable[[Sequence[str]], Mapping[str, "str | None"]]
+
+
+def _draw40(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Draw40:
     r = spec.rules
     return Draw40(wallet, Draw40Rules(
         seats=r.seats, ante=r.ante, min_bet=r.min_bet, max_bet=r.max_bet,
         turn_timeout=r.turn_timeout, master_timeout=r.master_timeout,
-        between_games=r.between_games, max_round=r.max_round, idle_games=r.idle_games))
+        between_games=r.between_games, max_round=r.max_round, idle_games=r.idle_games),
+        phrases=phrases)
 
 
-#: Game kind -> the game a table of that kind runs (``spec``, the table's wallet).
-GAMES: Mapping[str, Callable[[TableSpec, Any], Draw40]] = {"draw40": _draw40}
+#: Game kind -> the game a table of that kind runs (``spec``, the table's wallet, the
+#: players' client seed phrases).
+GAMES: Mapping[str, Callable[[TableSpec, Any, Phrases | None], Draw40]] = {"draw40": _draw40}
 
 
 class TableRegistry:
     """Every table of the server, in lobby order.
 
     ``specs``: the tables to build (``Config.table_specs``); ``wallet``: the store all
-    tables share (the ledger); ``clock``: monotonic seconds for every table's task.
+    tables share (the ledger); ``clock``: monotonic seconds for every table's task;
+    ``phrases``: the players' client seed phrases for the provably fair deck (``None``:
+    a random client seed for everyone).
     ``registry[table_id]`` is a :class:`TableEntry` (``KeyError`` if unknown); iterating
     gives them in order.
     """
 
     def __init__(self, specs: Sequence[TableSpec], wallet: Wallet,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 phrases: Phrases | None = None) -> None:
         self._entries: dict[str, TableEntry] = {}
         for number, spec in enumerate(specs, 1):
-            game = GAMES[spec.game](spec, TableWallet(wallet, spec.id))
+            game = GAMES[spec.game](spec, TableWallet(wallet, spec.id), phrases)
             service = TableService(game, Bus(), clock, spec.rules.reconnect_grace,
                                    seat_idle_timeout=spec.rules.seat_idle_timeout,
                                    on_lost=self._lost)

@@ -19,14 +19,15 @@ The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import random
+import secrets
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from bbspoker.rules import actions as act
-from bbspoker.rules.cards import Card, Suit, format_cards, shuffled_deck, sort_hand
+from bbspoker.rules import fairness
+from bbspoker.rules.cards import GV40, Card, Suit, format_cards, parse_card, sort_hand
 from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
@@ -78,6 +79,8 @@ _DISCARD: tuple[type[act.Action], ...] = (act.Discard,)
 _REVEAL: tuple[type[act.Action], ...] = (act.Reveal,)
 #: The deciding suit in the lowest two bits of a strength -> its symbol (chapter 3).
 _SUIT_SYMBOL = {int(s): s.symbol for s in Suit}
+#: The 40 cards in the notation order the published shuffle starts from (docs/fairness.md).
+NOTATION_ORDER: tuple[Card, ...] = tuple(parse_card(c) for c in GV40.cards())
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +115,8 @@ class _Seat:
 @dataclass
 class _Game:
     id: int
-    deck: list[Card]
-    deck_hash: str
+    deck: list[Card]          # the undealt cards, the top card last (pop() deals it)
+    seal: fairness.Seal       # the deck's server seed and client seeds (docs/fairness.md)
     started_at: float
     phase: Phase = Phase.BETTING
     round: int = 1
@@ -133,18 +136,25 @@ class Draw40:
     order.
 
     ``wallet`` moves CUBES (the port :class:`bbspoker.rules.money.Wallet`); ``rng``
-    shuffles (``None`` = ``secrets.SystemRandom``, pass a seeded ``random.Random`` in
-    tests); ``rules`` holds the numbers. The game-master and the idle rule are part of
-    this game kind (chapter 2.2 and 4): the other kinds have a button or a vote instead.
+    draws the seeds of each game's provably fair deck (:mod:`bbspoker.rules.fairness`;
+    ``None`` = the OS's random source, pass a seeded ``random.Random`` in tests);
+    ``phrases(handles)`` gives the client seed phrases the players chose (``{handle in
+    lower case: phrase or None}``; ``None`` or a missing handle: a random client seed);
+    ``rules`` holds the numbers. The game-master and the idle rule are part of this game
+    kind (chapter 2.2 and 4): the other kinds have a button or a vote instead.
     """
 
     kind = "draw40"
 
     def __init__(self, wallet: Wallet, rules: Draw40Rules | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 phrases: Callable[[Sequence[str]], Mapping[str, str | None]] | None = None
+                 ) -> None:
         self.wallet = wallet
         self.rules = rules or Draw40Rules()
-        self._rng = rng
+        self._entropy: Callable[[int], bytes] = (rng.randbytes if rng is not None
+                                                 else secrets.token_bytes)
+        self._phrases = phrases
         self._operations: tuple[Operation, ...] | list[Operation] = ()
         self._payouts: dict[str, int] = {}
         self._seats: list[_Seat | None] = [None] * self.rules.seats
@@ -401,7 +411,13 @@ class Draw40:
     def start(self, handle: str, now: float) -> list[Event]:
         """The game-master opens a game ([S]). Everyone seated with at least the ante pays it
         into the pot and becomes active (the others stay inactive, without further notice
-        but for themselves); five cards each; round 1 starts with the master.
+        but for themselves); five cards each, from the top of the deck, player after player
+        from the master on; round 1 starts with the master.
+        The deck is the published function of a fresh server seed, the seated players'
+        client seeds and the game id (issue 20, docs/fairness.md): ``sealed``, right after
+        ``started``, carries the seed's ``commitment`` and the ``client_seeds`` (``[[handle,
+        seed], ...]`` in seat order); the seed itself is revealed by the ``seed`` event at
+        the end.
         Raises :class:`RuleError` with the reason (nobody is charged) if it may not start:
         see :meth:`start_refusal`, and ``too_few_antes`` when fewer than two have the ante."""
         refusal = self.start_refusal(handle, now)
@@ -419,16 +435,18 @@ class Draw40:
             cubes = self.wallet.balances_of(handles)
             if sum(n >= ante for n in cubes.values()) < 2:
                 raise self._too_few_antes()  # the transaction is undone
-            deck = shuffled_deck(self._rng)
-            deck_hash = hashlib.sha256(format_cards(deck).encode()).hexdigest()
-            gid = self.wallet.open_game(handles, deck_hash)
+            phrases = self._phrases(handles) if self._phrases is not None else None
+            seal = fairness.new_seal(handles, phrases, self._entropy)
+            gid = self.wallet.open_game(handles, seal)
+            deck = seal.deck(NOTATION_ORDER, gid)
+            deck.reverse()  # the top card last: pop() deals it
             for i in order:
                 handle = self._seats[i].handle  # type: ignore[union-attr]
                 # One known to be short is not asked (no refused debit to undo); one the
                 # read left out (no account) is, and the wallet says why.
                 if cubes.get(handle, ante) >= ante and self._pay(gid, handle, ante, "ante"):
                     paid.add(i)
-        g = self._game = _Game(gid, deck, deck_hash, now)
+        g = self._game = _Game(gid, deck, seal, now)
         ev: list[Event] = []
         for i in order:
             s = self._seats[i]
@@ -446,6 +464,9 @@ class Draw40:
             s.cards = sort_hand(g.deck.pop() for _ in range(5))
             g.operations.append(Operation("ante", s.handle, {"amount": self.rules.ante}))
         ev.append(Event("started", None, {"pot": g.pot, "game_id": gid}))
+        ev.append(Event("sealed", None, {
+            "game_id": gid, "commitment": seal.commitment,
+            "client_seeds": [list(pair) for pair in zip(handles, seal.client_seeds)]}))
         for i in g.dealt:
             s = self._seats[i]
             assert s is not None
@@ -601,12 +622,19 @@ class Draw40:
             self._last_game_end = now
             self._master_since = now
             self._operations, self._payouts = g.operations, {}
+        else:
+            g = None
         refunds: dict[str, int] = {}
         for gid in sorted(game_ids):
+            known = self._history(g) if g is not None and g.id == gid else None
             with contextlib.suppress(ValueError):   # not open in the wallet: nothing held
-                for handle, cubes in self.wallet.cancel_game(gid, note or reason).items():
+                for handle, cubes in self.wallet.cancel_game(gid, note or reason,
+                                                             known).items():
                     refunds[handle] = refunds.get(handle, 0) + cubes
-        return [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
+        ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
+        if g is not None:   # a game called off reveals its seed too (issue 20)
+            ev.append(self._seed_event(g))
+        return ev
 
     def tick(self, now: float) -> list[Event]:
         """Apply every timeout due by ``now`` (in order, each at its own deadline):
@@ -874,9 +902,7 @@ class Draw40:
             end = Event("pot_to_system", None, {"pot": g.pot})
             g.operations.append(Operation("pot_to_system", None, {"pot": g.pot}))
         history = {
-            "players": g.players,
-            "deck_hash": g.deck_hash,
-            "operations": [op.as_dict() for op in g.operations],
+            **self._history(g),
             "hands": {s.handle: format_cards(s.cards)
                       for s in self._seats if s is not None and s.revealed},
             "pot": g.pot,
@@ -893,6 +919,7 @@ class Draw40:
                 self.wallet.pot_to_system(g.id, g.pot)
             self.wallet.close_game(g.id, history["winner"], history)
         ev.append(end)
+        ev.append(self._seed_event(g))
         self._game = None
         self._operations = g.operations
         self._payouts = {w.handle: g.pot} if w is not None else {}
@@ -916,6 +943,20 @@ class Draw40:
             h = self._seats[i].handle  # type: ignore[union-attr]
             ev.append(Event("removed", h, {"games": self.rules.idle_games}))
             self._remove(i, now, ev)
+
+    def _history(self, g: _Game) -> dict[str, Any]:
+        """The part of game ``g``'s stored history that a finished game and one called
+        off share: the game kind, the players dealt in, the commitment, the operations."""
+        return {"game": self.kind, "players": g.players, "commitment": g.seal.commitment,
+                "operations": [op.as_dict() for op in g.operations]}
+
+    @staticmethod
+    def _seed_event(g: _Game) -> Event:
+        """``seed``: the server seed of game ``g`` (hex), now that it has ended, with its
+        ``commitment`` and ``game_id``: with the client seeds shown at the start, anyone
+        can recompute the deck (docs/fairness.md)."""
+        return Event("seed", None, {"game_id": g.id, "server_seed": g.seal.server_seed.hex(),
+                                    "commitment": g.seal.commitment})
 
     def _win_data(self, w: _Seat, seat: int) -> dict[str, object]:
         """What the winning line names: the hand (``value``) if it was shown, and the suit

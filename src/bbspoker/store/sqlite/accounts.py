@@ -8,7 +8,9 @@ account's starting CUBES are a journalled movement (reason ``signup``) like any 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
+from bbspoker.rules.fairness import clean_phrase
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
@@ -29,6 +31,9 @@ class Accounts:
             raise ValueError(f"starting_cubes must be >= 0, got {starting_cubes}")
         self.books = books
         self.starting_cubes = starting_cubes
+        # handle_key -> client seed phrase (None: random), as read or set by this process:
+        # a game's start asks for the seated players' phrases without running SQL.
+        self._phrases: dict[str, str | None] = {}
 
     def find_account(self, handle: str) -> Account | None:
         """The account with that handle (any case), or ``None``."""
@@ -150,6 +155,51 @@ class Accounts:
     def unban(self, handle: str) -> None:
         """Lift a ban; raises UnknownAccount."""
         self._update(handle, "banned = 0, ban_reason = NULL", ())
+
+    def client_seeds_of(self, handles: Sequence[str]) -> dict[str, str | None]:
+        """The client seed phrases ``handles`` chose for the provably fair shuffle (issue
+        20): ``{handle in lower case: phrase, or None for a random seed each game}``;
+        unknown handles are left out. Read once per handle, then from memory."""
+        keys = [handle_key(h) for h in handles]
+        missing = [k for k in keys if k not in self._phrases]
+        if missing:
+            rows = self.books.w.sql(
+                f"SELECT handle_key, client_seed FROM accounts WHERE handle_key IN "
+                f"({','.join('?' * len(missing))})", tuple(missing)).fetchall()
+            self._phrases.update(rows)
+        return {h.lower(): self._phrases[k] for h, k in zip(handles, keys) if k in self._phrases}
+
+    def set_client_seed(self, handle: str, phrase: str | None) -> str | None:
+        """Make ``phrase`` ``handle``'s client seed from the next game on (``None`` or
+        blank: a random one each game); returns it as stored
+        (:func:`bbspoker.rules.fairness.clean_phrase`). Raises ValueError (control
+        characters, too long) or UnknownAccount."""
+        phrase = clean_phrase(phrase or "")
+        self._update(handle, "client_seed = ?", (phrase,))
+        self._phrases[handle_key(handle)] = phrase
+        return phrase
+
+    def block(self, recipient: str, sender: str) -> None:
+        """``recipient`` takes no X-messages from ``sender`` any more (kept across
+        restarts). Raises UnknownAccount."""
+        books, w = self.books, self.books.w
+        with w.write():
+            w.sql("INSERT OR IGNORE INTO blocks (account_id, blocked_id, at) VALUES (?, ?, ?)",
+                  (books.account_id(recipient), books.account_id(sender), books.clock()))
+
+    def unblock(self, recipient: str, sender: str) -> None:
+        """Lift ``recipient``'s block of ``sender`` (nothing if there is none). Raises
+        UnknownAccount."""
+        books, w = self.books, self.books.w
+        with w.write():
+            w.sql("DELETE FROM blocks WHERE account_id = ? AND blocked_id = ?",
+                  (books.account_id(recipient), books.account_id(sender)))
+
+    def blocks(self) -> list[tuple[str, str]]:
+        """Every block, ``[(recipient handle, blocked sender handle)]``."""
+        return [(r, s) for r, s in self.books.w.sql(
+            "SELECT r.handle, s.handle FROM blocks b JOIN accounts r ON r.id = b.account_id "
+            "JOIN accounts s ON s.id = b.blocked_id ORDER BY b.account_id, b.blocked_id")]
 
     def list_accounts(self, bots: bool | None = None) -> list[Account]:
         """All user accounts (not SYSTEM), ordered by handle without regard to case;

@@ -108,6 +108,13 @@ class Admin:
                                     "ORDER BY g.id DESC LIMIT ?", (table, limit))
         return [game_of(r) for r in rows.fetchall()]
 
+    def games_from(self, first_id: int, limit: int = 500) -> list[GameRecord]:
+        """Up to ``limit`` games with ids from ``first_id`` on, oldest first: a page of the
+        whole record (``games verify --all`` reads it page by page)."""
+        rows = self.books.w.sql(f"{GAME_SELECT} WHERE g.id >= ? ORDER BY g.id LIMIT ?",
+                                (first_id, limit))
+        return [game_of(r) for r in rows.fetchall()]
+
     def game(self, game_id: int) -> GameRecord | None:
         """One game with its hand history, or ``None`` if there is no such game."""
         row = self.books.w.sql(f"{GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping, Sequence
 
+from bbspoker.rules.fairness import Seal
 from bbspoker.store.sqlite.records import CRASH_REASON, DEFAULT_TABLE, handle_key
 from bbspoker.store.sqlite.writer import Writer
 from bbspoker.store.wallet import SYSTEM, InsufficientCubes, UnknownAccount
@@ -185,10 +186,12 @@ class Books:
                 self._cubes[account_id] = found[handle]
         return found
 
-    def open_game(self, handles: Sequence[str], deck_hash: str,
+    def open_game(self, handles: Sequence[str], seal: Seal | str,
                   table: str = DEFAULT_TABLE) -> int:
         """Record a new game at table ``table`` (its ``[[tables]] id``; players in seat
-        order, SHA-256 hex of the deck order), started now by the clock (Unix seconds);
+        order; ``seal`` as :meth:`bbspoker.rules.money.Wallet.open_game` says: its
+        commitment goes to ``deck_hash``, its seeds to ``client_seeds`` and ``server_seed``,
+        the latter read back only once the game has ended), started now by the clock (Unix seconds);
         returns its id, never reused once committed (a start whose commit failed leaves
         its id to the next). Until :meth:`close_game` it counts as unfinished and is
         refunded by :meth:`recover_unfinished_games`. Commits with ``synchronous =
@@ -201,10 +204,15 @@ class Books:
                 game_id = self.w.sql(
                     "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'),"
                     " 0), COALESCE((SELECT MAX(id) FROM games), 0)) + 1").fetchone()[0]
+            if isinstance(seal, Seal):
+                sealed = (seal.commitment, seal.server_seed.hex(),
+                          json.dumps(list(seal.client_seeds), ensure_ascii=False))
+            else:
+                sealed = (seal, None, None)
             self.w.queue.append((
-                "INSERT INTO games (id, players, deck_hash, started_at, table_id) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (game_id, json.dumps(list(handles)), deck_hash, self.clock(), table)))
+                "INSERT INTO games (id, players, deck_hash, server_seed, client_seeds, "
+                "started_at, table_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, json.dumps(list(handles)), *sealed, self.clock(), table)))
             self._next_game = game_id + 1
             self._open[game_id] = 0
             self.w.touched.add(game_id)
@@ -253,10 +261,13 @@ class Books:
             del self._open[game_id]
 
     def cancel_game(self, game_id: int, reason: str,
+                    history: Mapping[str, Any] | None = None,
                     ended_at: float | None = None) -> dict[str, int]:
         """Close an open game without a winner and give back every ante and bet to the
         player who paid it (journal reason ``refund``, ``note`` = ``reason``), leaving a
-        notice for each refunded player. If the pot was already paid out (the game ended
+        notice for each refunded player. The stored history is ``history`` (what the table
+        knew of the game, if it could say) with ``cancelled`` (the reason) and ``refunds``;
+        the server seed is revealed like that of any game that has ended. If the pot was already paid out (the game ended
         but was not closed) nothing is refunded. Returns ``{handle: CUBES refunded}``.
         Raises ValueError if the game is not open."""
         if ended_at is None:
@@ -281,7 +292,8 @@ class Books:
                 "UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
                 "WHERE id = ? AND ended_at IS NULL",
                 (ended_at, f"cancelled: {reason}",
-                 json.dumps({"cancelled": reason, "refunds": refunds}), game_id)))
+                 json.dumps({**(history or {}), "cancelled": reason, "refunds": refunds}),
+                 game_id)))
             del self._open[game_id]
         return refunds
 
@@ -292,6 +304,6 @@ class Books:
         ids = [r[0] for r in self.w.sql(
             "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
         for game_id in ids:
-            self.cancel_game(game_id, CRASH_REASON, now)
+            self.cancel_game(game_id, CRASH_REASON, ended_at=now)
         return ids
 

@@ -249,6 +249,11 @@ class Ledger:
     allowance = _via("accounts", Accounts.allowance)
     notices = _via("accounts", Accounts.notices)
     clear_notices = _via("accounts", Accounts.clear_notices)
+    client_seeds_of = _via("accounts", Accounts.client_seeds_of)
+    set_client_seed = _via("accounts", Accounts.set_client_seed)
+    block = _via("accounts", Accounts.block)
+    unblock = _via("accounts", Accounts.unblock)
+    blocks = _via("accounts", Accounts.blocks)
 
     # the sysop's adjustments and reads
     grant = _via("admin", Admin.grant)
@@ -258,6 +263,7 @@ class Ledger:
     latest_journal_id = _via("admin", Admin.latest_journal_id)
     journal_since = _via("admin", Admin.journal_since)
     list_games = _via("admin", Admin.list_games)
+    games_from = _via("admin", Admin.games_from)
     stats = _via("admin", Admin.stats)
     game = _via("admin", Admin.game)
 

@@ -191,11 +191,14 @@ class JournalRow:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game as recorded: players in seat order, SHA-256 hex of the deck order,
+    """One game as recorded: players in seat order, ``deck_hash`` the commitment to its
+    deck (SHA-256 hex of the server seed; before schema 8, of the deck order),
     start/end in Unix seconds (``ended_at`` ``None`` while open), the winner,
     ``end_reason`` (``"finished"`` or why it was cancelled), the CUBES in its
-    pot now, the hand history mapping stored at the end (``None`` while open) and
-    the id of the table it was played at (``[[tables]] id``)."""
+    pot now, the hand history mapping stored at the end (``None`` while open),
+    the id of the table it was played at (``[[tables]] id``), the ``client_seeds`` in seat
+    order (``None`` for a deck not from the published shuffle) and the ``server_seed``
+    (hex; ``None`` while the game runs: it is revealed only once the game has ended)."""
 
     id: int
     players: list[str]
@@ -207,6 +210,13 @@ class GameRecord:
     pot: int
     history: dict[str, Any] | None
     table: str = DEFAULT_TABLE
+    client_seeds: list[str] | None = None
+    server_seed: str | None = None
+
+    @property
+    def commitment(self) -> str:
+        """The commitment shown at the start (SHA-256 hex of the server seed)."""
+        return self.deck_hash
 
 
 @dataclass(frozen=True)
@@ -249,7 +259,8 @@ JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
 GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, g.winner,
                         g.end_reason,
                         -(SELECT COALESCE(SUM(amount), 0) FROM journal WHERE game_id = g.id),
-                        g.history, g.table_id
+                        g.history, g.table_id, g.client_seeds,
+                        CASE WHEN g.ended_at IS NULL THEN NULL ELSE g.server_seed END
                  FROM games g"""
 
 
@@ -262,7 +273,9 @@ def account_of(row: tuple) -> Account:
 
 def game_of(row: tuple) -> GameRecord:
     """A :class:`GameRecord` from a row of :data:`GAME_SELECT`."""
-    gid, players, deck_hash, started, ended, winner, end_reason, pot, history, table = row
+    (gid, players, deck_hash, started, ended, winner, end_reason, pot, history, table,
+     client_seeds, server_seed) = row
     return GameRecord(gid, json.loads(players), deck_hash, started, ended, winner,
                       end_reason, pot, None if history is None else json.loads(history),
-                      table)
+                      table, None if client_seeds is None else json.loads(client_seeds),
+                      server_seed)

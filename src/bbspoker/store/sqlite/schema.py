@@ -114,6 +114,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             actor      TEXT
         )""",
     ),
+    # 8: the provably fair shuffle (issue 20): each game keeps the seeds of its deck (the
+    # server seed is read back only once the game has ended); a player's client seed
+    # phrase; X-message blocks that outlive a restart.
+    (
+        "ALTER TABLE games ADD COLUMN server_seed TEXT",
+        "ALTER TABLE games ADD COLUMN client_seeds TEXT",
+        "ALTER TABLE accounts ADD COLUMN client_seed TEXT",
+        """CREATE TABLE blocks (
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            blocked_id INTEGER NOT NULL REFERENCES accounts(id),
+            at         REAL NOT NULL,
+            PRIMARY KEY (account_id, blocked_id)
+        )""",
+    ),
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
