@@ -6,7 +6,7 @@ temporary directory. Three well-behaved players (alice, bob, carol) sit at
 the table and play games one after another (calls, discards, see hands,
 reveal) and chat, while hostile connections send seeded random and mutated
 input: raw bytes, IAC sequences (unterminated subnegotiations included),
-escape sequences, huge and malformed NAWS, invalid UTF-8, forbidden code
+subnegotiations near and past the server's cap on their length, escape sequences, huge and malformed NAWS, invalid UTF-8, forbidden code
 points, long lines and key storms. Some hostile connections stay at the
 ``Handle:`` prompt, some log in, some sit at the table and fuzz its keys and
 its chat line.
@@ -144,12 +144,14 @@ def hostile_inputs(rng: random.Random) -> Iterator[tuple[str, bytes]]:
     and zero-width code points inside text), ``chat`` (a chat line full of
     the previous kinds), ``keys`` (a storm of the door's command keys),
     ``long`` (a line of 5,000-7,000 bytes without CR/LF, past the 6,000-byte
-    limit half of the time), ``mutated`` (a valid dialogue with bytes
+    limit half of the time), ``sblong`` (a subnegotiation of 3,000-5,000 bytes,
+    TTYPE or any option, closed or not: past the 4,096-byte ``[input]
+    subnegotiation_bytes`` about half of the time), ``mutated`` (a valid dialogue with bytes
     flipped, inserted, deleted or repeated).
     """
     kinds = ["bytes", "iac", "naws", "escape", "utf8", "forbidden", "chat", "keys", "mutated",
-             "long"]
-    weights = [20, 14, 8, 12, 10, 10, 8, 10, 12, 0.3]
+             "long", "sblong"]
+    weights = [20, 14, 8, 12, 10, 10, 8, 10, 12, 0.3, 0.3]
     while True:
         kind = rng.choices(kinds, weights)[0]
         if kind == "bytes":
@@ -172,6 +174,9 @@ def hostile_inputs(rng: random.Random) -> Iterator[tuple[str, bytes]]:
             data = bytes(rng.choices(_KEYS, k=rng.randint(10, 200)))
         elif kind == "long":
             data = b"L" * rng.randint(5000, 7000)
+        elif kind == "sblong":
+            data = _sb(rng.choice([TTYPE, rng.randrange(256)]), b"S" * rng.randint(3000, 5000),
+                       close=rng.random() < 0.5)
         else:
             data = _mutate(rng, rng.choice(_CORPUS))
         yield kind, data
@@ -323,6 +328,7 @@ async def _quiet(c: TelnetClient, settle: float = 0.15, limit: float = 3.0) -> N
 
 #: How the server says goodbye, by the reason shown in the outcome counts.
 _ENDINGS = {"line too long": "Input line longer", "input too fast": "Input faster",
+            "subnegotiation too long": "Telnet subnegotiation longer",
             "quit": "Goodbye, come back soon!", "closed": ""}
 
 

@@ -38,6 +38,7 @@ def test_no_file_means_the_documented_defaults():
     assert (config.login.failure_delay, config.login.max_failures) == (5, 5)
     assert (config.login.failure_window, config.login.lockout) == (300, 600)
     assert config.input.max_line_bytes == 6000
+    assert config.input.subnegotiation_bytes == 4096
     assert config.output.drain_timeout == 30
 
 
@@ -116,6 +117,9 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ("[ledger]\nsync_interval = 1e-9\n", "[ledger] sync_interval must be between 0.05 and 3600"),
     ("[table]\nmax_bet = 100000000000000000000\n", "[table] max_bet must be between 1 and"),
     ("[ledger]\nstarting_cubes = 10000000000000\n", "starting_cubes must be between 0 and"),
+    ("[input]\nsubnegotiation_bytes = 8\n",
+     "[input] subnegotiation_bytes must be between 64 and 1048576, got 8"),
+    ("[input]\nsubnegotiation_bytes = 2e6\n", "[input] subnegotiation_bytes must be a whole"),
     ("tables = 3\n", "tables must be [[tables]] entries"),
     ("tables = []\n", "[[tables]] needs at least one entry"),
 ])

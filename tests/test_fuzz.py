@@ -2,9 +2,9 @@
 
 The engine is ``scripts/fuzz.py`` (the long runs use it too); here it runs
 once with a fixed seed. Hostile connections send random and mutated input
-(raw bytes, IAC sequences with unterminated subnegotiations, escapes, huge
-NAWS, invalid UTF-8, forbidden code points, long lines, key storms) at the
-``Handle:`` prompt, in the menu and seated at the table, while alice, bob and
+(raw bytes, IAC sequences with unterminated subnegotiations, subnegotiations past
+the cap on their length, escapes, huge NAWS, invalid UTF-8, forbidden code points,
+long lines, key storms) at the ``Handle:`` prompt, in the menu and seated at the table, while alice, bob and
 carol play games and chat through their own telnet clients.
 """
 
@@ -43,11 +43,12 @@ async def test_ten_thousand_hostile_inputs_while_a_table_plays(tmp_path, caplog)
     # The run did reach every place and kind it claims to fuzz.
     assert set(result.modes) == {"raw", "prompt", "lobby", "table"}
     assert set(result.kinds) >= {"bytes", "iac", "naws", "escape", "utf8", "forbidden", "chat",
-                                 "keys", "mutated", "long"}
+                                 "keys", "mutated", "long", "sblong"}
     # The good players kept playing during the storm: several games, bets and chats.
     good = result.good
     assert good.games >= 2 and good.bets >= 10 and good.chats >= 5
     # Some hostile sessions were ended by the server's limits, with a message.
     assert result.outcomes["line too long"] >= 1
+    assert result.outcomes["subnegotiation too long"] >= 1
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert errors == [], [r.getMessage() for r in errors]

@@ -168,6 +168,85 @@ async def test_subnegotiation_flood_is_cut_off_and_others_keep_playing(tmp_path,
         await still_served(server, clients)
 
 
+#: The default ``[input] subnegotiation_bytes``.
+SB_CAP = 4096
+
+
+@pytest.mark.parametrize("option", [TTYPE, 0x99], ids=["TTYPE", "unknown-option"])
+async def test_a_subnegotiation_that_never_ends_is_cut_at_its_cap_and_freed(
+        tmp_path, clients, caplog, option):
+    """Issue 20 (2): IAC SB then an endless trickle, slower than the rate limit, held
+    ~8.5 bytes of server memory per byte (telnetlib3 keeps a deque of one-byte objects,
+    up to 1 MiB of them) for as long as the connection lived."""
+    caplog.set_level(logging.INFO, logger="bbspoker.transport.telnet")
+    clock = FakeClock()   # time moves as the trickle says: never faster than a person types
+    async with running_server(tmp_path, clock=clock) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        session = only_session(server)
+        writer = weakref.ref(session._writer)
+        protocol = weakref.ref(session._writer.protocol)
+        del session
+        bob = await clients(server.port)
+        await bob.login("bob", "pw-bob")
+
+        await c.send_raw(bytes([IAC, SB, option]))
+        sent, held, memory = 3, 0, 0
+        while sent < 48 * 1024 and not c.eof.is_set():
+            clock.advance(2.0)                   # 1 KiB per 2 s: half the sustained rate
+            await c.send_raw(b"a" * 1024)
+            sent += 1024
+            await wait_until(lambda: c.eof.is_set() or protocol() is None
+                             or protocol().rx_bytes >= sent)
+            if writer() is not None:
+                held = max(held, len(writer()._sb_buffer))
+                memory = max(memory, sys.getsizeof(writer()._sb_buffer))
+            if sent == 3 + 2 * 1024:             # mid-trickle, bob's keys still work
+                await bob.send("w")
+                await bob.wait_for("Who is online (1):")
+        await c.wait_for(f"Telnet subnegotiation longer than {SB_CAP} bytes: disconnected.")
+        await c.wait_closed()
+        # Cut once past the cap, not after telnetlib3's 1 MiB or the rate limit.
+        assert sent <= 3 + SB_CAP + 1024
+        assert held <= SB_CAP
+        assert memory <= 10 * SB_CAP             # ~8.25 bytes per buffered byte
+        assert f"subnegotiation from 127.0.0.1 longer than {SB_CAP} bytes" in caplog.text
+        # What was held is freed at once, and the connection goes with its session.
+        assert writer() is None or len(writer()._sb_buffer) == 0
+        await wait_until(lambda: len(server.app.sessions) == 1)
+        # bob, connected all along, still gets his screen and his keys.
+        await bob.send(" ")
+        await bob.wait_for_gone("Who is online (1):")
+        await bob.send("w")
+        await bob.wait_for("Who is online (1):")
+        await still_served(server, clients)   # telnetlib3 forgets closed protocols here
+        gc.collect()
+        assert protocol() is None and writer() is None
+
+
+async def test_bytes_past_the_subnegotiation_cap_are_not_parsed_one_by_one(tmp_path, clients):
+    """telnetlib3 parses a subnegotiation a byte at a time in Python: a chunk that cannot
+    fit in the open one is refused whole, before any of it is parsed."""
+    async with running_server(tmp_path, input={"subnegotiation_bytes": 1024}) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        writer = only_session(server)._writer
+        await c.send_raw(bytes([IAC, SB, 0x99]) + b"a" * 100)
+        await wait_until(lambda: len(writer._sb_buffer) == 101)
+        parsed = writer.byte_count
+        await c.send_raw(b"a" * 12 * 1024)                    # within the rate limit's burst
+        await c.wait_for("Telnet subnegotiation longer than 1024 bytes: disconnected.")
+        await c.wait_closed()
+        assert writer.byte_count == parsed and len(writer._sb_buffer) == 0
+        # Short subnegotiations, as many as a client likes, are parsed as ever.
+        d = await clients(server.port)
+        await d.wait_for("Handle:")
+        await d.send_raw((bytes([IAC, SB, 0x99]) + b"b" * 1000 + bytes([IAC, 0xF0])) * 8)
+        await d.naws(100, 30)
+        await wait_until(lambda: only_session(server).cols == 100)
+        assert not d.eof.is_set()
+
+
 def test_token_bucket_allows_bursts_then_the_sustained_rate():
     clock = FakeClock()
     bucket = TokenBucket(rate=100, burst=1000, clock=clock)

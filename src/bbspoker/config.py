@@ -190,11 +190,17 @@ class InputConfig:
     of at most ``rate_burst_bytes`` (a token bucket), ends the session with a message.
     What reaches other people's screens is limited per user (issue 20: floods): at most
     ``chat_lines`` chat lines per ``chat_window`` s and ``xmessages`` X-messages per
-    ``xmessage_window`` s; more is refused with a notice to the sender only."""
+    ``xmessage_window`` s; more is refused with a notice to the sender only. A telnet
+    subnegotiation (``IAC SB`` ... ``IAC SE``) longer than ``subnegotiation_bytes`` (the
+    option byte included) ends the connection with a message (issue 20: one that never
+    ends held server memory); the answers the server asks for are far shorter (TTYPE at
+    most 40 characters, NAWS 4 bytes, NEW-ENVIRON a few variables). 64 to 1 MiB
+    (telnetlib3's own cap)."""
 
     max_line_bytes: int = _key(6000, 80)
     rate_bytes_per_second: int = _key(1000, 1)
     rate_burst_bytes: int = _key(16384, 1)
+    subnegotiation_bytes: int = _key(4096, 64, 1 << 20)
     chat_lines: int = _key(5, 1, 1000)
     chat_window: float = _key(10.0, 1, 3600)
     xmessages: int = _key(5, 1, 1000)

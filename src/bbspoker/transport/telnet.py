@@ -30,12 +30,15 @@ host's door. telnetlib3 settings, chosen on purpose (see ``docs/architecture.md`
 
 Our protocol subclass adds: the per-address and total connection caps, the
 input rate limit (a token bucket on raw bytes, before telnetlib3 parses
-them, so a subnegotiation flood is cut off too), NAWS forwarding to the
-session (overriding ``on_naws`` keeps telnetlib3's own size values current),
-and waking pending ``drain()`` calls when the connection is lost.
+them, so a subnegotiation flood is cut off too), the cap on one
+subnegotiation (``[input] subnegotiation_bytes``: telnetlib3 keeps up to
+1 MiB of one, ~8.25 bytes of memory per byte, so a trickle slower than the
+rate limit that never sends ``IAC SE`` held memory for as long as the
+connection lived; past the cap the connection ends and the bytes are freed),
+NAWS forwarding to the session (overriding ``on_naws`` keeps telnetlib3's own
+size values current), and waking pending ``drain()`` calls when the
+connection is lost.
 """
-
-from __future__ import annotations
 
 from __future__ import annotations
 
@@ -50,6 +53,7 @@ from typing import Any, Protocol
 
 import blessed
 import telnetlib3
+from telnetlib3.telopt import IAC, SB
 
 from bbspoker.config import Config
 from bbspoker.transport.session import Session
@@ -285,7 +289,8 @@ class DoorReader(telnetlib3.TelnetReader):
 
 
 class DoorWriter(telnetlib3.TelnetWriter):
-    """telnetlib3's writer (and IAC interpreter) without SLC simulation.
+    """telnetlib3's writer (and IAC interpreter) without SLC simulation, with a cap on
+    the length of one subnegotiation.
 
     telnetlib3 simulates the special line characters of the LINEMODE option
     (RFC 1184: ^C interrupt, ^O abort output, DEL erase character ...) for
@@ -293,9 +298,45 @@ class DoorWriter(telnetlib3.TelnetWriter):
     byte for them and calls a handler for each, which only logs. The door
     edits its own lines and takes every such byte as a key, so the scan is off:
     telnetlib3 then only looks for IAC, with ``bytes.find`` (issue 6, latency).
+
+    Between ``IAC SB`` and ``IAC SE`` telnetlib3 parses each byte in Python and
+    keeps it in a deque of one-byte objects (~8.25 bytes of memory per byte),
+    up to 1 MiB. Past :attr:`sb_limit` bytes (the option byte included, an
+    escaped ``IAC IAC`` counted once) the subnegotiation is freed,
+    :attr:`sb_exceeded` is set and every later byte is ignored: the protocol
+    then ends the connection.
     """
 
     slc_simulated = False
+    #: Bytes one subnegotiation may hold (the protocol sets it from the config).
+    sb_limit: int = 4096
+    #: A subnegotiation went past :attr:`sb_limit`: nothing more is parsed.
+    sb_exceeded: bool = False
+
+    @property
+    def in_subnegotiation(self) -> bool:
+        """Whether the next byte, unless it is IAC, is one more byte of a subnegotiation."""
+        return self.cmd_received == SB and not self.iac_received
+
+    @property
+    def sb_room(self) -> int:
+        """Bytes the current subnegotiation may still take (0 outside one)."""
+        return self.sb_limit - len(self._sb_buffer) if self.in_subnegotiation else 0
+
+    def feed_byte(self, byte: bytes) -> bool:
+        """telnetlib3's IAC interpreter, one byte (``bytes`` of length 1) at a time:
+        ``True`` if the byte is in band. Nothing is parsed once :attr:`sb_exceeded`."""
+        if self.sb_exceeded:
+            return False
+        in_band = super().feed_byte(byte)
+        if len(self._sb_buffer) > self.sb_limit:
+            self.drop_subnegotiation()
+        return in_band
+
+    def drop_subnegotiation(self) -> None:
+        """Free the subnegotiation held so far and stop parsing (:attr:`sb_exceeded`)."""
+        self.sb_exceeded = True
+        self._sb_buffer.clear()
 
 
 class _DoorProtocol(telnetlib3.TelnetServer):
@@ -316,6 +357,7 @@ class _DoorProtocol(telnetlib3.TelnetServer):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.reader.set_transport(transport)
+        self.writer.sb_limit = self.host.config.input.subnegotiation_bytes
         peer = transport.get_extra_info("peername") or ("-",)
         self.address = str(peer[0])
         if self.host.stopping or not self.host.limits.admit(self.address):
@@ -330,16 +372,32 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         if self._refused:
             return
         if not self._bucket.take(len(data)):
-            self._refused = True
             log.warning("input from %s too fast: disconnecting", self.address)
-            message = "Input faster than a person can type: disconnected."
-            if self.session is not None:
-                self.session.end(message)
-            else:
-                self.writer.write(f"\r\n{message}\r\n".encode())
-                self.writer.close()
+            self._disconnect("Input faster than a person can type: disconnected.")
             return
-        super().data_received(data)
+        writer: DoorWriter = self.writer
+        if writer.in_subnegotiation and self._mccp3_decompressor is None:
+            # The bytes up to the next IAC all go into the open subnegotiation: if they
+            # do not fit, cut it now instead of parsing them one by one in Python.
+            end = data.find(IAC)
+            if (len(data) if end < 0 else end) > writer.sb_room:
+                writer.drop_subnegotiation()
+        if not writer.sb_exceeded:
+            super().data_received(data)
+        if writer.sb_exceeded:
+            log.warning("telnet subnegotiation from %s longer than %d bytes: disconnecting",
+                        self.address, writer.sb_limit)
+            self._disconnect(f"Telnet subnegotiation longer than {writer.sb_limit} bytes: "
+                             "disconnected.")
+
+    def _disconnect(self, message: str) -> None:
+        """End the connection with ``message`` (one line of text) and ignore later input."""
+        self._refused = True
+        if self.session is not None:
+            self.session.end(message)
+        else:
+            self.writer.write(f"\r\n{message}\r\n".encode())
+            self.writer.close()
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -352,6 +410,8 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         # BaseServer does not call FlowControlMixin's connection_lost: without
         # this a drain() waiting on a paused socket would never wake up.
         asyncio.streams.FlowControlMixin.connection_lost(self, exc)
+        if self.writer is not None:
+            self.writer._sb_buffer.clear()   # telnetlib3 keeps its writer after close
         if first and self._counted:
             logged_in = self.session is not None and self.session.handle is not None
             self.host.limits.release(self.address, prelogin=not logged_in)
