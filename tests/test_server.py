@@ -402,3 +402,29 @@ async def test_serve_stops_cleanly_on_sigterm(tmp_path, clients):
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+@pytest.mark.parametrize("option", [86, 87], ids=["MCCP3", "MCCP2"])
+async def test_compression_the_server_never_offered_is_not_turned_on(tmp_path, clients, option):
+    """A client that sent IAC SB MCCP3 IAC SE unasked had all its later input inflated
+    (8 KiB on the wire became 8 MiB in one allocation, charged to the rate limit as 8 KiB,
+    and stalled the loop for seconds); MCCP2 from a client swallowed the rest of its
+    packet. The server offers neither: both are ignored and input stays plain."""
+    import zlib
+    async with running_server(tmp_path) as server:
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        session = only_session(server)
+        bomb = zlib.compress(b"a" * (8 << 20), 9)
+        assert len(bomb) < 16 * 1024
+        await c.send_raw(bytes([IAC, SB, option, IAC, 0xF0]) + b"bob\r")
+        await c.wait_for("Create new user bob? (y/n)")
+        protocol = session._writer.protocol
+        assert protocol._mccp3_decompressor is None and not session._writer.mccp3_active
+        assert not session._writer.mccp2_active
+        await c.send_raw(b"n")
+        await wait_until(lambda: c.text.count("Handle:") == 2)
+        await c.send_raw(bomb[:2048])        # taken as plain bytes, never inflated
+        await wait_until(lambda: protocol.rx_bytes >= 2048 + 9)
+        assert protocol._mccp3_decompressor is None
+        await still_served(server, clients)

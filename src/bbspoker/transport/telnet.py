@@ -333,6 +333,17 @@ class DoorWriter(telnetlib3.TelnetWriter):
             self.drop_subnegotiation()
         return in_band
 
+    def _handle_sb_mccp3(self, buf: Any) -> None:
+        """``IAC SB MCCP3 IAC SE`` from a client: ignored. telnetlib3 would inflate all of
+        the client's later input (8 KiB on the wire became 8 MiB at once, past the rate
+        limit), though the server never offered compression."""
+        log.info("client-to-server compression (MCCP3) asked for unoffered: ignored")
+
+    def _handle_sb_mccp2(self, buf: Any) -> None:
+        """``IAC SB MCCP2 IAC SE`` from a client: ignored (MCCP2 compresses what a server
+        sends; telnetlib3 would drop the rest of the client's packet as compressed)."""
+        log.info("server-to-client compression (MCCP2) sent by a client: ignored")
+
     def drop_subnegotiation(self) -> None:
         """Free the subnegotiation held so far and stop parsing (:attr:`sb_exceeded`)."""
         self.sb_exceeded = True
