@@ -39,6 +39,7 @@ def test_no_file_means_the_documented_defaults():
     assert (config.login.failure_window, config.login.lockout) == (300, 600)
     assert config.input.max_line_bytes == 6000
     assert config.output.drain_timeout == 30
+    assert (config.output.congestion_bytes, config.output.resume_bytes) == (32768, 8192)
 
 
 def test_example_file_documents_every_key_with_its_default():
@@ -116,6 +117,10 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ("[ledger]\nsync_interval = 1e-9\n", "[ledger] sync_interval must be between 0.05 and 3600"),
     ("[table]\nmax_bet = 100000000000000000000\n", "[table] max_bet must be between 1 and"),
     ("[ledger]\nstarting_cubes = 10000000000000\n", "starting_cubes must be between 0 and"),
+    ("[output]\ncongestion_bytes = 300000\n", "[output] needs resume_bytes (8192) < "
+     "congestion_bytes (300000) < backlog_bytes (262144)"),
+    ("[output]\nresume_bytes = 32768\n", "needs resume_bytes (32768) < congestion_bytes"),
+    ("[output]\ncongestion_bytes = 100\n", "[output] congestion_bytes must be >= 2048, got 100"),
     ("tables = 3\n", "tables must be [[tables]] entries"),
     ("tables = []\n", "[[tables]] needs at least one entry"),
 ])
