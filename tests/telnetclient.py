@@ -21,7 +21,8 @@ ephemeral port with a fresh ledger and any config values changed, and
 
 Hostile tests use ``negotiate=False`` (a raw TCP client that ignores telnet),
 ``read=False`` (a client that never reads; ``rcvbuf`` shrinks its socket
-buffer) and :meth:`send_raw` (bytes exactly as given, IAC not escaped).
+buffer), :meth:`pause_reading`/:meth:`resume_reading` (a link that stalls for a
+while) and :meth:`send_raw` (bytes exactly as given, IAC not escaped).
 """
 
 from __future__ import annotations
@@ -200,6 +201,16 @@ class TelnetClient:
         if "[Q]" not in self.text:
             await self.send(" ")
             await self.wait_for("[Q]", timeout)
+
+    def pause_reading(self) -> None:
+        """Stop taking bytes from the socket (a client whose link stalls): the kernel's
+        buffers fill and the server's output for this client waits. :meth:`resume_reading`
+        takes up where it stopped."""
+        self._writer.transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        """Take bytes from the socket again after :meth:`pause_reading`."""
+        self._writer.transport.resume_reading()
 
     async def close(self) -> None:
         """Close the connection and stop reading."""

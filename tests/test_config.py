@@ -40,6 +40,7 @@ def test_no_file_means_the_documented_defaults():
     assert config.input.max_line_bytes == 6000
     assert config.input.subnegotiation_bytes == 4096
     assert config.output.drain_timeout == 30
+    assert (config.output.congestion_bytes, config.output.resume_bytes) == (32768, 8192)
 
 
 def test_example_file_documents_every_key_with_its_default():
@@ -120,6 +121,10 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ("[input]\nsubnegotiation_bytes = 8\n",
      "[input] subnegotiation_bytes must be between 64 and 1048576, got 8"),
     ("[input]\nsubnegotiation_bytes = 2e6\n", "[input] subnegotiation_bytes must be a whole"),
+    ("[output]\ncongestion_bytes = 300000\n", "[output] needs resume_bytes (8192) < "
+     "congestion_bytes (300000) < backlog_bytes (262144)"),
+    ("[output]\nresume_bytes = 32768\n", "needs resume_bytes (32768) < congestion_bytes"),
+    ("[output]\ncongestion_bytes = 100\n", "[output] congestion_bytes must be >= 2048, got 100"),
     ("tables = 3\n", "tables must be [[tables]] entries"),
     ("tables = []\n", "[[tables]] needs at least one entry"),
 ])

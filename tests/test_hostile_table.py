@@ -40,7 +40,9 @@ async def table(tmp_path):
     client in and seats it; yields ``(server, seat)``."""
     clients: list[TelnetClient] = []
     async with running_server(tmp_path, clock=FakeClock(), output={"drain_timeout": 1.0,
-                                                                    "backlog_bytes": 32768},
+                                                                    "backlog_bytes": 32768,
+                                                                    "congestion_bytes": 8192,
+                                                                    "resume_bytes": 2048},
                               login={"failure_delay": 0},
                               input={"rate_burst_bytes": 1 << 20}) as server:
         async def seat(handle: str, **kwargs) -> TelnetClient:

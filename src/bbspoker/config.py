@@ -209,11 +209,20 @@ class InputConfig:
 
 @dataclass(frozen=True)
 class OutputConfig:
-    """``[output]``: a session whose socket does not drain within ``drain_timeout`` s, or
-    whose queued output passes ``backlog_bytes``, is disconnected (issue 5)."""
+    """``[output]``: what a session's unsent output (bytes queued by the server and not yet
+    taken by the client's TCP connection) may do.
+
+    Past ``congestion_bytes`` the session is *congested* (issue 20, item 5): the table
+    screen sends no more updates and repaints once, from the table as it is then, when the
+    unsent output has fallen to ``resume_bytes``. Past ``backlog_bytes`` (a hard cap far
+    above; only text other than table updates can get there) the session is disconnected
+    at once, and so is one whose socket takes no byte at all for ``drain_timeout`` s
+    (issue 5). ``resume_bytes`` < ``congestion_bytes`` < ``backlog_bytes``."""
 
     drain_timeout: float = _seconds(30.0)
     backlog_bytes: int = _key(262144, 4096)
+    congestion_bytes: int = _key(32768, 2048)
+    resume_bytes: int = _key(8192, 1024)
 
 
 @dataclass(frozen=True)
@@ -327,6 +336,14 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
     return tuple(specs)
 
 
+def _check_output(where: str, output: OutputConfig) -> None:
+    """The order of ``[output]``'s byte bounds; ConfigError naming ``where``."""
+    if not output.resume_bytes < output.congestion_bytes < output.backlog_bytes:
+        raise ConfigError(f"{where} needs resume_bytes ({output.resume_bytes}) < "
+                          f"congestion_bytes ({output.congestion_bytes}) < backlog_bytes "
+                          f"({output.backlog_bytes})")
+
+
 def _build(origin: str, data: dict[str, Any]) -> Config:
     sections = {f.name: f for f in dataclasses.fields(Config) if f.name != "tables"}
     built: dict[str, Any] = {}
@@ -348,6 +365,7 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
         built[name] = section_cls(**values)
     config = Config(**built)
     _check_table(f"{origin}: [table]", config.table)
+    _check_output(f"{origin}: [output]", config.output)
     if tables is not None:
         config = dataclasses.replace(config, tables=_tables(origin, tables, config.table))
     return config

@@ -42,7 +42,8 @@ class Terminal(Protocol):
     ``encoding``, ``cols``/``rows`` (the window size), ``inbox`` (unread
     :class:`XMessage` s, oldest first), and the listener lists ``resize_listeners``
     (``fn(cols, rows)``), ``xmessage_listeners`` (``fn(message)``) and ``key_listeners``
-    (``fn()``, after keys are queued and when the session ends). Listeners run inside
+    (``fn()``, after keys are queued and when the session ends) and ``drain_listeners``
+    (``fn()``, once each time :attr:`congested` turns false again). Listeners run inside
     the event that caused them: they must not raise or wait.
     """
 
@@ -58,10 +59,18 @@ class Terminal(Protocol):
     resize_listeners: list[Callable[[int, int], None]]
     xmessage_listeners: list[Callable[[XMessage], None]]
     key_listeners: list[Callable[[], None]]
+    drain_listeners: list[Callable[[], None]]
 
     @property
     def closed(self) -> bool:
         """True once the session has ended or is ending (no more keys will come)."""
+        ...
+
+    @property
+    def congested(self) -> bool:
+        """True while the client is far behind with its output (issue 20, item 5): a
+        screen that can repaint itself writes nothing then, and repaints from a
+        ``drain_listeners`` call once the client has caught up."""
         ...
 
     async def read_key(self, timeout: float | None = None) -> Key:

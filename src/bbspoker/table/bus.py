@@ -21,8 +21,9 @@ task that owns the table publishes; each session's screen task reads its own
 - Items published without a key are *messages* (chat, table announcements,
   X-message notices) and are never dropped. A subscriber holding more than
   ``maxsize`` undelivered messages is marked :attr:`Subscription.overflowed`,
-  stops receiving, and its ``on_overflow`` callback runs once (the server
-  uses it to disconnect that session, as a normal disconnect).
+  stops receiving, and its ``on_overflow`` callback runs once (the bot port
+  uses it to disconnect a program; a table screen subscribes anew and starts again
+  from the table's state instead, issue 20).
 """
 
 from __future__ import annotations

@@ -16,11 +16,25 @@ screen).
   bounded, and the input rate limit keeps a flood from getting that far.
   The session owns one task:
 - the *writer* takes what :meth:`Session.write` queued, writes it and waits
-  for the socket to drain, at most ``[output] drain_timeout`` seconds. (When
-  nothing is queued and the socket holds no unsent bytes, :meth:`Session.write`
-  hands the bytes to the socket at once, without waiting for the writer's turn.) A
-  session whose socket does not drain in time, or whose queued output passes
-  ``[output] backlog_bytes``, is disconnected; no other session waits for it.
+  for the socket to drain. (When nothing is queued and the socket holds no unsent
+  bytes, :meth:`Session.write` hands the bytes to the socket at once, without
+  waiting for the writer's turn.) No other session ever waits for it.
+
+Output that the client does not take (issue 20, item 5: a viewer who falls behind)
+goes through three stages, all measured on :attr:`Session.unsent` (bytes queued
+here plus bytes the transport holds; the kernel's socket buffer is not counted):
+
+- past ``[output] congestion_bytes`` the session is :attr:`~Session.congested`:
+  screens that can redraw themselves (the table) stop sending updates and wait;
+- once the unsent output is back to ``[output] resume_bytes`` (the transport's
+  low-water mark), the congestion ends and the ``drain_listeners`` run once (the
+  table screen repaints in full, from the table as it is then);
+- past ``[output] backlog_bytes`` (the hard cap; only text that is not a table
+  update, such as lobby output typed for by a client that does not read, can get
+  there) the session is disconnected at once, and so is a session whose socket
+  takes no byte at all for ``[output] drain_timeout`` seconds on the session's
+  clock (checked about once a second while output waits; a socket that drains
+  slowly is never cut off for being slow).
 
 The input rate limit (issue 5: "an input rate that cannot be a person")
 is applied on raw bytes, telnet commands included, by the protocol in
@@ -33,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
+import time
 import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -46,7 +61,7 @@ if TYPE_CHECKING:
     from bbspoker.config import Config
 
 __all__ = ["Session", "SessionClosed", "XMessage", "clamp_size",
-           "KEY_QUEUE", "INBOX_SIZE", "MIN_COLS", "MAX_COLS",
+           "KEY_QUEUE", "STALL_POLL", "INBOX_SIZE", "MIN_COLS", "MAX_COLS",
            "MIN_ROWS", "MAX_ROWS"]
 
 log = logging.getLogger("bbspoker.transport.session")
@@ -55,6 +70,9 @@ log = logging.getLogger("bbspoker.transport.session")
 KEY_QUEUE = 256
 #: Unread X-messages one user may hold; a sender is told when the inbox is full.
 INBOX_SIZE = 50
+#: Real seconds between the writer's looks at a socket that does not drain (the stall rule
+#: itself, ``[output] drain_timeout``, is measured on the session's clock).
+STALL_POLL = 1.0
 #: NAWS window sizes are clamped to these bounds (issue 5); 0 means "unknown" (RFC 1073).
 MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS = 40, 999, 8, 999
 
@@ -106,6 +124,9 @@ class Session:
     - ``key_listeners``: callables ``fn()`` run after each key is queued and when the
       session ends (for a screen that waits on more than the keyboard; see
       :meth:`read_key_nowait`).
+    - ``drain_listeners``: callables ``fn()`` run once each time a congestion ends
+      (:attr:`congested` turns false again: the client has taken its output, down to
+      ``[output] resume_bytes``); a screen that skipped updates repaints then.
 
     Listeners run synchronously inside the event that caused them (a key
     listener inside the protocol's ``data_received``): they must not raise or
@@ -114,7 +135,10 @@ class Session:
     """
 
     def __init__(self, config: Config, reader: Any, writer: Any, *, address: str,
-                 term: blessed.Terminal, encoding: str, cols: int, rows: int) -> None:
+                 term: blessed.Terminal, encoding: str, cols: int, rows: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock``: monotonic seconds for the stall rule (``[output] drain_timeout``;
+        tests inject a fake one)."""
         self.config = config
         self.address = address
         self.handle: str | None = None
@@ -127,6 +151,9 @@ class Session:
         self.resize_listeners: list[Callable[[int, int], None]] = []
         self.xmessage_listeners: list[Callable[[XMessage], None]] = []
         self.key_listeners: list[Callable[[], None]] = []
+        self.drain_listeners: list[Callable[[], None]] = []
+        self._clock = clock
+        self._congested = False
         self._reader = reader
         self._writer = writer
         self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
@@ -152,6 +179,12 @@ class Session:
         The reader must offer ``consume(on_data, on_end)`` (:class:`bbspoker.transport.telnet.DoorReader`):
         it then calls ``on_data(bytes)`` with what it holds and every later chunk, and
         ``on_end(exception or None)`` once input ends."""
+        transport = self._writer.transport
+        if transport is not None:
+            # Both marks at resume_bytes: whenever the transport holds more, writing is
+            # paused and drain() waits until it is back there (the end of a congestion).
+            resume = self.config.output.resume_bytes
+            transport.set_write_buffer_limits(high=resume, low=resume)
         self._tasks = [asyncio.create_task(self._write_loop(), name=f"writer {self.address}")]
         self._reader.consume(self._feed, self._input_ended)
 
@@ -295,32 +328,53 @@ class Session:
 
     @property
     def backlog(self) -> int:
-        """Bytes queued by :meth:`write` and not yet handed to the socket."""
+        """Bytes queued by :meth:`write` and not yet handed to the transport."""
         return self._backlog
+
+    @property
+    def unsent(self) -> int:
+        """Bytes of output the server holds for this client: :attr:`backlog` plus what
+        the transport has not handed to the kernel yet."""
+        transport = self._writer.transport
+        held = transport.get_write_buffer_size() if transport is not None else 0
+        return self._backlog + held
+
+    @property
+    def congested(self) -> bool:
+        """True from the moment :attr:`unsent` passes ``[output] congestion_bytes`` until
+        it is back to ``[output] resume_bytes`` (then ``drain_listeners`` run). A screen
+        that can repaint itself sends nothing while it is true."""
+        return self._congested
 
     def write(self, text: str) -> None:
         """Queue ``text`` (terminal output: escape sequences welcome) for this client.
 
-        Never blocks and never raises. Text is encoded with the session's
-        encoding (characters it lacks become ``?``). If the queue passes
-        ``[output] backlog_bytes`` the session is disconnected (issue 5).
-        Output after the session ended is dropped.
+        Never blocks and never raises; nothing is ever dropped (screens that can redraw
+        themselves check :attr:`congested` first). Text is encoded with the session's
+        encoding (characters it lacks become ``?``). If the unsent output would pass
+        ``[output] backlog_bytes`` the session is disconnected (issue 5). Output after
+        the session ended is dropped.
         """
         if self._ending:
             return
         if self.encoding == "cp437" and not text.isascii():
             text = text.translate(_CP437_C1)
         data = text.encode(self.encoding, errors="replace")
-        bound = self.config.output.backlog_bytes
-        if self._backlog + len(data) > bound:
-            self.abort(f"output backlog over {bound} bytes")
+        output = self.config.output
+        unsent = self.unsent + len(data)
+        if unsent > output.backlog_bytes:
+            self.abort(f"output backlog over {output.backlog_bytes} bytes")
             return
+        if unsent > output.congestion_bytes and not self._congested:
+            self._congested = True
+            log.info("session %r from %s: output congested (%d bytes unsent)", self.handle,
+                     self.address, unsent)
         if self._writer_idle is not None and not self._writer_idle.done() and self._sent_all():
             # Nothing queued or waiting in the socket: hand the bytes over now rather
             # than one event-loop turn later (issue 6, latency). If the socket does not
-            # take them all, the writer task drains them under the drain timeout.
+            # take them all, the writer task drains them.
             self._writer.write(data)
-            if self._socket_full():
+            if self._socket_full() or self._congested:
                 self._wake_writer()
             return
         self._out.append(data)
@@ -345,30 +399,63 @@ class Session:
         if self._writer_idle is not None and not self._writer_idle.done():
             self._writer_idle.set_result(None)
 
-    async def _write_loop(self) -> None:
+    def _decongest(self) -> None:
+        """End a congestion once the unsent output is down to ``[output] resume_bytes``,
+        and run the ``drain_listeners`` (each once; one that raises is logged)."""
+        if not self._congested or self._ending or self.unsent > self.config.output.resume_bytes:
+            return
+        self._congested = False
+        log.info("session %r from %s: output drained", self.handle, self.address)
+        for listener in list(self.drain_listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("session %r from %s: drain listener failed", self.handle,
+                              self.address)
+
+    async def _drain(self) -> bool:
+        """Wait until the transport is below its low-water mark. Returns ``False`` (after
+        aborting the session) when the socket took no byte for ``[output] drain_timeout``
+        seconds of the session's clock, looked at every :data:`STALL_POLL` real seconds."""
         timeout = self.config.output.drain_timeout
+        transport = self._writer.transport
+        last = transport.get_write_buffer_size() if transport is not None else 0
+        since = self._clock()
+        while True:
+            try:
+                async with asyncio.timeout(min(STALL_POLL, timeout)):
+                    await self._writer.drain()
+                return True
+            except TimeoutError:
+                pass
+            held = transport.get_write_buffer_size() if transport is not None else 0
+            now = self._clock()
+            if held < last:
+                last, since = held, now     # the client took something: not stalled
+            elif now - since >= timeout:
+                self.abort(f"output did not drain: no byte taken in {timeout} s")
+                return False
+
+    async def _write_loop(self) -> None:
         loop = asyncio.get_running_loop()
         try:
             while True:
                 if self._out:
                     data = b"".join(self._out)
                     self._out.clear()
+                    self._backlog -= len(data)
                     self._writer.write(data)
                 elif self._ending:
                     break
-                elif self._socket_full():
-                    data = b""  # what write() handed over filled the socket: wait below
-                else:
+                elif not (self._socket_full() or self._congested):
                     self._writer_idle = loop.create_future()
                     await self._writer_idle
                     continue
-                try:
-                    async with asyncio.timeout(timeout):
-                        await self._writer.drain()
-                except TimeoutError:
-                    self.abort(f"output did not drain within {timeout} s")
+                # What was written filled the socket (or the session is congested): wait.
+                if not await self._drain():
                     return
-                self._backlog -= len(data)
+                if not self._out:
+                    self._decongest()
         except (ConnectionError, OSError) as exc:
             log.info("session %r from %s: write failed: %s", self.handle, self.address, exc)
         except Exception:

@@ -438,7 +438,7 @@ async def _shell(reader: Any, writer: Any) -> None:
     session = Session(host.config, reader, writer, address=protocol.address, term=term,
                       encoding="cp437" if term.kind in CP437_KINDS else "utf-8",
                       cols=writer.get_extra_info("cols") or 80,
-                      rows=writer.get_extra_info("rows") or 24)
+                      rows=writer.get_extra_info("rows") or 24, clock=host.clock)
     protocol.session = session
     host.sessions.add(session)
     log.info("session from %s: terminal %s, %dx%d", session.address, term.kind,

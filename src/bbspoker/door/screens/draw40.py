@@ -183,6 +183,7 @@ class PokerScreen:
         self._busy = False  # this player's own table command is in flight
         self._ended = False  # the screen loop has ended: no more keys or paints
         self._sub: Subscription | None = None  # the table's bus, once run() subscribed
+        self._stale = False  # updates were skipped (the session is congested): repaint all
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
         master = self.snapshot.master
@@ -210,9 +211,7 @@ class PokerScreen:
         the table, [X] and a new deadline resolve (no task per key, no ``asyncio.wait``)."""
         session = self.session
         loop = asyncio.get_running_loop()
-        sub = self._sub = self.service.bus.subscribe(
-            on_overflow=lambda: session.abort("fell too far behind the table"),
-            notify=self._on_bus, viewer=self.handle)   # a spectator has no cards, but news
+        self._subscribe()
         session.where = self.entry.name
         session.activity = "watching" if self.watching else "poker"
         if self.watching:
@@ -221,11 +220,12 @@ class PokerScreen:
             self.service.attach(self.handle)
             if self._returning:
                 self.service.submit(self.handle, Return()).add_done_callback(_ignore_refusal)
-        on_resize = lambda cols, rows: sub.put(("resize", cols, rows), key="resize")  # noqa: E731
-        on_xmsg = lambda message: sub.put(("xmsg",), key="xmsg")  # noqa: E731
+        on_resize = lambda cols, rows: self._put(("resize", cols, rows), key="resize")  # noqa: E731
+        on_xmsg = lambda message: self._put(("xmsg",), key="xmsg")  # noqa: E731
         session.resize_listeners.append(on_resize)
         session.xmessage_listeners.append(on_xmsg)
         session.key_listeners.append(self._on_keys)
+        session.drain_listeners.append(self._on_drained)
         reason = "left"
         try:
             self._paint()
@@ -248,11 +248,13 @@ class PokerScreen:
             reason = "lost_connection"
         finally:
             self._ended = True
-            sub.close()
+            assert self._sub is not None
+            self._sub.close()
             session.where = None
             session.resize_listeners.remove(on_resize)
             session.xmessage_listeners.remove(on_xmsg)
             session.key_listeners.remove(self._on_keys)
+            session.drain_listeners.remove(self._on_drained)
             if self.watching:
                 self.service.unwatch(self.handle)
             else:
@@ -267,6 +269,19 @@ class PokerScreen:
                     await self.service.call(self.handle, action)
             if not session.closed:
                 session.write("\x1b[r\x1b[0m\x1b[H\x1b[2J")
+
+    def _subscribe(self) -> None:
+        """Subscribe to the table's bus (a spectator has no cards, but news). A subscription
+        that overflows (more table messages than it holds came before this screen could
+        take them) is replaced by :meth:`_take`, which then repaints from the table's
+        state: falling behind costs the messages in between, never the connection."""
+        self._sub = self.service.bus.subscribe(notify=self._on_bus, viewer=self.handle)
+
+    def _put(self, item: Any, key: str) -> None:
+        """Queue one of the session's own state items (a resize, an X-message) for the
+        screen, in the table's order."""
+        if self._sub is not None:
+            self._sub.put(item, key=key)
 
     def _wake_up(self) -> None:
         """Let the loop run: the session ended, the player leaves or is removed, or the
@@ -291,6 +306,14 @@ class PokerScreen:
         on every screen). Skipped while this player's own command is in flight: the
         actor's screen is painted once, when the command returns, after everyone else's."""
         if not (self._busy or self.leaving):
+            self._refresh(keys=False)
+
+    def _on_drained(self) -> None:
+        """The session's drain listener: the client has caught up with its output after a
+        congestion, during which :meth:`_paint` sent nothing. Take what the table sent and
+        repaint the whole screen once, as it is now (unless this player's own command is
+        in flight: its outcome paints)."""
+        if self._stale and not (self._busy or self.leaving or self._ended):
             self._refresh(keys=False)
 
     def _refresh(self, keys: bool) -> None:
@@ -319,12 +342,22 @@ class PokerScreen:
 
     def _take(self) -> None:
         """Apply every item waiting in the table's subscription (:meth:`run` made it);
-        EOFError once it has ended (it overflowed: the player fell too far behind)."""
+        EOFError once it has been closed. One that overflowed is replaced by a new one
+        and the screen starts again from the table's state (snapshot, own cards), with a
+        line saying that messages were skipped, painted in full."""
         sub = self._sub
         assert sub is not None
         for item in sub.drain():
             self._on_item(item)
-        if sub.overflowed or sub.closed:
+        if sub.overflowed and not self._ended:
+            log.info("screen of %s fell behind the table: repainted", self.handle)
+            self._subscribe()
+            self._on_item(self.service.snapshot)
+            if not self.watching:
+                self.cards = self.service.cards_of(self.handle)
+            self._add_message("INFO", "You fell behind the table: some messages were skipped.")
+            self._stale = True
+        elif sub.closed or sub.overflowed:
             raise EOFError("subscription ended")
 
     def _seated(self) -> bool:
@@ -591,9 +624,17 @@ class PokerScreen:
 
     def _paint(self) -> None:
         """Send what changed on this screen. Nothing while this player's own command is in
-        flight: the screen is painted when it returns (:meth:`_command_done`)."""
+        flight: the screen is painted when it returns (:meth:`_command_done`). Nothing
+        while the session is congested (issue 20, item 5): the screen is marked stale and
+        painted in full, once, when the client has caught up (:meth:`_on_drained`)."""
         if self._busy:
             return
+        if self.session.congested:          # the client is far behind: it gets the screen
+            self._stale = True              # as it is once it has caught up (_on_drained)
+            return
+        if self._stale:
+            self._stale = False
+            self.renderer.invalidate()
         out = self.renderer.render(self.view())
         if out:
             self.session.write(out)
