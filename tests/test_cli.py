@@ -271,7 +271,7 @@ def test_games_list_and_show_print_the_hand_history(users, run):
 def test_ledger_verify_exits_1_and_says_what_differs(users, run):
     code, out, _ = run("ledger", "verify")
     assert code == 0
-    assert out == ("ledger OK: 2 accounts hold 1050 CUBES, system 0, open pots 0; "
+    assert out == ("ledger OK: 2 accounts hold 1050 CUBES, system 0, open pots 0, stacks 0; "
                    "grants 1050 - takes 0 = 1050\n")
     raw = sqlite3.connect(users)
     with raw:

@@ -405,7 +405,7 @@ def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
         print(f"ledger verify: {len(problems)} discrepancies", file=sys.stderr)
         return 1
     print(f"ledger OK: {n_accounts} accounts hold {t.accounts} CUBES, system {t.system}, "
-          f"open pots {t.open_pots}; grants {t.grants} - takes {t.takes} = "
+          f"open pots {t.open_pots}, stacks {t.stacks}; grants {t.grants} - takes {t.takes} = "
           f"{t.grants - t.takes}")
     return 0
 

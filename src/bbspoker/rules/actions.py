@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bbspoker.rules.cards import Card
 
 __all__ = ["Action", "Sit", "Leave", "Start", "Bet", "SeeHands", "Pass", "Discard", "Reveal",
-           "Cancel"]
+           "Cancel", "CheckCall", "BetRaise", "SitOut"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,10 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Sit(Action):
-    """Take the first free seat."""
+    """Take the first free seat. ``buy_in``: the CUBES to bring to a table-stakes game
+    (Hold'em; ``None``: as much as the table allows and the player has); draw40 ignores it."""
+
+    buy_in: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +83,21 @@ class Cancel(Action):
 
     reason: str
     note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCall(Action):
+    """Check, or call the bet to match ([C], Hold'em: the amount is the game's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BetRaise(Action):
+    """Bet, or raise by the fixed amount of the betting round ([R], fixed-limit Hold'em)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut(Action):
+    """Sit out from the next hand (``out`` True) or come back (``out`` False) ([I], Hold'em):
+    one sitting out keeps the seat and the stack and is dealt no cards."""
+
+    out: bool = True

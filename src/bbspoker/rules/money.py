@@ -20,7 +20,8 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from bbspoker.rules.fairness import Seal
 
-__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "SYSTEM", "MAX_CUBES"]
+__all__ = ["Wallet", "StackWallet", "InsufficientCubes", "UnknownAccount", "SYSTEM",
+           "MAX_CUBES"]
 
 #: Name of the account that takes pots nobody won (chapter 2, "End of game").
 SYSTEM = "*system*"
@@ -108,4 +109,38 @@ class Wallet(Protocol):
         paid it; returns ``{handle: CUBES refunded}``. ``history``: what the table knew of
         the game (its record so far, JSON-able), stored with the reason and the refunds.
         Raises ``ValueError`` if not open."""
+        ...
+
+
+class StackWallet(Wallet, Protocol):
+    """What a table-stakes game (Hold'em) needs beyond :class:`Wallet`, from a wallet bound
+    to one table: each seated player's **stack**, CUBES bought in from their balance and
+    held at this table until they leave (the Finnish design: "only the chips on the table
+    play; none may be added during a hand nor taken off before one stops playing").
+    Blinds and bets go from the stack into a hand's pot, pots go back to stacks.
+    :meth:`Wallet.cancel_game` gives a hand's bets back to the stacks they came from."""
+
+    def stack(self, handle: str) -> int:
+        """``handle``'s stack at this table (0 if none)."""
+        ...
+
+    def buy_in(self, handle: str, amount: int) -> int:
+        """Move ``amount`` (> 0) CUBES from ``handle``'s balance to their stack here; returns
+        the stack. Raises :class:`InsufficientCubes` (nothing changed) or ``ValueError``."""
+        ...
+
+    def cash_out(self, handle: str) -> int:
+        """Move ``handle``'s whole stack back to their balance; returns the CUBES moved
+        (0 if there was none)."""
+        ...
+
+    def stack_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        """Move ``amount`` (> 0) CUBES from ``handle``'s stack into the pot of open hand
+        ``game_id`` (``reason``: ``blind``, ``bet``); returns the stack. Raises
+        :class:`InsufficientCubes` (nothing changed) or ``ValueError`` (hand not open)."""
+        ...
+
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int]) -> None:
+        """Pay the whole pot of ``game_id`` out to stacks, ``{handle: CUBES}``, every share
+        >= 0 and their sum the pot (else ``ValueError``, nothing changed)."""
         ...

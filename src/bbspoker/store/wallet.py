@@ -94,6 +94,10 @@ class MemoryWallet:
     journal: list[tuple[int, str, int, str]] = field(default_factory=list)
     pots: dict[int, int] = field(default_factory=dict)
     games: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: ``(table, handle) -> CUBES`` at that table (Hold'em), and their movements into and out
+    #: of hands ``(game_id, table, handle, signed amount, reason)``.
+    stacks: dict[tuple[str, str], int] = field(default_factory=dict)
+    stack_moves: list[tuple[int, str, str, int, str]] = field(default_factory=list)
     _next_game: int = 1
     # Inside transaction(): how to put back each change made in it (None outside one).
     _undo: list[tuple[dict, Any, Any]] | None = field(default=None, repr=False)
@@ -108,6 +112,7 @@ class MemoryWallet:
         log), not of the wallet's size: a simulation runs many thousands of games."""
         outer, self._undo = self._undo, []
         journal, next_game = len(self.journal), self._next_game
+        moves = len(self.stack_moves)
         try:
             yield
         except BaseException:
@@ -117,6 +122,7 @@ class MemoryWallet:
                 else:
                     mapping[key] = old
             del self.journal[journal:]
+            del self.stack_moves[moves:]
             self._next_game = next_game
             raise
         finally:
@@ -222,10 +228,69 @@ class MemoryWallet:
             self._set(self.balances, handle, self.balances[handle] + amount)
             self._set(self.pots, game_id, self.pots[game_id] - amount)
             self.journal.append((game_id, handle, amount, "refund"))
+        paid_out = any(gid == game_id and amount > 0 for gid, *_, amount, _r in self.stack_moves)
+        for gid, table, key, amount, _ in [] if paid_out else list(self.stack_moves):
+            if gid == game_id and amount < 0:   # a hand's blinds and bets go back to stacks
+                self._set(self.stacks, (table, key), self.stacks[(table, key)] - amount)
+                self._set(self.pots, game_id, self.pots[game_id] + amount)
+                self.stack_moves.append((game_id, table, key, -amount, "refund"))
+                refunds[key] = refunds.get(key, 0) - amount
         self._set(self.games, game_id, {**self.games[game_id], "closed": True, "winner": None,
                                         "history": {**(history or {}), "cancelled": reason}})
         return refunds
 
+    # ---- table stacks (Hold'em): see bbspoker.rules.money.StackWallet; ``table`` names
+    # the table, as for open_game.
+
+    def stack(self, handle: str, table: str = "poker") -> int:
+        return self.stacks.get((table, self._key(handle)), 0)
+
+    def buy_in(self, handle: str, amount: int, table: str = "poker") -> int:
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        key = self._key(handle)
+        if self.balances[key] < amount:
+            raise InsufficientCubes(f"{handle} has {self.balances[key]} CUBES, needs {amount}")
+        self._set(self.balances, key, self.balances[key] - amount)
+        self._set(self.stacks, (table, key), self.stacks.get((table, key), 0) + amount)
+        self.journal.append((0, key, -amount, "buy-in"))
+        return self.stacks[(table, key)]
+
+    def cash_out(self, handle: str, table: str = "poker") -> int:
+        key = self._key(handle)
+        amount = self.stacks.get((table, key), 0)
+        if amount:
+            self._set(self.stacks, (table, key), 0)
+            self._set(self.balances, key, self.balances[key] + amount)
+            self.journal.append((0, key, amount, "cash-out"))
+        return amount
+
+    def stack_into_pot(self, game_id: int, handle: str, amount: int, reason: str,
+                       table: str = "poker") -> int:
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        self._open(game_id)
+        key = self._key(handle)
+        have = self.stacks.get((table, key), 0)
+        if have < amount:
+            raise InsufficientCubes(f"{handle} has a stack of {have}, needs {amount}")
+        self._set(self.stacks, (table, key), have - amount)
+        self._set(self.pots, game_id, self.pots[game_id] + amount)
+        self.stack_moves.append((game_id, table, key, -amount, reason))
+        return self.stacks[(table, key)]
+
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
+                      table: str = "poker") -> None:
+        self._open(game_id)
+        if any(v < 0 for v in shares.values()) or sum(shares.values()) != self.pots[game_id]:
+            raise ValueError(f"shares {dict(shares)} do not add up to the pot of game "
+                             f"{game_id} ({self.pots[game_id]})")
+        for handle, amount in shares.items():
+            key = self._key(handle)
+            self._set(self.stacks, (table, key), self.stacks.get((table, key), 0) + amount)
+            self.stack_moves.append((game_id, table, key, amount, "win"))
+        self._set(self.pots, game_id, 0)
+
     def total(self) -> int:
-        """All CUBES held anywhere: balances (system included) plus open pots."""
-        return sum(self.balances.values()) + sum(self.pots.values())
+        """All CUBES held anywhere: balances (system included), open pots and stacks."""
+        return sum(self.balances.values()) + sum(self.pots.values()) + sum(self.stacks.values())

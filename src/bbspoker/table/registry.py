@@ -48,6 +48,28 @@ class TableWallet:
         """Record a new game at this table (see :meth:`bbspoker.store.wallet.Wallet.open_game`)."""
         return self._wallet.open_game(handles, seal, table=self.table_id)
 
+    # Table stakes (Hold'em): the stacks held at this table.
+
+    def stack(self, handle: str) -> int:
+        """``handle``'s stack at this table (:class:`bbspoker.rules.money.StackWallet`)."""
+        return self._wallet.stack(handle, table=self.table_id)
+
+    def buy_in(self, handle: str, amount: int) -> int:
+        """Buy in at this table (:class:`bbspoker.rules.money.StackWallet`)."""
+        return self._wallet.buy_in(handle, amount, table=self.table_id)
+
+    def cash_out(self, handle: str) -> int:
+        """Cash the stack at this table out (:class:`bbspoker.rules.money.StackWallet`)."""
+        return self._wallet.cash_out(handle, table=self.table_id)
+
+    def stack_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
+        """A blind or bet from the stack at this table (:class:`~bbspoker.rules.money.StackWallet`)."""
+        return self._wallet.stack_into_pot(game_id, handle, amount, reason, table=self.table_id)
+
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int]) -> None:
+        """A hand's pot to stacks at this table (:class:`~bbspoker.rules.money.StackWallet`)."""
+        self._wallet.pot_to_stacks(game_id, shares, table=self.table_id)
+
 
 @dataclass
 class TableEntry:

@@ -1,9 +1,11 @@
 """Proving the books and copying them: :class:`Audit` (``ledger verify``, ``ledger
 backup``).
 
-The invariants checked: every balance equals the sum of its journal rows and every row's
-``balance`` is the running sum; a closed game's rows sum to zero (its pot was emptied) and no
-open pot is negative; all CUBES (accounts, SYSTEM, open pots) equal grants minus takes.
+The invariants checked: every balance, and every stack held at a table, equals the sum of
+its journal rows and every row's ``balance`` is the running sum; a closed game's rows sum
+to zero (its pot was emptied) and no open pot is negative; all CUBES (accounts, SYSTEM,
+open pots, stacks) equal grants minus takes (a buy-in or cash-out is neither: its two rows
+move CUBES between a balance and a stack).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sqlite3
 
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
-from bbspoker.store.sqlite.records import Totals
+from bbspoker.store.sqlite.records import STACK_TRANSFERS, Totals
 
 __all__ = ["Audit"]
 
@@ -33,7 +35,8 @@ class Audit:
         db, system_id = self.books.w.db, self.books.system_id
         grants, takes = db.execute(
             "SELECT COALESCE(SUM(MAX(amount, 0)), 0), COALESCE(SUM(MAX(-amount, 0)), 0) "
-            "FROM journal WHERE game_id IS NULL").fetchone()
+            f"FROM journal WHERE game_id IS NULL AND reason NOT IN "
+            f"({', '.join(repr(r) for r in STACK_TRANSFERS)})").fetchone()
         accounts, system = db.execute(
             "SELECT COALESCE(SUM(cubes) FILTER (WHERE id != ?), 0), "
             "COALESCE(SUM(cubes) FILTER (WHERE id = ?), 0) FROM accounts",
@@ -41,7 +44,8 @@ class Audit:
         open_pots = -db.execute(
             "SELECT COALESCE(SUM(j.amount), 0) FROM journal j JOIN games g "
             "ON g.id = j.game_id WHERE g.ended_at IS NULL").fetchone()[0]
-        return Totals(grants, takes, accounts, system, open_pots)
+        stacks = db.execute("SELECT COALESCE(SUM(cubes), 0) FROM stacks").fetchone()[0]
+        return Totals(grants, takes, accounts, system, open_pots, stacks)
 
     def verify(self) -> list[str]:
         """Check the books (see the module docstring); returns one line per discrepancy
@@ -65,15 +69,25 @@ class Audit:
                             f"{MAX_CUBES:,} an account may reach")
         for handle, cubes, summed in db.execute(
                     "SELECT a.handle, a.cubes, COALESCE(SUM(j.amount), 0) FROM accounts a "
-                    "LEFT JOIN journal j ON j.account_id = a.id GROUP BY a.id "
-                    "HAVING a.cubes != COALESCE(SUM(j.amount), 0) ORDER BY a.handle_key"):
+                    "LEFT JOIN journal j ON j.account_id = a.id AND j.stack_table IS NULL "
+                    "GROUP BY a.id HAVING a.cubes != COALESCE(SUM(j.amount), 0) "
+                    "ORDER BY a.handle_key"):
             problems.append(f"account {handle}: balance is {cubes} CUBES but its "
                             f"journal sums to {summed}")
+        for table, handle, cubes, summed in db.execute(
+                    "SELECT s.table_id, a.handle, s.cubes, COALESCE((SELECT SUM(j.amount) "
+                    "FROM journal j WHERE j.account_id = s.account_id AND j.stack_table = "
+                    "s.table_id), 0) AS summed FROM stacks s JOIN accounts a "
+                    "ON a.id = s.account_id WHERE s.cubes != summed ORDER BY s.table_id, "
+                    "a.handle_key"):
+            problems.append(f"stack of {handle} at table {table}: holds {cubes} CUBES but "
+                            f"its journal sums to {summed}")
 
     def _running(self, db: sqlite3.Connection, problems: list[str]) -> None:
         for row_id, handle, balance, running in db.execute(
                     "SELECT id, handle, balance, running FROM (SELECT j.id, a.handle, "
-                    "j.balance, SUM(j.amount) OVER (PARTITION BY j.account_id ORDER BY j.id) "
+                    "j.balance, SUM(j.amount) OVER (PARTITION BY j.account_id, j.stack_table "
+                    "ORDER BY j.id) "
                     "AS running FROM journal j JOIN accounts a ON a.id = j.account_id) "
                     "WHERE balance != running ORDER BY id"):
             problems.append(f"journal row {row_id} ({handle}): records balance {balance} "
@@ -89,11 +103,12 @@ class Audit:
 
     def _conservation(self, db: sqlite3.Connection, problems: list[str]) -> None:
         t = self._totals()
-        held = t.accounts + t.system + t.open_pots
+        held = t.accounts + t.system + t.open_pots + t.stacks
         if held != t.grants - t.takes:
             problems.append(
                 f"total CUBES {held} (accounts {t.accounts} + system {t.system} + open pots "
-                f"{t.open_pots}) != grants {t.grants} - takes {t.takes} = {t.grants - t.takes}")
+                f"{t.open_pots} + stacks {t.stacks}) != grants {t.grants} - takes {t.takes} "
+                f"= {t.grants - t.takes}")
 
     def backup(self, dest_path: str | os.PathLike[str]) -> None:
         """Copy the whole database to ``dest_path`` with SQLite's online backup API (safe

@@ -37,6 +37,7 @@ class Books:
         self._ids: dict[str, int] = {}     # handle key to account id
         self._cubes: dict[int, int] = {}   # account id to CUBES
         self._open: dict[int, int] = {}    # id of a game known to be open to its pot
+        self._stacks: dict[tuple[str, int], int] = {}   # (table id, account id) to CUBES
         self._next_game: int | None = None  # the id open_game gives next
         self.system_id = 0
 
@@ -52,6 +53,7 @@ class Books:
             self._ids.clear()
         self._cubes.clear()
         self._open.clear()
+        self._stacks.clear()
         self._next_game = None
 
     # ------------------------------------------------------------ primitives
@@ -82,11 +84,24 @@ class Books:
         """Remember that the account just inserted holds 0 CUBES."""
         self._cubes[account_id] = 0
 
+    def cached_stack(self, table: str, account_id: int) -> int:
+        """The CUBES of an account's stack at ``table`` (0 if none) as this transaction
+        holds them; like :meth:`cached_balance`."""
+        cubes = self._stacks.get((table, account_id))
+        if cubes is None:
+            row = self.w.sql("SELECT cubes FROM stacks WHERE table_id = ? AND account_id = ?",
+                             (table, account_id)).fetchone()
+            cubes = self._stacks[(table, account_id)] = 0 if row is None else row[0]
+        return cubes
+
     def move(self, account_id: int, amount: int, reason: str, game_id: int | None,
-             note: str | None = None, actor: str | None = None) -> int:
+             note: str | None = None, actor: str | None = None, *,
+             stack: str | None = None) -> int:
         """Change one balance by ``amount`` CUBES and journal it; call inside
         ``writer.write`` (for a game row, after :meth:`require_open`). Returns the new
-        balance.
+        balance. ``stack``: move the account's stack at that table id instead (a
+        table-stakes game), journalled with ``stack_table``; the row's ``balance`` is
+        then the stack after it.
 
         A debit is checked against :meth:`cached_balance`: below zero raises
         InsufficientCubes and changes nothing. Then the balance and the game's pot are
@@ -94,6 +109,8 @@ class Books:
         time, balance after it): the balance ``UPDATE``, conditional on the balance it
         was checked against, and the journal ``INSERT``.
         """
+        if stack is not None:
+            return self._move_stack(stack, account_id, amount, reason, game_id, note, actor)
         cubes = self.cached_balance(account_id)
         new = cubes + amount
         if new < 0:
@@ -110,6 +127,30 @@ class Books:
              "actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
              (account_id, amount, reason, game_id, self.clock(), new, note, actor)))
         self._cubes[account_id] = new
+        if game_id is not None:
+            self._open[game_id] -= amount
+            self.w.touched.add(game_id)
+        return new
+
+    def _move_stack(self, table: str, account_id: int, amount: int, reason: str,
+                    game_id: int | None, note: str | None, actor: str | None) -> int:
+        """:meth:`move` for a stack: checked against :meth:`cached_stack`, the row made by
+        an upsert conditional on the stack it was checked against."""
+        cubes = self.cached_stack(table, account_id)
+        new = cubes + amount
+        if new < 0:
+            handle = self.w.db.execute("SELECT handle FROM accounts WHERE id = ?",
+                                       (account_id,)).fetchone()[0]
+            raise InsufficientCubes(f"{handle} has a stack of {cubes} CUBES at {table}, "
+                                    f"needs {-amount}")
+        self.w.queue += (
+            ("INSERT INTO stacks (table_id, account_id, cubes) VALUES (?, ?, ?) "
+             "ON CONFLICT (table_id, account_id) DO UPDATE SET cubes = excluded.cubes "
+             "WHERE stacks.cubes = ?", (table, account_id, new, cubes)),
+            ("INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, "
+             "actor, stack_table) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             (account_id, amount, reason, game_id, self.clock(), new, note, actor, table)))
+        self._stacks[(table, account_id)] = new
         if game_id is not None:
             self._open[game_id] -= amount
             self.w.touched.add(game_id)
@@ -278,16 +319,19 @@ class Books:
             paid_out = self.w.sql("SELECT COALESCE(SUM(amount), 0) FROM journal "
                                   "WHERE game_id = ? AND amount > 0", (game_id,)).fetchone()[0]
             payers = [] if paid_out else self.w.sql(
-                "SELECT j.account_id, a.handle, -SUM(j.amount) FROM journal j "
+                "SELECT j.account_id, a.handle, -SUM(j.amount), j.stack_table FROM journal j "
                 "JOIN accounts a ON a.id = j.account_id WHERE j.game_id = ? AND j.amount < 0 "
-                "GROUP BY j.account_id ORDER BY MIN(j.id)", (game_id,)).fetchall()
-            for account_id, handle, paid in payers:
-                self.move(account_id, paid, "refund", game_id, reason)
+                "GROUP BY j.account_id, j.stack_table ORDER BY MIN(j.id)",
+                (game_id,)).fetchall()
+            for account_id, handle, paid, stack in payers:
+                self.move(account_id, paid, "refund", game_id, reason, stack=stack)
+                what = ("ante and bets were refunded" if stack is None else
+                        f"blinds and bets went back to your stack at table {stack}")
                 self.w.queue.append((
                     "INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
                     (account_id, ended_at, f"Game {game_id} was cancelled ({reason}): your "
-                     f"{paid} CUBES of ante and bets were refunded.")))
-                refunds[handle] = paid
+                     f"{paid} CUBES of {what}.")))
+                refunds[handle] = refunds.get(handle, 0) + paid
             self.w.queue.append((
                 "UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
                 "WHERE id = ? AND ended_at IS NULL",
@@ -299,11 +343,80 @@ class Books:
 
     def recover_unfinished_games(self, now: float) -> list[int]:
         """Cancel and refund (:meth:`cancel_game`, reason :data:`CRASH_REASON`) every game
-        that has no end record, e.g. after kill -9 or a power loss. Call once at server
-        start before the tables open. Returns the ids of the games cancelled."""
+        that has no end record, e.g. after kill -9 or a power loss, then cash out every
+        stack still held at a table (its blinds and bets already back in it): the tables
+        start empty. Call once at server start before the tables open. Returns the ids of
+        the games cancelled."""
         ids = [r[0] for r in self.w.sql(
             "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
         for game_id in ids:
             self.cancel_game(game_id, CRASH_REASON, ended_at=now)
+        with self.w.write():
+            for table, account_id in self.w.sql(
+                    "SELECT table_id, account_id FROM stacks WHERE cubes > 0 "
+                    "ORDER BY table_id, account_id").fetchall():
+                cubes = self.transfer_stack(table, account_id, None, CRASH_REASON)
+                self.w.queue.append((
+                    "INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
+                    (account_id, now, f"Your stack of {cubes} CUBES at table {table} was "
+                     f"cashed out when the server started again ({CRASH_REASON}).")))
         return ids
+
+    # ------------------------------------------------------------ table stakes
+
+    def transfer_stack(self, table: str, account_id: int, amount: int | None,
+                       note: str | None = None) -> int:
+        """Move ``amount`` CUBES from the balance to the stack at ``table`` (a buy-in), or
+        with ``amount`` None the whole stack back to the balance (a cash-out): two journal
+        rows in one write. Returns the CUBES moved. Raises InsufficientCubes."""
+        with self.w.write():
+            if amount is None:
+                amount = self.cached_stack(table, account_id)
+                if amount:
+                    self.move(account_id, -amount, "cash-out", None, note, stack=table)
+                    self.move(account_id, amount, "cash-out", None, note)
+                return amount
+            if amount <= 0:
+                raise ValueError(f"amount must be positive, got {amount}")
+            self.move(account_id, -amount, "buy-in", None, note)
+            self.move(account_id, amount, "buy-in", None, note, stack=table)
+            return amount
+
+    def stack(self, handle: str, table: str = DEFAULT_TABLE) -> int:
+        """``handle``'s stack at ``table`` (0 if none); raises UnknownAccount."""
+        with self.w.write():
+            return self.cached_stack(table, self.account_id(handle))
+
+    def buy_in(self, handle: str, amount: int, table: str = DEFAULT_TABLE) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.buy_in` at ``table``; returns the stack."""
+        with self.w.write(durable=False):
+            account_id = self.account_id(handle)
+            self.transfer_stack(table, account_id, amount)
+            return self.cached_stack(table, account_id)
+
+    def cash_out(self, handle: str, table: str = DEFAULT_TABLE) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.cash_out` at ``table``."""
+        with self.w.write(durable=False):
+            return self.transfer_stack(table, self.account_id(handle), None)
+
+    def stack_into_pot(self, game_id: int, handle: str, amount: int, reason: str,
+                       table: str = DEFAULT_TABLE) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.stack_into_pot`: queued like a bet."""
+        if amount <= 0:
+            raise ValueError(f"amount must be positive, got {amount}")
+        with self.w.write(durable=False):
+            self.require_open(game_id)
+            return self.move(self.account_id(handle), -amount, reason, game_id, stack=table)
+
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
+                      table: str = DEFAULT_TABLE) -> None:
+        """:meth:`bbspoker.rules.money.StackWallet.pot_to_stacks`, journal reason ``win``."""
+        with self.w.write():
+            pot = self.require_open(game_id)
+            if any(v < 0 for v in shares.values()) or sum(shares.values()) != pot:
+                raise ValueError(f"shares {dict(shares)} do not add up to the pot of game "
+                                 f"{game_id} ({pot})")
+            for handle, amount in shares.items():
+                if amount:
+                    self.move(self.account_id(handle), amount, "win", game_id, stack=table)
 

@@ -231,6 +231,11 @@ class Ledger:
     close_game = _via("books", Books.close_game)
     cancel_game = _via("books", Books.cancel_game)
     recover_unfinished_games = _via("books", Books.recover_unfinished_games)
+    stack = _via("books", Books.stack)
+    buy_in = _via("books", Books.buy_in)
+    cash_out = _via("books", Books.cash_out)
+    stack_into_pot = _via("books", Books.stack_into_pot)
+    pot_to_stacks = _via("books", Books.pot_to_stacks)
 
     # accounts
     find_account = _via("accounts", Accounts.find_account)

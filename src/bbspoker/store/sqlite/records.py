@@ -173,9 +173,12 @@ class JournalRow:
     ``amount`` is signed CUBES (negative leaves the account); ``balance`` is
     the account's CUBES after the row. ``reason`` is ``ante``/``bet`` (or what
     the table passed), ``win``, ``pot-to-system``, ``refund``, ``signup``,
-    ``grant``, ``take`` or ``set``. ``game_id`` is set for game rows; ``note``
-    holds the admin's reason text or the refund reason; ``actor`` the OS user
-    of an admin row (``system:signup`` for starting CUBES). ``at``: Unix seconds.
+    ``grant``, ``take`` or ``set``; at a table-stakes table ``buy-in``, ``cash-out``,
+    ``blind``. ``game_id`` is set for game rows; ``note`` holds the admin's reason text
+    or the refund reason; ``actor`` the OS user of an admin row (``system:signup`` for
+    starting CUBES). ``at``: Unix seconds. ``stack_table``: ``None`` for a movement of
+    the account's balance; a table id for one of the player's stack at that table
+    (``balance`` is then the stack after the row).
     """
 
     id: int
@@ -187,6 +190,7 @@ class JournalRow:
     balance: int
     note: str | None
     actor: str | None
+    stack_table: str | None = None
 
 
 @dataclass(frozen=True)
@@ -243,19 +247,24 @@ class Totals:
     """Where all CUBES are, for ``ledger verify``: ``grants`` and ``takes`` (both >= 0)
     are the money that entered/left through rows with no game; ``accounts`` is the
     sum of user balances, ``system`` the SYSTEM account, ``open_pots`` what open
-    games hold. Conservation: ``accounts + system + open_pots == grants - takes``."""
+    games hold, ``stacks`` what players hold at table-stakes tables. Conservation:
+    ``accounts + system + open_pots + stacks == grants - takes``."""
 
     grants: int
     takes: int
     accounts: int
     system: int
     open_pots: int
+    stacks: int = 0
 
 
 ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot, approved"
 JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
-                           j.balance, j.note, j.actor
+                           j.balance, j.note, j.actor, j.stack_table
                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
+#: Journal reasons that move CUBES between a balance and a stack (rows that come in pairs
+#: summing to zero: neither a grant nor a take).
+STACK_TRANSFERS = ("buy-in", "cash-out")
 GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, g.winner,
                         g.end_reason,
                         -(SELECT COALESCE(SUM(amount), 0) FROM journal WHERE game_id = g.id),

@@ -128,6 +128,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (account_id, blocked_id)
         )""",
     ),
+    # 9: table stakes (issue 16, Hold'em): what each player holds at a table, bought in
+    # from their balance; a journal row with stack_table moves that stack (its balance
+    # column is then the stack after it) instead of the account's balance.
+    (
+        """CREATE TABLE stacks (
+            table_id   TEXT NOT NULL,
+            account_id INTEGER NOT NULL REFERENCES accounts(id),
+            cubes      INTEGER NOT NULL CHECK (cubes >= 0),
+            PRIMARY KEY (table_id, account_id)
+        )""",
+        "ALTER TABLE journal ADD COLUMN stack_table TEXT",
+        f"""CREATE TRIGGER stacks_cubes_bound BEFORE UPDATE OF cubes ON stacks
+            WHEN NEW.cubes > {HARD_LIMIT}
+            BEGIN SELECT RAISE(ABORT, 'amount out of bounds'); END""",
+    ),
 )
 
 #: Schema version this code writes; a database with a higher version is refused.

@@ -1,0 +1,836 @@
+"""A fixed-limit Texas Hold'em table: a pure, synchronous state machine around pokerkit.
+
+The hand itself (blinds, betting order, the cap of one bet and three raises, all-ins, side
+pots, showdown, who shows and who may muck, split pots and their odd chips) is pokerkit's
+``FixedLimitTexasHoldem`` state, as issue 16 asks; this module owns what is around the
+hand, as the Finnish network-poker design (``verkkopokeri-fi.txt``) describes it:
+
+- seats (2-9), buying in from the player's CUBES into a stack (within ``buy_in_min`` and
+  ``buy_in_max``) and cashing the stack out on leaving, through the injected
+  :class:`~bbspoker.rules.money.StackWallet`;
+- the dealer button, moving one seat each hand; small blind half the small bet, big blind
+  the small bet; heads-up the button posts the small blind and acts first preflop
+  (pokerkit's player order: the seat after the button first, the button last);
+- a new hand ``between_hands`` seconds after the last when two or more players with chips
+  are seated and not sitting out; the turn timeout folds, or checks when checking is free;
+  two successive hands with every turn timed out stand a player up (as draw40's idle rule);
+- the deck: the provably fair shuffle (:mod:`bbspoker.rules.fairness`), cards dealt from its
+  top: one hole card at a time in pokerkit's order, twice round, then a burn card before
+  the flop, the turn and the river;
+- events as codes for the door and a record of operations for ``games show``/``verify``.
+
+Time is a value (``now``, seconds on any monotonic scale); no I/O, no English.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import random
+import secrets
+import warnings
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from pokerkit import Automation, FixedLimitTexasHoldem, HandHistory, Mode, State
+from pokerkit import state as pk
+
+from bbspoker.rules import actions as act
+from bbspoker.rules import fairness
+from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
+from bbspoker.rules.events import Event, Operation, RuleError
+from bbspoker.rules.money import InsufficientCubes, StackWallet
+
+__all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "AUTOMATIONS", "POKERKIT_VERSION"]
+
+#: The pokerkit release this module was written and tested against (pinned in pyproject).
+POKERKIT_VERSION = "0.7.7"
+
+#: What pokerkit does by itself; dealing (hole, burn, board) stays ours, from the fair deck.
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.RUNOUT_COUNT_SELECTION,    # all-in: the board is run once
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+#: Raises after the first bet of a betting round (the big blind is it preflop).
+CAP_RAISES = 3
+
+#: The deck in notation order (GV suits, standard ranks), as the fair shuffle starts from.
+DECK = STANDARD52.cards()
+
+
+@dataclass(frozen=True)
+class HoldemRules:
+    """The numbers of a table (CUBES, seconds). ``small_bet``: the bet and raise of preflop
+    and the flop; the big bet (turn, river) is twice it; the big blind equals the small bet
+    and the small blind is half of it (the Finnish design: 10/20 -> blinds 5 and 10).
+    ``buy_in_min``/``buy_in_max`` default to 20 and 100 big blinds."""
+
+    seats: int = 9
+    small_bet: int = 10
+    buy_in_min: int | None = None
+    buy_in_max: int | None = None
+    turn_timeout: float = 60.0
+    between_hands: float = 5.0
+    idle_hands: int = 2
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= 9:
+            raise ValueError("seats must be between 2 and 9")
+        if self.small_bet < 2 or self.small_bet % 2:
+            raise ValueError("small_bet must be even and at least 2 (the small blind is half)")
+        if self.buy_in_min is None:
+            object.__setattr__(self, "buy_in_min", 20 * self.big_blind)
+        if self.buy_in_max is None:
+            object.__setattr__(self, "buy_in_max", 100 * self.big_blind)
+        assert self.buy_in_min is not None and self.buy_in_max is not None
+        if not self.big_blind <= self.buy_in_min <= self.buy_in_max:
+            raise ValueError("need big blind <= buy_in_min <= buy_in_max")
+
+    @property
+    def big_bet(self) -> int:
+        """The bet of the turn and the river: twice the small bet."""
+        return 2 * self.small_bet
+
+    @property
+    def big_blind(self) -> int:
+        """The big blind: the small bet."""
+        return self.small_bet
+
+    @property
+    def small_blind(self) -> int:
+        """The small blind: half the big blind."""
+        return self.small_bet // 2
+
+    def game(self) -> FixedLimitTexasHoldem:
+        """The pokerkit game these rules play (cash game, no ante, blinds small/big) with the
+        Finnish design's cap: "three raises per betting round, so four bets in all" and
+        preflop the big blind is the first of them (its example caps at 40 in 10/20).
+        pokerkit counts only raises preflop (cap 50): its preflop street is given 3."""
+        game = FixedLimitTexasHoldem(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
+                                     self.small_bet, self.big_bet, mode=Mode.CASH_GAME)
+        preflop = dataclasses.replace(game.streets[0],
+                                      max_completion_betting_or_raising_count=CAP_RAISES)
+        game.streets = (preflop, *game.streets[1:])
+        return game
+
+
+class Street(Enum):
+    """Where the table is: no hand, or the betting round of a running hand."""
+
+    IDLE = "idle"
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+
+
+_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
+_BOARD_COUNTS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemSeat:
+    """What everyone can see of one occupied seat: ``stack`` (CUBES not in play), ``bet``
+    (put in this betting round), ``in_hand`` (dealt in and not folded), ``all_in``,
+    ``out`` (sitting out), ``button``/``blind`` (``"small"``, ``"big"`` or ``None``),
+    ``current`` (in turn) and ``shown`` (hole cards shown at the showdown, notation)."""
+
+    seat: int
+    handle: str
+    stack: int
+    bet: int
+    in_hand: bool
+    all_in: bool
+    out: bool
+    button: bool
+    blind: str | None
+    current: bool
+    shown: tuple[str, ...] | None
+
+
+@dataclass(eq=False)
+class _Seat:
+    handle: str
+    stack: int
+    out: bool = False
+    leaving: str | None = None    # stood up during a hand: the reason, until it ends
+    turns: int = 0
+    timeouts: int = 0
+    idle_streak: int = 0
+    shown: tuple[str, ...] | None = None
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.key = self.handle.lower()
+
+
+@dataclass
+class _Hand:
+    id: int
+    seal: fairness.Seal
+    deck: list[str]                 # undealt cards (GV notation), the top card last
+    state: State
+    order: list[int]                # seat of pokerkit player 0, 1, ... (button last)
+    players: list[str]              # their handles
+    button: int
+    operations: list[Operation] = field(default_factory=list)
+    seen: int = 0                   # pokerkit operations already turned into events
+    stacks: list[int] = field(default_factory=list)   # pokerkit stacks as the wallet has them
+    turn_since: float = 0.0
+
+
+class Holdem:
+    """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameKind`.
+    Not thread-safe: one owner applies actions in order.
+
+    ``wallet``: a :class:`~bbspoker.rules.money.StackWallet` bound to this table; ``rules``
+    the numbers; ``rng`` draws the seeds of each hand's fair deck (``None``: the OS's
+    random source; a seeded ``random.Random`` in tests); ``phrases(handles)`` the players'
+    client seed phrases (see :class:`~bbspoker.rules.draw40.game.Draw40`); ``deck(seal,
+    game_id)`` the deck of a hand, top card first (default: the published shuffle; tests
+    of the rules stack decks with it).
+    """
+
+    kind = "holdem"
+
+    def __init__(self, wallet: StackWallet, rules: HoldemRules | None = None,
+                 rng: random.Random | None = None,
+                 phrases: Callable[[Sequence[str]], Mapping[str, str | None]] | None = None,
+                 deck: Callable[[fairness.Seal, int], list[str]] | None = None) -> None:
+        self.wallet = wallet
+        self.rules = rules or HoldemRules()
+        #: ``deck(seal, game_id)``: the hand's deck, top card first (GV notation); the
+        #: published shuffle, or a stacked deck in tests of the rules.
+        self._deck = deck or (lambda seal, game_id: seal.deck(DECK, game_id))
+        self._entropy: Callable[[int], bytes] = (rng.randbytes if rng is not None
+                                                 else secrets.token_bytes)
+        self._phrases = phrases
+        self._seats: list[_Seat | None] = [None] * self.rules.seats
+        self._button: int | None = None
+        self._hand: _Hand | None = None
+        self._next_hand_at: float | None = None
+        self._operations: tuple[Operation, ...] | list[Operation] = ()
+        self._payouts: dict[str, int] = {}
+        self._board: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def street(self) -> Street:
+        """The betting round of the running hand, or ``IDLE``."""
+        h = self._hand
+        if h is None:
+            return Street.IDLE
+        return _STREETS[min(h.state.street_index or 0, 3)]
+
+    @property
+    def game_id(self) -> int | None:
+        """The running hand's id (the ledger's game id), or ``None``."""
+        return self._hand.id if self._hand else None
+
+    @property
+    def operations(self) -> tuple[Operation, ...]:
+        """The record of the running hand, else of the last one."""
+        return tuple(self._hand.operations if self._hand else self._operations)
+
+    def payouts(self) -> dict[str, int]:
+        """``{handle: CUBES}`` the last hand that ended paid to each winner's stack."""
+        return dict(self._payouts)
+
+    @property
+    def handles(self) -> list[str]:
+        """The seated handles in seat order."""
+        return [s.handle for s in self._seats if s is not None]
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every seat is taken."""
+        return all(s is not None for s in self._seats)
+
+    @property
+    def button(self) -> str | None:
+        """The handle at the dealer button (of the running or last hand)."""
+        return self._handle(self._button)
+
+    @property
+    def current(self) -> str | None:
+        """The handle in turn, or ``None``."""
+        h = self._hand
+        if h is None or h.state.actor_index is None:
+            return None
+        return h.players[h.state.actor_index]
+
+    @property
+    def board(self) -> tuple[str, ...]:
+        """The community cards dealt so far (GV notation; of the last hand while idle)."""
+        h = self._hand
+        if h is None:
+            return self._board
+        return tuple(from_standard(repr(c)) for cards in h.state.board_cards for c in cards)
+
+    @property
+    def pots(self) -> list[int]:
+        """The running hand's pots (CUBES), main pot first: bets of finished betting rounds;
+        the current round's bets are in :meth:`seats`."""
+        h = self._hand
+        if h is None:
+            return []
+        return [p.amount for p in h.state.pots]
+
+    @property
+    def pot_total(self) -> int | None:
+        """All CUBES in play in the running hand (pots and this round's bets), or ``None``."""
+        h = self._hand
+        if h is None:
+            return None
+        return sum(self.pots) + sum(h.state.bets)
+
+    def stack(self, handle: str) -> int:
+        """``handle``'s stack (CUBES at the table not in play); raises ``RuleError``
+        ``not_seated``."""
+        i = self._find(handle)
+        p = self._player(i)
+        if p is not None:
+            return self._hand.state.stacks[p]  # type: ignore[union-attr]
+        return self._seats[i].stack  # type: ignore[union-attr]
+
+    def seats(self) -> list[HoldemSeat]:
+        """Every occupied seat as the table shows it, in seat order."""
+        h = self._hand
+        out = []
+        for i, s in enumerate(self._seats):
+            if s is None:
+                continue
+            bet, in_hand, all_in, blind = 0, False, False, None
+            stack = s.stack
+            p = self._player(i)
+            if h is not None and p is not None:
+                st = h.state
+                stack, bet = st.stacks[p], st.bets[p]
+                in_hand = st.statuses[p]
+                all_in = in_hand and stack == 0
+                blind = self._blind_of(p, len(h.order))
+            out.append(HoldemSeat(i, s.handle, stack, bet, in_hand, all_in, s.out,
+                                  i == self._button, blind, s.handle == self.current, s.shown))
+        return out
+
+    def hole_cards(self, handle: str) -> tuple[str, ...]:
+        """``handle``'s two hole cards in the running hand (GV notation), or ``()``."""
+        i = self._index(handle)
+        p = None if i is None else self._player(i)
+        if p is None:
+            return ()
+        return tuple(from_standard(repr(c)) for c in self._hand.state.hole_cards[p])  # type: ignore[union-attr]
+
+    def to_call(self, handle: str) -> int:
+        """CUBES ``handle`` would put in to check (0) or call now; 0 if not in turn."""
+        h = self._hand
+        if h is None or self.current is None or self.current.lower() != handle.lower():
+            return 0
+        return h.state.checking_or_calling_amount or 0
+
+    def raise_to(self, handle: str) -> int | None:
+        """The total this round's bet would reach with ``handle``'s bet or raise now, or
+        ``None`` if they may not bet or raise (capped, not in turn, no chips)."""
+        h = self._hand
+        if h is None or self.current is None or self.current.lower() != handle.lower():
+            return None
+        if not h.state.can_complete_bet_or_raise_to():
+            return None
+        return h.state.min_completion_betting_or_raising_to_amount
+
+    def deadline(self) -> float | None:
+        """When the turn in play times out, or when the next hand is dealt, or ``None``."""
+        h = self._hand
+        if h is not None:
+            if h.state.actor_index is None:
+                return None
+            return h.turn_since + self.rules.turn_timeout
+        if len(self._eligible()) < 2:
+            return None
+        return self._next_hand_at
+
+    def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
+        """The action types ``handle`` may use now, in command-area order: ``Pass`` (fold),
+        ``CheckCall``, ``BetRaise`` in turn; ``SitOut`` while seated; empty if not seated."""
+        i = self._index(handle)
+        if i is None:
+            return ()
+        out: list[type[act.Action]] = []
+        if self.current is not None and self.current.lower() == handle.lower():
+            st = self._hand.state  # type: ignore[union-attr]
+            if st.checking_or_calling_amount and st.can_fold():
+                out.append(act.Pass)
+            out.append(act.CheckCall)
+            if st.can_complete_bet_or_raise_to():
+                out.append(act.BetRaise)
+        out.append(act.SitOut)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ actions
+
+    def verify(self, handle: str, action: act.Action, now: float) -> None:
+        """Raise :class:`RuleError` if ``action`` is not allowed now; changes nothing."""
+        kind = type(action)
+        if kind is act.Sit:
+            if self._index(handle) is not None:
+                raise RuleError("already_seated")
+            if self.is_full:
+                raise RuleError("table_full", seats=self.rules.seats)
+            self._check_buy_in(action.buy_in)  # type: ignore[attr-defined]
+            return
+        if kind is act.Cancel:
+            if self._hand is None:
+                raise RuleError("no_game")
+            return
+        self._find(handle)
+        if kind in (act.Leave, act.SitOut):
+            return
+        if kind not in (act.Pass, act.CheckCall, act.BetRaise):
+            raise RuleError("unknown_action")
+        h = self._hand
+        if h is None:
+            raise RuleError("no_game")
+        if self.current is None or self.current.lower() != handle.lower():
+            raise RuleError("not_your_turn", current=self.current)
+        if kind is act.BetRaise and not h.state.can_complete_bet_or_raise_to():
+            raise RuleError("capped")
+
+    def can(self, handle: str, action: act.Action, now: float) -> bool:
+        """:meth:`verify` as a bool."""
+        try:
+            self.verify(handle, action, now)
+        except RuleError:
+            return False
+        return True
+
+    def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
+        """Verify and apply ``action`` for ``handle`` at ``now``; the events, in order.
+        Raises :class:`RuleError` (nothing changed), or what the wallet raises."""
+        self.verify(handle, action, now)
+        kind = type(action)
+        if kind is act.Sit:
+            return self._sit(handle, action.buy_in, now)  # type: ignore[attr-defined]
+        if kind is act.Leave:
+            return self._leave(handle, now, action.reason)  # type: ignore[attr-defined]
+        if kind is act.SitOut:
+            return self._sit_out(handle, action.out, now)  # type: ignore[attr-defined]
+        if kind is act.Cancel:
+            return self.cancel(now, action.reason, action.note)  # type: ignore[attr-defined]
+        return self._act(handle, kind, now, timeout=False)
+
+    def tick(self, now: float) -> list[Event]:
+        """Apply what is due by ``now``, each at its own deadline: a turn that timed out
+        (fold, or check when checking is free), then the next hand."""
+        ev: list[Event] = []
+        while True:
+            due = self.deadline()
+            if due is None or now < due:
+                return ev
+            h = self._hand
+            if h is None:
+                ev += self._start_hand(due)
+                if self._hand is None:     # could not deal (wallet): try again later
+                    self._next_hand_at = due + self.rules.between_hands
+                    return ev
+                continue
+            actor = h.players[h.state.actor_index]  # type: ignore[index]
+            free = not h.state.checking_or_calling_amount
+            ev += self._act(actor, act.CheckCall if free else act.Pass, due, timeout=True)
+
+    def cancel(self, now: float, reason: str, note: str | None = None) -> list[Event]:
+        """Call the running hand off (shutdown): every blind and bet goes back to the stack
+        it came from. Raises ``RuleError`` ``no_game``."""
+        if self._hand is None:
+            raise RuleError("no_game")
+        return self.call_off(now, reason, (self._hand.id,), note)
+
+    def call_off(self, now: float, reason: str, game_ids: Collection[int],
+                 note: str | None = None) -> list[Event]:
+        """Call hands ``game_ids`` off without a winner (shutdown, a failed commit): the
+        wallet refunds their blinds and bets to the stacks; the running hand, if among
+        them, ends and its seed is revealed. See ``Draw40.call_off``."""
+        h = self._hand
+        if h is not None and h.id not in game_ids:
+            h = None
+        refunds: dict[str, int] = {}
+        for gid in sorted(game_ids):
+            known = self._history(h) if h is not None and h.id == gid else None
+            with contextlib.suppress(ValueError):
+                for handle, cubes in self.wallet.cancel_game(gid, note or reason,
+                                                             known).items():
+                    refunds[handle] = refunds.get(handle, 0) + cubes
+        ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
+        if h is not None:
+            self._hand = None
+            self._operations, self._payouts = h.operations, {}
+            for s in self._seats:
+                if s is not None:
+                    s.stack = self.wallet.stack(s.handle)
+            self._next_hand_at = now + self.rules.between_hands
+            ev.append(self._seed_event(h))
+        return ev
+
+    # ------------------------------------------------------------------ seating
+
+    def _check_buy_in(self, amount: int | None) -> None:
+        r = self.rules
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                                   or not r.buy_in_min <= amount <= r.buy_in_max):  # type: ignore[operator]
+            raise RuleError("buy_in_range", low=r.buy_in_min, high=r.buy_in_max)
+
+    def _sit(self, handle: str, amount: int | None, now: float) -> list[Event]:
+        """Seat ``handle`` at the first free seat with a stack of ``amount`` CUBES bought in
+        (``None``: ``buy_in_max``, or all they have if less). Raises ``RuleError``
+        ``buy_in_short`` if their CUBES do not reach ``buy_in_min``."""
+        r = self.rules
+        balance = self.wallet.balance(handle)
+        if amount is None:
+            amount = min(r.buy_in_max, balance)  # type: ignore[type-var]
+        if amount > balance or amount < r.buy_in_min:  # type: ignore[operator]
+            raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance)
+        try:
+            stack = self.wallet.buy_in(handle, amount)
+        except InsufficientCubes:
+            raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance) from None
+        free = self._seats.index(None)
+        self._seats[free] = _Seat(handle, stack)
+        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack})]
+        if self._hand is not None:
+            ev.append(Event("inactive", handle, {"why": "running"}, to=handle))
+        self._ready(now)
+        return ev
+
+    def _leave(self, handle: str, now: float, reason: str) -> list[Event]:
+        """``handle`` stands up and their stack goes back to their CUBES (``cash_out`` in
+        the ``left`` event). In a hand they are still in, they fold at once if in turn, else
+        when their turn comes (their bets stay in the pot); one who is all-in plays the hand
+        out. Either way the seat is freed and the stack cashed out when the hand ends
+        (``leaving`` until then)."""
+        i = self._find(handle)
+        s = self._seats[i]
+        assert s is not None
+        h = self._hand
+        p = self._player(i)
+        if h is None or p is None or not h.state.statuses[p]:
+            return self._stand_up(i, reason)
+        s.leaving = reason
+        ev = [Event("leaving", handle)]
+        if h.state.actor_index == p:
+            ev += self._act(handle, act.Pass, now, timeout=False)
+        return ev
+
+    def _stand_up(self, i: int, reason: str) -> list[Event]:
+        s = self._seats[i]
+        assert s is not None
+        h = self._hand
+        cashed = self.wallet.cash_out(s.handle)
+        self._seats[i] = None
+        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed})]
+
+    def _sit_out(self, handle: str, out: bool, now: float) -> list[Event]:
+        s = self._seats[self._find(handle)]
+        assert s is not None
+        if s.out == out:
+            return []
+        s.out = out
+        s.idle_streak = 0
+        if not out:
+            self._ready(now)
+        return [Event("sit_out" if out else "sit_in", handle)]
+
+    # ------------------------------------------------------------------ the hand
+
+    def _eligible(self) -> list[int]:
+        """Seats dealt into the next hand: seated, not sitting out, with chips."""
+        return [i for i, s in enumerate(self._seats) if s is not None and not s.out
+                and s.stack > 0]
+
+    def _ready(self, now: float) -> None:
+        """A player came (back): the next hand falls due ``between_hands`` from now unless
+        one is due already."""
+        if self._hand is None and self._next_hand_at is None:
+            self._next_hand_at = now + self.rules.between_hands
+
+    @staticmethod
+    def _blind_of(p: int, n: int) -> str | None:
+        """pokerkit player ``p`` of ``n``: heads-up player 1 (the button) posts the small
+        blind and player 0 the big one; otherwise players 0 and 1."""
+        if n == 2:
+            return "small" if p == 1 else "big"
+        return {0: "small", 1: "big"}.get(p)
+
+    def _start_hand(self, now: float) -> list[Event]:
+        eligible = self._eligible()
+        self._next_hand_at = None
+        if len(eligible) < 2:
+            return []
+        prev = self._button
+        button = next((i for i in eligible if prev is None or i > prev), eligible[0])
+        at = eligible.index(button)
+        order = eligible[at + 1:] + eligible[:at + 1]        # after the button ... button
+        players = [self._seats[i].handle for i in order]     # type: ignore[union-attr]
+        seat_order = [self._seats[i].handle for i in eligible]   # type: ignore[union-attr]
+        stacks = [self._seats[i].stack for i in order]       # type: ignore[union-attr]
+        phrases = self._phrases(seat_order) if self._phrases is not None else None
+        seal = fairness.new_seal(seat_order, phrases, self._entropy)
+        with self.wallet.transaction(durable=False):
+            gid = self.wallet.open_game(seat_order, seal)
+            state = self.rules.game()(stacks, len(order))
+            h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players, button,
+                      stacks=list(stacks))
+            self._move_chips(h, "blind")
+        self._button = button
+        self._hand = h
+        for s in self._seats:
+            if s is not None:
+                s.shown = None
+                s.turns = s.timeouts = 0
+        self._board = ()
+        ev = [Event("hand", None, {
+            "game_id": gid, "button": self._seats[button].handle,   # type: ignore[union-attr]
+            "small_blind": self.rules.small_blind, "big_blind": self.rules.big_blind,
+            "players": players}),
+            Event("sealed", None, {"game_id": gid, "commitment": seal.commitment,
+                                   "client_seeds": [list(p) for p in
+                                                    zip(seat_order, seal.client_seeds)]})]
+        for p, handle in enumerate(players):
+            blind = self._blind_of(p, len(players))
+            if blind and h.state.bets[p]:
+                h.operations.append(Operation("blind", handle, {"blind": blind,
+                                                                "amount": h.state.bets[p]}))
+                ev.append(Event("blind", handle, {"blind": blind, "amount": h.state.bets[p]}))
+        # Two rounds of one card each, from the seat after the button (pokerkit's order).
+        dealt: list[list[str]] = [[] for _ in players]
+        for _ in range(2):
+            for p in range(len(players)):
+                card = h.deck.pop()
+                state.deal_hole(to_standard(card))
+                dealt[p].append(card)
+        for handle, cards in zip(players, dealt):
+            h.operations.append(Operation("deal", handle, {"cards": " ".join(cards)}))
+            ev.append(Event("hole", handle, {"cards": tuple(cards)}, to=handle))
+        h.seen = len(state.operations)
+        ev += self._after(now)
+        return ev
+
+    def _move_chips(self, h: _Hand, reason: str) -> None:
+        """Mirror pokerkit's stacks in the wallet: what left a stack went into the pot."""
+        for p, handle in enumerate(h.players):
+            paid = h.stacks[p] - h.state.stacks[p]
+            if paid > 0:
+                self.wallet.stack_into_pot(h.id, handle, paid, reason)
+                h.stacks[p] = h.state.stacks[p]
+
+    def _act(self, handle: str, kind: type[act.Action], now: float, *,
+             timeout: bool) -> list[Event]:
+        h = self._hand
+        assert h is not None
+        p = h.players.index(self._seats[self._find(handle)].handle)  # type: ignore[union-attr]
+        s = self._seats[h.order[p]]
+        assert s is not None
+        st = h.state
+        with self.wallet.transaction(durable=False):
+            if kind is act.Pass:
+                with warnings.catch_warnings():   # one who leaves may fold a free check
+                    warnings.simplefilter("ignore", UserWarning)
+                    st.fold()
+            elif kind is act.CheckCall:
+                st.check_or_call()
+            else:
+                st.complete_bet_or_raise_to()
+            self._move_chips(h, "bet")
+        s.turns += 1
+        if timeout:
+            s.timeouts += 1
+        ev = self._events(h, timeout=timeout)
+        ev += self._after(now)
+        return ev
+
+    def _events(self, h: _Hand, *, timeout: bool = False) -> list[Event]:
+        """Turn the pokerkit operations since the last call into events and record lines."""
+        ev: list[Event] = []
+        ops = h.state.operations[h.seen:]
+        h.seen += len(ops)
+        street = self.street.value
+        for op in ops:
+            name = h.players[op.player_index] if hasattr(op, "player_index") else None
+            if isinstance(op, pk.Folding):
+                data: dict[str, Any] = {"street": street}
+                if timeout:
+                    data["timeout"] = True
+                h.operations.append(Operation("fold", name, data))
+                ev.append(Event("fold", name, data))
+            elif isinstance(op, pk.CheckingOrCalling):
+                verb = "call" if op.amount else "check"
+                data = {"street": street, "amount": op.amount}
+                if timeout:
+                    data["timeout"] = True
+                h.operations.append(Operation(verb, name, data))
+                ev.append(Event(verb, name, data))
+            elif isinstance(op, pk.CompletionBettingOrRaisingTo):
+                verb = self._bet_or_raise(h)
+                data = {"street": street, "to": op.amount}
+                h.operations.append(Operation(verb, name, data))
+                ev.append(Event(verb, name, data))
+            elif isinstance(op, pk.HoleCardsShowingOrMucking):
+                if op.hole_cards:
+                    cards = tuple(from_standard(repr(c)) for c in op.hole_cards)
+                    self._seats[h.order[op.player_index]].shown = cards  # type: ignore[union-attr]
+                    h.operations.append(Operation("show", name, {"cards": " ".join(cards)}))
+                    ev.append(Event("show", name, {"cards": cards}))
+                else:
+                    h.operations.append(Operation("muck", name))
+                    ev.append(Event("muck", name))
+            elif isinstance(op, pk.ChipsPulling):
+                data = {"amount": op.amount}
+                h.operations.append(Operation("won", name, data))
+                ev.append(Event("won", name, data))
+        return ev
+
+    def _bet_or_raise(self, h: _Hand) -> str:
+        """``bet`` for the first bet of a betting round (preflop the big blind is it),
+        ``raise`` after it."""
+        count = h.state.completion_betting_or_raising_count
+        preflop = (h.state.street_index or 0) == 0
+        return "raise" if count > 1 or preflop else "bet"
+
+    def _after(self, now: float) -> list[Event]:
+        """After an action: deal the board while no one can act, end the hand when it is
+        over, else give the turn."""
+        h = self._hand
+        assert h is not None
+        st = h.state
+        ev = self._events(h)     # what the action caused (at an all-in: the hands shown)
+        while st.status and (st.can_burn_card() or st.can_deal_board()):
+            if st.can_burn_card():
+                burn = h.deck.pop()
+                st.burn_card(to_standard(burn))
+            else:
+                burn = None
+            cards = [h.deck.pop() for _ in range(_BOARD_COUNTS[_STREETS[st.street_index]])]
+            st.deal_board("".join(to_standard(c) for c in cards))
+            street = self.street.value
+            data: dict[str, Any] = {"street": street, "cards": " ".join(cards)}
+            if burn is not None:
+                data["burn"] = burn
+            h.operations.append(Operation("board", None, data))
+            ev.append(Event("board", None, {"street": street, "cards": tuple(cards),
+                                            "board": self.board}))
+            ev += self._events(h)
+        if not st.status:
+            ev += self._end_hand(now)
+        elif st.actor_index is not None:
+            h.turn_since = now
+            handle = h.players[st.actor_index]
+            if self._seats[h.order[st.actor_index]].leaving:   # type: ignore[union-attr]
+                return ev + self._act(handle, act.Pass, now, timeout=False)
+            ev.append(Event("turn", handle, {"street": self.street.value,
+                                             "to_call": st.checking_or_calling_amount,
+                                             "raise_to": self.raise_to(handle)}))
+        return ev
+
+    def _end_hand(self, now: float) -> list[Event]:
+        h = self._hand
+        assert h is not None
+        st = h.state
+        shares = {handle: st.stacks[p] - h.stacks[p] for p, handle in enumerate(h.players)
+                  if st.stacks[p] > h.stacks[p]}
+        history = {**self._history(h), "board": " ".join(self.board),
+                   "stacks": {handle: st.stacks[p] for p, handle in enumerate(h.players)},
+                   "winners": shares, "phh": self.phh(h)}
+        with self.wallet.transaction(durable=False):
+            self.wallet.pot_to_stacks(h.id, shares)
+            self.wallet.close_game(h.id, next(iter(shares), None), history)
+        self._board = self.board
+        players = [self._seats[i] if self._player(i) == p else None
+                   for p, i in enumerate(h.order)]
+        for p, s in enumerate(players):
+            if s is not None:
+                s.stack = st.stacks[p]
+        self._hand = None
+        self._operations, self._payouts = h.operations, shares
+        self._next_hand_at = now + self.rules.between_hands
+        ev = [Event("hand_over", None, {"game_id": h.id, "winners": shares}),
+              self._seed_event(h)]
+        for s in players:                      # who left during the hand goes now
+            if s is not None and s.leaving:
+                ev += self._stand_up(self._seats.index(s), s.leaving)
+        # The idle rule: every turn timed out in ``idle_hands`` successive hands.
+        for s in players:
+            if s is None or s.turns == 0 or not any(x is s for x in self._seats):
+                continue
+            i = self._seats.index(s)
+            s.idle_streak = s.idle_streak + 1 if s.timeouts == s.turns else 0
+            if s.idle_streak >= self.rules.idle_hands:
+                ev.append(Event("removed", s.handle, {"games": self.rules.idle_hands}))
+                ev += self._stand_up(i, "idle")
+        for i, s in enumerate(self._seats):     # no chips left: sits out until a rebuy
+            if s is not None and s.stack == 0 and not s.out:
+                s.out = True
+                ev.append(Event("busted", s.handle))
+        return ev
+
+    def _history(self, h: _Hand) -> dict[str, Any]:
+        return {"game": self.kind, "players": h.players,
+                "button": self._seats[h.button].handle if self._seats[h.button] else None,
+                "blinds": [self.rules.small_blind, self.rules.big_blind],
+                "bets": [self.rules.small_bet, self.rules.big_bet],
+                "starting_stacks": {handle: stack for handle, stack in
+                                    zip(h.players, self._starting_stacks(h))},
+                "commitment": h.seal.commitment,
+                "operations": [op.as_dict() for op in h.operations]}
+
+    def phh(self, h: _Hand) -> str:
+        """Hand ``h`` in the Poker Hand History format (PHH, pokerkit's
+        ``HandHistory.dumps``): variant ``FT``, blinds, bets, starting stacks, every action
+        and card dealt, players in pokerkit's order, the hand number our game id."""
+        hh = HandHistory.from_game_state(self.rules.game(), h.state)
+        hh.players = list(h.players)
+        hh.hand = h.id
+        return hh.dumps()
+
+    @staticmethod
+    def _starting_stacks(h: _Hand) -> list[int]:
+        return list(h.state.starting_stacks)
+
+    @staticmethod
+    def _seed_event(h: _Hand) -> Event:
+        return Event("seed", None, {"game_id": h.id, "server_seed": h.seal.server_seed.hex(),
+                                    "commitment": h.seal.commitment})
+
+    # ------------------------------------------------------------------ helpers
+
+    def _player(self, i: int) -> int | None:
+        """The running hand's pokerkit index of whoever sits at seat ``i`` now, or ``None``
+        (no hand, not dealt in, or the seat changed hands during it)."""
+        h = self._hand
+        s = self._seats[i]
+        if h is None or s is None or i not in h.order:
+            return None
+        p = h.order.index(i)
+        return p if h.players[p] == s.handle else None
+
+    def _handle(self, i: int | None) -> str | None:
+        s = self._seats[i] if i is not None else None
+        return s.handle if s else None
+
+    def _index(self, handle: str) -> int | None:
+        low = handle.lower()
+        return next((i for i, s in enumerate(self._seats) if s is not None and s.key == low),
+                    None)
+
+    def _find(self, handle: str) -> int:
+        i = self._index(handle)
+        if i is None:
+            raise RuleError("not_seated")
+        return i

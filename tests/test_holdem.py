@@ -1,0 +1,259 @@
+"""Fixed-limit Texas Hold'em (issue 16) as the Finnish design ``verkkopokeri-fi.txt``
+specifies it: its worked examples move for move, heads-up, the split pots of its hand
+section, buy-in and cash-out, timeouts, and hands played to the end with CUBES conserved."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bbspoker.rules import actions as act
+from bbspoker.rules.cards import STANDARD52, from_standard
+from bbspoker.rules.events import RuleError
+from bbspoker.rules.holdem import Holdem, HoldemRules, Street
+from bbspoker.rules.money import SYSTEM
+from bbspoker.store.wallet import MemoryWallet
+
+FOLD, CALL, RAISE = act.Pass(), act.CheckCall(), act.BetRaise()
+
+
+def stacked(holes: list[str], board: str = "") -> list[str]:
+    """A deck, top card first, that deals ``holes`` (one "AsKd" string per player in
+    dealing order: the seat after the button first) and then ``board`` (standard notation,
+    e.g. "5s5dJcJhQs"), a burn card before the flop, the turn and the river; the other
+    cards follow in any order."""
+    split = lambda text: [text[i:i + 2] for i in range(0, len(text), 2)]  # noqa: E731
+    first = [split(h)[0] for h in holes] + [split(h)[1] for h in holes]
+    board_cards = split(board)
+    used = set(first) | set(board_cards)
+    rest = [c for c in STANDARD52.standard_cards() if c not in used]
+    burns, rest = rest[:3], rest[3:]
+    order = first
+    if board_cards:
+        order += [burns[0], *board_cards[:3], burns[1], *board_cards[3:4], burns[2],
+                  *board_cards[4:5]]
+    else:
+        rest = burns + rest
+    return [from_standard(c) for c in order + rest]
+
+
+def table(n: int, *, deck: list[str] | None = None, cubes: int = 1000,
+          stacks: list[int] | None = None, **rules) -> tuple:
+    """(game, wallet): ``n`` players p1..pn with ``cubes`` each, seated in that order at a
+    10/20 table with a stack of ``cubes`` (or ``stacks[i]``); the first hand is dealt
+    (button p1)."""
+    handles = [f"p{i + 1}" for i in range(n)]
+    wallet = MemoryWallet({h: cubes for h in handles} | {SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(**{"buy_in_max": cubes, **rules}), rng=random.Random(n),
+                  deck=None if deck is None else (lambda seal, gid: list(deck)))
+    for i, h in enumerate(handles):
+        game.apply(h, act.Sit(buy_in=stacks[i] if stacks else None), 0.0)
+    game.tick(game.deadline())
+    return game, wallet
+
+
+def play(game: Holdem, *moves: tuple[str, act.Action]) -> list:
+    """Apply ``(handle, action)`` in order, each checked to be in turn; all the events."""
+    events = []
+    for handle, action in moves:
+        assert game.current == handle, f"{game.current} in turn, not {handle}"
+        events += game.apply(handle, action, 1.0)
+    return events
+
+
+def bets(game: Holdem) -> dict[str, int]:
+    return {s.handle: s.bet for s in game.seats()}
+
+
+def test_the_nine_player_preflop_example_ends_capped_at_forty():
+    """Rules section, preflop: 10/20, nine players. UTG raises to 20, seats 4-6 fold,
+    seat 7 re-raises to 30, seat 8 calls 30, the button folds, the small blind calls (25
+    more), the big blind re-raises to 40: capped, and the turn goes back to UTG, who may
+    only fold or call."""
+    game, _ = table(9)
+    # Button p1, small blind p2 (5), big blind p3 (10), UTG p4 = "seat 3" of the text.
+    assert game.button == "p1" and bets(game)["p2"] == 5 and bets(game)["p3"] == 10
+    assert game.current == "p4" and game.to_call("p4") == 10 and game.raise_to("p4") == 20
+    play(game, ("p4", RAISE), ("p5", FOLD), ("p6", FOLD), ("p7", FOLD), ("p8", RAISE),
+         ("p9", CALL), ("p1", FOLD), ("p2", CALL))
+    assert bets(game) == {"p1": 0, "p2": 30, "p3": 10, "p4": 20, "p5": 0, "p6": 0, "p7": 0,
+                          "p8": 30, "p9": 30}
+    assert game.raise_to("p3") == 40
+    play(game, ("p3", RAISE))
+    assert game.current == "p4" and game.to_call("p4") == 20
+    assert act.BetRaise not in game.legal_actions("p4", 1.0)        # one bet, three raises
+    with pytest.raises(RuleError) as err:
+        game.apply("p4", RAISE, 1.0)
+    assert err.value.code == "capped"
+    play(game, ("p4", CALL), ("p8", CALL), ("p9", CALL), ("p2", CALL))
+    assert game.street is Street.FLOP and len(game.board) == 3
+    assert game.pot_total == 5 * 40
+
+
+def test_the_flop_example_small_blind_may_check_raise():
+    """Flop: the small blind, the big blind and the dealer are left. The small blind
+    checks, the big blind bets 10 (one small bet), the dealer calls; the small blind may
+    now raise to 20, call or fold."""
+    game, _ = table(3)      # button p1, small blind p2, big blind p3
+    play(game, ("p1", CALL), ("p2", CALL), ("p3", CALL))
+    assert game.street is Street.FLOP and game.current == "p2"   # the small blind first
+    assert game.legal_actions("p2", 1.0)[:2] == (act.CheckCall, act.BetRaise)  # no fold
+    play(game, ("p2", CALL), ("p3", RAISE), ("p1", CALL))
+    assert bets(game) == {"p1": 10, "p2": 0, "p3": 10} and game.current == "p2"
+    assert game.to_call("p2") == 10 and game.raise_to("p2") == 20
+    play(game, ("p2", RAISE), ("p3", CALL), ("p1", CALL))
+    assert game.street is Street.TURN
+
+
+def test_the_turn_and_river_examples_in_big_bets_and_the_loser_may_muck():
+    """Turn: only the big blind and the dealer are left; the big blind bets 20 (one big
+    bet), the dealer raises to 40, the big blind calls. River: the big blind checks, the
+    dealer bets 20, the big blind calls; the dealer's hand is shown automatically and the
+    big blind, who only called and loses, need not show."""
+    # Dealing order p2 (small blind), p3 (big blind), p1 (button).
+    game, wallet = table(3, deck=stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h"))
+    play(game, ("p1", CALL), ("p2", FOLD), ("p3", CALL))
+    assert game.current == "p3"            # after the flop the big blind speaks first
+    play(game, ("p3", CALL), ("p1", CALL))
+    assert game.street is Street.TURN
+    play(game, ("p3", RAISE), ("p1", RAISE), ("p3", CALL))
+    assert game.street is Street.RIVER and bets(game) == {"p1": 0, "p2": 0, "p3": 0}
+    events = play(game, ("p3", CALL), ("p1", RAISE), ("p3", CALL))
+    assert game.street is Street.IDLE
+    kinds = [(e.kind, e.handle) for e in events if e.kind in ("show", "muck", "won")]
+    assert ("show", "p1") in kinds and ("muck", "p3") in kinds and ("won", "p1") in kinds
+    pot = 5 + 10 + 10 + 40 * 2 + 20 * 2
+    assert game.payouts() == {"p1": pot}
+    assert game.stack("p1") == 1000 - 70 + pot and game.stack("p3") == 1000 - 70
+    assert wallet.total() == 3000
+
+
+def test_heads_up_the_button_posts_the_small_blind_and_speaks_first_preflop():
+    """Heads-up: the button posts the small blind and acts first preflop; after the flop
+    the big blind speaks first; the button moves each hand."""
+    game, _ = table(2)
+    button = game.button
+    other = "p2" if button == "p1" else "p1"
+    assert bets(game) == {button: 5, other: 10}
+    assert game.current == button
+    play(game, (button, CALL), (other, CALL))
+    assert game.street is Street.FLOP and game.current == other
+    play(game, (other, RAISE), (button, FOLD))
+    game.tick(game.deadline())                   # the next hand, 5 s later
+    assert game.button == other and game.current == other and bets(game)[other] == 5
+
+
+@pytest.mark.parametrize("first, second, result", [
+    ("AsKh", "Ad4c", "split"),      # both play 5 5 J J A
+    ("3s3h", "4d4c", "split"),      # the board plays: 5 5 J J Q
+    ("AcKs", "6s6h", "second"),     # J J 6 6 Q beats J J 5 5 A
+    ("Ah5h", "AdJs", "second"),     # J J J 5 5 beats 5 5 5 J J
+])
+def test_the_hand_sections_split_pot_examples(first, second, result):
+    """Board 5 5 J J Q (the text's): AK and A4 split, 33 and 44 split (the board plays),
+    66 beats AK, AJ beats A5."""
+    game, wallet = table(2, deck=stacked([first, second], "5s5dJcJhQs"))
+    # Heads-up: dealing starts with the big blind (player 0, p2), the button p1 second.
+    big, button = "p2", "p1"
+    play(game, (button, CALL), (big, CALL))
+    for _ in range(3):
+        play(game, (big, CALL), (button, CALL))
+    assert game.street is Street.IDLE
+    got = game.payouts()
+    if result == "split":
+        assert got == {big: 10, button: 10}
+    else:
+        assert got == {button: 20}
+    assert wallet.total() == 2000
+
+
+def test_a_short_all_in_makes_a_side_pot():
+    """Table stakes: a player who cannot match is all-in for what they have; the others
+    play on for a side pot that the all-in player cannot win."""
+    # Dealing order p2 (small blind), p3 (big blind), p1 (button).
+    game, wallet = table(3, deck=stacked(["AsAd", "KsKd", "2c7d"], "Ah9c4d3s8h"),
+                         stacks=[400, 25, 400], buy_in_min=20)
+    play(game, ("p1", RAISE), ("p2", CALL), ("p3", CALL))
+    assert game.stack("p2") == 5
+    play(game, ("p2", CALL), ("p3", RAISE), ("p1", CALL), ("p2", CALL))
+    seats = {s.handle: s for s in game.seats()}
+    assert seats["p2"].all_in and seats["p2"].stack == 0
+    assert game.street is Street.TURN and sorted(game.pots) == [10, 75]
+    play(game, ("p3", CALL), ("p1", CALL), ("p3", CALL), ("p1", CALL))
+    assert game.payouts() == {"p2": 75, "p3": 10}     # aces take the main pot only
+    assert (game.stack("p2"), game.stack("p3"), game.stack("p1")) == (75, 380, 370)
+    assert wallet.total() == 3 * 1000      # every player came with 1,000 CUBES
+
+
+def test_buy_in_is_bounded_and_moves_cubes_to_the_stack_and_back():
+    wallet = MemoryWallet({"ann": 5000, "bob": 150, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(), rng=random.Random(1))
+    with pytest.raises(RuleError) as err:
+        game.apply("ann", act.Sit(buy_in=5000), 0.0)
+    assert err.value.code == "buy_in_range" and err.value.params == {"low": 200, "high": 1000}
+    with pytest.raises(RuleError) as err:
+        game.apply("bob", act.Sit(), 0.0)
+    assert err.value.code == "buy_in_short" and wallet.balance("bob") == 150
+    game.apply("ann", act.Sit(buy_in=300), 0.0)
+    assert wallet.balance("ann") == 4700 and game.stack("ann") == 300
+    events = game.apply("ann", act.Leave(), 0.0)
+    assert events[-1].data["cash_out"] == 300 and wallet.balance("ann") == 5000
+
+
+def test_a_turn_that_times_out_folds_or_checks_when_checking_is_free():
+    game, _ = table(3)
+    due = game.deadline()
+    assert due == 5.0 + 60.0
+    events = game.tick(due)
+    assert [(e.kind, e.handle, e.data.get("timeout")) for e in events][0] == ("fold", "p1", True)
+    play(game, ("p2", CALL))
+    events = game.tick(game.deadline())           # the big blind may check: it checks
+    assert ("check", "p3") in [(e.kind, e.handle) for e in events]
+    assert game.street is Street.FLOP
+
+
+def test_random_hands_conserve_cubes_and_end_with_pokerkits_stacks():
+    rng = random.Random(5)
+    game, wallet = table(4, cubes=300, buy_in_min=20)
+    for _ in range(200):
+        while game.street is not Street.IDLE:
+            h = game.current
+            choice = rng.choice(game.legal_actions(h, 1.0)[:-1])
+            game.apply(h, choice(), 1.0)
+        assert wallet.total() == 1200
+        assert sum(s.stack for s in game.seats()) + sum(wallet.balances.values()) == 1200
+        if game.deadline() is None:
+            break
+        game.tick(game.deadline())
+
+
+def test_a_hand_in_phh_replays_in_pokerkit_to_the_same_stacks():
+    from pokerkit import HandHistory
+    game, wallet = table(3, deck=stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h"))
+    play(game, ("p1", RAISE), ("p2", CALL), ("p3", CALL), ("p2", CALL), ("p3", RAISE),
+         ("p1", RAISE), ("p2", FOLD), ("p3", CALL))
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    record = wallet.games[1]["history"]
+    hh = HandHistory.loads(record["phh"])
+    assert hh.players == ["p2", "p3", "p1"] and hh.hand == 1
+    assert "d dh p3 AsAd" in hh.actions and "d db Ah" + "Kd4c" in hh.actions
+    for state in hh:
+        pass
+    assert dict(zip(hh.players, state.stacks)) == record["stacks"] == {
+        h: game.stack(h) for h in ("p1", "p2", "p3")}
+
+
+def test_the_crosscheck_against_pokerkit_alone_short_run():
+    """scripts/holdem_crosscheck.py (issue 16's >= 10,000 hands) in a short run: random
+    hands through the table, its seating and buy-ins on a real ledger, each replayed from
+    its PHH in pokerkit alone to the same stacks; the ledger verifies clean."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "scripts" / "holdem_crosscheck.py"
+    done = subprocess.run([sys.executable, str(script), "--hands", "300", "--seed", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("300 hands, ") and "ledger verify clean" in done.stdout
