@@ -257,3 +257,55 @@ def test_the_crosscheck_against_pokerkit_alone_short_run():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("300 hands, ") and "ledger verify clean" in done.stdout
+
+
+def test_a_hands_record_verifies_against_its_fair_deck_and_a_changed_card_is_found():
+    """Issue 20 for Hold'em: the hole cards (dealt one at a time round the table, twice),
+    the burns and the board are the published deck's, as games verify checks."""
+    from bbspoker.rules.audit import verify_deal
+    game, wallet = table(4)
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    entry = wallet.games[1]
+    seal, ops = entry["seal"], entry["history"]["operations"]
+    verdict = verify_deal("holdem", 1, seal.server_seed, seal.commitment, seal.client_seeds, ops)
+    assert verdict.ok and verdict.checked >= 4 * 2 + 3 + 5
+    board = next(op for op in ops if op["op"] == "board" and op["street"] == "turn")
+    changed = [dict(op, cards="2+") if op is board else op for op in ops]
+    bad = verify_deal("holdem", 1, seal.server_seed, seal.commitment, seal.client_seeds, changed)
+    assert not bad.ok and bad.mismatches[0].what == "draw"
+
+
+def test_games_show_phh_prints_a_hand_that_pokerkit_replays_to_the_same_stacks(
+        tmp_path, monkeypatch, capsys):
+    """Issue 16: `bbspoker games show N --phh` prints a hand in PHH; parsed back with
+    pokerkit and replayed, it ends with the stacks the ledger holds."""
+    from pokerkit import HandHistory
+
+    from bbspoker.cli import main
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    ledger = Ledger(tmp_path / "phh.db")
+    for h in ("ann", "bob", "cy"):
+        ledger.create_account(h, None, 1000)
+    game = Holdem(TableWallet(ledger, "hold"), HoldemRules(), rng=random.Random(4))
+    for h, buy_in in (("ann", 300), ("bob", 500), ("cy", 1000)):
+        game.apply(h, act.Sit(buy_in=buy_in), 0.0)
+    game.tick(game.deadline())
+    gid = game.game_id
+    rng = random.Random(2)
+    while game.street is not Street.IDLE:
+        h = game.current
+        game.apply(h, rng.choice(game.legal_actions(h, 1.0)[:-1])(), 1.0)
+    ledger.commit_pending()
+    monkeypatch.setenv("BBSPOKER_DB", str(tmp_path / "phh.db"))
+    assert main(["games", "show", str(gid), "--phh"]) == 0
+    hh = HandHistory.loads(capsys.readouterr().out)
+    for state in hh:
+        pass
+    assert hh.starting_stacks == [{"ann": 300, "bob": 500, "cy": 1000}[p] for p in hh.players]
+    assert dict(zip(hh.players, state.stacks)) == {h: ledger.stack(h, table="hold")
+                                                   for h in hh.players}
+    assert main(["games", "show", str(gid)]) == 0
+    assert "commitment:" in capsys.readouterr().out
+    ledger.close()

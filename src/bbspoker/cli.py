@@ -282,6 +282,12 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
     if args.json:
         print(json.dumps(dataclasses.asdict(g), indent=2))
         return 0
+    if args.phh:
+        phh = (g.history or {}).get("phh")
+        if not phh:
+            raise CliError(f"game {g.id} has no PHH record (only finished Hold'em hands do)")
+        print(phh, end="" if phh.endswith("\n") else "\n")
+        return 0
     print(f"Game {g.id}")
     print(f"  table:        {g.table}")
     print(f"  players:      {', '.join(g.players)}")
@@ -297,8 +303,8 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
     if g.history:
         print("Hand history:")
         for key, value in g.history.items():
-            if key in ("commitment", "players"):
-                continue   # printed above
+            if key in ("commitment", "players", "phh"):
+                continue   # printed above, or by --phh
             if key == "operations" and isinstance(value, list):
                 _show_operations(value)
             else:
@@ -521,6 +527,8 @@ def _parser() -> argparse.ArgumentParser:
     p = command(games, "show", "one game's hand history", _games_show)
     p.add_argument("id", metavar="ID", type=_int_at_least(1, 2**62))
     p.add_argument("--json", action="store_true", help="the whole record as JSON")
+    p.add_argument("--phh", action="store_true",
+                   help="a Hold'em hand in the Poker Hand History format (PHH)")
     p = command(games, "verify", "check games' decks against their revealed seeds "
                 "(docs/fairness.md; exit 1 if any card differs)", _games_verify)
     which = p.add_mutually_exclusive_group(required=True)

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from bbspoker.rules import fairness
-from bbspoker.rules.cards import GV40, DeckSpec
+from bbspoker.rules.cards import GV40, STANDARD52, DeckSpec
 
-__all__ = ["Mismatch", "Verdict", "verify_deal", "DECKS", "draw40_draws"]
+__all__ = ["Mismatch", "Verdict", "verify_deal", "DECKS", "draw40_draws", "holdem_draws"]
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,29 @@ def draw40_draws(operations: Sequence[Mapping[str, object]]
             yield step, handle, "hand", 0, cards
 
 
+def holdem_draws(operations: Sequence[Mapping[str, object]]
+                 ) -> Iterator[tuple[int, str | None, str, int, list[str]]]:
+    """The Hold'em record's use of the deck (``docs/rules.md``): the ``deal`` lines hold
+    each player's two hole cards in the order dealt, one card at a time round the table
+    twice; each ``board`` line a ``burn`` card, then its cards; ``show`` a hand shown."""
+    deals = [(step, op) for step, op in enumerate(operations, 1) if op.get("op") == "deal"]
+    for r in range(2):
+        for step, op in deals:
+            cards = str(op.get("cards") or "").split()
+            yield step, str(op.get("handle")), "draw", 1, cards[r:r + 1]
+    for step, op in enumerate(operations, 1):
+        if op.get("op") == "board":
+            if op.get("burn"):
+                yield step, None, "draw", 1, [str(op["burn"])]
+            cards = str(op.get("cards") or "").split()
+            yield step, None, "draw", len(cards), cards
+        elif op.get("op") == "show":
+            yield step, str(op.get("handle")), "hand", 0, str(op.get("cards") or "").split()
+
+
 #: Game kind -> its deck and the walk of its record.
-DECKS: dict[str, tuple[DeckSpec, Walk]] = {"draw40": (GV40, draw40_draws)}
+DECKS: dict[str, tuple[DeckSpec, Walk]] = {"draw40": (GV40, draw40_draws),
+                                          "holdem": (STANDARD52, holdem_draws)}
 
 
 @dataclass(frozen=True)
