@@ -87,7 +87,7 @@ def test_the_nine_player_preflop_example_ends_capped_at_forty():
         game.apply("p4", RAISE, 1.0)
     assert err.value.code == "capped"
     play(game, ("p4", CALL), ("p8", CALL), ("p9", CALL), ("p2", CALL))
-    assert game.street is Street.FLOP and len(game.board) == 3
+    assert game.street is Street.FLOP and len(game.community) == 3
     assert game.pot_total == 5 * 40
 
 

@@ -43,7 +43,8 @@ from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
-__all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "AUTOMATIONS", "POKERKIT_VERSION"]
+__all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "HoldemTable", "AUTOMATIONS",
+           "POKERKIT_VERSION"]
 
 #: The pokerkit release this module was written and tested against (pinned in pyproject).
 POKERKIT_VERSION = "0.7.7"
@@ -155,6 +156,28 @@ class HoldemSeat:
     blind: str | None
     current: bool
     shown: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemTable:
+    """The public table beyond the seats: ``street``, the ``community`` cards, the
+    ``pots`` of finished betting rounds (main first) and ``pot_total`` (CUBES in play, or
+    ``None`` with no hand), the ``button``'s handle, what the player in turn may do:
+    ``to_call`` (0: check) and ``raise_to`` (``None``: no bet or raise), the blinds and
+    bets of the table, and the running hand's ``game_id``."""
+
+    street: Street
+    community: tuple[str, ...]
+    pots: tuple[int, ...]
+    pot_total: int | None
+    button: str | None
+    to_call: int
+    raise_to: int | None
+    small_blind: int
+    big_blind: int
+    small_bet: int
+    big_bet: int
+    game_id: int | None
 
 
 @dataclass(eq=False)
@@ -270,7 +293,7 @@ class Holdem:
         return h.players[h.state.actor_index]
 
     @property
-    def board(self) -> tuple[str, ...]:
+    def community(self) -> tuple[str, ...]:
         """The community cards dealt so far (GV notation; of the last hand while idle)."""
         h = self._hand
         if h is None:
@@ -347,6 +370,39 @@ class Holdem:
         if not h.state.can_complete_bet_or_raise_to():
             return None
         return h.state.min_completion_betting_or_raising_to_amount
+
+    # What the table's service reads of every game kind (TableService._take_snapshot).
+
+    master = None          #: Hold'em has a dealer button, no game-master
+    round = None           #: betting rounds are streets: see :attr:`phase`
+
+    @property
+    def phase(self) -> Street:
+        """The kind's phase for the table's snapshot: the :attr:`street`."""
+        return self.street
+
+    @property
+    def pot(self) -> int | None:
+        """All CUBES in play in the running hand (:attr:`pot_total`), or ``None``."""
+        return self.pot_total
+
+    def all_actions(self) -> dict[str, tuple[type[act.Action], ...]]:
+        """``{handle: legal action types}`` of every seated player now."""
+        return {h: self.legal_actions(h, 0.0) for h in self.handles}
+
+    def hands(self) -> dict[str, tuple[str, ...]]:
+        """``{handle: hole cards}`` of the players holding cards in the running hand."""
+        return {h: cards for h in self.handles if (cards := self.hole_cards(h))}
+
+    def board(self) -> HoldemTable:
+        """The public table beyond the seats (:class:`HoldemTable`), for the screens."""
+        current = self.current
+        return HoldemTable(self.street, self.community, tuple(self.pots), self.pot_total,
+                           self.button, self.to_call(current) if current else 0,
+                           self.raise_to(current) if current else None,
+                           self.rules.small_blind, self.rules.big_blind,
+                           self.rules.small_bet, self.rules.big_bet,
+                           self._hand.id if self._hand else None)
 
     def deadline(self) -> float | None:
         """When the turn in play times out, or when the next hand is dealt, or ``None``."""
@@ -725,7 +781,7 @@ class Holdem:
                 data["burn"] = burn
             h.operations.append(Operation("board", None, data))
             ev.append(Event("board", None, {"street": street, "cards": tuple(cards),
-                                            "board": self.board}))
+                                            "board": self.community}))
             ev += self._events(h)
         if not st.status:
             ev += self._end_hand(now)
@@ -745,13 +801,13 @@ class Holdem:
         st = h.state
         shares = {handle: st.stacks[p] - h.stacks[p] for p, handle in enumerate(h.players)
                   if st.stacks[p] > h.stacks[p]}
-        history = {**self._history(h), "board": " ".join(self.board),
+        history = {**self._history(h), "board": " ".join(self.community),
                    "stacks": {handle: st.stacks[p] for p, handle in enumerate(h.players)},
                    "winners": shares, "phh": self.phh(h)}
         with self.wallet.transaction(durable=False):
             self.wallet.pot_to_stacks(h.id, shares)
             self.wallet.close_game(h.id, next(iter(shares), None), history)
-        self._board = self.board
+        self._board = self.community
         players = [self._seats[i] if self._player(i) == p else None
                    for p, i in enumerate(h.order)]
         for p, s in enumerate(players):
