@@ -1,8 +1,9 @@
-"""One telnet connection: bounded input assembly, a bounded output queue, size and inbox.
+"""One connection (telnet, SSH or browser): bounded input assembly, a bounded output queue, size and inbox.
 
-A :class:`Session` sits between telnetlib3's reader/writer (bytes: the server
-runs with ``encoding=False``) and the door's code (the lobby, the poker
-screen).
+A :class:`Session` sits between a transport's link (bytes in and out: telnetlib3's
+reader/writer, an SSH channel, a WebSocket; see
+:class:`bbspoker.transport.gateway.Link`) and the door's code (the lobby, the poker
+screen). :meth:`bbspoker.transport.gateway.Gate.serve` makes it for every transport.
 
 - *Input* comes in the event-loop turn the bytes arrived: the reader hands
   each chunk to the session (``reader.consume``, see
@@ -23,9 +24,10 @@ screen).
   ``[output] backlog_bytes``, is disconnected; no other session waits for it.
 
 The input rate limit (issue 5: "an input rate that cannot be a person")
-is applied on raw bytes, telnet commands included, by the protocol in
-``bbspoker.transport.telnet`` before telnetlib3 parses them; it calls
-:meth:`Session.end` with the message.
+is applied on raw bytes by each transport (telnet commands included, before
+telnetlib3 parses them; SSH channel data and window changes; WebSocket messages)
+through its :class:`bbspoker.transport.gateway.Gate`; it calls :meth:`Session.end`
+with the message.
 """
 
 from __future__ import annotations
@@ -93,6 +95,8 @@ class Session:
     - ``config``: the server's :class:`bbspoker.config.Config` (input and output limits).
     - ``address``: the peer's IP address (``str``).
     - ``handle``: the logged-in handle as stored in the ledger, ``None`` before login.
+    - ``authenticated``: the handle whose password or key the transport has already
+      checked (SSH), else ``None``: the door then skips its own password dialogue.
     - ``where``: the name of the table the user is at (playing or watching), else ``None``.
     - ``activity``: ``"login"``, ``"lobby"`` or ``"poker"`` (shown by [W]; the
       lobby sets ``"poker"`` while ``bbspoker.door.screens.draw40.enter_table`` runs).
@@ -114,10 +118,12 @@ class Session:
     """
 
     def __init__(self, config: Config, reader: Any, writer: Any, *, address: str,
-                 term: blessed.Terminal, encoding: str, cols: int, rows: int) -> None:
+                 term: blessed.Terminal, encoding: str, cols: int, rows: int,
+                 authenticated: str | None = None) -> None:
         self.config = config
         self.address = address
         self.handle: str | None = None
+        self.authenticated = authenticated
         self.activity = "login"
         self.where: str | None = None
         self.term = term
