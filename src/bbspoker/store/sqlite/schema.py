@@ -22,6 +22,22 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 #: What the schema refuses outright: a thousand times :data:`MAX_CUBES`, far below 2**63.
 HARD_LIMIT = 1000 * MAX_CUBES
 
+# 9 (issue 19, SSH): public keys users log in with (`bbspoker users key add NAME FILE`).
+# Kept apart from the list below so that it can be renumbered on a merge that brings
+# another migration 9: it is appended last.
+_USER_KEYS: tuple[str, ...] = (
+    """CREATE TABLE user_keys (
+        id          INTEGER PRIMARY KEY,
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        key         TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        comment     TEXT NOT NULL DEFAULT '',
+        added_at    REAL NOT NULL,
+        actor       TEXT,
+        UNIQUE (account_id, fingerprint)
+    )""",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -128,6 +144,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (account_id, blocked_id)
         )""",
     ),
+    # 9: users' SSH public keys (issue 19), above.
+    _USER_KEYS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
