@@ -58,6 +58,7 @@ WRITE_HIGH = 64 * 1024
 FILES = {
     "bbspoker.js": ("bbspoker.js", "text/javascript; charset=utf-8"),
     "bbspoker.css": ("bbspoker.css", "text/css; charset=utf-8"),
+    "favicon.svg": ("favicon.svg", "image/svg+xml"),
     "xterm/xterm.js": ("vendor/xterm/xterm.js", "text/javascript; charset=utf-8"),
     "xterm/xterm.css": ("vendor/xterm/xterm.css", "text/css; charset=utf-8"),
     "xterm/LICENSE": ("vendor/xterm/LICENSE", "text/plain; charset=utf-8"),
@@ -260,8 +261,9 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
                                               rows=rows), name=f"web {gate.address}")
         tasks.add(door)
         door.add_done_callback(tasks.discard)
-        await _read(gate, ws, link)
-        link.end(None)
+        if await _read(gate, ws, link):
+            link.end(None)              # the page went away
+        # else a limit was broken: the session says why, flushes and closes the socket
         await door
         await link.wait_closed()
         return ws
@@ -269,8 +271,9 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
         gate.release()
 
 
-async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> None:
-    """The page's messages, until the socket closes or a limit is broken."""
+async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> bool:
+    """The page's messages, until the socket closes (``True``) or a limit is broken
+    (``False``: the session has been ended with the reason)."""
     while True:
         msg = await ws.receive()
         if msg.type == WSMsgType.BINARY:
@@ -278,14 +281,14 @@ async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> None
         elif msg.type == WSMsgType.TEXT:
             data = msg.data.encode("utf-8", errors="replace")
         elif msg.type == WSMsgType.ERROR:
+            # aiohttp has closed the socket (1009 for a message too long).
             log.warning("websocket from %s: %s: disconnecting", gate.address, ws.exception())
-            _end(gate, "That message was too long: disconnected.")
-            return
+            return True
         else:                                   # CLOSE, CLOSING, CLOSED
-            return
+            return True
         if not gate.take(len(data)):
             _end(gate, "Input faster than a person can type: disconnected.")
-            return
+            return False
         if msg.type == WSMsgType.BINARY:
             link.feed(data)
         else:
@@ -356,7 +359,8 @@ async def start_web(host: Host) -> WebListener:
         try:
             response = await handler(request)
         except web.HTTPException as exc:
-            response = exc
+            exc.headers.update(SECURITY_HEADERS)
+            raise
         if not response.prepared:
             response.headers.update(SECURITY_HEADERS)
         return response

@@ -6,6 +6,7 @@
   var box = document.getElementById("terminal");
   var status = document.getElementById("status");
   var MIN_COLS = 80, MIN_ROWS = 24, CHUNK = 1024;
+  var resizing = null;
   var term = new Terminal({
     cursorBlink: true,
     fontFamily: "'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace",
@@ -17,17 +18,20 @@
   term.loadAddon(fit);
   term.open(box);
 
-  // The largest font size (10-22 px) at which 80x24 still fits the space left for the
-  // terminal; then the fit add-on fills that space with as many cells as fit.
+  // The largest font size (10-24 px) at which the door's 80x24 screen still fits the space
+  // left for the terminal; then the fit add-on fills that space with as many cells as fit
+  // (the door draws its 80x24 screens at the top left of a larger window).
   function fitToWindow() {
-    var width = box.clientWidth, height = box.clientHeight;
-    var size = 22;
-    while (size > 10 && (size * 0.61 * MIN_COLS > width || size * 1.2 * MIN_ROWS > height)) {
-      size -= 1;
-    }
-    if (term.options.fontSize !== size) {
+    var best = 10;
+    for (var size = 24; size >= 10; size -= 1) {
       term.options.fontSize = size;
+      var proposed = fit.proposeDimensions();
+      if (proposed && proposed.cols >= MIN_COLS && proposed.rows >= MIN_ROWS) {
+        best = size;
+        break;
+      }
     }
+    term.options.fontSize = best;
     fit.fit();
   }
   fitToWindow();
@@ -67,7 +71,11 @@
       ws.send(JSON.stringify({ type: "resize", cols: size.cols, rows: size.rows }));
     }
   });
-  window.addEventListener("resize", fitToWindow);
+  window.addEventListener("resize", function () {
+    // Once the window has stopped changing for a moment: each fit repaints the door.
+    clearTimeout(resizing);
+    resizing = setTimeout(fitToWindow, 100);
+  });
 
   // For tests and curious people: the screen's text, one string per row.
   window.bbspoker = {
