@@ -68,6 +68,10 @@ turn_timeout = 10
 master_timeout = 15
 between_games = 2
 shutdown_grace = 5
+[ssh]
+enabled = false
+[web]
+enabled = false
 """
 PASSWORD = "soak-pass-1"
 
@@ -84,20 +88,24 @@ class ServerProcess:
         self.db, self.log = db, log
         self.env = {**os.environ, "BBSPOKER_DB": str(db), **(env or {})}
         if not env or "BBSPOKER_CONFIG" not in env:
-            self.env.pop("BBSPOKER_CONFIG", None)
+            # The defaults, but telnet alone: SSH and the web page (on by default, on
+            # fixed ports) are not what this server is for.
+            plain = db.parent / "telnet-only.toml"
+            plain.write_text("[ssh]\nenabled = false\n[web]\nenabled = false\n")
+            self.env["BBSPOKER_CONFIG"] = str(plain)
         self.proc: subprocess.Popen | None = None
         self.port = 0
         self._offset = 0
 
     async def start(self, timeout: float = 30.0) -> None:
-        """Start the server and wait for its ``listening on ... port N`` log line."""
+        """Start the server and wait for its ``telnet listening on ... port N`` log line."""
         self._offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen([str(BIN / "bbspoker"), "serve", "--port", "0"],
                                          env=self.env, stdout=out, stderr=out)
         deadline = time.monotonic() + timeout
         while True:
-            m = re.search(r"listening on \S+ port (\d+)", self.new_log())
+            m = re.search(r"telnet listening on \S+ port (\d+)", self.new_log())
             if m:
                 self.port = int(m.group(1))
                 return

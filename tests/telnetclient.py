@@ -341,6 +341,11 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with.
     """
     sections = {"server": {}, **sections}
+    # SSH and the web page are on by default (issue 19); a test turns them on with
+    # ssh={"enabled": True} / web={"enabled": True} (on a free port and, for SSH, a host
+    # key in tmp_path).
+    sections["ssh"] = {"enabled": False, **sections.get("ssh", {})}
+    sections["web"] = {"enabled": False, **sections.get("web", {})}
     sections["table"] = {"reconnect_grace": 0.0, **sections.get("table", {})}
     # Every test client comes from 127.0.0.1: the sign-up limit per address (issue 20) is
     # lifted unless a test sets it.
@@ -352,7 +357,10 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         name: dataclasses.replace(getattr(Config(), name), **values)
         for name, values in sections.items()})
     config = dataclasses.replace(config, server=dataclasses.replace(
-        config.server, host="127.0.0.1", port=0), tables=tuple(
+        config.server, host="127.0.0.1", port=0), ssh=dataclasses.replace(
+        config.ssh, host="127.0.0.1", port=0), web=dataclasses.replace(
+        config.web, host="127.0.0.1", port=0), ledger=dataclasses.replace(
+        config.ledger, path=str(tmp_path / "bbspoker.db")), tables=tuple(
         TableSpec(table_id, name, "draw40", config.table) for table_id, name in tables))
     ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
     for handle, funds in (bot_accounts or {}).items():

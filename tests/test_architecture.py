@@ -19,6 +19,13 @@ FORBIDDEN = {
                        "bbspoker.cli"),
     "bbspoker.door": ("bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
     "bbspoker.transport": ("bbspoker.app", "bbspoker.cli", "bbspoker.table", "bbspoker.store"),
+    # The one place every transport hands its connections to knows none of them, and
+    # neither does the session (issue 19).
+    "bbspoker.transport.gateway": ("bbspoker.transport.telnet", "bbspoker.transport.ssh",
+                                   "bbspoker.transport.web", "bbspoker.transport.lines"),
+    "bbspoker.transport.session": ("bbspoker.transport.telnet", "bbspoker.transport.ssh",
+                                   "bbspoker.transport.web", "bbspoker.transport.lines",
+                                   "bbspoker.transport.gateway"),
     # Computer players act through the rules' typed actions, never through screens.
     "bbspoker.bots": ("bbspoker.door", "bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
     # A policy decides from its observation alone: it cannot reach a table or a wallet.
@@ -146,6 +153,21 @@ def test_the_rules_are_pure():
     wrong = {name: sorted(m for m in IMPORTS[name] if m.split(".")[0] in IMPURE)
              for name in MODULES if name.startswith(f"{ROOT}.rules")}
     assert {k: v for k, v in wrong.items() if v} == {}
+
+
+#: Each network library is used by its own transport alone (the CLI parses public keys
+#: with asyncssh): the door, the tables and the store know nothing of the wire.
+WIRE_LIBRARIES = {
+    "telnetlib3": {"bbspoker.transport.telnet"},
+    "asyncssh": {"bbspoker.transport.ssh", "bbspoker.cli"},
+    "aiohttp": {"bbspoker.transport.web"},
+}
+
+
+@pytest.mark.parametrize("library", sorted(WIRE_LIBRARIES))
+def test_each_network_library_stays_in_its_transport(library):
+    users = {name for name in MODULES if any(m.split(".")[0] == library for m in IMPORTS[name])}
+    assert users <= WIRE_LIBRARIES[library]
 
 
 def test_the_checker_sees_a_forbidden_import_and_a_circle(tmp_path):

@@ -380,7 +380,8 @@ async def test_shutdown_tells_everyone_and_stops_accepting(tmp_path, clients):
 async def test_serve_stops_cleanly_on_sigterm(tmp_path, clients):
     env = dict(os.environ, BBSPOKER_DB=str(tmp_path / "serve.db"))
     env.pop("BBSPOKER_CONFIG", None)
-    (tmp_path / "serve.toml").write_text("[server]\nport = 0\n")
+    (tmp_path / "serve.toml").write_text("[server]\nport = 0\n[ssh]\nenabled = false\n"
+                                         "[web]\nenabled = false\n")
     code = ("import sys; from bbspoker.config import load_config; from bbspoker.app import run;"
             f"sys.exit(run(load_config({str(tmp_path / 'serve.toml')!r})))")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, env=env,
@@ -390,7 +391,7 @@ async def test_serve_stops_cleanly_on_sigterm(tmp_path, clients):
         while port is None:
             line = (await asyncio.wait_for(proc.stderr.readline(), 30)).decode()
             assert line, "server exited before listening"
-            if "listening on" in line:
+            if "telnet listening on" in line:
                 port = int(line.rsplit("port", 1)[1])
         c = await clients(port)
         await c.login("alice", "pw-alice")

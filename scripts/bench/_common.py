@@ -290,13 +290,16 @@ def write_config(directory: Path, port: int, **sections: dict[str, object]) -> P
     values: dict[str, dict[str, object]] = {
         "server": {"host": "127.0.0.1", "port": port, "log_level": "WARNING"},
         "ledger": {"path": str(directory / "bench.db")},
+        "ssh": {"enabled": False},
+        "web": {"enabled": False},
     }
     for name, extra in sections.items():
         values.setdefault(name, {}).update(extra)
     lines = []
     for name, section in values.items():
         lines.append(f"[{name}]")
-        lines += [f"{k} = {v!r}" if not isinstance(v, str) else f'{k} = "{v}"'
+        lines += [f'{k} = "{v}"' if isinstance(v, str) else
+                  f"{k} = {str(v).lower()}" if isinstance(v, bool) else f"{k} = {v!r}"
                   for k, v in section.items()]
     path = directory / "bench.toml"
     path.write_text("\n".join(lines) + "\n")

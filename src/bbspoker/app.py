@@ -1,10 +1,11 @@
 """The composition root: builds the :class:`App` that every session shares, starts the
-transports, and runs ``bbspoker serve``.
+transports (telnet, SSH, the browser's page and WebSocket, the bot port), and runs
+``bbspoker serve``.
 
 ``bbspoker serve`` calls :func:`run`; tests call :func:`start_server` on port 0. Nothing
 imports this module to reach the app: the door receives it as a
 :class:`~bbspoker.door.context.DoorContext`, the transports as a
-:class:`~bbspoker.transport.telnet.Host`.
+:class:`~bbspoker.transport.gateway.Host` (SSH: :class:`~bbspoker.transport.ssh.SshHost`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
 from bbspoker.door import lobby
 from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
+from bbspoker.door.login import check_password
 from bbspoker.door.messages import describe_event, refusal
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
@@ -35,8 +37,10 @@ from bbspoker.table.registry import TableRegistry
 from bbspoker.text import clean_text
 from bbspoker.transport.lines import LineListener, start_lines
 from bbspoker.transport.session import Session
+from bbspoker.transport.ssh import SshListener, load_host_key, start_ssh
 from bbspoker.transport.telnet import (STYLING_ENV, ConnectionLimits, TelnetListener,
                                        start_telnet)
+from bbspoker.transport.web import WebListener, start_web
 
 __all__ = ["App", "Server", "start_server", "run", "log_loop_lag", "sync_ledger", "ENV_LAG_LOG"]
 
@@ -114,6 +118,17 @@ class App:
         """:func:`bbspoker.store.passwords.verify_password` off the event loop, like :meth:`hash_password`."""
         async with self._hash_slots:
             return await asyncio.to_thread(verify_password, stored, password)
+
+    def check_password(self, address: str, handle: str, password: str) -> Awaitable[bool | None]:
+        """SSH's password check, with the door's rules
+        (:func:`bbspoker.door.login.check_password`): ``True``, ``False`` or ``None``
+        (``address`` locked out)."""
+        return check_password(self, address, handle, password)
+
+    def authorized_keys(self, handle: str) -> list[str]:
+        """The OpenSSH public key lines ``handle`` may log in with over SSH (``users key
+        add``); empty for an unknown handle."""
+        return [key for key, _, _ in self.ledger.user_keys(handle)]
 
     def start_tables(self) -> None:
         """Start every table's task and its computer players, and the watch for the
@@ -193,24 +208,36 @@ class App:
 class Server:
     """A running bbspoker server (from :func:`start_server`).
 
-    ``port``: the telnet port it listens on; ``app``: its :class:`App`.
+    ``port``: the telnet port it listens on; ``ssh_port``, ``web_port``, ``bot_port``:
+    those of the other transports (``None`` when turned off); ``app``: its :class:`App`.
     """
 
     def __init__(self, telnet: TelnetListener, app: App,
-                 bot_port: LineListener | None = None) -> None:
+                 bot_port: LineListener | None = None, ssh: SshListener | None = None,
+                 web: WebListener | None = None) -> None:
         self._telnet = telnet
         self.app = app
         self.port: int = telnet.port
         self._bot_port = bot_port
+        self._ssh = ssh
+        self._web = web
         #: The bot port's port number (``None`` when ``[bots] enabled`` is false).
         self.bot_port: int | None = bot_port.port if bot_port is not None else None
+        #: The SSH port (``None`` when ``[ssh] enabled`` is false).
+        self.ssh_port: int | None = ssh.port if ssh is not None else None
+        #: The web port (``None`` when ``[web] enabled`` is false).
+        self.web_port: int | None = web.port if web is not None else None
         app.start_tables()
+
+    def _door_listeners(self) -> list[Any]:
+        return [x for x in (self._telnet, self._ssh, self._web) if x is not None]
 
     async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
         """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
         let their output drain (at most ``[output] drain_timeout`` s) and close them."""
         self.app.stopping = True
-        self._telnet.stop_accepting()
+        for listener in self._door_listeners():
+            listener.stop_accepting()
         for hook in self.app.shutdown_hooks:
             try:
                 await hook()
@@ -230,14 +257,16 @@ class Server:
         self.app.stopping = True
         for session in list(self.app.sessions):
             session.abort("server closed")
-        self._telnet.close()
+        for listener in self._door_listeners():
+            listener.close()
         if self._bot_port is not None:
             self._bot_port.close()
         self.app.stop_tables()
 
     async def wait_closed(self) -> None:
-        """Wait until the listening socket and all connections are closed."""
-        await self._telnet.wait_closed()
+        """Wait until the listening sockets and all connections are closed."""
+        for listener in self._door_listeners():
+            await listener.wait_closed()
         if self._bot_port is not None:
             await self._bot_port.wait_closed()
         sessions = list(self.app.sessions)
@@ -250,15 +279,34 @@ async def start_server(config: Config, ledger: Ledger, *,
                        clock: Callable[[], float] = time.monotonic,
                        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                        bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
-    """Start listening on ``config.server.host``/``port`` (0: any free port) and return
-    the :class:`Server`. ``clock`` (monotonic seconds), ``sleep`` and ``bot_sleep`` are
-    injectable for tests; see :class:`App`."""
+    """Start listening on ``config.server.host``/``port`` (0: any free port), and on the
+    SSH, web and bot ports where enabled, and return the :class:`Server`. ``clock``
+    (monotonic seconds), ``sleep`` and ``bot_sleep`` are injectable for tests; see
+    :class:`App`. Raises ``OSError`` if a port cannot be bound or the SSH host key
+    cannot be read or made (what was started is closed again), ``ValueError`` if the
+    host key file holds no usable key."""
     app = App(config, ledger, clock=clock, sleep=sleep, bot_sleep=bot_sleep)
-    bot_port = None
-    if config.bots.enabled:
-        bot_port = await start_lines(config, config.bots.host, config.bots.port, app.limits,
-                                     lambda channel: remote.serve(channel, app), clock)
-    return Server(await start_telnet(app), app, bot_port)
+    started: list[Any] = []
+    try:
+        bot_port = ssh = web = None
+        if config.bots.enabled:
+            bot_port = await start_lines(config, config.bots.host, config.bots.port,
+                                         app.limits, lambda channel: remote.serve(channel, app),
+                                         clock)
+            started.append(bot_port)
+        if config.ssh.enabled:
+            ssh = await start_ssh(app, load_host_key(config.ssh_host_key_path))
+            started.append(ssh)
+        if config.web.enabled:
+            web = await start_web(app)
+            started.append(web)
+        telnet = await start_telnet(app)
+    except BaseException:
+        for listener in started:
+            listener.close()
+            await listener.wait_closed()
+        raise
+    return Server(telnet, app, bot_port, ssh, web)
 
 
 def run(config: Config) -> int:

@@ -3,7 +3,8 @@
 ``bbspoker [--config FILE] COMMAND ...`` (``--help`` works on every command):
 
 * ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
-* ``users add|list|show|passwd|ban|unban``: accounts and handles;
+* ``users add|list|show|passwd|ban|unban``: accounts and handles; ``users key
+  add|list|remove``: the public keys a user logs in with over SSH;
 * ``cubes show|grant|take|set|history``: CUBES, each adjustment journalled with
   its ``--reason`` and the operating-system user who made it;
 * ``games list|show|verify``: recorded games, their hand histories, and the check of
@@ -150,6 +151,82 @@ def _users_kick(args: argparse.Namespace, config: Config) -> int:
         handle = _account_or_fail(ledger, args.name).handle
         ledger.kick(handle, args.reason, _actor())
     print(f"asked the server to end {handle}'s session (within a few seconds if online)")
+    return 0
+
+
+#: The largest public-key file ``users key add`` reads (an authorized_keys file of a few
+#: hundred keys).
+MAX_KEY_FILE = 256 * 1024
+
+
+def _public_keys(path: str) -> list[tuple[str, str, str]]:
+    """The OpenSSH public keys in the file at ``path``, one a line (blank lines and ``#``
+    comments skipped): ``[(key line "<type> <base64>", SHA256 fingerprint, comment)]``.
+    Raises CliError naming the file and line for anything else (a private key, options
+    before the key, a line that is no key), or for no key at all."""
+    import asyncssh   # only this command needs it
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_KEY_FILE + 1)
+    except OSError as exc:
+        raise CliError(f"cannot read key file {path}: {exc.strerror}") from None
+    if len(data) > MAX_KEY_FILE:
+        raise CliError(f"{path} is larger than {MAX_KEY_FILE // 1024} KiB: not a public key file")
+    text = data.decode("utf-8", errors="replace")
+    if "PRIVATE KEY" in text:
+        raise CliError(f"{path} holds a private key: give the public one (the .pub file); "
+                       "nothing changed")
+    keys = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            key = asyncssh.import_public_key(line)
+        except (asyncssh.KeyImportError, ValueError) as exc:
+            raise CliError(f"{path} line {number} is not an OpenSSH public key ({exc}); "
+                           "nothing changed") from None
+        comment = key.get_comment() or ""
+        key.set_comment(None)
+        keys.append((key.export_public_key("openssh").decode("ascii").strip(),
+                     key.get_fingerprint("sha256"), comment))
+    if not keys:
+        raise CliError(f"{path} holds no public key; nothing changed")
+    return keys
+
+
+def _users_key_add(args: argparse.Namespace, config: Config) -> int:
+    keys = _public_keys(args.file)
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        with ledger.transaction():
+            added = [fp for key, fp, comment in keys
+                     if ledger.add_user_key(handle, key, fp, comment, _actor())]
+    for key, fp, comment in keys:
+        state = "added" if fp in added else "already there"
+        print(f"{handle}: {fp} {comment} ({state})".replace("  ", " "))
+    return 0
+
+
+def _users_key_list(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        keys = ledger.user_keys(handle)
+    if not keys:
+        print(f"{handle} has no public key (logs in over SSH with the password)")
+    for key, fp, comment in keys:
+        print(f"{fp}  {key.split()[0]}  {comment}".rstrip())
+    return 0
+
+
+def _users_key_remove(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        handle = _account_or_fail(ledger, args.name).handle
+        if not ledger.remove_user_key(handle, args.fingerprint):
+            raise CliError(f"{handle} has no key {args.fingerprint} (see users key list "
+                           f"{handle}); nothing changed")
+    print(f"removed {args.fingerprint} from {handle}")
     return 0
 
 
@@ -502,6 +579,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", required=True, help="why (shown to the user)")
     p = command(users, "unban", "lift a ban", _users_unban)
     p.add_argument("name")
+    key = users.add_parser("key", parents=[common], help="public keys for logging in over SSH",
+                           description="public keys for logging in over SSH")
+    keys = key.add_subparsers(metavar="ACTION", required=True)
+    p = command(keys, "add", "let a user log in over SSH with the public key(s) in FILE "
+                "(OpenSSH format, e.g. id_ed25519.pub)", _users_key_add)
+    p.add_argument("name")
+    p.add_argument("file", metavar="FILE")
+    p = command(keys, "list", "a user's public keys and their fingerprints", _users_key_list)
+    p.add_argument("name")
+    p = command(keys, "remove", "forget one of a user's public keys", _users_key_remove)
+    p.add_argument("name")
+    p.add_argument("fingerprint", metavar="FINGERPRINT", help="SHA256:... as users key list shows")
 
     cubes = group("cubes", "show and adjust CUBES (every change is journalled)")
     p = command(cubes, "show", "show the CUBES of a handle", _cubes_show)

@@ -6,7 +6,8 @@ which means every default. Then ``BBSPOKER_DB``, when set, replaces the
 database path for every command (server and CLI alike).
 
 Sections and keys are exactly the fields below (``[server]``,
-``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``);
+``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``,
+``[ssh]``, ``[web]``);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
 are seconds (an integer or a decimal number), money is whole CUBES. An
 unknown section or key, a value of the wrong type or out of range stops the
@@ -24,7 +25,7 @@ from typing import Any
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
-           "BOT_POLICIES", "BotPortConfig"]
+           "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -38,6 +39,8 @@ GAME_KINDS = ("draw40",)
 BOT_POLICIES = ("equity", "calling", "aggressive", "random")
 #: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
 DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
+#: The SSH host key's file name in the ledger's directory, unless ``[ssh] host_key`` says.
+HOST_KEY_NAME = "ssh_host_ed25519_key"
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,23}")
 
 
@@ -47,10 +50,11 @@ class ConfigError(Exception):
 
 
 def _key(default: Any, lo: float | None = None, hi: float | None = None,
-         choices: tuple[str, ...] | None = None) -> Any:
-    """A config field with its default and the range (inclusive) or choices it accepts."""
+         choices: tuple[str, ...] | None = None, *, empty: bool = False) -> Any:
+    """A config field with its default and the range (inclusive) or choices it accepts;
+    ``empty``: a string that may be empty."""
     return field(default=default, metadata={"lo": lo, "hi": hi, "choices": choices,
-                                            "positive": False})
+                                            "positive": False, "empty": empty})
 
 
 def _seconds(default: float) -> Any:
@@ -237,6 +241,39 @@ class BotPortConfig:
 
 
 @dataclass(frozen=True)
+class SshConfig:
+    """``[ssh]``: the SSH port (issue 19). When ``enabled``, players log in on
+    ``host``:``port`` (0: any free port) with their handle as the user name and their
+    password or a public key the sysop added (``users key add``); the user name ``new``
+    makes an account. ``host_key``: the server's private key file, made (Ed25519, mode
+    0600) on first start and reused; empty: :data:`HOST_KEY_NAME` in the directory of
+    ``[ledger] path``."""
+
+    enabled: bool = _key(True)
+    host: str = _key("127.0.0.1")
+    port: int = _key(2222, 0, 65535)
+    host_key: str = _key("", empty=True)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """``[web]``: the browser's port (issue 19). When ``enabled``, ``host``:``port`` (0:
+    any free port) serves a page with a terminal (xterm.js, shipped with bbspoker) that
+    connects over a WebSocket to a door session. A WebSocket message longer than
+    ``max_message_bytes`` ends that connection (the page sends keys in pieces far
+    smaller). ``origins``: the pages allowed to open the WebSocket, comma-separated
+    (``https://bbs.example.org``); empty: only pages served by this port's own host name
+    (the browser's ``Origin`` must match the request's ``Host``, which a reverse proxy
+    must pass on)."""
+
+    enabled: bool = _key(True)
+    host: str = _key("127.0.0.1")
+    port: int = _key(8023, 0, 65535)
+    max_message_bytes: int = _key(4096, 256, 1 << 20)
+    origins: str = _key("", empty=True)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; each attribute is one TOML section of the same name."""
 
@@ -247,6 +284,8 @@ class Config:
     input: InputConfig = field(default_factory=InputConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
     bots: BotPortConfig = field(default_factory=BotPortConfig)
+    ssh: SshConfig = field(default_factory=SshConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.
     tables: tuple[TableSpec, ...] = ()
 
@@ -258,6 +297,14 @@ class Config:
         if self.tables:
             return self.tables
         return (TableSpec(DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME, "draw40", self.table),)
+
+    @property
+    def ssh_host_key_path(self) -> str:
+        """Where the SSH host key is: ``[ssh] host_key``, else :data:`HOST_KEY_NAME` in
+        the directory of ``[ledger] path``."""
+        if self.ssh.host_key:
+            return self.ssh.host_key
+        return os.path.join(os.path.dirname(os.path.abspath(self.ledger.path)), HOST_KEY_NAME)
 
 
 def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
@@ -282,7 +329,7 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
         raise ConfigError(f"{where} must be {bounds}, got {value!r}")
     if positive and value <= 0:
         raise ConfigError(f"{where} must be above 0, got {value!r}")
-    if f.type is str and not value:
+    if f.type is str and not value and not f.metadata.get("empty"):
         raise ConfigError(f"{where} must not be empty")
     return value
 

@@ -2,6 +2,9 @@
 
 (issue 3 "Login and lobby", issue 5 "Logins"):
 
+- A session whose transport checked the password or key (SSH: ``session.authenticated``)
+  skips the dialogue; the ban and the approval are checked as below.
+  :func:`check_password` is that check for SSH, with the same rules.
 - ``Handle:`` then ``Password:`` (never echoed). An unknown handle is offered
   ``Create new user <handle>? (y/n)``, a password typed twice and the
   configured starting CUBES (at most ``[login] signups_per_address`` new accounts per
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Terminal
 
-__all__ = ["log_in", "HANDLE_INPUT"]
+__all__ = ["log_in", "check_password", "HANDLE_INPUT"]
 
 log = logging.getLogger("bbspoker.door.login")
 
@@ -42,8 +45,75 @@ _WAITING = ("The sysop approves new accounts here: you can log in, with your sta
 
 
 def _log_login(session: Terminal, handle: str, outcome: str) -> None:
+    _log_address(session.address, handle, outcome)
+
+
+def _log_address(address: str, handle: str, outcome: str) -> None:
     # Address, handle and outcome only: never the password or its hash.
-    log.info("login address=%s handle=%r outcome=%s", session.address, handle, outcome)
+    log.info("login address=%s handle=%r outcome=%s", address, handle, outcome)
+
+
+async def check_password(app: DoorContext, address: str, handle: str,
+                         password: str) -> bool | None:
+    """A password given outside the door's dialogue (SSH's password authentication), with
+    the rules of the dialogue: ``True`` if ``password`` is ``handle``'s (any case of the
+    handle); ``False`` for a wrong one (after ``[login] failure_delay`` s, counted
+    against ``address`` and slowing down the next guess on the handle, as on telnet), an
+    unknown handle or a bot's account (after the same wait, counted against nothing, as
+    an unknown handle typed on telnet costs no guess); ``None`` if ``address`` is locked
+    out, now or by this failure (the caller disconnects with the lockout message).
+    A banned or not yet approved account's right password is ``True``: the door tells
+    its owner why it stays shut (:func:`log_in`)."""
+    if app.guard.locked(address):
+        _log_address(address, handle, "address locked out")
+        return None
+    try:
+        handle = validate_handle(handle, new=False)
+    except ValueError:
+        account = None
+    else:
+        account = app.ledger.find_account(handle)
+    if account is None or account.bot or not password:
+        _log_address(address, handle, "unknown handle" if account is None else "refused")
+        await app.sleep(app.config.login.failure_delay)
+        return False
+    wait = await app.guard.reserve_turn(address, account.handle)
+    if wait is None:
+        _log_address(address, account.handle, "address locked out")
+        return None
+    if wait > 0:
+        await app.sleep(wait)
+    stored = app.ledger.password_hash(account.handle)
+    if stored is not None and await app.verify_password(stored, password):
+        app.guard.succeeded(address, account.handle)
+        _log_address(address, account.handle, "password ok")
+        return True
+    now_locked = app.guard.failed(address, account.handle)
+    _log_address(address, account.handle, "wrong password")
+    await app.sleep(app.config.login.failure_delay)
+    return None if now_locked else False
+
+
+def _authenticated(session: Terminal, app: DoorContext, handle: str) -> str | None:
+    """The account whose password or key the transport checked: its handle as stored, or
+    ``None`` once the session was ended with the reason (gone, a bot's, banned, waiting
+    for approval)."""
+    account = app.ledger.find_account(handle)
+    if account is None or account.bot:
+        _log_login(session, handle, "no such account")
+        session.end(f"There is no account {clean_text(handle, 16)} here.")
+        return None
+    if account.banned:
+        _log_login(session, account.handle, "banned")
+        reason = clean_text(account.ban_reason or "no reason given", 60)
+        session.end(f"{account.handle} is banned from this door: {reason}")
+        return None
+    if not account.approved:
+        _log_login(session, account.handle, "waiting for approval")
+        session.end(_WAITING)
+        return None
+    _log_login(session, account.handle, "ok (authenticated by the transport)")
+    return account.handle
 
 
 # --- login --------------------------------------------------------------------------
@@ -53,6 +123,8 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
     term = session.term
     session.write(f"{term.home}{term.clear}{term.bold}Global Village BBS{term.normal}"
                   " - PoKeR door\r\n\r\n")
+    if session.authenticated is not None:
+        return _authenticated(session, app, session.authenticated)
     while True:
         if app.guard.locked(session.address):
             _log_login(session, "", "address locked out")

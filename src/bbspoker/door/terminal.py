@@ -1,8 +1,8 @@
 """The door's view of one connected user: the :class:`Terminal` session interface.
 
 The door (login, lobby, table screens) talks to a user only through this interface;
-each transport (``bbspoker.transport``: telnet today, SSH and web later) provides a
-session that implements it. The door never imports a transport.
+each transport (``bbspoker.transport``: telnet, SSH, the browser's WebSocket) provides
+a session that implements it (``bbspoker.transport.session.Session``). The door never imports a transport.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ class Terminal(Protocol):
     """One connected user as the door sees it (before and after login).
 
     Attributes: ``address`` (the peer's IP address), ``handle`` (as stored, ``None``
-    before login), ``activity`` (``"login"``, ``"lobby"``, ``"table"`` ...: shown by
+    before login), ``authenticated`` (the handle whose password or key the transport
+    already checked, as SSH does; ``None``: the door asks), ``activity`` (``"login"``, ``"lobby"``, ``"table"`` ...: shown by
     [W]ho), ``where`` (the table's name while at one, else ``None``), ``term`` (a shared
     ``blessed.Terminal`` of the client's terminal kind, only to build escape sequences),
     ``encoding``, ``cols``/``rows`` (the window size), ``inbox`` (unread
@@ -49,6 +50,7 @@ class Terminal(Protocol):
 
     address: str
     handle: str | None
+    authenticated: str | None
     activity: str
     where: str | None
     term: blessed.Terminal

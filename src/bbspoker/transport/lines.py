@@ -2,7 +2,7 @@
 UTF-8, ``\\n`` (or ``\\r\\n``) ends a line.
 
 It applies the limits every transport applies (issue 5): the connection caps
-(:class:`~bbspoker.transport.telnet.ConnectionLimits`: total, and per address until the
+(:class:`~bbspoker.transport.gateway.ConnectionLimits`: total, and per address until the
 login), ``[input] max_line_bytes`` per line, the ``[input]`` rate as a token bucket, and
 ``[output] backlog_bytes`` / ``drain_timeout`` for what the program does not read. A
 program that breaks a limit is told why in one line (``9;<code>;<text>``, the protocol's
@@ -20,7 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bbspoker.config import Config
-from bbspoker.transport.telnet import ConnectionLimits, TokenBucket
+from bbspoker.transport.gateway import ConnectionLimits, TokenBucket
 
 __all__ = ["LineSession", "LineListener", "start_lines"]
 

@@ -1,8 +1,9 @@
-"""One telnet connection: bounded input assembly, a bounded output queue, size and inbox.
+"""One connection (telnet, SSH or browser): bounded input assembly, a bounded output queue, size and inbox.
 
-A :class:`Session` sits between telnetlib3's reader/writer (bytes: the server
-runs with ``encoding=False``) and the door's code (the lobby, the poker
-screen).
+A :class:`Session` sits between a transport's link (bytes in and out: telnetlib3's
+reader/writer, an SSH channel, a WebSocket; see
+:class:`bbspoker.transport.gateway.Link`) and the door's code (the lobby, the poker
+screen). :meth:`bbspoker.transport.gateway.Gate.serve` makes it for every transport.
 
 - *Input* comes in the event-loop turn the bytes arrived: the reader hands
   each chunk to the session (``reader.consume``, see
@@ -37,9 +38,10 @@ here plus bytes the transport holds; the kernel's socket buffer is not counted):
   slowly is never cut off for being slow).
 
 The input rate limit (issue 5: "an input rate that cannot be a person")
-is applied on raw bytes, telnet commands included, by the protocol in
-``bbspoker.transport.telnet`` before telnetlib3 parses them; it calls
-:meth:`Session.end` with the message.
+is applied on raw bytes by each transport (telnet commands included, before
+telnetlib3 parses them; SSH channel data and window changes; WebSocket messages)
+through its :class:`bbspoker.transport.gateway.Gate`; it calls :meth:`Session.end`
+with the message.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ class Session:
     - ``config``: the server's :class:`bbspoker.config.Config` (input and output limits).
     - ``address``: the peer's IP address (``str``).
     - ``handle``: the logged-in handle as stored in the ledger, ``None`` before login.
+    - ``authenticated``: the handle whose password or key the transport has already
+      checked (SSH), else ``None``: the door then skips its own password dialogue.
     - ``where``: the name of the table the user is at (playing or watching), else ``None``.
     - ``activity``: ``"login"``, ``"lobby"`` or ``"poker"`` (shown by [W]; the
       lobby sets ``"poker"`` while ``bbspoker.door.screens.draw40.enter_table`` runs).
@@ -136,12 +140,15 @@ class Session:
 
     def __init__(self, config: Config, reader: Any, writer: Any, *, address: str,
                  term: blessed.Terminal, encoding: str, cols: int, rows: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 authenticated: str | None = None) -> None:
         """``clock``: monotonic seconds for the stall rule (``[output] drain_timeout``;
-        tests inject a fake one)."""
+        tests inject a fake one); ``authenticated``: the handle a transport has already
+        logged in (SSH), else ``None``."""
         self.config = config
         self.address = address
         self.handle: str | None = None
+        self.authenticated = authenticated
         self.activity = "login"
         self.where: str | None = None
         self.term = term

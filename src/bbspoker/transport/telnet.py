@@ -43,21 +43,19 @@ connection is lost.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import os
-import re
-from collections import Counter
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-import blessed
 import telnetlib3
 from telnetlib3.telopt import IAC, SB
 
-from bbspoker.config import Config
-from bbspoker.transport.session import Session
+from bbspoker.transport.gateway import (CP437_KINDS, FALLBACK_KIND, ConnectionLimits, Gate, Host,
+                                        TokenBucket, terminal_for)
 
+# Host, TokenBucket, ConnectionLimits, terminal_for, FALLBACK_KIND and CP437_KINDS live in
+# bbspoker.transport.gateway (every transport's); they are named here as before.
 __all__ = ["Host", "TelnetListener", "DoorReader", "DoorWriter", "TokenBucket", "ConnectionLimits",
            "start_telnet", "terminal_for", "scrub_styling_environment", "CONNECT_MAXWAIT",
            "READER_LIMIT", "FALLBACK_KIND", "CP437_KINDS", "STYLING_ENV"]
@@ -68,123 +66,8 @@ log = logging.getLogger("bbspoker.transport.telnet")
 CONNECT_MAXWAIT = 1.5
 #: telnetlib3 reader limit (bytes); the socket pauses past twice this much unread input.
 READER_LIMIT = 4096
-#: Terminal kind used when the client's TTYPE is missing or unknown.
-FALLBACK_KIND = "ansi"
-#: Terminal kinds whose users expect CP437 (IBM PC) characters instead of UTF-8.
-CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
 #: Environment variables that would make blessed drop or change our escape sequences.
 STYLING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
-_KIND_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")
-_UNKNOWN_KINDS_MAX = 256
-
-_terminals: dict[str, blessed.Terminal] = {}
-_unknown_kinds: set[str] = set()
-
-
-def terminal_for(ttype: str | None) -> blessed.Terminal:
-    """The shared ``blessed.Terminal`` for a client's TTYPE answer (any case).
-
-    One ``Terminal`` per kind serves every session of that kind (they only
-    build escape sequences). A missing, malformed or unknown kind gets
-    :data:`FALLBACK_KIND`; the server's own ``$TERM`` never matters.
-    """
-    kind = (ttype or "").strip().lower()
-    if not _KIND_RE.fullmatch(kind) or kind in _unknown_kinds:
-        kind = FALLBACK_KIND
-    term = _terminals.get(kind)
-    if term is None:
-        term = blessed.Terminal(kind=kind, stream=io.StringIO(), force_styling=True,
-                                kind_fallback=FALLBACK_KIND)
-        if term.kind != kind:
-            if len(_unknown_kinds) < _UNKNOWN_KINDS_MAX:
-                _unknown_kinds.add(kind)
-            return terminal_for(FALLBACK_KIND)
-        _terminals[kind] = term
-    return term
-
-
-class TokenBucket:
-    """The input rate limit: ``rate`` bytes per second sustained, bursts up to ``burst`` bytes.
-
-    ``take(n)`` spends ``n`` tokens and returns ``False`` once the bucket would
-    go below zero (the input cannot come from a person). Time comes from
-    ``clock`` (seconds, monotonic; tests inject one).
-    """
-
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
-        self._rate, self._burst, self._clock = rate, burst, clock
-        self._tokens = burst
-        self._last = clock()
-
-    def take(self, n: int) -> bool:
-        """Spend ``n`` tokens; ``False`` if there were not enough."""
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - n
-        self._last = now
-        return self._tokens >= 0
-
-
-class ConnectionLimits:
-    """The connection caps (issue 5, issue 20): ``max_total`` connections at once, at most
-    ``max_sessions`` from one address (logged in or not), and at most
-    ``max_per_address`` not-yet-logged-in connections from one address."""
-
-    def __init__(self, max_total: int, max_per_address: int, max_sessions: int = 32) -> None:
-        self.max_total, self.max_per_address = max_total, max_per_address
-        self.max_sessions = max_sessions
-        self.total = 0
-        self.prelogin: Counter[str] = Counter()
-        self.by_address: Counter[str] = Counter()
-
-    def admit(self, address: str) -> bool:
-        """Count a new connection from ``address``; ``False`` (nothing counted) if over a cap."""
-        if self.total >= self.max_total or self.prelogin[address] >= self.max_per_address \
-                or self.by_address[address] >= self.max_sessions:
-            return False
-        self.total += 1
-        self.prelogin[address] += 1
-        self.by_address[address] += 1
-        return True
-
-    def logged_in(self, address: str) -> None:
-        """A connection from ``address`` has logged in: it no longer counts as pre-login."""
-        self._drop_prelogin(address)
-
-    def release(self, address: str, *, prelogin: bool) -> None:
-        """A counted connection has closed (``prelogin``: it never logged in)."""
-        self.total -= 1
-        self.by_address[address] -= 1
-        if self.by_address[address] <= 0:
-            del self.by_address[address]
-        if prelogin:
-            self._drop_prelogin(address)
-
-    def _drop_prelogin(self, address: str) -> None:
-        self.prelogin[address] -= 1
-        if self.prelogin[address] <= 0:
-            del self.prelogin[address]
-
-
-
-class Host(Protocol):
-    """What a transport needs from the server it serves (the composition root's
-    :class:`bbspoker.app.App` is one): the config, the clock (monotonic seconds), the
-    connection caps, whether it is stopping, the set of open sessions, the door to run
-    for each session, and the log-out of a session that ended."""
-
-    config: Config
-    clock: Callable[[], float]
-    limits: ConnectionLimits
-    stopping: bool
-    sessions: set[Session]
-
-    def serve_door(self, session: Session) -> Awaitable[None]:
-        """Run the door (login, lobby, tables) for ``session`` until it ends."""
-
-    def log_out(self, session: Session) -> None:
-        """Forget ``session`` as a logged-in user."""
-
-
 def scrub_styling_environment() -> None:
     """Remove ``NO_COLOR``, ``FORCE_COLOR`` and ``CLICOLOR_FORCE`` from the process
     environment: with ``NO_COLOR`` set blessed returns ``""`` for every sequence, cursor
@@ -357,33 +240,34 @@ class _DoorProtocol(telnetlib3.TelnetServer):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(reader_factory=DoorReader, writer_factory=DoorWriter, **kwargs)
-        self.session: Session | None = None
-        self.address = "-"
-        self._counted = False
+        self.gate = Gate(self.host, "-", "telnet")
         self._refused = False
-        inp = self.host.config.input
-        self._bucket = TokenBucket(inp.rate_bytes_per_second, inp.rate_burst_bytes,
-                                   self.host.clock)
+
+    @property
+    def address(self) -> str:
+        """The peer's IP address (``"-"`` until connected)."""
+        return self.gate.address
+
+    @property
+    def session(self) -> Any:
+        """The running :class:`~bbspoker.transport.session.Session`, else ``None``."""
+        return self.gate.session
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.reader.set_transport(transport)
         self.writer.sb_limit = self.host.config.input.subnegotiation_bytes
         peer = transport.get_extra_info("peername") or ("-",)
-        self.address = str(peer[0])
-        if self.host.stopping or not self.host.limits.admit(self.address):
-            log.warning("refused connection from %s: too many connections", self.address)
+        self.gate.address = str(peer[0])
+        if not self.gate.admit():
             self._refused = True
             transport.write(b"\r\nToo many connections, please try again later.\r\n")
             transport.close()
-            return
-        self._counted = True
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return
-        if not self._bucket.take(len(data)):
-            log.warning("input from %s too fast: disconnecting", self.address)
+        if not self.gate.take(len(data)):
             self._disconnect("Input faster than a person can type: disconnected.")
             return
         writer: DoorWriter = self.writer
@@ -423,9 +307,8 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         asyncio.streams.FlowControlMixin.connection_lost(self, exc)
         if self.writer is not None:
             self.writer._sb_buffer.clear()   # telnetlib3 keeps its writer after close
-        if first and self._counted:
-            logged_in = self.session is not None and self.session.handle is not None
-            self.host.limits.release(self.address, prelogin=not logged_in)
+        if first:
+            self.gate.release()
 
 
 async def _shell(reader: Any, writer: Any) -> None:
@@ -433,29 +316,6 @@ async def _shell(reader: Any, writer: Any) -> None:
     protocol: _DoorProtocol = writer.protocol
     if protocol is None or protocol._refused:
         return
-    host = protocol.host
-    term = terminal_for(writer.get_extra_info("TERM"))
-    session = Session(host.config, reader, writer, address=protocol.address, term=term,
-                      encoding="cp437" if term.kind in CP437_KINDS else "utf-8",
-                      cols=writer.get_extra_info("cols") or 80,
-                      rows=writer.get_extra_info("rows") or 24, clock=host.clock)
-    protocol.session = session
-    host.sessions.add(session)
-    log.info("session from %s: terminal %s, %dx%d", session.address, term.kind,
-             session.cols, session.rows)
-    session.start()
-    try:
-        await host.serve_door(session)
-    except Exception:
-        log.exception("session %r from %s failed", session.handle, session.address)
-        session.end("Sorry, something went wrong. Please log in again.")
-    finally:
-        host.log_out(session)
-        session.end()
-        await session.wait_closed()
-        host.sessions.discard(session)
-        # telnetlib3's Server keeps the last 1,000 protocols for wait_for_client(), which
-        # we never call: let the session go with its connection, not 1,000 later.
-        protocol.session = None
-        log.info("session %r from %s closed", session.handle, session.address)
-
+    await protocol.gate.serve(reader, writer, kind=writer.get_extra_info("TERM"),
+                              cols=writer.get_extra_info("cols") or 80,
+                              rows=writer.get_extra_info("rows") or 24)

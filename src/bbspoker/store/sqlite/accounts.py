@@ -242,6 +242,38 @@ class Accounts:
             f"({','.join('?' * len(keys))})", tuple(keys)).fetchall()
         return {keys[key]: reason or "" for key, reason in rows}
 
+    def add_user_key(self, handle: str, key: str, fingerprint: str, comment: str,
+                     actor: str) -> bool:
+        """Let ``handle`` log in over SSH with the public key ``key`` (one OpenSSH line,
+        ``"<type> <base64>"``, checked by the caller) whose ``fingerprint`` is given
+        (``SHA256:...``), with ``comment`` (may be empty) and the ``actor`` who added it.
+        Returns ``False`` (nothing changed) if the account has that key already.
+        Raises UnknownAccount, or ValueError for an empty key or fingerprint."""
+        if not key.strip() or not fingerprint.strip():
+            raise ValueError("a key and its fingerprint are needed")
+        books, w = self.books, self.books.w
+        with w.write():
+            return w.sql("INSERT OR IGNORE INTO user_keys (account_id, key, fingerprint, "
+                         "comment, added_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
+                         (books.account_id(handle), key.strip(), fingerprint.strip(),
+                          comment, books.clock(), actor)).rowcount == 1
+
+    def user_keys(self, handle: str) -> list[tuple[str, str, str]]:
+        """``handle``'s SSH public keys, oldest first: ``[(key line, fingerprint,
+        comment)]``; empty for an unknown handle."""
+        return [tuple(r) for r in self.books.w.sql(
+            "SELECT k.key, k.fingerprint, k.comment FROM user_keys k JOIN accounts a "
+            "ON a.id = k.account_id WHERE a.handle_key = ? ORDER BY k.id",
+            (handle_key(handle),))]
+
+    def remove_user_key(self, handle: str, fingerprint: str) -> bool:
+        """Forget ``handle``'s key with ``fingerprint``; ``False`` if it had none such.
+        Raises UnknownAccount."""
+        books, w = self.books, self.books.w
+        with w.write():
+            return w.sql("DELETE FROM user_keys WHERE account_id = ? AND fingerprint = ?",
+                         (books.account_id(handle), fingerprint.strip())).rowcount > 0
+
     def notices(self, handle: str) -> list[str]:
         """Messages waiting for ``handle`` (oldest first), shown at the next login;
         raises UnknownAccount."""

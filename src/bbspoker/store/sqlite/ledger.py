@@ -259,6 +259,9 @@ class Ledger:
     block = _via("accounts", Accounts.block)
     unblock = _via("accounts", Accounts.unblock)
     blocks = _via("accounts", Accounts.blocks)
+    add_user_key = _via("accounts", Accounts.add_user_key)
+    user_keys = _via("accounts", Accounts.user_keys)
+    remove_user_key = _via("accounts", Accounts.remove_user_key)
 
     # the sysop's adjustments and reads
     grant = _via("admin", Admin.grant)

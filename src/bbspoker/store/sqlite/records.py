@@ -57,9 +57,10 @@ def handle_key(handle: str) -> str:
 #: for "bob"): braille blank, Hangul fillers, and the like.
 _BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u180e\u2060\u3000\u00a0\u00ad")
 #: Names a new handle may not look like (issue 20: a chat line from "SYSTEM" looked like
-#: the table's own messages): the message area's tags and staff names.
+#: the table's own messages): the message area's tags and staff names; and ``new``, the
+#: SSH user name that signs up (issue 19).
 RESERVED = ("system", "info", "sysop", "admin", "administrator", "moderator", "staff",
-            "server", "bbspoker", "x-message", "nobody")
+            "server", "bbspoker", "x-message", "nobody", "new")
 
 
 def _is_ascii_alnum(text: str) -> bool:

@@ -22,6 +22,20 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 #: What the schema refuses outright: a thousand times :data:`MAX_CUBES`, far below 2**63.
 HARD_LIMIT = 1000 * MAX_CUBES
 
+# 10 (issue 19, SSH): public keys users log in with (`bbspoker users key add NAME FILE`).
+_USER_KEYS: tuple[str, ...] = (
+    """CREATE TABLE user_keys (
+        id          INTEGER PRIMARY KEY,
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        key         TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        comment     TEXT NOT NULL DEFAULT '',
+        added_at    REAL NOT NULL,
+        actor       TEXT,
+        UNIQUE (account_id, fingerprint)
+    )""",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -143,6 +157,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHEN NEW.cubes > {HARD_LIMIT}
             BEGIN SELECT RAISE(ABORT, 'amount out of bounds'); END""",
     ),
+    # 10: users' SSH public keys (issue 19), above.
+    _USER_KEYS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.

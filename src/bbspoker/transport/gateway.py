@@ -1,0 +1,276 @@
+"""The one place where any transport's connection becomes the door's session (issue 19).
+
+Telnet (:mod:`bbspoker.transport.telnet`), SSH (:mod:`bbspoker.transport.ssh`) and the
+browser's WebSocket (:mod:`bbspoker.transport.web`) each hand their connections here:
+
+- :class:`Gate` is one connection's account with the server's limits: the connection
+  caps (:class:`ConnectionLimits`: in total, per address, per address before login),
+  the input rate limit (:class:`TokenBucket`, ``[input]`` rate and burst, charged with
+  every byte the client sends, whatever the transport wraps it in) and, once the
+  transport has what the door needs (the bytes in and out, the window size and the
+  terminal kind), :meth:`Gate.serve`, which builds the
+  :class:`~bbspoker.transport.session.Session`, runs the host's door (login, lobby,
+  tables: the door's own pre-login and idle timeouts) and cleans up after it.
+- :func:`terminal_for` turns a terminal kind (telnet's TTYPE, SSH's PTY request, the
+  browser's ``xterm-256color``) into the shared ``blessed.Terminal`` and the encoding
+  (:func:`encoding_for`).
+
+A transport provides the session's *link* (:class:`Link`): the bytes in (``consume``),
+out (``write``, ``drain``, ``close``) and how much output is still waiting
+(``transport.get_write_buffer_size()``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import blessed
+
+from bbspoker.config import Config
+from bbspoker.transport.session import Session
+
+__all__ = ["Host", "Gate", "Link", "TokenBucket", "ConnectionLimits", "terminal_for",
+           "encoding_for", "FALLBACK_KIND", "CP437_KINDS"]
+
+log = logging.getLogger("bbspoker.transport.gateway")
+
+#: Terminal kind used when the client's kind is missing or unknown.
+FALLBACK_KIND = "ansi"
+#: Terminal kinds whose users expect CP437 (IBM PC) characters instead of UTF-8.
+CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
+_KIND_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")
+_UNKNOWN_KINDS_MAX = 256
+
+_terminals: dict[str, blessed.Terminal] = {}
+_unknown_kinds: set[str] = set()
+
+
+def terminal_for(kind: str | None) -> blessed.Terminal:
+    """The shared ``blessed.Terminal`` for a client's terminal kind (any case).
+
+    One ``Terminal`` per kind serves every session of that kind (they only
+    build escape sequences). A missing, malformed or unknown kind gets
+    :data:`FALLBACK_KIND`; the server's own ``$TERM`` never matters.
+    """
+    kind = (kind or "").strip().lower()
+    if not _KIND_RE.fullmatch(kind) or kind in _unknown_kinds:
+        kind = FALLBACK_KIND
+    term = _terminals.get(kind)
+    if term is None:
+        term = blessed.Terminal(kind=kind, stream=io.StringIO(), force_styling=True,
+                                kind_fallback=FALLBACK_KIND)
+        if term.kind != kind:
+            if len(_unknown_kinds) < _UNKNOWN_KINDS_MAX:
+                _unknown_kinds.add(kind)
+            return terminal_for(FALLBACK_KIND)
+        _terminals[kind] = term
+    return term
+
+
+def encoding_for(term: blessed.Terminal) -> str:
+    """The encoding of a terminal kind: ``"cp437"`` for :data:`CP437_KINDS`, else
+    ``"utf-8"``."""
+    return "cp437" if term.kind in CP437_KINDS else "utf-8"
+
+
+class TokenBucket:
+    """The input rate limit: ``rate`` bytes per second sustained, bursts up to ``burst`` bytes.
+
+    ``take(n)`` spends ``n`` tokens and returns ``False`` once the bucket would
+    go below zero (the input cannot come from a person). Time comes from
+    ``clock`` (seconds, monotonic; tests inject one).
+    """
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self._rate, self._burst, self._clock = rate, burst, clock
+        self._tokens = burst
+        self._last = clock()
+
+    def take(self, n: int) -> bool:
+        """Spend ``n`` tokens; ``False`` if there were not enough."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - n
+        self._last = now
+        return self._tokens >= 0
+
+
+class ConnectionLimits:
+    """The connection caps (issue 5, issue 20), shared by every transport: ``max_total``
+    connections at once, at most ``max_sessions`` from one address (logged in or not),
+    and at most ``max_per_address`` not-yet-logged-in connections from one address."""
+
+    def __init__(self, max_total: int, max_per_address: int, max_sessions: int = 32) -> None:
+        self.max_total, self.max_per_address = max_total, max_per_address
+        self.max_sessions = max_sessions
+        self.total = 0
+        self.prelogin: Counter[str] = Counter()
+        self.by_address: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; ``False`` (nothing counted) if over a cap."""
+        if self.total >= self.max_total or self.prelogin[address] >= self.max_per_address \
+                or self.by_address[address] >= self.max_sessions:
+            return False
+        self.total += 1
+        self.prelogin[address] += 1
+        self.by_address[address] += 1
+        return True
+
+    def logged_in(self, address: str) -> None:
+        """A connection from ``address`` has logged in: it no longer counts as pre-login."""
+        self._drop_prelogin(address)
+
+    def release(self, address: str, *, prelogin: bool) -> None:
+        """A counted connection has closed (``prelogin``: it never logged in)."""
+        self.total -= 1
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
+        if prelogin:
+            self._drop_prelogin(address)
+
+    def _drop_prelogin(self, address: str) -> None:
+        self.prelogin[address] -= 1
+        if self.prelogin[address] <= 0:
+            del self.prelogin[address]
+
+
+class Host(Protocol):
+    """What a transport needs from the server it serves (the composition root's
+    :class:`bbspoker.app.App` is one): the config, the clock (monotonic seconds), the
+    connection caps, whether it is stopping, the set of open sessions, the door to run
+    for each session, and the log-out of a session that ended."""
+
+    config: Config
+    clock: Callable[[], float]
+    limits: ConnectionLimits
+    stopping: bool
+    sessions: set[Session]
+
+    def serve_door(self, session: Session) -> Awaitable[None]:
+        """Run the door (login, lobby, tables) for ``session`` until it ends."""
+
+    def log_out(self, session: Session) -> None:
+        """Forget ``session`` as a logged-in user."""
+
+
+class Link(Protocol):
+    """A session's connection as a transport provides it (the reader and the writer of
+    :class:`~bbspoker.transport.session.Session` may be one object):
+
+    - ``consume(on_data, on_end)``: hand every chunk of input (``bytes``) to ``on_data``
+      as it comes, then the end of input to ``on_end`` (``None`` or the exception);
+    - ``write(data)`` (never blocks), ``async drain()`` (waits while too much output is
+      unsent), ``close()``;
+    - ``transport``: an object with ``get_write_buffer_size()`` (bytes not yet sent) and
+      ``get_write_buffer_limits()`` (``(low, high)``: past ``high`` ``drain`` waits), or
+      ``None`` once closed.
+    """
+
+    transport: Any
+
+    def consume(self, on_data: Callable[[bytes], None],
+                on_end: Callable[[Exception | None], None]) -> None: ...
+
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Gate:
+    """One connection's account with the server's limits, whatever its transport.
+
+    ``Gate(host, address, kind)``: ``address`` is the peer's IP address (``str``),
+    ``kind`` names the transport in the log (``"telnet"``, ``"ssh"``, ``"web"``).
+    Call :meth:`admit` when the connection opens (``False``: over a cap, nothing
+    counted; refuse it), :meth:`take` with every chunk of input (``False``: faster than a
+    person; end it), :meth:`serve` to run the door, and :meth:`release` once the
+    connection is gone (idempotent). ``session`` is the running session, else ``None``.
+    """
+
+    def __init__(self, host: Host, address: str, kind: str) -> None:
+        self.host = host
+        self.address = address
+        self.kind = kind
+        self.session: Session | None = None
+        self.counted = False
+        self._had_handle = False
+        inp = host.config.input
+        self._bucket = TokenBucket(inp.rate_bytes_per_second, inp.rate_burst_bytes, host.clock)
+
+    def admit(self) -> bool:
+        """Count the connection against the caps; ``False`` (nothing counted) when the
+        server is stopping or a cap is reached (the transport refuses it)."""
+        if self.host.stopping or not self.host.limits.admit(self.address):
+            log.warning("refused %s connection from %s: too many connections", self.kind,
+                        self.address)
+            return False
+        self.counted = True
+        return True
+
+    def take(self, n: int) -> bool:
+        """Charge ``n`` bytes of input to the rate limit; ``False`` past it."""
+        if self._bucket.take(n):
+            return True
+        log.warning("%s input from %s too fast: disconnecting", self.kind, self.address)
+        return False
+
+    def release(self) -> None:
+        """The connection is gone: uncount it (idempotent)."""
+        if self.counted:
+            self.counted = False
+            logged_in = self._had_handle or (self.session is not None
+                                             and self.session.handle is not None)
+            self.host.limits.release(self.address, prelogin=not logged_in)
+
+    async def serve(self, reader: Any, writer: Any, *, kind: str | None, cols: int, rows: int,
+                    authenticated: str | None = None) -> None:
+        """Run the door for this connection until it ends: a
+        :class:`~bbspoker.transport.session.Session` over ``reader``/``writer`` (a
+        :class:`Link`, possibly the same object) with the terminal of ``kind``
+        (:func:`terminal_for`), ``cols`` x ``rows`` (clamped; 0: 80x24) and
+        ``authenticated`` (the handle the transport checked the password or key of, or
+        ``None``). Any exception in the door is logged, the user sees one line; the
+        session is closed and forgotten when this returns. Never raises (but
+        ``CancelledError``)."""
+        host = self.host
+        term = terminal_for(kind)
+        session = Session(host.config, reader, writer, address=self.address, term=term,
+                          encoding=encoding_for(term), cols=cols or 80, rows=rows or 24,
+                          authenticated=authenticated, clock=host.clock)
+        self.session = session
+        host.sessions.add(session)
+        log.info("%s session from %s: terminal %s, %dx%d", self.kind, session.address,
+                 term.kind, session.cols, session.rows)
+        session.start()
+        try:
+            await host.serve_door(session)
+        except Exception:
+            log.exception("session %r from %s failed", session.handle, session.address)
+            session.end("Sorry, something went wrong. Please log in again.")
+        finally:
+            host.log_out(session)
+            session.end()
+            await session.wait_closed()
+            host.sessions.discard(session)
+            # Let the session go with its connection (telnetlib3 keeps the last 1,000
+            # protocols, and with them their gates).
+            self._had_handle = session.handle is not None
+            self.session = None
+            log.info("%s session %r from %s closed", self.kind, session.handle,
+                     session.address)
+
+    def end(self, message: str) -> bool:
+        """End the running session with ``message``; ``False`` if there is none yet."""
+        if self.session is None:
+            return False
+        self.session.end(message)
+        return True

@@ -1,0 +1,400 @@
+"""The browser transport (issue 19): a page with a terminal, and a WebSocket to the door.
+
+:func:`start_web` serves, with aiohttp, on ``[web] host``/``port``:
+
+- ``GET /``: the page (``static/index.html``): a short intro and a terminal emulator,
+  xterm.js with its fit add-on, shipped in this package (``static/vendor/``, taken from
+  the published npm packages by ``scripts/vendor-xterm``), fitted to the window;
+- ``GET /static/<file>``: the page's scripts and styles, the xterm.js files and their
+  licences (:data:`FILES`; nothing else is served);
+- ``GET /ws``: the WebSocket of one door session, through
+  :class:`~bbspoker.transport.gateway.Gate` like telnet's and SSH's: the same caps,
+  input rate limit, window-size clamps, session and door.
+
+Every response carries :data:`SECURITY_HEADERS`: a Content-Security-Policy that lets
+the page load only this server's files and talk only to this server (it works on a
+network with no internet; xterm.js needs inline styles, nothing needs inline
+scripts), no framing, no sniffing, no referrer.
+
+The WebSocket's messages (:func:`handle_socket`): binary messages from the page are the
+keys typed, UTF-8 (``term.onData``, cut in pieces of at most 1 KiB); a text message is
+JSON ``{"type": "resize", "cols": C, "rows": R}``; the first size comes in the URL
+(``/ws?cols=C&rows=R``). Binary messages to the page are the terminal's output. Every
+message counts against the rate limit with its length; a message longer than ``[web]
+max_message_bytes`` ends the connection (aiohttp refuses it from its header, close code
+1009, before reading it); the page's ``Origin`` must be this server (or one of
+``[web] origins``): a page elsewhere cannot open a session in a visitor's name.
+Compression is off (a small message cannot inflate into a large one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.resources
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from bbspoker.transport.gateway import Gate, Host
+
+__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "FILES",
+           "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
+
+log = logging.getLogger("bbspoker.transport.web")
+
+#: The terminal kind of a browser session: what xterm.js emulates.
+TERMINAL_KIND = "xterm-256color"
+#: Seconds between WebSocket pings; a page that does not answer within half of it is
+#: gone.
+HEARTBEAT = 30.0
+#: Unsent output (bytes) above which the session's writer waits for the page.
+WRITE_HIGH = 64 * 1024
+#: What ``/static/`` serves: URL name -> (file in the package's ``static/``, type).
+FILES = {
+    "bbspoker.js": ("bbspoker.js", "text/javascript; charset=utf-8"),
+    "bbspoker.css": ("bbspoker.css", "text/css; charset=utf-8"),
+    "favicon.svg": ("favicon.svg", "image/svg+xml"),
+    "xterm/xterm.js": ("vendor/xterm/xterm.js", "text/javascript; charset=utf-8"),
+    "xterm/xterm.css": ("vendor/xterm/xterm.css", "text/css; charset=utf-8"),
+    "xterm/LICENSE": ("vendor/xterm/LICENSE", "text/plain; charset=utf-8"),
+    "addon-fit/addon-fit.js": ("vendor/addon-fit/addon-fit.js",
+                               "text/javascript; charset=utf-8"),
+    "addon-fit/LICENSE": ("vendor/addon-fit/LICENSE", "text/plain; charset=utf-8"),
+}
+#: Headers on every response.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "connect-src 'self'; img-src 'self'; font-src 'self'; base-uri 'none'; "
+        "form-action 'none'; frame-ancestors 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cache-Control": "no-cache",
+}
+
+
+def _static() -> dict[str, tuple[bytes, str]]:
+    """The page and :data:`FILES`, read from the package once: name -> (bytes, type)."""
+    root = importlib.resources.files("bbspoker.transport") / "static"
+    files = {"": ((root / "index.html").read_bytes(), "text/html; charset=utf-8")}
+    for name, (path, kind) in FILES.items():
+        node = root
+        for part in path.split("/"):
+            node = node / part
+        files[name] = (node.read_bytes(), kind)
+    return files
+
+
+class SocketLink:
+    """A WebSocket as a session's link (:class:`bbspoker.transport.gateway.Link`): input
+    fed by :func:`handle_socket`, output sent as binary messages by a task of its own
+    (``write`` never waits), ``drain`` waiting while more than :data:`WRITE_HIGH`
+    bytes are unsent."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self._ws = ws
+        self._on_data: Callable[[bytes], None] | None = None
+        self._on_end: Callable[[Exception | None], None] | None = None
+        self._held = bytearray()
+        self._ended = False
+        self._end_exc: Exception | None = None
+        self._out = bytearray()
+        self._sending = 0
+        self._closing = False
+        self._wake: asyncio.Future[None] | None = None
+        self._sent: asyncio.Future[None] | None = None
+        self._limits = (WRITE_HIGH // 4, WRITE_HIGH)
+        self._task = asyncio.create_task(self._send_loop(), name="websocket sender")
+
+    # input, from the socket
+    def consume(self, on_data: Callable[[bytes], None],
+                on_end: Callable[[Exception | None], None]) -> None:
+        """Hand what came so far, then every later chunk, to ``on_data``; the end of
+        input to ``on_end``. Called once."""
+        self._on_data, self._on_end = on_data, on_end
+        if self._held:
+            data = bytes(self._held)
+            self._held.clear()
+            on_data(data)
+        if self._ended:
+            on_end(self._end_exc)
+
+    def feed(self, data: bytes) -> None:
+        """Keys arrived (already charged to the rate limit)."""
+        if self._on_data is not None:
+            self._on_data(data)
+        else:
+            self._held += data
+
+    def end(self, exc: Exception | None) -> None:
+        """The socket's input ended (closed by the page, or lost with ``exc``)."""
+        if self._ended:
+            return
+        self._ended, self._end_exc = True, exc
+        self._closing = True
+        self._poke()
+        if self._on_end is not None:
+            self._on_end(exc)
+
+    # output, to the socket
+    @property
+    def transport(self) -> SocketLink | None:
+        """Itself while open (it answers ``get_write_buffer_size``), ``None`` once closing."""
+        return None if self._closing else self
+
+    def get_write_buffer_size(self) -> int:
+        """Bytes written and not yet handed to the socket."""
+        return len(self._out) + self._sending
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        """``(low, high)`` bytes: past ``high`` :meth:`drain` waits."""
+        return self._limits
+
+    def set_write_buffer_limits(self, high: int, low: int) -> None:
+        """:meth:`drain` waits while more than ``high`` bytes are unsent (``low`` is kept
+        for :meth:`get_write_buffer_limits`); the session sets both to ``[output]
+        resume_bytes``."""
+        self._limits = (low, high)
+
+    def write(self, data: bytes) -> None:
+        """Queue ``data`` as terminal output (dropped once closing)."""
+        if not self._closing:
+            self._out += data
+            self._poke()
+
+    async def drain(self) -> None:
+        """Wait while more than the high-water mark (:data:`WRITE_HIGH` unless set)
+        bytes are unsent; raises ``ConnectionResetError`` once the socket is gone."""
+        while self.get_write_buffer_size() > self._limits[1] and not self._ended:
+            self._sent = asyncio.get_running_loop().create_future()
+            await self._sent
+        if self._ended:
+            raise ConnectionResetError("WebSocket closed")
+
+    def close(self) -> None:
+        """Send what is queued, then close the socket."""
+        self._closing = True
+        self._poke()
+
+    def _poke(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
+    async def _send_loop(self) -> None:
+        ws = self._ws
+        try:
+            while True:
+                if self._out and not self._ended:
+                    data = bytes(self._out)
+                    self._out.clear()
+                    self._sending = len(data)
+                    await ws.send_bytes(data)
+                    self._sending = 0
+                    if self._sent is not None and not self._sent.done():
+                        self._sent.set_result(None)
+                elif self._closing:
+                    break
+                else:
+                    self._wake = asyncio.get_running_loop().create_future()
+                    await self._wake
+        except (ConnectionError, RuntimeError) as exc:
+            log.info("websocket send failed: %s", exc)
+        finally:
+            self._ended = True
+            if self._sent is not None and not self._sent.done():
+                self._sent.set_result(None)
+            with contextlib.suppress(Exception):
+                await ws.close()
+            if self._on_end is not None and self._end_exc is None:
+                self._on_end(None)
+
+    async def wait_closed(self) -> None:
+        """Wait until the sender has finished (the socket is closed)."""
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
+def _allowed_origin(request: web.Request, origins: str) -> bool:
+    """Whether the page that opens the WebSocket may: no ``Origin`` (not a browser), an
+    ``Origin`` among ``origins`` (comma-separated), or with ``origins`` empty one whose
+    host and port are the request's ``Host``."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    allowed = [o.strip().rstrip("/") for o in origins.split(",") if o.strip()]
+    if allowed:
+        return origin.rstrip("/") in allowed
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    return parts.netloc.lower() == request.host.lower()
+
+
+def _size(value: str | None, default: int) -> int:
+    """A window dimension from the URL: a whole number, else ``default``."""
+    try:
+        return int(value) if value is not None and len(value) <= 6 else default
+    except ValueError:
+        return default
+
+
+async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Task[Any]]) \
+        -> web.StreamResponse:
+    """``GET /ws``: one door session over a WebSocket (see the module docstring). Refuses
+    with 403 a page of another origin and with 503 a connection over the caps."""
+    config = host.config
+    if not _allowed_origin(request, config.web.origins):
+        log.warning("refused websocket from %s: origin %r", request.remote,
+                    request.headers.get("Origin"))
+        return web.Response(status=403, text="This page may not open a session here.\n")
+    gate = Gate(host, request.remote or "-", "web")
+    if not gate.admit():
+        return web.Response(status=503, text="Too many connections, please try again later.\n")
+    try:
+        ws = web.WebSocketResponse(max_msg_size=config.web.max_message_bytes, compress=False,
+                                   heartbeat=HEARTBEAT, autoping=True)
+        await ws.prepare(request)
+        link = SocketLink(ws)
+        cols = _size(request.query.get("cols"), 80)
+        rows = _size(request.query.get("rows"), 24)
+        door = asyncio.create_task(gate.serve(link, link, kind=TERMINAL_KIND, cols=cols,
+                                              rows=rows), name=f"web {gate.address}")
+        tasks.add(door)
+        door.add_done_callback(tasks.discard)
+        if await _read(gate, ws, link):
+            link.end(None)              # the page went away
+        # else a limit was broken: the session says why, flushes and closes the socket
+        await door
+        await link.wait_closed()
+        return ws
+    finally:
+        gate.release()
+
+
+async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> bool:
+    """The page's messages, until the socket closes (``True``) or a limit is broken
+    (``False``: the session has been ended with the reason)."""
+    while True:
+        msg = await ws.receive()
+        if msg.type == WSMsgType.BINARY:
+            data = msg.data
+        elif msg.type == WSMsgType.TEXT:
+            data = msg.data.encode("utf-8", errors="replace")
+        elif msg.type == WSMsgType.ERROR:
+            # aiohttp has closed the socket (1009 for a message too long).
+            log.warning("websocket from %s: %s: disconnecting", gate.address, ws.exception())
+            return True
+        else:                                   # CLOSE, CLOSING, CLOSED
+            return True
+        if not gate.take(len(data)):
+            _end(gate, "Input faster than a person can type: disconnected.")
+            return False
+        if msg.type == WSMsgType.BINARY:
+            link.feed(data)
+        else:
+            _control(gate, msg.data)
+
+
+def _end(gate: Gate, message: str) -> None:
+    if gate.session is not None:
+        gate.session.end(message)
+
+
+def _control(gate: Gate, text: str) -> None:
+    """A text message: ``{"type": "resize", "cols": C, "rows": R}``; anything else is
+    ignored."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return
+    if not isinstance(message, dict) or message.get("type") != "resize":
+        return
+    cols, rows = message.get("cols"), message.get("rows")
+    if isinstance(cols, int) and isinstance(rows, int) and gate.session is not None \
+            and not isinstance(cols, bool) and not isinstance(rows, bool):
+        gate.session.resize(cols, rows)
+
+
+class WebListener:
+    """The listening web port (from :func:`start_web`): ``port`` is the TCP port."""
+
+    def __init__(self, runner: web.AppRunner, site: web.TCPSite, port: int,
+                 tasks: set[asyncio.Task[Any]]) -> None:
+        self._runner, self._site = runner, site
+        self.port = port
+        self.tasks = tasks
+        self._cleanup: asyncio.Task[None] | None = None
+
+    def stop_accepting(self) -> None:
+        """Close the listening socket; sessions already open go on."""
+        server = self._site._server
+        if server is not None:
+            server.close()
+
+    def close(self) -> None:
+        """Stop accepting and close every connection (in a task; see :meth:`wait_closed`)."""
+        self.stop_accepting()
+        if self._cleanup is None:
+            self._cleanup = asyncio.create_task(self._runner.cleanup(), name="web cleanup")
+
+    async def wait_closed(self) -> None:
+        """Wait until every connection is closed and every door task has ended."""
+        if self._cleanup is None:
+            self.close()
+        if self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+        await self._cleanup
+
+
+async def start_web(host: Host) -> WebListener:
+    """Serve the page and the WebSocket on ``host.config.web.host``/``port`` (0: any
+    free port) for ``host``. Returns the :class:`WebListener`. Raises ``OSError`` if the
+    port cannot be bound, ``FileNotFoundError`` if the package's files are missing."""
+    config = host.config
+    files = _static()
+    tasks: set[asyncio.Task[Any]] = set()
+
+    @web.middleware
+    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            exc.headers.update(SECURITY_HEADERS)
+            raise
+        if not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    async def page(request: web.Request) -> web.Response:
+        body, kind = files[""]
+        return web.Response(body=body, headers={"Content-Type": kind})
+
+    async def static(request: web.Request) -> web.Response:
+        found = files.get(request.match_info["name"])
+        if found is None or not request.match_info["name"]:
+            raise web.HTTPNotFound(text="Not found.\n")
+        body, kind = found
+        return web.Response(body=body, headers={"Content-Type": kind})
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        return await handle_socket(host, request, tasks)
+
+    app = web.Application(middlewares=[headers], client_max_size=4096)
+    app.router.add_get("/", page)
+    app.router.add_get("/static/{name:.+}", static)
+    app.router.add_get("/ws", socket)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0,
+                           handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, config.web.host, config.web.port)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    log.info("web listening on %s port %d", config.web.host, port)
+    return WebListener(runner, site, port, tasks)

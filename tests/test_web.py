@@ -1,0 +1,169 @@
+"""The browser transport (issue 19): the page, its headers and files, and the WebSocket
+door session against the real server, next to telnet players; bad input on it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.resources
+import re
+
+import aiohttp
+import pytest
+
+from bbspoker.transport.web import FILES, SECURITY_HEADERS
+from tests.tableplay import join
+from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
+from tests.termclients import WebClient
+
+pytestmark = pytest.mark.e2e
+
+
+async def _no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+@contextlib.asynccontextmanager
+async def web_server(tmp_path, **config):
+    """The real server with the web port on a free port, a fake clock and no login
+    delays; yields (server, clients: a list closed at the end, clock)."""
+    clock = FakeClock()
+    made: list = []
+    web = {"enabled": True, **config.pop("web", {})}
+    async with running_server(tmp_path, clock=clock, sleep=_no_sleep, web=web,
+                              **config) as server:
+        try:
+            yield server, made, clock
+        finally:
+            for c in made:
+                with contextlib.suppress(Exception):
+                    await c.close()
+
+
+async def browser(server, made, **kwargs) -> WebClient:
+    c = await WebClient.connect(server.web_port, **kwargs)
+    made.append(c)
+    return c
+
+
+async def telnet(server, made) -> TelnetClient:
+    c = await TelnetClient.connect(server.port)
+    made.append(c)
+    return c
+
+
+async def test_the_page_loads_only_its_own_files_with_a_strict_policy(tmp_path):
+    async with web_server(tmp_path) as (server, made, clock):
+        base = f"http://127.0.0.1:{server.web_port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(base + "/") as r:
+                page = await r.text()
+                assert r.status == 200 and r.content_type == "text/html"
+                for name, value in SECURITY_HEADERS.items():
+                    assert r.headers[name] == value
+            csp = SECURITY_HEADERS["Content-Security-Policy"]
+            assert "default-src 'none'" in csp and "script-src 'self';" in csp
+            assert "connect-src 'self'" in csp and "frame-ancestors 'none'" in csp
+            # Every file the page names is this server's, and is served.
+            urls = re.findall(r'(?:src|href)="([^"]+)"', page)
+            assert urls and not [u for u in urls if "//" in u or u.startswith("/")]
+            assert "<script>" not in page and "style=" not in page   # nothing inline
+            for url in urls:
+                async with http.get(f"{base}/{url}") as r:
+                    assert r.status == 200, url
+                    assert r.headers["X-Content-Type-Options"] == "nosniff"
+            async with http.get(base + "/static/xterm/xterm.js") as r:
+                assert "text/javascript" in r.headers["Content-Type"]
+                assert b"xterm" in await r.read()
+            for path in ("/static/../pyproject.toml", "/static/vendor/xterm/package.json",
+                         "/static/nothing.js", "/etc/passwd"):
+                async with http.get(base + path) as r:
+                    assert r.status == 404, path
+    # The files come with the package (package data), xterm.js with its licence.
+    root = importlib.resources.files("bbspoker.transport") / "static"
+    assert (root / "vendor" / "xterm" / "LICENSE").read_text().startswith("Copyright")
+    assert all((root / path).is_file() for path, _ in FILES.values())
+
+
+async def test_a_browser_player_logs_in_joins_a_telnet_player_and_resizes(tmp_path):
+    async with web_server(tmp_path) as (server, made, clock):
+        alice = await telnet(server, made)
+        await alice.login("alice", "pw-alice")
+        await join(alice, "Nobody is using the poker game right now.")
+        bob = await browser(server, made, cols=90, rows=30)
+        await bob.login("bob", "pw-bob-1")
+        session = server.app.find_online("bob")
+        assert session.term.kind == "xterm-256color" and (session.cols, session.rows) == (90, 30)
+        await join(bob, "alice")
+        await alice.wait_for("bob has joined the table.")
+        # Chat typed in the browser reaches the telnet player; an escape sequence in it
+        # is taken as a key, never passed on.
+        mark = len(alice.received)
+        await bob.send(".hi \x1b[2Jthere\r")
+        await alice.wait_for("[bob] hi there")
+        assert b"\x1b[2J" not in alice.received[mark:]
+        await bob.resize(120, 40)
+        await wait_until(lambda: (session.cols, session.rows) == (120, 40))
+        await bob.wait_for("[X] Exit the game")
+        await bob.send_frame('{"type": "resize", "cols": "x", "rows": []}')   # ignored
+        await bob.send_frame("not json")
+        await bob.send("x")
+        await bob.wait_for("(y/n)")
+
+
+async def test_an_oversized_message_ends_that_connection_only(tmp_path):
+    async with web_server(tmp_path) as (server, made, clock):
+        alice = await telnet(server, made)
+        await alice.login("alice", "pw-alice")
+        calm = await browser(server, made)
+        await calm.wait_for("Handle:")
+        big = await browser(server, made)
+        await big.wait_for("Handle:")
+        await big.send_frame(b"x" * (server.app.config.web.max_message_bytes + 1))
+        await big.wait_closed()
+        assert big.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+        # A flood of small messages is cut off by the rate limit.
+        flood = await browser(server, made)
+        await flood.wait_for("Handle:")
+        for _ in range(10):
+            await flood.send_frame(b" " * 3999 + b"\r")
+        await flood.wait_for("Input faster than a person can type: disconnected.")
+        await flood.wait_closed()
+        # The others go on.
+        await calm.login("carol", "pw-carol")
+        await alice.send("w")
+        await alice.wait_for("carol")
+        await wait_until(lambda: server.app.limits.total == 2)
+
+
+async def test_wrong_passwords_in_the_browser_lock_the_address_out(tmp_path):
+    async with web_server(tmp_path, login={"max_failures": 2}) as (server, made, clock):
+        alice = await telnet(server, made)
+        await alice.login("alice", "pw-alice")
+        await alice.send("q")
+        mallory = await browser(server, made)
+        await mallory.wait_for("Handle:")
+        await mallory.send("alice\r")
+        await mallory.wait_for("Password:")
+        await mallory.send("guess1\r")
+        await mallory.wait_for("Wrong password.")
+        await mallory.send("alice\r")
+        await wait_until(lambda: mallory.text.count("Password:") == 2)
+        await mallory.send("guess2\r")
+        await mallory.wait_for("Too many failed logins: try again later.")
+        await mallory.wait_closed()
+        again = await browser(server, made)
+        await again.wait_for("Too many failed logins from your address.")
+
+
+async def test_a_page_of_another_site_may_not_open_a_session(tmp_path):
+    async with web_server(tmp_path) as (server, made, clock):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await browser(server, made, origin="https://evil.example")
+        assert refused.value.status == 403
+        assert server.app.limits.total == 0
+    (tmp_path / "b").mkdir()
+    async with web_server(tmp_path / "b", web={"origins": "https://bbs.example.org"}) as (
+            server, made, clock):
+        c = await browser(server, made, origin="https://bbs.example.org")
+        await c.wait_for("Handle:")
