@@ -125,7 +125,10 @@ async def test_three_players_play_two_rounds_with_the_log_and_a_tied_ranking(tmp
         for turn, (who, keys) in enumerate(zip(turns, SCRIPT)):
             c = clients[who]
             await c.wait_for("[<] push left  [>] push right")
-            assert "Turn ..... " + who in alice.text
+            for other in clients.values():          # the keys only for the one in turn
+                if other is not c:
+                    await other.wait_for("Turn ..... " + who)
+                    assert "[<] push" not in other.text and "[A] swap all" not in other.text
             for key in keys:
                 await c.send(key)
                 for line in next(expected):

@@ -586,7 +586,8 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
         for name, s in result.by_policy().items():
             print(f"{'all':>4}  {name:<10}  {s.mean:>+10.2f}  {s.ci95:>9.2f}")
     if result.to_system:
-        print(f"pots nobody won went to the system: {result.to_system:,} CUBES")
+        what = ("remainders of split pots went" if schiebe else "pots nobody won went")
+        print(f"{what} to the system: {result.to_system:,} CUBES")
     for example in result.illegal_examples:
         print(f"illegal: {example}", file=sys.stderr)
     return 1 if result.illegal else 0
