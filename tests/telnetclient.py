@@ -324,7 +324,7 @@ async def wait_until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 @contextlib.asynccontextmanager
 async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
                          sleep: Callable[[float], Awaitable[Any]] | None = None,
-                         tables: Sequence[tuple[str, str]] = (),
+                         tables: Sequence[tuple[Any, ...]] = (),
                          bot_accounts: Mapping[str, int] | None = None,
                          bot_sleep: Callable[[float], Awaitable[Any]] | None = None,
                          **sections: dict[str, Any]) -> AsyncIterator[Server]:
@@ -336,7 +336,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
     0: chapter 2's rule at once); the tests of the grace set it. Unless ``login`` says
     otherwise, one address may sign up 1,000 accounts (every client is 127.0.0.1). ``tables``: ``(id, name)``
-    of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules; none: the one
+    of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules, or ``(id, name,
+    game, {key: value})`` for a table of another kind with its own keys; none: the one
     default table. ``bot_accounts``: computer players' accounts made before the server
     starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with.
     """
@@ -361,7 +362,9 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         config.ssh, host="127.0.0.1", port=0), web=dataclasses.replace(
         config.web, host="127.0.0.1", port=0), ledger=dataclasses.replace(
         config.ledger, path=str(tmp_path / "bbspoker.db")), tables=tuple(
-        TableSpec(table_id, name, "draw40", config.table) for table_id, name in tables))
+        TableSpec(table_id, name, game[0] if game else "draw40",
+                  dataclasses.replace(config.table, **(game[1] if len(game) > 1 else {})))
+        for table_id, name, *game in tables))
     ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
     for handle, funds in (bot_accounts or {}).items():
         ledger.create_account(handle, None, funds, bot=True)

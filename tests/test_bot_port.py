@@ -162,3 +162,20 @@ async def test_the_port_keeps_telnets_limits_and_one_login_per_bot(port_server, 
 async def test_a_closed_port_is_not_listening_by_default(tmp_path):
     async with running_server(tmp_path) as server:
         assert server.bot_port is None
+
+
+async def test_a_program_cannot_sit_at_a_schiebe_table(tmp_path):
+    # Issue 17: the protocol's messages are draw40's; a Schiebe-Poker table says so.
+    async with running_server(
+            tmp_path, sleep=_no_sleep, bots={"enabled": True, "port": 0},
+            login={"failure_delay": 0},
+            tables=[("poker", "PoKeR"), ("push", "Push", "schiebe", {"seats": 4})]) as server:
+        server.app.ledger.create_account("Porty", hash_password("pw-porty"), 300, bot=True)
+        p = await Program.connect(server.bot_port)
+        p.send("10;porty;pw-porty")
+        await p.expect("0;Welcome, Porty.")
+        p.send("13;push")
+        assert await p.expect("9;") == ("9;wrong_game;the bot protocol plays draw40 tables "
+                                        "only, push is schiebe")
+        assert server.app.tables["push"].service.table.handles == []
+        await p.close()

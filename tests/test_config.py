@@ -127,6 +127,15 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ("[output]\ncongestion_bytes = 100\n", "[output] congestion_bytes must be >= 2048, got 100"),
     ("tables = 3\n", "tables must be [[tables]] entries"),
     ("tables = []\n", "[[tables]] needs at least one entry"),
+    ("[table]\nante = 0\n", "[table] ante must be between 1 and 1000000000, got 0"),
+    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nrounds = 8\n',
+     "entry 1 rounds must be between 2 and 7, got 8"),
+    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nseats = 5\n',
+     "entry 1: seats must be between 2 and 4 for schiebe, got 5"),
+    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nbots = 1\n',
+     "entry 1: bots must be 0 for schiebe"),
+    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nante = -1\n',
+     "entry 1 ante must be between 0 and"),
 ])
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
     path = write(tmp_path, text)
@@ -164,6 +173,31 @@ seats = 4
     assert (high.id, high.name, high.game) == ("high-rollers", "High Rollers", "draw40")
     assert (high.rules.ante, high.rules.max_bet, high.rules.seats) == (50, 500, 4)
     assert high.rules.turn_timeout == 45 and high.rules.min_bet == 1   # from [table]
+
+
+def test_a_schiebe_table_has_no_ante_four_seats_and_three_rounds_unless_it_says(tmp_path):
+    config = load_config(write(tmp_path, """
+[table]
+ante = 20
+turn_timeout = 45
+bots = 2
+[[tables]]
+id = "schiebe"
+name = "Schiebe-Poker"
+game = "schiebe"
+[[tables]]
+id = "schiebe-7"
+name = "Seven rounds"
+game = "schiebe"
+rounds = 7
+ante = 12
+seats = 3
+"""))
+    plain, staked = config.table_specs
+    assert plain.game == staked.game == "schiebe"
+    assert (plain.rules.ante, plain.rules.seats, plain.rules.rounds, plain.rules.bots) == (0, 4, 3, 0)
+    assert plain.rules.turn_timeout == 45                               # from [table]
+    assert (staked.rules.ante, staked.rules.seats, staked.rules.rounds) == (12, 3, 7)
 
 
 def test_missing_config_file_is_an_error(tmp_path):

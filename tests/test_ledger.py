@@ -214,6 +214,25 @@ def test_pot_to_system_goes_to_the_system_account(ledger):
     assert ledger.verify() == []
 
 
+def test_a_split_pot_pays_each_winner_and_the_remainder_to_the_system(wallet):
+    # Issue 17: Schiebe-Poker's tie for the first place. 21 CUBES among two: 10 each, 1 over.
+    gid = wallet.open_game(["Alice", "bob"], "d")
+    wallet.pay_into_pot(gid, "alice", 11, "ante")
+    wallet.pay_into_pot(gid, "bob", 10, "ante")
+    for shares, rest in (({"alice": 10, "bob": 10}, 0), ({"alice": 11, "bob": 11}, 0),
+                         ({"alice": -1, "bob": 21}, 1), ({"alice": 11, "bob": 11}, -1)):
+        with pytest.raises(ValueError):        # not the pot, or a negative part: no change
+            wallet.pay_out_split(gid, shares, rest)
+    assert wallet.balance(SYSTEM) == 0
+    wallet.pay_out_split(gid, {"alice": 10, "bob": 10}, 1)
+    wallet.close_game(gid, "Alice, bob", {})
+    assert wallet.balance("alice") == 999 and wallet.balance("bob") == 50
+    assert wallet.balance(SYSTEM) == 1
+    if isinstance(wallet, Ledger):
+        assert wallet.verify() == []
+        assert wallet.totals().system == 1
+
+
 def test_debits_never_go_below_zero_and_change_nothing(ledger):
     gid = ledger.open_game(["bob"], "d")
     last = ledger.latest_journal_id()

@@ -634,14 +634,15 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(commands, "sim", "computer players play each other; CUBES won per game",
                 _sim)
-    p.add_argument("--game", choices=["draw40"], default="draw40", help="game kind")
+    p.add_argument("--game", choices=["draw40", "schiebe"], default="draw40", help="game kind")
     p.add_argument("--players", type=_int_at_least(2), default=None,
                    help="seats (2-5; default: one per policy)")
     p.add_argument("--games", type=_int_at_least(1), default=10_000,
                    help="games to play (default 10000)")
-    p.add_argument("--policies", default="equity,calling",
+    p.add_argument("--policies", default=None,
                    help="comma-separated, one per seat, or one for every seat "
-                        "(random, calling, aggressive, equity; default equity,calling)")
+                        "(random, calling, aggressive, equity; default equity,calling; "
+                        "schiebe: random, lookahead; default lookahead,random)")
     p.add_argument("--seed", type=int, default=None, help="repeat a run exactly")
     return parser
 
@@ -650,6 +651,9 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     from bbspoker.bots.policies import policy
     from bbspoker.bots.sim import simulate
 
+    schiebe = args.game == "schiebe"
+    if args.policies is None:
+        args.policies = "lookahead,random" if schiebe else "equity,calling"
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
     players = args.players or len(names)
     if len(names) == 1:
@@ -657,11 +661,16 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     if len(names) != players:
         raise CliError(f"{players} players but {len(names)} policies: name one per seat, "
                        "or one for all")
-    policies = [policy(n) for n in names]
     show = sys.stderr.isatty() and args.games >= 5000
     progress = (lambda done: print(f"\r  {done:,} / {args.games:,} games", end="",
                                    file=sys.stderr, flush=True)) if show else None
-    result = simulate(policies, args.games, seed=args.seed, progress=progress)
+    if schiebe:   # issue 17: 3 rounds, an ante of 10 so that the ranking is CUBES
+        from bbspoker.bots.schiebe import schiebe_policy, simulate_schiebe
+        result = simulate_schiebe([schiebe_policy(n) for n in names], args.games,
+                                  seed=args.seed, progress=progress)
+    else:
+        result = simulate([policy(n) for n in names], args.games, seed=args.seed,
+                          progress=progress)
     if show:
         print(file=sys.stderr)
     print(f"{result.games:,} games of {args.game}, {players} players, "
@@ -674,7 +683,8 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
         for name, s in result.by_policy().items():
             print(f"{'all':>4}  {name:<10}  {s.mean:>+10.2f}  {s.ci95:>9.2f}")
     if result.to_system:
-        print(f"pots nobody won went to the system: {result.to_system:,} CUBES")
+        what = ("remainders of split pots went" if schiebe else "pots nobody won went")
+        print(f"{what} to the system: {result.to_system:,} CUBES")
     for example in result.illegal_examples:
         print(f"illegal: {example}", file=sys.stderr)
     return 1 if result.illegal else 0

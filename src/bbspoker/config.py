@@ -34,7 +34,7 @@ ENV_DB = "BBSPOKER_DB"
 #: Accepted values of ``[server] log_level``.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Game kinds a ``[[tables]]`` entry may name (``game``).
-GAME_KINDS = ("draw40",)
+GAME_KINDS = ("draw40", "schiebe")
 #: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
 BOT_POLICIES = ("equity", "calling", "aggressive", "random")
 #: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
@@ -152,12 +152,18 @@ class TableConfig:
     sit there; they decide with ``bot_policy`` (one of :data:`BOT_POLICIES`) and think
     ``bot_think_min``..``bot_think_max`` s before each action.
 
+    Schiebe-Poker tables (``game = "schiebe"``, issue 17) use ``seats`` (2-4),
+    ``turn_timeout``, ``ante`` (CUBES per player, 0: no stakes; a schiebe entry that does
+    not set it has 0, whatever ``[table]`` says; likewise at most 4 seats and no bots) and
+    ``rounds``, the number of rounds (2-7) the host proposes; the betting keys mean
+    nothing there, and ``bots`` must be 0.
+
     The section holds the defaults of every table; ``[[tables]]`` entries override
     them per table (``shutdown_grace`` is the server's, for all tables).
     """
 
     seats: int = _key(5, 2, 5)
-    ante: int = _key(10, 1, 10**9)
+    ante: int = _key(10, 0, 10**9)
     min_bet: int = _key(1, 1, 10**9)
     max_bet: int = _key(200, 1, 10**9)
     turn_timeout: float = _seconds(60.0)
@@ -172,6 +178,11 @@ class TableConfig:
     bot_policy: str = _key("equity", choices=BOT_POLICIES)
     bot_think_min: float = _key(1.5, 0)
     bot_think_max: float = _key(4.0, 0)
+    rounds: int = _key(3, 2, 7)
+
+
+#: A Schiebe-Poker table's ante when its ``[[tables]]`` entry sets none (no stakes).
+SCHIEBE_ANTE = 0
 
 
 @dataclass(frozen=True)
@@ -334,8 +345,20 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     return value
 
 
-def _check_table(where: str, rules: TableConfig) -> None:
-    """The checks across keys of one table's rules; ConfigError naming ``where``."""
+def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
+    """The checks across keys of one table's rules (of game kind ``game``); ConfigError
+    naming ``where``."""
+    if game == "schiebe":
+        if rules.seats > 4:
+            raise ConfigError(f"{where} seats must be between 2 and 4 for schiebe, got "
+                              f"{rules.seats}")
+        if rules.bots:
+            raise ConfigError(f"{where} bots must be 0 for schiebe (no computer players "
+                              f"at its tables yet), got {rules.bots}")
+        return
+    if rules.ante < 1:
+        raise ConfigError(f"{where.rstrip(':')} ante must be between 1 and {10**9}, got "
+                          f"{rules.ante}")
     if rules.min_bet > rules.max_bet:
         raise ConfigError(f"{where} min_bet ({rules.min_bet}) is above max_bet "
                           f"({rules.max_bet})")
@@ -375,8 +398,14 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
                 known = ", ".join(["id", "name", "game"] + [k for k in keys if k != "shutdown_grace"])
                 raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
             values[key] = _check(f"{where} {key}", keys[key], value)
+        if game == "schiebe":
+            # Not inherited from [table] (the draw40 defaults): no stakes, 4 seats at
+            # most, no computer players unless the entry says otherwise.
+            values.setdefault("ante", SCHIEBE_ANTE)
+            values.setdefault("seats", min(defaults.seats, 4))
+            values.setdefault("bots", 0)
         rules = dataclasses.replace(defaults, **values)
-        _check_table(f"{where}:", rules)
+        _check_table(f"{where}:", rules, game)
         specs.append(TableSpec(table_id, name.strip(), game, rules))
     if not specs:
         raise ConfigError(f"{origin}: [[tables]] needs at least one entry")

@@ -239,6 +239,10 @@ class _Player:
         if entry is None:
             self.channel.send(f"9;no_table;there is no table {which[:24]!r}")
             return
+        if entry.spec.game != "draw40":    # the protocol's messages are draw40's (issue 17)
+            self.channel.send(f"9;wrong_game;the bot protocol plays draw40 tables only, "
+                              f"{entry.id} is {entry.spec.game}")
+            return
         service = entry.service
         service.mark_bot(self.handle)
         try:

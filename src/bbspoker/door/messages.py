@@ -109,6 +109,8 @@ def _won(h: str | None, d: Mapping[str, Any]) -> str:
 
 def _event_text(e: Event) -> tuple[str, str] | None:
     h, d, k = e.handle, e.data, e.kind
+    if k in _SCHIEBE_EVENTS or (k in ("started", "round") and "rounds" in d):
+        return _schiebe_event(e)
     if k == "sat":
         return SYSTEM, f"{h} has joined the table."
     if k == "left":
@@ -224,6 +226,14 @@ _REFUSALS = {
     "spectator": "You are watching: take a seat to play.",
     "seat_between_games": "You can take a seat between games.",
     "unknown_action": "That is not a move of this game.",
+    # Schiebe-Poker (issue 17)
+    "vote_running": "The players are voting on the rounds already.",
+    "too_few_players": "At least two players must be seated to play.",
+    "rounds_range": "The number of rounds must be between {low} and {high}.",
+    "no_vote": "There is no proposal to answer.",
+    "voted": "You have answered already.",
+    "push_direction": "Push the middle row to the left or to the right.",
+    "swap_position": "Positions are 1 to 3, from the left.",
 }
 
 
@@ -250,6 +260,8 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     """One line of a game's record (the stored form of
     :class:`~bbspoker.rules.events.Operation`) for ``bbspoker games show``."""
     kind, h = op.get("op"), op.get("handle")
+    if kind in _SCHIEBE_OPERATIONS or (kind in ("deal", "reveal") and "hidden" in op):
+        return _schiebe_operation(op)
     if kind == "ante":
         return f"{h} pays the ante ({op['amount']})"
     if kind == "deal":
@@ -291,3 +303,162 @@ def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str]) -> list[str]:
         lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{s.cubes_won:>11,}"
                      f"{s.cubes_paid:>9,}{s.net:>+9,}{s.biggest_pot:>13,}")
     return lines
+
+
+# ------------------------------------------------------------------ Schiebe-Poker (issue 17)
+
+_SUIT_WORDS = {"+": "spades", "*": "hearts", "#": "diamonds", "-": "clubs"}
+#: Positions of the middle row and of one's open cards, 0 to 2 from the left.
+POSITIONS = ("left", "centre", "right")
+#: Schiebe-Poker values a hand by its category only (High card to Royal flush).
+CATEGORY_NAMES = {
+    Category.HIGH_CARD: "High card", Category.ONE_PAIR: "One pair",
+    Category.TWO_PAIR: "Two pairs", Category.THREE_OF_A_KIND: "Three of a kind",
+    Category.STRAIGHT: "Straight", Category.FLUSH: "Flush", Category.FULL_HOUSE: "Full house",
+    Category.FOUR_OF_A_KIND: "Four of a kind", Category.STRAIGHT_FLUSH: "Straight flush",
+    Category.ROYAL_FLUSH: "Royal flush",
+}
+_SCHIEBE_EVENTS = frozenset({"proposed", "voted", "vote_failed", "vote_lapsed", "vote_void",
+                             "dealt", "first", "pushed", "swapped", "swapped_all", "no_swap",
+                             "revealed", "ranking"})
+_SCHIEBE_OPERATIONS = frozenset({"rounds", "middle", "first", "push", "swap", "swap_all",
+                                 "no_swap", "ranking"})
+
+
+def card_name(card: str) -> str:
+    """A card of the 52 in words for the log: ``"7*"`` -> ``"7 of hearts"``, ``"Q+"`` ->
+    ``"Q of spades"``."""
+    return f"{card[:-1]} of {_SUIT_WORDS.get(card[-1], card[-1])}"
+
+
+def category_name(value: Category | str | int) -> str:
+    """A Schiebe-Poker hand value for people: ``"Two pairs"`` (from the category, its
+    recorded name ``"TWO_PAIR"`` or its number)."""
+    if isinstance(value, str):
+        value = Category[value]
+    return CATEGORY_NAMES[Category(value)]
+
+
+def _names(cards: Any) -> str:
+    return ", ".join(card_name(c) for c in (cards.split() if isinstance(cards, str) else cards))
+
+
+def _pushed(h: str | None, d: Mapping[str, Any]) -> str:
+    text = f"{h} pushed the middle to the {d['direction']}; {card_name(d['out'])} to the discard pile"
+    if d.get("reshuffle"):
+        n = d.get("reshuffled")
+        pile = f"the {n} cards of the discard pile" if n else "the discard pile"
+        text += f"; the draw pile was empty, so {pile} were shuffled into a new one"
+    return text + f", {card_name(d['in'])} came in."
+
+
+def _swapped(h: str | None, d: Mapping[str, Any]) -> str:
+    return (f"{h} swapped their {POSITIONS[d['own']]} open card ({card_name(d['gave'])}) "
+            f"for the middle row's {POSITIONS[d['middle']]} card ({card_name(d['took'])}).")
+
+
+def _swapped_all(h: str | None, d: Mapping[str, Any]) -> str:
+    return (f"{h} swapped all three open cards with the middle row, left with left: gave "
+            f"{_names(d['gave'])}; took {_names(d['took'])}.")
+
+
+def _places(places: Sequence[Sequence[Any]]) -> str:
+    return ", ".join(f"{p}. {h} ({category_name(c)})" for p, h, c in places)
+
+
+def _split(places: Sequence[Sequence[Any]], pot: int, share: int, remainder: int) -> str:
+    """The pot's split among the first-ranked, and the remainder to the system."""
+    if not pot:
+        return ""
+    firsts = [h for p, h, _ in places if p == 1]
+    if len(firsts) == 1:
+        text = f" {firsts[0]} wins the pot of {pot} CUBES."
+    else:
+        who = ", ".join(firsts[:-1]) + " and " + firsts[-1]
+        text = f" {who} share the pot of {pot} CUBES: {share} each."
+    if remainder == 1:
+        text += " 1 CUBE that does not divide goes to the system."
+    elif remainder:
+        text += f" {remainder} CUBES that do not divide go to the system."
+    return text
+
+
+def _schiebe_event(e: Event) -> tuple[str, str] | None:
+    """The message-area line of a Schiebe-Poker event (``rules/schiebe/game.py``)."""
+    h, d, k = e.handle, e.data, e.kind
+    if k == "proposed":
+        return SYSTEM, (f"{h} proposes to play {d['rounds']} rounds: everyone else, [Y] agree "
+                        "or [N] refuse.")
+    if k == "voted":
+        return SYSTEM, f"{h} agrees to {d['rounds']} rounds."
+    if k == "vote_failed":
+        if d.get("why") == "too_few_antes":
+            return SYSTEM, (f"At least two players with the {d['ante']} CUBES ante are needed: "
+                            "no game.")
+        return SYSTEM, f"{h} does not want {d['rounds']} rounds: no game."
+    if k == "vote_lapsed":
+        missing = ", ".join(d.get("missing", ())) or "someone"
+        return SYSTEM, f"Not everyone answered in time ({missing}): no game."
+    if k == "vote_void":
+        return SYSTEM, "The seats changed: the proposal is dropped."
+    if k == "started":
+        pot = f" (pot {d['pot']} CUBES)" if d.get("pot") else ""
+        return SYSTEM, f"Schiebe-Poker STARTED: {d['rounds']} rounds{pot}."
+    if k == "dealt":
+        return INFO, (f"Each player has two hidden and three open cards; the middle row is "
+                      f"{_names(d['middle'])}; {d['draw']} cards in the draw pile.")
+    if k == "first":
+        return SYSTEM, f"{h} was drawn to begin."
+    if k == "round":
+        return INFO, f"Round {d['round']} of {d['rounds']} begins."
+    if k == "pushed":
+        return SYSTEM, _pushed(h, d)
+    if k == "swapped":
+        return SYSTEM, _swapped(h, d)
+    if k == "swapped_all":
+        return SYSTEM, _swapped_all(h, d)
+    if k == "no_swap":
+        if d.get("timeout"):
+            n = d.get("count", 1)
+            return SYSTEM, (f"{h} did not act within {seconds_text(d['seconds'])}: no swap for "
+                            f"the remaining {'action' if n == 1 else f'{n} actions'}.")
+        return SYSTEM, f"{h} did not swap."
+    if k == "revealed":
+        cards = list(d["cards"])
+        return SYSTEM, (f"{h} shows {' '.join(cards[:2])} (hidden) {' '.join(cards[2:])} "
+                        f"(open): {category_name(d['category'])}.")
+    if k == "ranking":
+        return SYSTEM, ("Final ranking: " + _places(d["places"]) + "."
+                        + _split(d["places"], d["pot"], d["share"], d["remainder"]))
+    return None
+
+
+def _schiebe_operation(op: Mapping[str, Any]) -> str:
+    """One line of a Schiebe-Poker game's record for ``bbspoker games show``."""
+    kind, h = op.get("op"), op.get("handle")
+    where = f"round {op.get('round')}: " if op.get("round") else ""
+    if kind == "rounds":
+        return f"the players agreed on {op['rounds']} rounds"
+    if kind == "deal":
+        return f"{h} is dealt {op['hidden']} hidden and {op['open']} open"
+    if kind == "middle":
+        return f"the middle row: {op['cards']}"
+    if kind == "first":
+        return f"{h} begins"
+    if kind == "push":
+        return where + _pushed(h, op)
+    if kind == "swap":
+        return where + _swapped(h, op)
+    if kind == "swap_all":
+        return where + _swapped_all(h, op)
+    if kind == "no_swap":
+        return where + f"{h} did not swap" + (" (timed out)" if op.get("timeout") else "")
+    if kind == "reveal":
+        return f"{h} shows {op['hidden']} (hidden) {op['open']} (open): {category_name(op['category'])}"
+    if kind == "ranking":
+        places = [(p, who, c) for p, who, c in op["places"]]
+        shares = op.get("shares") or {}
+        share = next(iter(shares.values()), 0)
+        return ("Final ranking: " + _places(places) + "."
+                + _split(places, op["pot"], share, op.get("remainder", 0)))
+    return ", ".join(f"{k}={v}" for k, v in op.items())

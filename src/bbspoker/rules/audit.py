@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from bbspoker.rules import fairness
 from bbspoker.rules.cards import GV40, STANDARD52, DeckSpec
 
-__all__ = ["Mismatch", "Verdict", "verify_deal", "DECKS", "draw40_draws", "holdem_draws"]
+__all__ = ["Mismatch", "Verdict", "verify_deal", "DECKS", "draw40_draws", "holdem_draws",
+           "schiebe_draws"]
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,10 @@ class Mismatch:
     ``step``: 1-based position in the record's operations; ``handle``: whose step;
     ``what``: ``deal`` (the five cards dealt), ``draw`` (the cards drawn in a discard, in
     the order drawn), ``hand`` (a hand shown or discarded from is not the one the deck
-    gave) or ``short`` (the record takes more cards than the deck has); ``expected`` and
-    ``recorded``: the cards (notation, space-separated) by the deck and by the record."""
+    gave), ``short`` (the record takes more cards than the deck has) or ``record`` (the
+    record contradicts its own replay: a card moved that was not where the record put
+    it); ``expected`` and ``recorded``: the cards (notation, space-separated) by the deck
+    (or the replay) and by the record."""
 
     step: int
     handle: str | None
@@ -39,9 +42,13 @@ class Mismatch:
 #: A game kind's walk of its record: for each operation that takes cards from the deck
 #: or shows a hand, ``(step, handle, what, count, recorded cards)``; ``what`` is ``deal``
 #: (``count`` cards from the top, compared as a set), ``draw`` (``count`` cards from the
-#: top, compared in order) or ``hand`` (``count`` 0: the cards must be the hand held).
+#: top, compared in order), ``hand`` (``count`` 0: the cards must be the hand held) or
+#: ``reshuffle`` (the cards given, the discard pile, become the new deck in the order of
+#: the game's sub-stream ``reshuffle-<count>``, docs/fairness.md). A walk that replays
+#: the game may also yield a :class:`Mismatch` (``record``) where the record
+#: contradicts itself.
 Walk = Callable[[Sequence[Mapping[str, object]]],
-                Iterator[tuple[int, str | None, str, int, list[str]]]]
+                Iterator["tuple[int, str | None, str, int, list[str]] | Mismatch"]]
 
 
 def draw40_draws(operations: Sequence[Mapping[str, object]]
@@ -83,9 +90,65 @@ def holdem_draws(operations: Sequence[Mapping[str, object]]
             yield step, str(op.get("handle")), "hand", 0, str(op.get("cards") or "").split()
 
 
+def schiebe_draws(operations: Sequence[Mapping[str, object]]
+                  ) -> Iterator[tuple[int, str | None, str, int, list[str]] | Mismatch]:
+    """The Schiebe-Poker record replayed (``rules/schiebe/game.py``): ``deal`` takes each
+    player's five cards from the top in order (two hidden, three open), ``middle`` the
+    three middle cards; a ``push`` puts the middle row's edge card on the discard pile,
+    reshuffles the discard pile into a new deck when the record says so (``reshuffle``:
+    the pile as the replay has it), and draws one card; ``swap`` and ``swap_all`` move
+    open cards; a player who ``left`` takes their cards out of play; ``reveal`` shows a
+    hand that must be the one the replay holds. Where the record names a card that the
+    replay does not have at that place, a :class:`Mismatch` ``record`` is yielded and
+    the replay goes on with the record's card."""
+    hands: dict[str, list[str]] = {}      # handle -> hidden + open (5)
+    middle: list[str] = []
+    pile: list[str] = []
+    for step, op in enumerate(operations, 1):
+        kind, handle = op.get("op"), op.get("handle")
+        h = handle if isinstance(handle, str) else None
+        if kind == "deal" and h is not None:
+            cards = str(op.get("hidden") or "").split() + str(op.get("open") or "").split()
+            hands[h] = list(cards)
+            yield step, h, "draw", 5, cards
+        elif kind == "middle":
+            middle = str(op.get("cards") or "").split()
+            yield step, None, "draw", 3, list(middle)
+        elif kind == "push" and h is not None and len(middle) == 3:
+            left = op.get("direction") == "left"
+            out = middle.pop(0 if left else -1)
+            if op.get("out") != out:
+                yield Mismatch(step, h, "record", out, str(op.get("out")))
+            pile.append(out)
+            if op.get("reshuffle"):
+                yield step, None, "reshuffle", int(op["reshuffle"]), pile  # type: ignore[call-overload]
+                pile = []
+            new = str(op.get("in") or "")
+            yield step, h, "draw", 1, [new]
+            middle.insert(len(middle) if left else 0, new)
+        elif kind == "swap" and h in hands:
+            own, mid = int(op["own"]) + 2, int(op["middle"])  # type: ignore[call-overload]
+            if (hands[h][own], middle[mid]) != (op.get("gave"), op.get("took")):
+                yield Mismatch(step, h, "record", f"{hands[h][own]} {middle[mid]}",
+                               f"{op.get('gave')} {op.get('took')}")
+            hands[h][own], middle[mid] = middle[mid], hands[h][own]
+        elif kind == "swap_all" and h in hands:
+            if (hands[h][2:], middle) != (str(op.get("gave")).split(), str(op.get("took")).split()):
+                yield Mismatch(step, h, "record", " ".join(hands[h][2:] + middle),
+                               f"{op.get('gave')} {op.get('took')}")
+            hands[h][2:], middle = middle, hands[h][2:]
+        elif kind == "left" and h in hands:
+            del hands[h]
+        elif kind == "reveal" and h is not None:
+            shown = str(op.get("hidden") or "").split() + str(op.get("open") or "").split()
+            if shown != hands.get(h):
+                yield Mismatch(step, h, "hand", " ".join(hands.get(h, [])), " ".join(shown))
+
+
 #: Game kind -> its deck and the walk of its record.
 DECKS: dict[str, tuple[DeckSpec, Walk]] = {"draw40": (GV40, draw40_draws),
-                                          "holdem": (STANDARD52, holdem_draws)}
+                                          "holdem": (STANDARD52, holdem_draws),
+                                          "schiebe": (STANDARD52, schiebe_draws)}
 
 
 @dataclass(frozen=True)
@@ -118,8 +181,19 @@ def verify_deal(kind: str, game_id: int, server_seed: bytes, commitment: str,
     found: list[Mismatch] = []
     hands: dict[str | None, set[str]] = {}
     top = checked = 0
-    for step, handle, what, count, recorded in walk(operations):
+    source = deck          # what the next card is drawn from: the deck, or a reshuffle
+    for item in walk(operations):
+        if isinstance(item, Mismatch):
+            found.append(item)
+            continue
+        step, handle, what, count, recorded = item
         cards = [norm.get(c.upper(), c) for c in recorded]
+        if what == "reshuffle":
+            pile = sorted(cards, key=lambda c: order.get(c, len(order)))
+            source = tuple(fairness.shuffle(pile, server_seed, game_id, client_seeds,
+                                            f"reshuffle-{count}"))
+            top = 0
+            continue
         if what == "discarded":
             if not set(cards) <= hands.get(handle, set()):
                 found.append(Mismatch(step, handle, "hand", _text(hands.get(handle, ()), order),
@@ -132,7 +206,7 @@ def verify_deal(kind: str, game_id: int, server_seed: bytes, commitment: str,
                 found.append(Mismatch(step, handle, "hand", _text(hands.get(handle, ()), order),
                                       " ".join(cards)))
             continue
-        expected = list(deck[top:top + count])
+        expected = list(source[top:top + count])
         top += count
         checked += len(cards)
         if len(expected) < count:

@@ -42,12 +42,17 @@ def commitment(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
-def message(game_id: int, client_seeds: Sequence[str]) -> bytes:
+def message(game_id: int, client_seeds: Sequence[str], part: str | None = None) -> bytes:
     """The HMAC message of a game: the UTF-8 of the JSON array ``[VERSION, game_id,
     [client seeds in seat order]]`` written without spaces (``separators=(",", ":")``,
-    ``ensure_ascii=False``): unambiguous whatever the seeds contain."""
-    return json.dumps([VERSION, game_id, list(client_seeds)], separators=(",", ":"),
-                      ensure_ascii=False).encode("utf-8")
+    ``ensure_ascii=False``): unambiguous whatever the seeds contain. ``part`` names a
+    further shuffle of the same game (a sub-stream, e.g. ``"reshuffle-1"`` for Schiebe-Poker's
+    first reshuffle of the discard pile): it is appended to the array,
+    ``[VERSION, game_id, [seeds], part]``; ``None`` (the deck) appends nothing."""
+    items: list[object] = [VERSION, game_id, list(client_seeds)]
+    if part is not None:
+        items.append(part)
+    return json.dumps(items, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def stream(server_seed: bytes, msg: bytes) -> Iterator[int]:
@@ -62,13 +67,13 @@ def stream(server_seed: bytes, msg: bytes) -> Iterator[int]:
 
 
 def shuffle(cards: Sequence[_T], server_seed: bytes, game_id: int,
-            client_seeds: Sequence[str]) -> list[_T]:
+            client_seeds: Sequence[str], part: str | None = None) -> list[_T]:
     """``cards`` in the game's deck order (the top card first): Fisher-Yates from the last
     place down, each place ``i`` swapped with place ``j``, a number of :func:`stream` taken
     modulo ``i + 1``; a number at or above the largest multiple of ``i + 1`` below 2**32 is
-    skipped (no bias)."""
+    skipped (no bias). ``part``: a further shuffle of the game (see :func:`message`)."""
     deck = list(cards)
-    numbers = stream(server_seed, message(game_id, client_seeds))
+    numbers = stream(server_seed, message(game_id, client_seeds, part))
     for i in range(len(deck) - 1, 0, -1):
         span = i + 1
         limit = (1 << 32) - (1 << 32) % span
@@ -106,10 +111,11 @@ class Seal:
         """SHA-256 of the server seed, 64 hex digits: shown at the start."""
         return commitment(self.server_seed)
 
-    def deck(self, cards: Sequence[_T], game_id: int) -> list[_T]:
+    def deck(self, cards: Sequence[_T], game_id: int, part: str | None = None) -> list[_T]:
         """``cards`` (the kind's deck in notation order) as game ``game_id`` deals them,
-        the top card first (:func:`shuffle`)."""
-        return shuffle(cards, self.server_seed, game_id, self.client_seeds)
+        the top card first (:func:`shuffle`); ``part`` names a further shuffle of the game
+        (:func:`message`)."""
+        return shuffle(cards, self.server_seed, game_id, self.client_seeds, part)
 
 
 def new_seal(players: Sequence[str], phrases: Mapping[str, str | None] | None = None,

@@ -97,6 +97,15 @@ class Wallet(Protocol):
         """Move the pot of a game nobody won to the :data:`SYSTEM` account."""
         ...
 
+    def pay_out_split(self, game_id: int, shares: Mapping[str, int], to_system: int) -> None:
+        """Empty the pot of ``game_id`` among several winners (Schiebe-Poker's tie for the
+        first place): each handle of ``shares`` gets its CUBES (journal reason ``win``;
+        0 moves nothing), and ``to_system`` CUBES, the remainder that does not divide,
+        go to the :data:`SYSTEM` account (reason ``remainder``). Raises ``ValueError``
+        (nothing changed) unless the shares and the remainder are not negative and add
+        up to the pot."""
+        ...
+
     def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
         """Mark the game finished (its pot must be empty) and store its hand history
         (a JSON-able mapping). Raises ``ValueError`` if the game is not open or its pot

@@ -210,6 +210,24 @@ class MemoryWallet:
         self._set(self.balances, SYSTEM, self.balances.get(SYSTEM, 0) + amount)
         self.journal.append((game_id, SYSTEM, amount, "pot-to-system"))
 
+    def pay_out_split(self, game_id: int, shares: Mapping[str, int], to_system: int) -> None:
+        """See :meth:`bbspoker.rules.money.Wallet.pay_out_split`."""
+        self._open(game_id)
+        if to_system < 0 or any(v < 0 for v in shares.values()) \
+                or sum(shares.values()) + to_system != self.pots[game_id]:
+            raise ValueError(f"pot of game {game_id} is {self.pots[game_id]}, not "
+                             f"{sum(shares.values())} + {to_system}")
+        keys = {handle: self._key(handle) for handle in shares}
+        self._set(self.pots, game_id, 0)
+        for handle, amount in shares.items():
+            if amount:
+                key = keys[handle]
+                self._set(self.balances, key, self.balances[key] + amount)
+                self.journal.append((game_id, key, amount, "win"))
+        if to_system:
+            self._set(self.balances, SYSTEM, self.balances.get(SYSTEM, 0) + to_system)
+            self.journal.append((game_id, SYSTEM, to_system, "remainder"))
+
     def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
         self._open(game_id)
         if self.pots[game_id]:

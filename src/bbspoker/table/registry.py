@@ -19,6 +19,7 @@ from typing import Any
 from bbspoker.config import TableSpec
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules
 from bbspoker.rules.fairness import Seal
+from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
 from bbspoker.store.wallet import Wallet
 from bbspoker.table.bus import Bus
 from bbspoker.table.service import TableService
@@ -28,7 +29,7 @@ __all__ = ["TableEntry", "TableRegistry", "TableWallet", "GAME_TITLES"]
 log = logging.getLogger(__name__)
 
 #: How each game kind is named in the lobby's table list.
-GAME_TITLES = {"draw40": "40-card draw"}
+GAME_TITLES = {"draw40": "40-card draw", "schiebe": "Schiebe-Poker"}
 
 
 class TableWallet:
@@ -41,7 +42,7 @@ class TableWallet:
         self.table_id = table_id
         for name in ("transaction", "defer_commits", "commit_pending", "balance",
                      "balances_of", "pay_into_pot", "pay_out_pot", "pot_to_system",
-                     "close_game", "cancel_game"):
+                     "pay_out_split", "close_game", "cancel_game"):
             setattr(self, name, getattr(wallet, name))
 
     def open_game(self, handles: Sequence[str], seal: Seal | str) -> int:
@@ -110,9 +111,16 @@ def _draw40(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Draw40:
         phrases=phrases)
 
 
+def _schiebe(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Schiebe:
+    r = spec.rules
+    return Schiebe(wallet, SchiebeRules(seats=r.seats, rounds=r.rounds, ante=r.ante,
+                                        turn_timeout=r.turn_timeout), phrases=phrases)
+
+
 #: Game kind -> the game a table of that kind runs (``spec``, the table's wallet, the
 #: players' client seed phrases).
-GAMES: Mapping[str, Callable[[TableSpec, Any, Phrases | None], Draw40]] = {"draw40": _draw40}
+GAMES: Mapping[str, Callable[[TableSpec, Any, Phrases | None], Any]] = {
+    "draw40": _draw40, "schiebe": _schiebe}
 
 
 class TableRegistry:

@@ -110,7 +110,10 @@ class TableSnapshot:
     connection dropped and whose seats wait for them; ``rules`` are the game's numbers
     (frozen, e.g. :class:`~bbspoker.rules.draw40.game.Draw40Rules`); ``bots`` the
     lower-case handles of the computer players seated; ``waiting`` the spectators who
-    asked for a seat (:class:`WantSeat`), first first.
+    asked for a seat (:class:`WantSeat`), first first. ``phase`` is the game kind's own
+    (draw40: :class:`~bbspoker.rules.draw40.game.Phase`); ``board`` is the public table of
+    a kind that has one (Schiebe-Poker: :class:`~bbspoker.rules.schiebe.game.Board`, the
+    middle row, open cards and piles), ``None`` for draw40.
     """
 
     version: int
@@ -119,7 +122,7 @@ class TableSnapshot:
     current: str | None
     pot: int | None
     round: int | None
-    phase: Phase
+    phase: Any
     deadline: float | None
     actions: Mapping[str, tuple[type[act.Action], ...]]
     bet_ranges: Mapping[str, tuple[int, int]]
@@ -129,6 +132,7 @@ class TableSnapshot:
     rules: Any = None
     bots: frozenset[str] = frozenset()
     waiting: tuple[str, ...] = ()
+    board: Any = None
 
     def seat_of(self, handle: str) -> SeatView | None:
         """The seat of ``handle`` (case-insensitive), or ``None``."""
@@ -236,7 +240,7 @@ class TableService:
         """When the first seated person out of the game has been idle too long, or None."""
         if self.seat_idle_timeout <= 0:
             return None
-        running = self.table.phase is not Phase.IDLE
+        running = self.table.game_id is not None
         times = [self._active_at.get(s.handle.lower(), self.clock())
                  for s in self.snapshot.seats
                  if s.handle.lower() not in self._bots and s.handle not in self._held
@@ -249,7 +253,7 @@ class TableService:
         if self.seat_idle_timeout <= 0:
             return []
         events: list[Event] = []
-        running = self.table.phase is not Phase.IDLE
+        running = self.table.game_id is not None
         seats = self.table.seats()
         if len(self._active_at) > len(seats):         # forget who is no longer seated
             seated = {v.handle.lower() for v in seats}
@@ -334,7 +338,7 @@ class TableService:
         """Server shutdown (issue 4): refuse new games, let a running game finish for up
         to ``grace`` seconds of real time, then call it off (every ante and bet refunded)."""
         self.closing = True
-        if self.table.phase is Phase.IDLE:
+        if self.table.game_id is None:
             return
         self.bus.publish(TableMessage(Event("shutdown_grace", None, {"grace": grace})))
         try:
@@ -423,7 +427,7 @@ class TableService:
         with table.wallet.defer_commits():
             events = self._call_off_lost(now) + table.tick(now) + self._release_held(now)
             events += self._stand_idle(now)
-            if cmd is not None and self.closing and type(cmd.action) is act.Start:
+            if cmd is not None and self.closing and isinstance(cmd.action, act.Start):
                 error, cmd = RuleError("shutting_down"), None
             if cmd is not None:
                 if cmd.handle is not None:
@@ -449,7 +453,7 @@ class TableService:
                 self._recent.append(item)
                 self.bus.publish(item)
         self._send_cards()
-        if self.table.phase is Phase.IDLE:
+        if self.table.game_id is None:
             self._idle.set()
         else:
             self._idle.clear()
@@ -508,7 +512,7 @@ class TableService:
         t = self.table
         if handle.lower() in (h.lower() for h in t.handles):
             raise RuleError("already_seated")
-        if t.phase is Phase.IDLE and not t.is_full:
+        if t.game_id is None and not t.is_full:
             return t.apply(handle, act.Sit(), now)
         if t.is_full and not any(h.lower() in self._bots for h in t.handles):
             raise RuleError("table_full", seats=t.rules.seats)
@@ -521,7 +525,7 @@ class TableService:
         """Between games, the spectators waiting for a seat take the free ones in turn."""
         events: list[Event] = []
         t = self.table
-        while self._waiting and t.phase is Phase.IDLE and not t.is_full:
+        while self._waiting and t.game_id is None and not t.is_full:
             handle = self._waiting.pop(0)
             if handle.lower() in (h.lower() for h in t.handles):
                 continue
@@ -604,4 +608,5 @@ class TableService:
             rules=t.rules,
             bots=frozenset(self._bots),
             waiting=tuple(self._waiting),
+            board=t.board() if hasattr(t, "board") else None,
         )

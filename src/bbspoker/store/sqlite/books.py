@@ -286,6 +286,25 @@ class Books:
         with self.w.write():
             self._take_pot(game_id, self.system_id, amount, "pot-to-system")
 
+    def pay_out_split(self, game_id: int, shares: Mapping[str, int], to_system: int) -> None:
+        """Empty the pot of open game ``game_id`` among several winners: each handle of
+        ``shares`` gets its CUBES (journal reason ``win``; a 0 share moves nothing) and
+        ``to_system`` CUBES go to the SYSTEM account (reason ``remainder``). Raises
+        ValueError, nothing changed, unless all are >= 0 and add up to the cached pot;
+        UnknownAccount for a handle without an account. Queued like a payout."""
+        with self.w.write():
+            pot = self.require_open(game_id)
+            if to_system < 0 or any(v < 0 for v in shares.values()) \
+                    or sum(shares.values()) + to_system != pot:
+                raise ValueError(f"pot of game {game_id} is {pot}, not "
+                                 f"{sum(shares.values())} + {to_system}")
+            ids = {handle: self.account_id(handle) for handle in shares}
+            for handle, amount in shares.items():
+                if amount:
+                    self.move(ids[handle], amount, "win", game_id)
+            if to_system:
+                self.move(self.system_id, to_system, "remainder", game_id)
+
     def close_game(self, game_id: int, winner: str | None, history: Mapping[str, Any]) -> None:
         """Mark the game finished now (``end_reason`` ``"finished"``) and store ``history``
         as JSON. Raises ValueError if the game is not open or its pot still holds CUBES

@@ -228,6 +228,7 @@ class Ledger:
     open_game = _via("books", Books.open_game)
     pay_out_pot = _via("books", Books.pay_out_pot)
     pot_to_system = _via("books", Books.pot_to_system)
+    pay_out_split = _via("books", Books.pay_out_split)
     close_game = _via("books", Books.close_game)
     cancel_game = _via("books", Books.cancel_game)
     recover_unfinished_games = _via("books", Books.recover_unfinished_games)
