@@ -34,7 +34,7 @@ ENV_DB = "BBSPOKER_DB"
 #: Accepted values of ``[server] log_level``.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Game kinds a ``[[tables]]`` entry may name (``game``).
-GAME_KINDS = ("draw40", "schiebe")
+GAME_KINDS = ("draw40", "schiebe", "holdem")
 #: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
 BOT_POLICIES = ("equity", "calling", "aggressive", "random")
 #: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
@@ -158,11 +158,20 @@ class TableConfig:
     ``rounds``, the number of rounds (2-7) the host proposes; the betting keys mean
     nothing there, and ``bots`` must be 0.
 
+    Fixed-limit Texas Hold'em tables (``game = "holdem"``, issue 16) use ``seats`` (2-9;
+    an entry that does not set it has 9), ``small_bet`` (the bet of preflop and the flop,
+    even; the big bet is twice it, the big blind equals it and the small blind is half),
+    ``buy_in_min`` and ``buy_in_max`` (CUBES brought to the table; 0: 20 and 100 big
+    blinds), ``between_hands`` (s from one hand to the next), ``turn_timeout``,
+    ``idle_games`` (hands with every turn timed out before a player stands up),
+    ``reconnect_grace`` and ``seat_idle_timeout``; ``bots`` must be 0 (Hold'em computer
+    players play in the simulator, not yet at live tables).
+
     The section holds the defaults of every table; ``[[tables]]`` entries override
     them per table (``shutdown_grace`` is the server's, for all tables).
     """
 
-    seats: int = _key(5, 2, 5)
+    seats: int = _key(5, 2, 9)
     ante: int = _key(10, 0, 10**9)
     min_bet: int = _key(1, 1, 10**9)
     max_bet: int = _key(200, 1, 10**9)
@@ -179,6 +188,10 @@ class TableConfig:
     bot_think_min: float = _key(1.5, 0)
     bot_think_max: float = _key(4.0, 0)
     rounds: int = _key(3, 2, 7)
+    small_bet: int = _key(10, 2, 10**9)
+    buy_in_min: int = _key(0, 0, 10**12)
+    buy_in_max: int = _key(0, 0, 10**12)
+    between_hands: float = _key(5.0, 0, 3600)
 
 
 #: A Schiebe-Poker table's ante when its ``[[tables]]`` entry sets none (no stakes).
@@ -348,6 +361,22 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
 def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
     """The checks across keys of one table's rules (of game kind ``game``); ConfigError
     naming ``where``."""
+    if game == "holdem":
+        if rules.small_bet % 2:
+            raise ConfigError(f"{where} small_bet must be even (the small blind is half of "
+                              f"it), got {rules.small_bet}")
+        low = rules.buy_in_min or 20 * rules.small_bet
+        high = rules.buy_in_max or 100 * rules.small_bet
+        if not rules.small_bet <= low <= high:
+            raise ConfigError(f"{where} needs small_bet ({rules.small_bet}) <= buy_in_min "
+                              f"({low}) <= buy_in_max ({high})")
+        if rules.bots:
+            raise ConfigError(f"{where} bots must be 0 for holdem (its computer players "
+                              f"play in the simulator, not yet at tables), got {rules.bots}")
+        return
+    if rules.seats > 5:
+        raise ConfigError(f"{where} seats must be between 2 and 5, got {rules.seats} "
+                          f"(up to 9 only at a holdem table)")
     if game == "schiebe":
         if rules.seats > 4:
             raise ConfigError(f"{where} seats must be between 2 and 4 for schiebe, got "
@@ -403,6 +432,9 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
             # most, no computer players unless the entry says otherwise.
             values.setdefault("ante", SCHIEBE_ANTE)
             values.setdefault("seats", min(defaults.seats, 4))
+            values.setdefault("bots", 0)
+        if game == "holdem":
+            values.setdefault("seats", 9)
             values.setdefault("bots", 0)
         rules = dataclasses.replace(defaults, **values)
         _check_table(f"{where}:", rules, game)

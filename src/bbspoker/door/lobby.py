@@ -18,7 +18,7 @@ from bbspoker.door.messages import describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
-from bbspoker.door.screens import schiebe
+from bbspoker.door.screens import holdem, schiebe
 from bbspoker.door.terminal import SessionClosed, XMessage
 from bbspoker.rules.fairness import PHRASE_MAX
 from bbspoker.text import clean_text, display_width, fit
@@ -150,7 +150,8 @@ async def _back_to_seat(session: Terminal, app: DoorContext) -> None:
         return
     session.write(f"\r\nYour seat at {entry.name} was kept for you: back to the table.\r\n")
     try:
-        screen = schiebe.SchiebeScreen if entry.spec.game == "schiebe" else poker.PokerScreen
+        screen = {"schiebe": schiebe.SchiebeScreen, "holdem": holdem.HoldemScreen}.get(
+            entry.spec.game, poker.PokerScreen)
         await screen(session, app, entry, returning=True).run()
     finally:
         session.activity = "lobby"
@@ -162,6 +163,8 @@ def _table_line(entry: TableEntry) -> str:
     stakes = f"ante {rules.ante}, {rules.min_bet}-{rules.max_bet}"
     if entry.spec.game == "schiebe":
         stakes = f"ante {rules.ante}" if rules.ante else "no stakes"
+    elif entry.spec.game == "holdem":
+        stakes = f"{rules.small_bet}/{2 * rules.small_bet} limit"
     state = "playing" if snap.pot is not None else "waiting" if snap.seats else "empty"
     seats = f"{len(snap.seats)}/{rules.seats}"
     return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<12}  {stakes:<15}  "
@@ -200,7 +203,8 @@ async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
         return
     session.activity = "poker"
     try:
-        enter = schiebe.enter_table if entry.spec.game == "schiebe" else poker.enter_table
+        enter = {"schiebe": schiebe.enter_table, "holdem": holdem.enter_table}.get(
+            entry.spec.game, poker.enter_table)
         await enter(session, app, entry)
     finally:
         session.activity = "lobby"

@@ -111,6 +111,9 @@ def _event_text(e: Event) -> tuple[str, str] | None:
     h, d, k = e.handle, e.data, e.kind
     if k in _SCHIEBE_EVENTS or (k in ("started", "round") and "rounds" in d):
         return _schiebe_event(e)
+    if k in _HOLDEM_EVENTS or (k == "bet" and "street" in d) or (k == "won" and "amount" in d) \
+            or (k == "sat" and "buy_in" in d) or (k == "left" and "cash_out" in d):
+        return _holdem_event(e)
     if k == "sat":
         return SYSTEM, f"{h} has joined the table."
     if k == "left":
@@ -206,6 +209,9 @@ def describe_event(event: Event) -> tuple[str, str] | None:
 
 
 _REFUSALS = {
+    "capped": "The betting is capped (one bet and three raises): call or fold.",
+    "buy_in_range": "Bring between {low:,} and {high:,} CUBES to this table.",
+    "buy_in_short": "You need at least {low:,} CUBES to sit at this table; you have {cubes:,}.",
     "already_seated": "You are already sitting at the table.",
     "table_full": "All {seats} seats at the poker table are taken.",
     "not_seated": "You are not sitting at the table.",
@@ -262,6 +268,9 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     kind, h = op.get("op"), op.get("handle")
     if kind in _SCHIEBE_OPERATIONS or (kind in ("deal", "reveal") and "hidden" in op):
         return _schiebe_operation(op)
+    if kind in _HOLDEM_OPERATIONS or (kind == "bet" and "street" in op) \
+            or (kind == "won" and "amount" in op) or (kind == "blind"):
+        return _holdem_operation(op)
     if kind == "ante":
         return f"{h} pays the ante ({op['amount']})"
     if kind == "deal":
@@ -462,3 +471,96 @@ def _schiebe_operation(op: Mapping[str, Any]) -> str:
         return ("Final ranking: " + _places(places) + "."
                 + _split(places, op["pot"], share, op.get("remainder", 0)))
     return ", ".join(f"{k}={v}" for k, v in op.items())
+
+
+# ---------------------------------------------------------------- fixed-limit Hold'em
+
+_HOLDEM_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "board", "show",
+                            "muck", "hand_over", "leaving", "sit_out", "sit_in", "busted"})
+_HOLDEM_OPERATIONS = frozenset({"fold", "check", "call", "raise", "board", "show", "muck"})
+
+#: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them.
+HOLDEM_HANDS = {
+    "HIGH_CARD": "high card", "ONE_PAIR": "one pair", "TWO_PAIR": "two pairs",
+    "THREE_OF_A_KIND": "three of a kind", "STRAIGHT": "a straight", "FLUSH": "a flush",
+    "FULL_HOUSE": "a full house", "FOUR_OF_A_KIND": "four of a kind",
+    "STRAIGHT_FLUSH": "a straight flush"}
+
+
+def _made(d: Mapping[str, Any]) -> str:
+    """`` with two pairs (A+ A* 5# 5- K+)`` for a made hand in the data, else ``""``."""
+    if not d.get("hand"):
+        return ""
+    return f" with {HOLDEM_HANDS.get(d['hand'], d['hand'].lower())} ({d.get('best', '')})"
+
+
+def _holdem_event(e: Event) -> tuple[str, str] | None:
+    """The message-area line of a Hold'em event (``rules/holdem/game.py``)."""
+    h, d, k = e.handle, e.data, e.kind
+    late = " did not act in time and" if d.get("timeout") else ""
+    if k == "sat":
+        return SYSTEM, f"{h} sits down with {d['buy_in']:,} CUBES."
+    if k == "left":
+        cashed = d.get("cash_out", 0)
+        why = {"lost_connection": "lost the connection and leaves",
+               "idle": "was idle too long and leaves"}.get(d.get("reason", ""), "leaves")
+        return SYSTEM, f"{h} {why} the table" + (f" with {cashed:,} CUBES." if cashed else ".")
+    if k == "hand":
+        return INFO, (f"Hand {d['game_id']}: {d['button']} has the button; blinds "
+                      f"{d['small_blind']}/{d['big_blind']}.")
+    if k == "blind":
+        return SYSTEM, f"{h} posts the {d['blind']} blind ({d['amount']})."
+    if k == "fold":
+        return SYSTEM, f"{h}{late} folds."
+    if k == "check":
+        return SYSTEM, f"{h}{late} checks."
+    if k == "call":
+        return SYSTEM, f"{h} calls {d['amount']}."
+    if k == "bet":
+        return SYSTEM, f"{h} bets {d['to']}."
+    if k == "raise":
+        return SYSTEM, f"{h} raises to {d['to']}."
+    if k == "board":
+        return INFO, f"{d['street'].upper()}: {' '.join(d['cards'])}   (board {' '.join(d['board'])})"
+    if k == "show":
+        return SYSTEM, f"{h} shows {' '.join(d['cards'])}{_made(d)}."
+    if k == "muck":
+        return SYSTEM, f"{h} does not show."
+    if k == "won":
+        return SYSTEM, f"{h} wins {d['amount']:,} CUBES{_made(d)}."
+    if k == "leaving":
+        return SYSTEM, f"{h} leaves after this hand."
+    if k == "sit_out":
+        return SYSTEM, f"{h} sits out."
+    if k == "sit_in":
+        return SYSTEM, f"{h} is back in the game."
+    if k == "busted":
+        return SYSTEM, f"{h} has no chips left and sits out."
+    return None   # hand_over: the screen shows it
+
+
+def _holdem_operation(op: Mapping[str, Any]) -> str:
+    """One line of a Hold'em hand's record for ``games show``."""
+    kind, h = op.get("op"), op.get("handle")
+    street = f"{op['street']}: " if op.get("street") else ""
+    late = " (timed out)" if op.get("timeout") else ""
+    if kind == "blind":
+        return f"{h} posts the {op['blind']} blind ({op['amount']})"
+    if kind == "fold":
+        return f"{street}{h} folds{late}"
+    if kind == "check":
+        return f"{street}{h} checks{late}"
+    if kind == "call":
+        return f"{street}{h} calls {op['amount']}"
+    if kind == "bet":
+        return f"{street}{h} bets {op['to']}"
+    if kind == "raise":
+        return f"{street}{h} raises to {op['to']}"
+    if kind == "board":
+        burn = f" (burn {op['burn']})" if op.get("burn") else ""
+        return f"{op['street']}: {op['cards']}{burn}"
+    if kind == "show":
+        return f"{h} shows {op['cards']}{_made(op)}"
+    if kind == "muck":
+        return f"{h} does not show"
+    return f"{h} wins {op['amount']:,} CUBES{_made(op)}"

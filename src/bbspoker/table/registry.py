@@ -19,6 +19,7 @@ from typing import Any
 from bbspoker.config import TableSpec
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules
 from bbspoker.rules.fairness import Seal
+from bbspoker.rules.holdem.game import Holdem, HoldemRules
 from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
 from bbspoker.store.wallet import Wallet
 from bbspoker.table.bus import Bus
@@ -29,7 +30,7 @@ __all__ = ["TableEntry", "TableRegistry", "TableWallet", "GAME_TITLES"]
 log = logging.getLogger(__name__)
 
 #: How each game kind is named in the lobby's table list.
-GAME_TITLES = {"draw40": "40-card draw", "schiebe": "Schiebe-Poker"}
+GAME_TITLES = {"draw40": "40-card draw", "schiebe": "Schiebe-Poker", "holdem": "Hold'em"}
 
 
 class TableWallet:
@@ -117,10 +118,18 @@ def _schiebe(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Schiebe:
                                         turn_timeout=r.turn_timeout), phrases=phrases)
 
 
+def _holdem(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Holdem:
+    r = spec.rules
+    return Holdem(wallet, HoldemRules(
+        seats=r.seats, small_bet=r.small_bet, buy_in_min=r.buy_in_min or None,
+        buy_in_max=r.buy_in_max or None, turn_timeout=r.turn_timeout,
+        between_hands=r.between_hands, idle_hands=r.idle_games), phrases=phrases)
+
+
 #: Game kind -> the game a table of that kind runs (``spec``, the table's wallet, the
 #: players' client seed phrases).
 GAMES: Mapping[str, Callable[[TableSpec, Any, Phrases | None], Any]] = {
-    "draw40": _draw40, "schiebe": _schiebe}
+    "draw40": _draw40, "schiebe": _schiebe, "holdem": _holdem}
 
 
 class TableRegistry:

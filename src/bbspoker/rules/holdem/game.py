@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from pokerkit import Automation, FixedLimitTexasHoldem, HandHistory, Mode, State
+from pokerkit import (Automation, FixedLimitTexasHoldem, HandHistory, Mode, StandardHighHand,
+                      State)
 from pokerkit import state as pk
 
 from bbspoker.rules import actions as act
@@ -156,6 +157,11 @@ class HoldemSeat:
     blind: str | None
     current: bool
     shown: tuple[str, ...] | None
+
+    @property
+    def active(self) -> bool:
+        """In the running hand (the table's idle-seat rule asks every kind's seats)."""
+        return self.in_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -741,17 +747,37 @@ class Holdem:
             elif isinstance(op, pk.HoleCardsShowingOrMucking):
                 if op.hole_cards:
                     cards = tuple(from_standard(repr(c)) for c in op.hole_cards)
-                    self._seats[h.order[op.player_index]].shown = cards  # type: ignore[union-attr]
-                    h.operations.append(Operation("show", name, {"cards": " ".join(cards)}))
-                    ev.append(Event("show", name, {"cards": cards}))
+                    seat = self._seats[h.order[op.player_index]]
+                    if seat is not None and seat.handle == name:
+                        seat.shown = cards
+                    data = {"cards": " ".join(cards), **self._made_hand(h, op.player_index)}
+                    h.operations.append(Operation("show", name, data))
+                    ev.append(Event("show", name, {**data, "cards": cards}))
                 else:
                     h.operations.append(Operation("muck", name))
                     ev.append(Event("muck", name))
             elif isinstance(op, pk.ChipsPulling):
                 data = {"amount": op.amount}
+                if h.state.hole_cards[op.player_index] and any(
+                        o.kind == "show" and o.handle == name for o in h.operations):
+                    data |= self._made_hand(h, op.player_index)
                 h.operations.append(Operation("won", name, data))
                 ev.append(Event("won", name, data))
         return ev
+
+    @staticmethod
+    def _made_hand(h: _Hand, p: int) -> dict[str, str]:
+        """Player ``p``'s best five cards once the whole board is out (by pokerkit's
+        ``StandardHighHand``): ``{"hand": label code such as "TWO_PAIR", "best": the
+        five cards}``; ``{}`` before the river (an all-in shows its cards earlier)."""
+        board = [c for cards in h.state.board_cards for c in cards]
+        hole = h.state.hole_cards[p]
+        if len(board) < 5 or len(hole) < 2:
+            return {}
+        made = StandardHighHand.from_game(hole, board)
+        best = sorted((from_standard(repr(c)) for c in made.cards),
+                      key=lambda c: STANDARD52.ranks.index(c[:-1]), reverse=True)
+        return {"hand": made.entry.label.name, "best": " ".join(best)}
 
     def _bet_or_raise(self, h: _Hand) -> str:
         """``bet`` for the first bet of a betting round (preflop the big blind is it),

@@ -1,0 +1,309 @@
+"""The fixed-limit Hold'em table (issue 16) as one player or spectator sees it at 80x24,
+in the family of the GV table: the seats with stacks and bets at the top, the board and
+your hole cards in the middle, the command area and the game information side by side,
+the message area below, the chat line last. Layout (rows 0-23)::
+
+    0  +- Limit Hold'em 10/20: <table> ----------------------- Hand 12, flop -+
+    1  | 1 D  alice      985   10  <-     | 6    frank     1,000           |
+    ..   seats 1-5 on the left, 6-9 on the right: button D, blinds SB/BB,
+    5  |   stack, bet this round, in turn <-, fold, all-in, out, away       |
+    6  | BOARD  [ A+ ] [ K* ] [10# ] [    ] [    ]     POT 135 (100 + 20)    |
+    7  | YOU    [ Q+ ] [ J+ ]                                                 |
+    8  +-------------------------------------------+-------------------------+
+    9-12 commands: exactly the legal keys now      | turn, clock, street, pot
+   13  +- alice [1,000 CUBES] [stack 985] ---------+-------------------------+
+   14-22 the message area: every action as it happens, and the chat
+   23  > chat input
+
+:class:`HoldemScreen` takes the game-screen loop of
+:class:`~bbspoker.door.screens.draw40.PokerScreen` (keys taken in the turn they arrive,
+the table's bus painted in its step, the seat held when the connection drops, chat, [X],
+a spectator's [J]) and draws with the Schiebe-Poker screen's row renderer. The game keys:
+``F`` fold, ``C`` check or call (the amount shown), ``R`` bet or raise (the fixed amount
+shown, nothing to type), ``I`` sit out / come back.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from bbspoker.door.keys import KeyKind
+from bbspoker.door.messages import refusal
+from bbspoker.door.prompts import read_line
+from bbspoker.door.screens.draw40 import PokerScreen, _choose
+from bbspoker.door.screens.regions import CONTINUED
+from bbspoker.door.screens.schiebe import RowRenderer
+from bbspoker.rules import actions as act
+from bbspoker.rules.events import RuleError
+from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
+from bbspoker.table.service import TableSnapshot
+from bbspoker.text import clean_text, display_width, fit
+
+if TYPE_CHECKING:
+    from bbspoker.door.context import DoorContext
+    from bbspoker.door.terminal import Terminal
+    from bbspoker.table.registry import TableEntry
+
+__all__ = ["enter_table", "HoldemScreen", "buy_in_range"]
+
+WIDTH = 80
+LOG_ROWS = 9
+_INPUT_ROW = 23
+_LEFT = 46            # the command area's width inside the borders
+_RIGHT = WIDTH - _LEFT - 3
+_SEAT_LEFT = 38       # a seat column's width inside the borders
+_SEAT_RIGHT = WIDTH - _SEAT_LEFT - 3
+
+
+def buy_in_range(rules: Any) -> tuple[int, int]:
+    """``(minimum, maximum)`` CUBES a player may bring to a Hold'em table of ``rules``
+    (the table's config: 0 means 20 and 100 big blinds)."""
+    return (rules.buy_in_min or 20 * rules.small_bet, rules.buy_in_max or 100 * rules.small_bet)
+
+
+def _row(text: str) -> str:
+    return "|" + fit(text, WIDTH - 2) + "|"
+
+
+def _halves(left: str, right: str, width: int = _LEFT) -> str:
+    return "|" + fit(" " + left, width) + "|" + fit(" " + right, WIDTH - width - 3) + "|"
+
+
+def _box(card: str | None) -> str:
+    """A card, 6 cells: ``[ A+ ]``, ``[10# ]``; an empty place ``[    ]``."""
+    return f"[{card or '':^4}]"
+
+
+async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
+    """What the lobby runs for a Hold'em table: the game and its stakes in a few lines,
+    who sits there; join (asking the buy-in), watch or go back; then the game screen until
+    the player leaves ([X]) or the connection drops."""
+    service = entry.service
+    rules = entry.spec.rules
+    snap = service.snapshot
+    low, high = buy_in_range(rules)
+    cubes = app.ledger.balance(session.handle)
+    lines = ["", f"{entry.name} -- fixed-limit Texas Hold'em {rules.small_bet}/"
+             f"{2 * rules.small_bet} for CUBES, 2-{rules.seats} players",
+             f"Blinds {rules.small_bet // 2}/{rules.small_bet}; one bet and three raises a "
+             f"round. You bring {low:,}-{high:,} CUBES to the table.", "",
+             "Note: this game uses ANSI terminal escape sequences.", ""]
+    names = [s.handle for s in snap.seats]
+    lines.append(f"At the table ({len(names)} of {rules.seats} seats): {', '.join(names)}"
+                 if names else "Nobody is at this table right now.")
+    session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
+    idle = app.config.server.lobby_idle_timeout
+    if len(names) >= rules.seats:
+        session.write(f"All {rules.seats} seats are taken. [W] Watch the game, any other "
+                      "key: back. ")
+        try:
+            key = await session.read_key(idle)
+        except TimeoutError:
+            return
+        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
+            await HoldemScreen(session, app, entry, watching=True).run()
+        return
+    session.write("Join the table? (y/n) [W] Watch ")
+    choice = await _choose(session, "ynw", idle)
+    if choice == "n":
+        return
+    if choice == "w":
+        await HoldemScreen(session, app, entry, watching=True).run()
+        return
+    if cubes < low:
+        session.write(f"You need at least {low:,} CUBES to sit here; you have {cubes:,}. "
+                      "Press any key.")
+        await session.read_key(idle)
+        return
+    most = min(high, cubes)
+    while True:
+        typed = (await read_line(session, f"Buy in with how many CUBES ({low:,}-{most:,}, "
+                                 f"Enter: {most:,})? ", max_chars=12, timeout=idle)).strip()
+        amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
+            else None
+        if amount is not None and low <= amount <= most:
+            break
+        session.write(f"Type a number from {low:,} to {most:,} (digits only).\r\n")
+    try:
+        await service.call(session.handle, act.Sit(buy_in=amount))
+    except RuleError as err:
+        session.write(f"{refusal(err)} Press any key.")
+        await session.read_key(idle)
+        return
+    await HoldemScreen(session, app, entry).run()
+
+
+class HoldemScreen(PokerScreen):
+    """One player's (or spectator's, ``watching``) Hold'em screen; see the module
+    docstring."""
+
+    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
+                 watching: bool = False, returning: bool = False,
+                 want_seat: bool = False) -> None:
+        super().__init__(session, app, entry, watching, returning, want_seat)
+        self.renderer = RowRenderer(session.term, session.encoding)  # type: ignore[assignment]
+        self.renderer.resize(session.cols, session.rows)
+
+    # ----------------------------------------------------------------- keys
+
+    def _game_key(self, char: str) -> None:
+        actions = self.snapshot.actions.get(self.handle, ())
+        if char == "f" and act.Pass in actions:
+            self._command(act.Pass())
+        elif char == "c" and act.CheckCall in actions:
+            self._command(act.CheckCall())
+        elif char == "r" and act.BetRaise in actions:
+            self._command(act.BetRaise())
+        elif char == "i" and act.SitOut in actions:
+            me = self.snapshot.seat_of(self.handle)
+            self._command(act.SitOut(out=not (me is not None and me.out)))
+
+    def _may_sit(self) -> bool:
+        """A spectator may take a free seat at any time (dealt in from the next hand)."""
+        return not self._waits() and len(self.snapshot.seats) < self.rules.seats
+
+    def _clock_deadline(self) -> float | None:
+        """Everyone sees the clock of the turn in play."""
+        return self.snapshot.deadline if self.snapshot.current else None
+
+    def _prompt(self) -> str | None:
+        if self.mode == "exit":
+            me = self.snapshot.seat_of(self.handle)
+            if me is not None and me.in_hand and not self.watching:
+                return "Leave? You fold this hand. (y/n)"
+            return "Really leave the table? (y/n)"
+        return self.error
+
+    # ----------------------------------------------------------------- drawing
+
+    def _paint(self) -> None:
+        if self._busy:
+            return
+        rows, cursor = self.rows()
+        out = self.renderer.render(rows, cursor)  # type: ignore[call-arg, arg-type]
+        if out:
+            self.session.write(out)
+
+    def rows(self) -> tuple[list[str], tuple[int, int]]:
+        """The 24 rows of this screen now, and where the cursor goes (the input line)."""
+        snap = self.snapshot
+        board: HoldemTable | None = snap.board
+        rules = self.rules
+        title = (f"+- Limit Hold'em {rules.small_bet}/{2 * rules.small_bet}: "
+                 f"{clean_text(self.entry.name, 20)} ")
+        where = (f" Hand {board.game_id}, {board.street.value} -+"
+                 if board is not None and board.game_id is not None
+                 else f" {len(snap.seats)} of {rules.seats} seated -+")
+        rows = [title + "-" * max(0, WIDTH - display_width(title) - len(where)) + where]
+        seats = {s.seat: s for s in snap.seats}
+        for n in range(5):
+            left = self._seat_cell(snap, seats.get(n), n)
+            right = self._seat_cell(snap, seats.get(n + 5), n + 5) if n + 5 < rules.seats else ""
+            rows.append(_halves(left, right, _SEAT_LEFT))
+        rows += self._middle(snap, board)
+        rows.append("+" + "-" * _LEFT + "+" + "-" * _RIGHT + "+")
+        for left, right in zip(self._commands(snap, board), self._info(snap, board)):
+            rows.append(_halves(left, right))
+        me = snap.seat_of(self.handle)
+        cubes = snap.balances.get(self.handle, self._own_cubes)
+        status = f"- {clean_text(self.handle, 16)} [{cubes:,} CUBES] "
+        if me is not None and not self.watching:
+            status += f"[stack {me.stack:,}] "
+        xmsgs = len(self.session.inbox)
+        extra = f"[{xmsgs} X-message{'s' if xmsgs != 1 else ''}] " if xmsgs else ""
+        if snap.watchers:
+            extra += f"[{snap.watchers} watching] "
+        line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
+        rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
+        shown = list(self.messages)[-LOG_ROWS:]
+        rows += [_row(" " + (text if tag == CONTINUED else f"[{tag}] {text}"))
+                 for tag, text in shown]
+        rows += [_row("")] * (LOG_ROWS - len(shown))
+        typed = self.editor.text if self.mode == "chat" and self.editor else None
+        if typed is None:
+            rows.append(">" + " " * (WIDTH - 3) + "<")
+            return rows, (_INPUT_ROW, 2)
+        text = f" {clean_text(self.handle, 16)}: {typed}"
+        rows.append(">" + fit(text, WIDTH - 3) + "<")
+        return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
+
+    def _seat_cell(self, snap: TableSnapshot, s: HoldemSeat | None, n: int) -> str:
+        """One seat: number, button/blind, handle, stack, bet this round, state."""
+        if s is None:
+            return f"{n + 1}      (free)"
+        mark = "D" if s.button else {"small": "SB", "big": "BB"}.get(s.blind or "", "")
+        if s.blind and s.button:
+            mark = "D" + ("S" if s.blind == "small" else "B")
+        name = clean_text(s.handle, 10) + ("*" if s.handle.lower() == self.handle.lower() else "")
+        state = ("<-" if s.current else "all-in" if s.all_in else
+                 " ".join(s.shown) if s.shown else "out" if s.out else
+                 "fold" if snap.board is not None and snap.board.game_id is not None
+                 and not s.in_hand and not s.out else "")
+        if s.handle in snap.held:
+            state = (state + " away").strip()
+        bet = f"{s.bet:>5}" if s.bet else "     "
+        return f"{n + 1} {mark:<2} {fit(name, 11)}{s.stack:>7,} {bet} {state}"
+
+    def _middle(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
+        """Rows 6-7: the board and the pot; your hole cards."""
+        community = board.community if board is not None else ()
+        cards = " ".join(_box(community[i] if i < len(community) else None) for i in range(5))
+        pot = ""
+        if board is not None and board.pot_total is not None:
+            pot = f"POT {board.pot_total:,}"
+            if len(board.pots) > 1:
+                pot += " (" + " + ".join(f"{p:,}" for p in board.pots) + ")"
+        rows = [_row(f" BOARD  {cards}    {pot}")]
+        if self.watching:
+            rows.append(_row(" You are watching this table."))
+        elif self.cards:
+            rows.append(_row(f" YOU    {' '.join(_box(c) for c in self.cards)}"))
+        else:
+            me = snap.seat_of(self.handle)
+            why = ("You sit out: [I] to come back." if me is not None and me.out else
+                   "You are dealt in from the next hand.")
+            rows.append(_row(f" YOU    {why}"))
+        return rows
+
+    def _commands(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
+        """Four rows: the keys of exactly the legal choices now, then the prompt."""
+        actions = () if self.watching else snap.actions.get(self.handle, ())
+        lines: list[str] = []
+        if act.CheckCall in actions and board is not None:
+            turn = []
+            if act.Pass in actions:
+                turn.append("[F] fold")
+            turn.append(f"[C] call {board.to_call}" if board.to_call else "[C] check")
+            if act.BetRaise in actions and board.raise_to is not None:
+                first = not any(s.bet for s in snap.seats)
+                turn.append(f"[R] bet {board.raise_to}" if first
+                            else f"[R] raise to {board.raise_to}")
+            lines.append("  ".join(turn))
+        if act.SitOut in actions:
+            me = snap.seat_of(self.handle)
+            lines.append("[I] come back in" if me is not None and me.out
+                         else "[I] sit out from the next hand")
+        elif self.watching and self._may_sit():
+            lines.append("[J] take a free seat")
+        prompt = self._prompt()
+        lines = lines[:3 if prompt else 4]
+        if len(lines) < (3 if prompt else 4):
+            lines.append("[.] chat  [X] leave the table")
+        if prompt:
+            lines.append(prompt)
+        return (lines + [""] * 4)[:4]
+
+    def _info(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
+        """Four rows: whose turn, the clock, the street and its bet, the button."""
+        if board is None or board.game_id is None:
+            need = "" if len(snap.seats) >= 2 else ": waiting for players"
+            return [f"No hand{need}", "", "", ""]
+        remaining = (None if snap.deadline is None or snap.current is None
+                     else max(0.0, snap.deadline - self.service.clock()))
+        clock = "" if remaining is None else \
+            f"{math.ceil(remaining) // 60}:{math.ceil(remaining) % 60:02d}"
+        size = board.big_bet if board.street in (Street.TURN, Street.RIVER) else board.small_bet
+        return [f"Turn ..... {clean_text(snap.current or '', 14)}", f"Clock .... {clock}",
+                f"Street ... {board.street.value}, bets {size}",
+                f"Button ... {clean_text(board.button or '', 14)}"]

@@ -1,0 +1,121 @@
+"""End to end (issue 16): a fixed-limit Hold'em table on the real server, three telnet
+clients on 80x24 pyte screens: buy-ins, a hand played to showdown with an all-in and a
+side pot, the pots and the winners on every screen, the ledger's stacks; then a player
+who does not act in time folds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bbspoker.rules import actions as act
+from bbspoker.rules.holdem import Street
+from tests.tableplay import table_world
+from tests.telnetclient import TelnetClient, wait_until
+
+pytestmark = pytest.mark.e2e
+
+RULES = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 1000, "between_hands": 5.0,
+         "turn_timeout": 60.0, "seats": 9}
+
+
+async def sit(c: TelnetClient, amount: int) -> None:
+    """From the menu: the one table, join, buy in with ``amount`` CUBES."""
+    await c.send("p")
+    await c.wait_for("fixed-limit Texas Hold'em 10/20")
+    await c.wait_for("Join the table? (y/n)")
+    await c.send("y")
+    await c.wait_for("Buy in with how many CUBES (50-1,000, Enter: 1,000)?")
+    await c.send(f"{amount}\r")
+    await c.wait_for("[X] leave the table")
+
+
+async def press(server, clients: dict[str, TelnetClient], choose) -> str:
+    """The player in turn presses the key ``choose(legal actions)`` gives, once their
+    screen offers it; waits until the table has applied it. Returns their handle."""
+    service = server.app.tables["holdem"].service
+    table = service.table
+    handle = table.current
+    c = clients[handle]
+    await c.wait_for("[C] ")
+    version = service.snapshot.version
+    await c.send(choose(table.legal_actions(handle, 0.0)))
+    await wait_until(lambda: service.snapshot.version > version)
+    return handle
+
+
+def raise_else_call(legal) -> str:
+    return "r" if act.BetRaise in legal else "c"
+
+
+def seat_row(c: TelnetClient, handle: str) -> str:
+    """The seat cell of ``handle`` on ``c``'s screen (rows 1-5, two columns)."""
+    for n in range(1, 6):
+        for cell in c.row(n).split("|"):
+            if re.search(rf"\b{handle}\b", cell):
+                return cell
+    raise AssertionError(f"{handle} not seated on screen:\n{c.text}")
+
+
+async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path):
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", RULES)]) as (
+            server, connect, advance):
+        ledger = server.app.ledger
+        clients = {h: await connect(h) for h in ("alice", "bob", "carol")}
+        await sit(clients["alice"], 1000)
+        await sit(clients["bob"], 1000)
+        await sit(clients["carol"], 60)           # short: all-in on the flop
+        for h in ("alice", "bob"):
+            await clients[h].wait_for("carol sits down with 60 CUBES.")
+        assert ledger.balance("carol") == 940 and ledger.stack("carol", table="holdem") == 60
+        table = server.app.tables["holdem"].service.table
+
+        advance(5)                                  # the first hand, 5 s after the second sat
+        for c in clients.values():
+            await c.wait_for("Hand 1: alice has the button; blinds 5/10.")
+            await c.wait_for("Deck sealed:")
+        # Each player sees their own two hole cards and nobody else's.
+        for h, c in clients.items():
+            await c.wait_for("YOU    [")
+            mine = table.hole_cards(h)
+            assert all(f"{card:^4}" in c.row(7) for card in mine)
+            others = {x for o in clients if o != h for x in table.hole_cards(o)}
+            assert not any(f"[{card:^4}]" in c.row(7) for card in others - set(mine))
+        # Preflop and flop: everyone raises while they may (the cap), else calls.
+        while table.street is Street.PREFLOP:
+            await press(server, clients, raise_else_call)
+        assert table.stack("carol") == 20
+        while table.street is Street.FLOP:
+            await press(server, clients, raise_else_call)
+        # Carol went all-in for her last 20: a main pot and a side pot for the others.
+        assert table.stack("carol") == 0 and table.street is Street.TURN
+        for c in clients.values():
+            await c.wait_for("POT 220 (180 + 40)")
+        assert "all-in" in seat_row(clients["alice"], "carol")
+        # Turn and river are checked down; the showdown pays the pots.
+        while table.street is not Street.IDLE:
+            await press(server, clients, lambda legal: "c")
+        for c in clients.values():
+            await c.wait_for("as sealed).")
+        won = {h: table.payouts().get(h, 0) for h in clients}
+        assert sum(won.values()) == 220 and won["carol"] in (0, 180, 90, 60)
+        text = clients["bob"].text
+        for h, amount in won.items():
+            if amount:
+                assert f"{h} wins" in text
+        stacks = {h: ledger.stack(h, table="holdem") for h in clients}
+        assert sum(stacks.values()) + sum(ledger.balance(h) for h in clients) == 3000
+        assert ledger.verify() == []
+        if stacks["carol"] == 0:
+            await clients["carol"].wait_for("carol has no chips left and sits out.")
+
+        # The next hand: the player in turn does nothing and the clock folds them.
+        advance(5)
+        await wait_until(lambda: table.current is not None)
+        idle = table.current
+        for c in clients.values():
+            await c.wait_for("Hand 2:")
+        advance(60)
+        for c in clients.values():
+            await c.wait_for(f"{idle} did not act in time and folds.")
