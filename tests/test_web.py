@@ -156,6 +156,29 @@ async def test_wrong_passwords_in_the_browser_lock_the_address_out(tmp_path):
         await again.wait_for("Too many failed logins from your address.")
 
 
+async def test_behind_a_proxy_the_forwarded_address_counts_only_when_asked(tmp_path):
+    async def address_of(server, made, forwarded: str) -> str:
+        http = aiohttp.ClientSession()
+        ws = await http.ws_connect(f"http://127.0.0.1:{server.web_port}/ws",
+                                   headers={"X-Forwarded-For": forwarded})
+        c = WebClient(http, ws, 80, 24)
+        made.append(c)
+        await c.wait_for("Handle:")
+        (session,) = [s for s in server.app.sessions if s.authenticated is None
+                      and s.address not in seen]
+        seen.add(session.address)
+        return session.address
+
+    seen: set[str] = set()
+    async with web_server(tmp_path) as (server, made, clock):
+        assert await address_of(server, made, "203.0.113.7") == "127.0.0.1"
+    seen.clear()
+    (tmp_path / "b").mkdir()
+    async with web_server(tmp_path / "b", web={"forwarded_for": True}) as (server, made, clock):
+        assert await address_of(server, made, "198.51.100.1, 203.0.113.7") == "203.0.113.7"
+        assert await address_of(server, made, "not an address") == "127.0.0.1"
+
+
 async def test_a_page_of_another_site_may_not_open_a_session(tmp_path):
     async with web_server(tmp_path) as (server, made, clock):
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import ipaddress
 import json
 import logging
 from collections.abc import Callable
@@ -42,7 +43,7 @@ from aiohttp import WSMsgType, web
 
 from bbspoker.transport.gateway import Gate, Host
 
-__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "FILES",
+__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
 log = logging.getLogger("bbspoker.transport.web")
@@ -230,6 +231,23 @@ def _allowed_origin(request: web.Request, origins: str) -> bool:
     return parts.netloc.lower() == request.host.lower()
 
 
+_LOOPBACK = ("127.0.0.1", "::1")
+
+
+def client_address(request: web.Request, forwarded_for: bool) -> str:
+    """The address a connection counts as coming from: the peer's, or with
+    ``forwarded_for`` and a peer on this machine (a reverse proxy), the last valid address
+    of ``X-Forwarded-For`` (the one the proxy added)."""
+    peer = request.remote or "-"
+    if forwarded_for and peer in _LOOPBACK:
+        last = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        try:
+            return str(ipaddress.ip_address(last))
+        except ValueError:
+            return peer
+    return peer
+
+
 def _size(value: str | None, default: int) -> int:
     """A window dimension from the URL: a whole number, else ``default``."""
     try:
@@ -247,7 +265,7 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
         log.warning("refused websocket from %s: origin %r", request.remote,
                     request.headers.get("Origin"))
         return web.Response(status=403, text="This page may not open a session here.\n")
-    gate = Gate(host, request.remote or "-", "web")
+    gate = Gate(host, client_address(request, config.web.forwarded_for), "web")
     if not gate.admit():
         return web.Response(status=503, text="Too many connections, please try again later.\n")
     try:
