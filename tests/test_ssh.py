@@ -219,3 +219,31 @@ async def test_one_shell_per_connection_and_no_commands(tmp_path):
             result = await asyncio.wait_for(c.conn.run("cat /etc/passwd"), 5)
         assert result is None or "root:" not in str(result.stdout)
         assert len(server.app.sessions) == 1
+
+
+async def test_the_connection_caps_count_ssh_with_telnet(tmp_path):
+    async with ssh_server(tmp_path, server={"max_connections": 2}) as (server, made, clock):
+        first = await telnet(server, made)
+        await first.wait_for("Handle:")
+        second = await ssh(server, made, "new")
+        await second.wait_for("Handle:")
+        with pytest.raises((asyncssh.DisconnectError, ConnectionError),
+                           match="Too many connections"):
+            await ssh(server, made, "new")
+        third = await telnet(server, made)
+        await third.wait_for("Too many connections, please try again later.")
+        await second.close()
+        await wait_until(lambda: server.app.limits.total == 1)
+        again = await ssh(server, made, "new")
+        await again.wait_for("Handle:")
+
+
+async def test_a_login_that_opens_no_shell_is_closed(tmp_path):
+    async with ssh_server(tmp_path, server={"prelogin_timeout": 0.3}) as (server, made, clock):
+        conn = await asyncssh.connect("127.0.0.1", server.ssh_port, username="new",
+                                      known_hosts=None, agent_path=None, config=None)
+        try:
+            await asyncio.wait_for(conn.wait_closed(), 5)
+        finally:
+            conn.close()
+        await wait_until(lambda: server.app.limits.total == 0)

@@ -190,3 +190,16 @@ async def test_a_page_of_another_site_may_not_open_a_session(tmp_path):
             server, made, clock):
         c = await browser(server, made, origin="https://bbs.example.org")
         await c.wait_for("Handle:")
+
+
+async def test_the_connection_caps_count_the_browser_with_telnet(tmp_path):
+    async with web_server(tmp_path, server={"max_connections": 1}) as (server, made, clock):
+        first = await telnet(server, made)
+        await first.wait_for("Handle:")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await browser(server, made)
+        assert refused.value.status == 503
+        await first.close()
+        await wait_until(lambda: server.app.limits.total == 0)
+        c = await browser(server, made)
+        await c.wait_for("Handle:")

@@ -18,7 +18,8 @@ door. What SSH adds:
 - **Terminal**: the PTY request's terminal type and size; window changes resize the
   session (clamped as NAWS is). Keys arrive as bytes (``encoding=None``, no asyncssh
   line editor): the session decodes UTF-8 itself with ``errors="replace"``. A session
-  without a PTY (``ssh -T``) gets kind ``ansi`` and 80x24.
+  without a PTY (``ssh -T``) gets kind ``ansi`` and 80x24. A connection that has logged
+  in and started no shell within ``[server] prelogin_timeout`` is closed.
 - **Limits**: one shell session per connection; no exec, subsystem, port, X11 or agent
   forwarding. Every byte of channel data, and each window change (charged
   :data:`RESIZE_COST` bytes), goes through the rate limit: a flood ends that session
@@ -261,6 +262,7 @@ class _DoorServer(asyncssh.SSHServer):
         self._refused = False
         self._channel_opened = False
         self._task: asyncio.Task[None] | None = None
+        self._shell_timer: asyncio.TimerHandle | None = None
 
     # connection
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -275,8 +277,21 @@ class _DoorServer(asyncssh.SSHServer):
                 "Too many connections, please try again later.")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._shell_timer is not None:
+            self._shell_timer.cancel()
         self.listener.connections.discard(self)
         self.gate.release()
+
+    def auth_completed(self) -> None:
+        # A client that logs in and opens no shell (ssh -N) would hold its place in the
+        # caps for ever: it gets the pre-login timeout to start one.
+        self._shell_timer = asyncio.get_running_loop().call_later(
+            self.host.config.server.prelogin_timeout, self._no_shell)
+
+    def _no_shell(self) -> None:
+        if self._task is None:
+            log.info("ssh connection from %s opened no shell: closing", self.gate.address)
+            self.disconnect(asyncssh.DISC_BY_APPLICATION, "No shell was started: goodbye.")
 
     def disconnect(self, code: int, reason: str) -> None:
         """End the whole connection with ``reason`` (shown by the client)."""
