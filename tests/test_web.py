@@ -13,41 +13,20 @@ import pytest
 
 from bbspoker.transport.web import FILES, SECURITY_HEADERS
 from tests.tableplay import join
-from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
-from tests.termclients import WebClient
+from tests.telnetclient import wait_until
+from tests.termclients import WebClient, telnet, transport_server
 
 pytestmark = pytest.mark.e2e
 
 
-async def _no_sleep(_seconds: float) -> None:
-    await asyncio.sleep(0)
-
-
-@contextlib.asynccontextmanager
-async def web_server(tmp_path, **config):
-    """The real server with the web port on a free port, a fake clock and no login
-    delays; yields (server, clients: a list closed at the end, clock)."""
-    clock = FakeClock()
-    made: list = []
-    web = {"enabled": True, **config.pop("web", {})}
-    async with running_server(tmp_path, clock=clock, sleep=_no_sleep, web=web,
-                              **config) as server:
-        try:
-            yield server, made, clock
-        finally:
-            for c in made:
-                with contextlib.suppress(Exception):
-                    await c.close()
+def web_server(tmp_path, **config):
+    """The real server with the web port on a free port, a fake clock and no login delays;
+    yields (server, clients: a list closed at the end, clock)."""
+    return transport_server(tmp_path, "web", **config)
 
 
 async def browser(server, made, **kwargs) -> WebClient:
     c = await WebClient.connect(server.web_port, **kwargs)
-    made.append(c)
-    return c
-
-
-async def telnet(server, made) -> TelnetClient:
-    c = await TelnetClient.connect(server.port)
     made.append(c)
     return c
 

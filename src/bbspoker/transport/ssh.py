@@ -36,12 +36,12 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import asyncssh
 
-from bbspoker.transport.gateway import Gate, Host
+from bbspoker.transport.gateway import Gate, Host, InputRelay
 
 __all__ = ["SshHost", "SshListener", "ChannelLink", "start_ssh", "load_host_key", "NEW_USER",
            "RESIZE_COST", "WINDOW", "WRITE_HIGH"]
@@ -96,50 +96,20 @@ def load_host_key(path: str) -> asyncssh.SSHKey:
     return key
 
 
-class ChannelLink:
+class ChannelLink(InputRelay):
     """An SSH channel as a session's link (:class:`bbspoker.transport.gateway.Link`):
     input fed by :class:`_DoorChannel`, output written to the channel, ``drain`` waiting
     while asyncssh has paused writing (the client's window is full)."""
 
     def __init__(self, chan: asyncssh.SSHServerChannel) -> None:
+        super().__init__()
         self._chan = chan
         chan.set_write_buffer_limits(high=WRITE_HIGH)
-        self._on_data: Callable[[bytes], None] | None = None
-        self._on_end: Callable[[Exception | None], None] | None = None
-        self._held = bytearray()
-        self._ended = False
-        self._end_exc: Exception | None = None
         self._paused = False
         self._resumed: asyncio.Future[None] | None = None
 
-    # input, from the channel
-    def consume(self, on_data: Callable[[bytes], None],
-                on_end: Callable[[Exception | None], None]) -> None:
-        """Hand what came so far, then every later chunk, to ``on_data``; the end of
-        input to ``on_end``. Called once."""
-        self._on_data, self._on_end = on_data, on_end
-        if self._held:
-            data = bytes(self._held)
-            self._held.clear()
-            on_data(data)
-        if self._ended:
-            on_end(self._end_exc)
-
-    def feed(self, data: bytes) -> None:
-        """Channel data arrived (already charged to the rate limit)."""
-        if self._on_data is not None:
-            self._on_data(data)
-        else:
-            self._held += data
-
-    def end(self, exc: Exception | None) -> None:
-        """The channel's input ended (EOF, or the connection lost with ``exc``)."""
-        if self._ended:
-            return
-        self._ended, self._end_exc = True, exc
+    def _input_ended(self) -> None:
         self.resume()
-        if self._on_end is not None:
-            self._on_end(exc)
 
     # output, to the channel
     @property

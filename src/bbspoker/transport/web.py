@@ -35,13 +35,12 @@ import importlib.resources
 import ipaddress
 import json
 import logging
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bbspoker.transport.gateway import Gate, Host
+from bbspoker.transport.gateway import Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
@@ -94,19 +93,15 @@ def _static() -> dict[str, tuple[bytes, str]]:
     return files
 
 
-class SocketLink:
+class SocketLink(InputRelay):
     """A WebSocket as a session's link (:class:`bbspoker.transport.gateway.Link`): input
     fed by :func:`handle_socket`, output sent as binary messages by a task of its own
     (``write`` never waits), ``drain`` waiting while more than :data:`WRITE_HIGH`
     bytes are unsent."""
 
     def __init__(self, ws: web.WebSocketResponse) -> None:
+        super().__init__()
         self._ws = ws
-        self._on_data: Callable[[bytes], None] | None = None
-        self._on_end: Callable[[Exception | None], None] | None = None
-        self._held = bytearray()
-        self._ended = False
-        self._end_exc: Exception | None = None
         self._out = bytearray()
         self._sending = 0
         self._closing = False
@@ -114,35 +109,9 @@ class SocketLink:
         self._sent: asyncio.Future[None] | None = None
         self._task = asyncio.create_task(self._send_loop(), name="websocket sender")
 
-    # input, from the socket
-    def consume(self, on_data: Callable[[bytes], None],
-                on_end: Callable[[Exception | None], None]) -> None:
-        """Hand what came so far, then every later chunk, to ``on_data``; the end of
-        input to ``on_end``. Called once."""
-        self._on_data, self._on_end = on_data, on_end
-        if self._held:
-            data = bytes(self._held)
-            self._held.clear()
-            on_data(data)
-        if self._ended:
-            on_end(self._end_exc)
-
-    def feed(self, data: bytes) -> None:
-        """Keys arrived (already charged to the rate limit)."""
-        if self._on_data is not None:
-            self._on_data(data)
-        else:
-            self._held += data
-
-    def end(self, exc: Exception | None) -> None:
-        """The socket's input ended (closed by the page, or lost with ``exc``)."""
-        if self._ended:
-            return
-        self._ended, self._end_exc = True, exc
+    def _input_ended(self) -> None:
         self._closing = True
         self._poke()
-        if self._on_end is not None:
-            self._on_end(exc)
 
     # output, to the socket
     @property
@@ -202,13 +171,11 @@ class SocketLink:
         except (ConnectionError, RuntimeError) as exc:
             log.info("websocket send failed: %s", exc)
         finally:
-            self._ended = True
+            self.end(None)                      # no more output: no more input either
             if self._sent is not None and not self._sent.done():
                 self._sent.set_result(None)
             with contextlib.suppress(Exception):
                 await ws.close()
-            if self._on_end is not None and self._end_exc is None:
-                self._on_end(None)
 
     async def wait_closed(self) -> None:
         """Wait until the sender has finished (the socket is closed)."""
