@@ -42,7 +42,7 @@ from bbspoker.config import Config, TableSpec
 from bbspoker.store.sqlite import Ledger
 from bbspoker.app import Server, start_server
 
-__all__ = ["TelnetClient", "FakeClock", "running_server", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
+__all__ = ["TelnetClient", "ScreenWaits", "FakeClock", "running_server", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
            "ECHO", "SGA", "TTYPE", "NAWS", "BINARY"]
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -53,55 +53,15 @@ _WE_ACCEPT = {ECHO, SGA, BINARY}
 _POLL = 0.01
 
 
-class TelnetClient:
-    """One telnet connection with a pyte screen; create it with :meth:`connect`."""
+class ScreenWaits:
+    """What every test client offers on top of its ``screen`` (a ``pyte.Screen``),
+    ``received`` (every byte of output) and ``eof`` (an ``asyncio.Event`` set when the
+    server closes): reading the screen, waiting for text, and the door's login dialogue
+    (through the client's own ``send``)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
-                 cols: int, rows: int, term: str, negotiate: bool,
-                 screen_cols: int, screen_rows: int) -> None:
-        self._reader = reader
-        self._writer = writer
-        self.cols, self.rows, self.term = cols, rows, term
-        self.negotiate = negotiate
-        self.screen = pyte.Screen(screen_cols, screen_rows)
-        self._stream = pyte.ByteStream(self.screen)
-        #: Every in-band byte received (telnet commands removed).
-        self.received = bytearray()
-        #: Options the server agreed to (its WILL answered with our DO).
-        self.server_will: set[int] = set()
-        #: Options the server asked us for (DO), whatever we answered.
-        self.server_do: set[int] = set()
-        #: Every NAWS (cols, rows) pair this client sent.
-        self.naws_sent: list[tuple[int, int]] = []
-        self.eof = asyncio.Event()
-        self._state = "data"
-        self._cmd = 0
-        self._sb = bytearray()
-        self._task: asyncio.Task[None] | None = None
-
-    @classmethod
-    async def connect(cls, port: int, host: str = "127.0.0.1", *, cols: int = 80,
-                      rows: int = 24, term: str = "xterm", negotiate: bool = True,
-                      read: bool = True, rcvbuf: int | None = None,
-                      screen_cols: int = 80, screen_rows: int = 24) -> TelnetClient:
-        """Open a connection to ``host:port``.
-
-        ``cols``/``rows`` is the size reported by NAWS, ``term`` the TTYPE
-        answer; ``negotiate=False`` ignores all telnet commands (answers
-        nothing); ``read=False`` never reads the socket; ``rcvbuf`` sets the
-        socket's receive buffer (bytes) before connecting.
-        """
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        if rcvbuf is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (host, port))
-        reader, writer = await asyncio.open_connection(sock=sock)
-        client = cls(reader, writer, cols=cols, rows=rows, term=term, negotiate=negotiate,
-                     screen_cols=screen_cols, screen_rows=screen_rows)
-        if read:
-            client._task = asyncio.create_task(client._read_loop())
-        return client
+    screen: pyte.Screen
+    received: bytearray
+    eof: asyncio.Event
 
     # --- what is on the screen -------------------------------------------------
 
@@ -154,6 +114,84 @@ class TelnetClient:
         except TimeoutError:
             raise AssertionError(f"connection still open after {timeout} s:\n{self.text}")
 
+    async def login(self, handle: str, password: str, *, timeout: float = 10.0) -> None:
+        """Log in as ``handle``, creating the account if the server offers to.
+
+        Follows the dialogue ``Handle:``, ``Password:`` or ``Create new user
+        <handle>? (y/n)`` plus the password twice, and returns once the door's
+        menu (``[Q]``) is on screen.
+        """
+        await self.wait_for("Handle:", timeout)
+        await self.send(handle + "\r")
+        await self._wait(lambda: "Password:" in self.text or "Create new user" in self.text,
+                         "password or new-user prompt", timeout)
+        if "Create new user" in self.text:
+            await self.send("y")
+            await self.wait_for("Password:", timeout)
+            await self.send(password + "\r")
+            await self.wait_for("again", timeout)
+        await self.send(password + "\r")
+        await self.menu(timeout)
+
+    async def menu(self, timeout: float = 10.0) -> None:
+        """Wait for the door's menu, pressing a key past the notices if there are any."""
+        await self._wait(lambda: "[Q]" in self.text or "Press any key" in self.text,
+                         "the menu", timeout)
+        if "[Q]" not in self.text:
+            await self.send(" ")
+            await self.wait_for("[Q]", timeout)
+
+
+class TelnetClient(ScreenWaits):
+    """One telnet connection with a pyte screen; create it with :meth:`connect`."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
+                 cols: int, rows: int, term: str, negotiate: bool,
+                 screen_cols: int, screen_rows: int) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.cols, self.rows, self.term = cols, rows, term
+        self.negotiate = negotiate
+        self.screen = pyte.Screen(screen_cols, screen_rows)
+        self._stream = pyte.ByteStream(self.screen)
+        #: Every in-band byte received (telnet commands removed).
+        self.received = bytearray()
+        #: Options the server agreed to (its WILL answered with our DO).
+        self.server_will: set[int] = set()
+        #: Options the server asked us for (DO), whatever we answered.
+        self.server_do: set[int] = set()
+        #: Every NAWS (cols, rows) pair this client sent.
+        self.naws_sent: list[tuple[int, int]] = []
+        self.eof = asyncio.Event()
+        self._state = "data"
+        self._cmd = 0
+        self._sb = bytearray()
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def connect(cls, port: int, host: str = "127.0.0.1", *, cols: int = 80,
+                      rows: int = 24, term: str = "xterm", negotiate: bool = True,
+                      read: bool = True, rcvbuf: int | None = None,
+                      screen_cols: int = 80, screen_rows: int = 24) -> TelnetClient:
+        """Open a connection to ``host:port``.
+
+        ``cols``/``rows`` is the size reported by NAWS, ``term`` the TTYPE
+        answer; ``negotiate=False`` ignores all telnet commands (answers
+        nothing); ``read=False`` never reads the socket; ``rcvbuf`` sets the
+        socket's receive buffer (bytes) before connecting.
+        """
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (host, port))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        client = cls(reader, writer, cols=cols, rows=rows, term=term, negotiate=negotiate,
+                     screen_cols=screen_cols, screen_rows=screen_rows)
+        if read:
+            client._task = asyncio.create_task(client._read_loop())
+        return client
+
     # --- sending ---------------------------------------------------------------
 
     async def send(self, data: str | bytes) -> None:
@@ -178,29 +216,6 @@ class TelnetClient:
         self.naws_sent.append((self.cols, self.rows))
         size = struct.pack("!HH", self.cols, self.rows).replace(b"\xff", b"\xff\xff")
         return bytes([IAC, SB, NAWS]) + size + bytes([IAC, SE])
-
-    async def login(self, handle: str, password: str, *, timeout: float = 10.0) -> None:
-        """Log in as ``handle``, creating the account if the server offers to.
-
-        Follows the dialogue ``Handle:``, ``Password:`` or ``Create new user
-        <handle>? (y/n)`` plus the password twice, and returns once the door's
-        menu (``[Q]``) is on screen.
-        """
-        await self.wait_for("Handle:", timeout)
-        await self.send(handle + "\r")
-        await self._wait(lambda: "Password:" in self.text or "Create new user" in self.text,
-                         "password or new-user prompt", timeout)
-        if "Create new user" in self.text:
-            await self.send("y")
-            await self.wait_for("Password:", timeout)
-            await self.send(password + "\r")
-            await self.wait_for("again", timeout)
-        await self.send(password + "\r")
-        await self._wait(lambda: "[Q]" in self.text or "Press any key" in self.text,
-                         "the menu", timeout)
-        if "[Q]" not in self.text:
-            await self.send(" ")
-            await self.wait_for("[Q]", timeout)
 
     def pause_reading(self) -> None:
         """Stop taking bytes from the socket (a client whose link stalls): the kernel's

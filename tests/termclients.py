@@ -7,25 +7,30 @@ so :mod:`tests.tableplay`'s helpers play through them too.
   client_keys=...)``); ``resize`` sends a window change.
 - :class:`WebClient`: an aiohttp WebSocket client speaking the page's protocol (keys as
   binary messages, resizes as JSON text messages); ``send_frame`` sends any message.
+- :func:`transport_server`: the real server with SSH or the web port turned on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import asyncssh
 import pyte
 
-__all__ = ["SshClient", "WebClient"]
+from bbspoker.app import Server
+from tests.telnetclient import FakeClock, ScreenWaits, TelnetClient, running_server
 
-_POLL = 0.01
+__all__ = ["SshClient", "WebClient", "transport_server", "telnet"]
 
 
-class _Screen:
-    """A pyte screen fed with bytes, and the waits of the telnet test client."""
+class _Screen(ScreenWaits):
+    """A pyte screen fed with bytes, with the telnet test client's waits and login."""
 
     def __init__(self, cols: int, rows: int) -> None:
         self.screen = pyte.Screen(cols, rows)
@@ -36,67 +41,6 @@ class _Screen:
     def _feed(self, data: bytes) -> None:
         self.received += data
         self._stream.feed(data)
-
-    @property
-    def text(self) -> str:
-        """The screen as one string, lines joined by newlines, right-stripped."""
-        return "\n".join(line.rstrip() for line in self.screen.display)
-
-    def row(self, n: int) -> str:
-        """Screen row ``n`` (0-based), right-stripped."""
-        return self.screen.display[n].rstrip()
-
-    async def wait_for(self, text: str, timeout: float = 5.0) -> str:
-        """Wait until ``text`` is on the screen; AssertionError with the screen if not."""
-        return await self._wait(lambda: text in self.text, f"{text!r} on screen", timeout)
-
-    async def wait_for_received(self, text: str, timeout: float = 5.0) -> None:
-        """Wait until ``text`` (UTF-8) occurs in the raw output."""
-        needle = text.encode()
-        await self._wait(lambda: needle in self.received, f"{text!r} received", timeout)
-
-    async def _wait(self, cond: Any, what: str, timeout: float) -> str:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not cond():
-            if self.eof.is_set():
-                raise AssertionError(f"connection closed before {what}:\n{self.text}")
-            if loop.time() > deadline:
-                raise AssertionError(f"timed out waiting for {what}:\n{self.text}")
-            await asyncio.sleep(_POLL)
-        return self.text
-
-    async def wait_closed(self, timeout: float = 5.0) -> None:
-        """Wait until the server closes the connection; AssertionError on timeout."""
-        try:
-            await asyncio.wait_for(self.eof.wait(), timeout)
-        except TimeoutError:
-            raise AssertionError(f"connection still open after {timeout} s:\n{self.text}")
-
-    async def send(self, data: str | bytes) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    async def login(self, handle: str, password: str, *, timeout: float = 10.0) -> None:
-        """The door's dialogue (``Handle:``, the password or a new account) up to the menu."""
-        await self.wait_for("Handle:", timeout)
-        await self.send(handle + "\r")
-        await self._wait(lambda: "Password:" in self.text or "Create new user" in self.text,
-                         "password or new-user prompt", timeout)
-        if "Create new user" in self.text:
-            await self.send("y")
-            await self.wait_for("Password:", timeout)
-            await self.send(password + "\r")
-            await self.wait_for("again", timeout)
-        await self.send(password + "\r")
-        await self.menu(timeout)
-
-    async def menu(self, timeout: float = 10.0) -> None:
-        """Wait for the menu, pressing a key past the notices if there are any."""
-        await self._wait(lambda: "[Q]" in self.text or "Press any key" in self.text,
-                         "the menu", timeout)
-        if "[Q]" not in self.text:
-            await self.send(" ")
-            await self.wait_for("[Q]", timeout)
 
 
 class _SshSession(asyncssh.SSHClientSession):
@@ -217,3 +161,33 @@ class WebClient(_Screen):
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.http.close()
+
+
+async def _no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+@contextlib.asynccontextmanager
+async def transport_server(tmp_path: Path, transport: str, **config: Any
+                           ) -> AsyncIterator[tuple[Server, list[Any], FakeClock]]:
+    """The real server (:func:`tests.telnetclient.running_server` with ``config``) with
+    ``transport`` (``"ssh"`` or ``"web"``) turned on, on a free port (an SSH host key in
+    ``tmp_path``), a fake clock and no login delays. Yields ``(server, made, clock)``:
+    clients appended to ``made`` are closed at the end."""
+    clock = FakeClock()
+    made: list[Any] = []
+    config[transport] = {"enabled": True, **config.get(transport, {})}
+    async with running_server(tmp_path, clock=clock, sleep=_no_sleep, **config) as server:
+        try:
+            yield server, made, clock
+        finally:
+            for c in made:
+                with contextlib.suppress(Exception):
+                    await c.close()
+
+
+async def telnet(server: Server, made: list[Any], **kwargs: Any) -> TelnetClient:
+    """A telnet client of ``server``, closed with ``made``."""
+    c = await TelnetClient.connect(server.port, **kwargs)
+    made.append(c)
+    return c

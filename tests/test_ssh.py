@@ -14,41 +14,20 @@ import pytest
 from bbspoker.cli import main as cli_main
 from bbspoker.transport.ssh import load_host_key
 from tests.tableplay import bet, cubes, info, join, my_cards
-from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
-from tests.termclients import SshClient
+from tests.telnetclient import wait_until
+from tests.termclients import SshClient, telnet, transport_server
 
 pytestmark = pytest.mark.e2e
 
 
-async def _no_sleep(_seconds: float) -> None:
-    await asyncio.sleep(0)
-
-
-@contextlib.asynccontextmanager
-async def ssh_server(tmp_path, **config):
-    """The real server with SSH on a free port (host key in ``tmp_path``), a fake clock
-    and no login delays; yields (server, clients: a list closed at the end, clock)."""
-    clock = FakeClock()
-    made: list = []
-    ssh = {"enabled": True, **config.pop("ssh", {})}
-    async with running_server(tmp_path, clock=clock, sleep=_no_sleep, ssh=ssh,
-                              **config) as server:
-        try:
-            yield server, made, clock
-        finally:
-            for c in made:
-                with contextlib.suppress(Exception):
-                    await c.close()
+def ssh_server(tmp_path, **config):
+    """The real server with SSH on a free port, a fake clock and no login delays;
+    yields (server, clients: a list closed at the end, clock)."""
+    return transport_server(tmp_path, "ssh", **config)
 
 
 async def ssh(server, made, user, **kwargs) -> SshClient:
     c = await SshClient.connect(server.ssh_port, user, **kwargs)
-    made.append(c)
-    return c
-
-
-async def telnet(server, made, **kwargs) -> TelnetClient:
-    c = await TelnetClient.connect(server.port, **kwargs)
     made.append(c)
     return c
 
@@ -166,6 +145,16 @@ async def test_public_key_login_after_users_key_add(tmp_path, capsys, monkeypatc
         assert cli_main(["users", "key", "add", "carol", str(tmp_path / "carol")]) == 1
         assert "holds a private key" in capsys.readouterr().err
         assert len(server.app.ledger.user_keys("carol")) == 1
+        # list shows it; remove forgets it (an unknown fingerprint changes nothing).
+        fingerprint = key.get_fingerprint("sha256")
+        assert cli_main(["users", "key", "list", "carol"]) == 0
+        assert f"{fingerprint}  ssh-ed25519  carol@laptop" in capsys.readouterr().out
+        assert cli_main(["users", "key", "remove", "carol", "SHA256:nothing"]) == 1
+        assert "nothing changed" in capsys.readouterr().err
+        assert cli_main(["users", "key", "remove", "carol", fingerprint]) == 0
+        assert server.app.ledger.user_keys("carol") == []
+        with pytest.raises(asyncssh.PermissionDenied):
+            await ssh(server, made, "carol", client_keys=[key])
 
 
 async def test_the_host_key_is_made_private_once_and_reused(tmp_path):
@@ -219,3 +208,31 @@ async def test_one_shell_per_connection_and_no_commands(tmp_path):
             result = await asyncio.wait_for(c.conn.run("cat /etc/passwd"), 5)
         assert result is None or "root:" not in str(result.stdout)
         assert len(server.app.sessions) == 1
+
+
+async def test_the_connection_caps_count_ssh_with_telnet(tmp_path):
+    async with ssh_server(tmp_path, server={"max_connections": 2}) as (server, made, clock):
+        first = await telnet(server, made)
+        await first.wait_for("Handle:")
+        second = await ssh(server, made, "new")
+        await second.wait_for("Handle:")
+        with pytest.raises((asyncssh.DisconnectError, ConnectionError),
+                           match="Too many connections"):
+            await ssh(server, made, "new")
+        third = await telnet(server, made)
+        await third.wait_for("Too many connections, please try again later.")
+        await second.close()
+        await wait_until(lambda: server.app.limits.total == 1)
+        again = await ssh(server, made, "new")
+        await again.wait_for("Handle:")
+
+
+async def test_a_login_that_opens_no_shell_is_closed(tmp_path):
+    async with ssh_server(tmp_path, server={"prelogin_timeout": 0.3}) as (server, made, clock):
+        conn = await asyncssh.connect("127.0.0.1", server.ssh_port, username="new",
+                                      known_hosts=None, agent_path=None, config=None)
+        try:
+            await asyncio.wait_for(conn.wait_closed(), 5)
+        finally:
+            conn.close()
+        await wait_until(lambda: server.app.limits.total == 0)

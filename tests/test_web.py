@@ -13,41 +13,20 @@ import pytest
 
 from bbspoker.transport.web import FILES, SECURITY_HEADERS
 from tests.tableplay import join
-from tests.telnetclient import FakeClock, TelnetClient, running_server, wait_until
-from tests.termclients import WebClient
+from tests.telnetclient import wait_until
+from tests.termclients import WebClient, telnet, transport_server
 
 pytestmark = pytest.mark.e2e
 
 
-async def _no_sleep(_seconds: float) -> None:
-    await asyncio.sleep(0)
-
-
-@contextlib.asynccontextmanager
-async def web_server(tmp_path, **config):
-    """The real server with the web port on a free port, a fake clock and no login
-    delays; yields (server, clients: a list closed at the end, clock)."""
-    clock = FakeClock()
-    made: list = []
-    web = {"enabled": True, **config.pop("web", {})}
-    async with running_server(tmp_path, clock=clock, sleep=_no_sleep, web=web,
-                              **config) as server:
-        try:
-            yield server, made, clock
-        finally:
-            for c in made:
-                with contextlib.suppress(Exception):
-                    await c.close()
+def web_server(tmp_path, **config):
+    """The real server with the web port on a free port, a fake clock and no login delays;
+    yields (server, clients: a list closed at the end, clock)."""
+    return transport_server(tmp_path, "web", **config)
 
 
 async def browser(server, made, **kwargs) -> WebClient:
     c = await WebClient.connect(server.web_port, **kwargs)
-    made.append(c)
-    return c
-
-
-async def telnet(server, made) -> TelnetClient:
-    c = await TelnetClient.connect(server.port)
     made.append(c)
     return c
 
@@ -156,6 +135,29 @@ async def test_wrong_passwords_in_the_browser_lock_the_address_out(tmp_path):
         await again.wait_for("Too many failed logins from your address.")
 
 
+async def test_behind_a_proxy_the_forwarded_address_counts_only_when_asked(tmp_path):
+    async def address_of(server, made, forwarded: str) -> str:
+        http = aiohttp.ClientSession()
+        ws = await http.ws_connect(f"http://127.0.0.1:{server.web_port}/ws",
+                                   headers={"X-Forwarded-For": forwarded})
+        c = WebClient(http, ws, 80, 24)
+        made.append(c)
+        await c.wait_for("Handle:")
+        (session,) = [s for s in server.app.sessions if s.authenticated is None
+                      and s.address not in seen]
+        seen.add(session.address)
+        return session.address
+
+    seen: set[str] = set()
+    async with web_server(tmp_path) as (server, made, clock):
+        assert await address_of(server, made, "203.0.113.7") == "127.0.0.1"
+    seen.clear()
+    (tmp_path / "b").mkdir()
+    async with web_server(tmp_path / "b", web={"forwarded_for": True}) as (server, made, clock):
+        assert await address_of(server, made, "198.51.100.1, 203.0.113.7") == "203.0.113.7"
+        assert await address_of(server, made, "not an address") == "127.0.0.1"
+
+
 async def test_a_page_of_another_site_may_not_open_a_session(tmp_path):
     async with web_server(tmp_path) as (server, made, clock):
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -166,4 +168,17 @@ async def test_a_page_of_another_site_may_not_open_a_session(tmp_path):
     async with web_server(tmp_path / "b", web={"origins": "https://bbs.example.org"}) as (
             server, made, clock):
         c = await browser(server, made, origin="https://bbs.example.org")
+        await c.wait_for("Handle:")
+
+
+async def test_the_connection_caps_count_the_browser_with_telnet(tmp_path):
+    async with web_server(tmp_path, server={"max_connections": 1}) as (server, made, clock):
+        first = await telnet(server, made)
+        await first.wait_for("Handle:")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await browser(server, made)
+        assert refused.value.status == 503
+        await first.close()
+        await wait_until(lambda: server.app.limits.total == 0)
+        c = await browser(server, made)
         await c.wait_for("Handle:")

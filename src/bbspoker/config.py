@@ -288,13 +288,17 @@ class WebConfig:
     smaller). ``origins``: the pages allowed to open the WebSocket, comma-separated
     (``https://bbs.example.org``); empty: only pages served by this port's own host name
     (the browser's ``Origin`` must match the request's ``Host``, which a reverse proxy
-    must pass on)."""
+    must pass on). ``forwarded_for``: behind one's own reverse proxy on the same
+    machine, a connection from 127.0.0.1 or ::1 counts as coming from the last address
+    of its ``X-Forwarded-For`` header (lockouts and caps per player, not per proxy);
+    off, the header is ignored (anyone can send one)."""
 
     enabled: bool = _key(True)
     host: str = _key("127.0.0.1")
     port: int = _key(8023, 0, 65535)
     max_message_bytes: int = _key(4096, 256, 1 << 20)
     origins: str = _key("", empty=True)
+    forwarded_for: bool = _key(False)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from bbspoker.text import clean_text
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
+    from bbspoker.store.sqlite import Account
     from bbspoker.door.terminal import Terminal
 
 __all__ = ["log_in", "check_password", "HANDLE_INPUT"]
@@ -103,17 +104,25 @@ def _authenticated(session: Terminal, app: DoorContext, handle: str) -> str | No
         _log_login(session, handle, "no such account")
         session.end(f"There is no account {clean_text(handle, 16)} here.")
         return None
+    if _shut_out(session, account):
+        return None
+    _log_login(session, account.handle, "ok (authenticated by the transport)")
+    return account.handle
+
+
+def _shut_out(session: Terminal, account: Account) -> bool:
+    """``True`` (the session ended, its owner told why) if ``account``, whose password or
+    key was right, is banned or waits for the sysop's approval."""
     if account.banned:
         _log_login(session, account.handle, "banned")
         reason = clean_text(account.ban_reason or "no reason given", 60)
         session.end(f"{account.handle} is banned from this door: {reason}")
-        return None
+        return True
     if not account.approved:
         _log_login(session, account.handle, "waiting for approval")
         session.end(_WAITING)
-        return None
-    _log_login(session, account.handle, "ok (authenticated by the transport)")
-    return account.handle
+        return True
+    return False
 
 
 # --- login --------------------------------------------------------------------------
@@ -166,14 +175,7 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
             app.guard.succeeded(session.address, account.handle)
             # Only the owner learns why the door stays shut (issue 20: the ban reason was
             # shown to anyone who typed the handle).
-            if account.banned:
-                _log_login(session, account.handle, "banned")
-                reason = clean_text(account.ban_reason or "no reason given", 60)
-                session.end(f"{account.handle} is banned from this door: {reason}")
-                return None
-            if not account.approved:
-                _log_login(session, account.handle, "waiting for approval")
-                session.end(_WAITING)
+            if _shut_out(session, account):
                 return None
             _log_login(session, account.handle, "ok")
             return account.handle

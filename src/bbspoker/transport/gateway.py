@@ -35,7 +35,7 @@ import blessed
 from bbspoker.config import Config
 from bbspoker.transport.session import Session
 
-__all__ = ["Host", "Gate", "Link", "TokenBucket", "ConnectionLimits", "terminal_for",
+__all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "terminal_for",
            "encoding_for", "FALLBACK_KIND", "CP437_KINDS"]
 
 log = logging.getLogger("bbspoker.transport.gateway")
@@ -183,6 +183,52 @@ class Link(Protocol):
     async def drain(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+class InputRelay:
+    """The input half of a link whose transport pushes data (SSH channels, WebSockets):
+    :meth:`feed` chunks and :meth:`end` as they come; what comes before the session
+    calls :meth:`consume` is held and handed over then. The transport charges the rate
+    limit before it feeds, so what is held stays small."""
+
+    def __init__(self) -> None:
+        self._on_data: Callable[[bytes], None] | None = None
+        self._on_end: Callable[[Exception | None], None] | None = None
+        self._held = bytearray()
+        self._ended = False
+        self._end_exc: Exception | None = None
+
+    def consume(self, on_data: Callable[[bytes], None],
+                on_end: Callable[[Exception | None], None]) -> None:
+        """Hand what came so far, then every later chunk, to ``on_data``; the end of
+        input to ``on_end``. Called once."""
+        self._on_data, self._on_end = on_data, on_end
+        if self._held:
+            data = bytes(self._held)
+            self._held.clear()
+            on_data(data)
+        if self._ended:
+            on_end(self._end_exc)
+
+    def feed(self, data: bytes) -> None:
+        """Input arrived (already charged to the rate limit)."""
+        if self._on_data is not None:
+            self._on_data(data)
+        else:
+            self._held += data
+
+    def end(self, exc: Exception | None) -> None:
+        """Input ended (``None``: closed by the client; else the connection was lost with
+        ``exc``); later calls do nothing."""
+        if self._ended:
+            return
+        self._ended, self._end_exc = True, exc
+        self._input_ended()
+        if self._on_end is not None:
+            self._on_end(exc)
+
+    def _input_ended(self) -> None:
+        """What a subclass does when input ends, before the session is told."""
 
 
 class Gate:

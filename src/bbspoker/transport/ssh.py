@@ -18,7 +18,8 @@ door. What SSH adds:
 - **Terminal**: the PTY request's terminal type and size; window changes resize the
   session (clamped as NAWS is). Keys arrive as bytes (``encoding=None``, no asyncssh
   line editor): the session decodes UTF-8 itself with ``errors="replace"``. A session
-  without a PTY (``ssh -T``) gets kind ``ansi`` and 80x24.
+  without a PTY (``ssh -T``) gets kind ``ansi`` and 80x24. A connection that has logged
+  in and started no shell within ``[server] prelogin_timeout`` is closed.
 - **Limits**: one shell session per connection; no exec, subsystem, port, X11 or agent
   forwarding. Every byte of channel data, and each window change (charged
   :data:`RESIZE_COST` bytes), goes through the rate limit: a flood ends that session
@@ -35,12 +36,12 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import asyncssh
 
-from bbspoker.transport.gateway import Gate, Host
+from bbspoker.transport.gateway import Gate, Host, InputRelay
 
 __all__ = ["SshHost", "SshListener", "ChannelLink", "start_ssh", "load_host_key", "NEW_USER",
            "RESIZE_COST", "WINDOW", "WRITE_HIGH"]
@@ -95,51 +96,21 @@ def load_host_key(path: str) -> asyncssh.SSHKey:
     return key
 
 
-class ChannelLink:
+class ChannelLink(InputRelay):
     """An SSH channel as a session's link (:class:`bbspoker.transport.gateway.Link`):
     input fed by :class:`_DoorChannel`, output written to the channel, ``drain`` waiting
     while asyncssh has paused writing (the client's window is full)."""
 
     def __init__(self, chan: asyncssh.SSHServerChannel) -> None:
+        super().__init__()
         self._chan = chan
         self._limits = (WRITE_HIGH // 4, WRITE_HIGH)
         chan.set_write_buffer_limits(high=WRITE_HIGH)
-        self._on_data: Callable[[bytes], None] | None = None
-        self._on_end: Callable[[Exception | None], None] | None = None
-        self._held = bytearray()
-        self._ended = False
-        self._end_exc: Exception | None = None
         self._paused = False
         self._resumed: asyncio.Future[None] | None = None
 
-    # input, from the channel
-    def consume(self, on_data: Callable[[bytes], None],
-                on_end: Callable[[Exception | None], None]) -> None:
-        """Hand what came so far, then every later chunk, to ``on_data``; the end of
-        input to ``on_end``. Called once."""
-        self._on_data, self._on_end = on_data, on_end
-        if self._held:
-            data = bytes(self._held)
-            self._held.clear()
-            on_data(data)
-        if self._ended:
-            on_end(self._end_exc)
-
-    def feed(self, data: bytes) -> None:
-        """Channel data arrived (already charged to the rate limit)."""
-        if self._on_data is not None:
-            self._on_data(data)
-        else:
-            self._held += data
-
-    def end(self, exc: Exception | None) -> None:
-        """The channel's input ended (EOF, or the connection lost with ``exc``)."""
-        if self._ended:
-            return
-        self._ended, self._end_exc = True, exc
+    def _input_ended(self) -> None:
         self.resume()
-        if self._on_end is not None:
-            self._on_end(exc)
 
     # output, to the channel
     @property
@@ -268,6 +239,7 @@ class _DoorServer(asyncssh.SSHServer):
         self._refused = False
         self._channel_opened = False
         self._task: asyncio.Task[None] | None = None
+        self._shell_timer: asyncio.TimerHandle | None = None
 
     # connection
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -282,8 +254,21 @@ class _DoorServer(asyncssh.SSHServer):
                 "Too many connections, please try again later.")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._shell_timer is not None:
+            self._shell_timer.cancel()
         self.listener.connections.discard(self)
         self.gate.release()
+
+    def auth_completed(self) -> None:
+        # A client that logs in and opens no shell (ssh -N) would hold its place in the
+        # caps for ever: it gets the pre-login timeout to start one.
+        self._shell_timer = asyncio.get_running_loop().call_later(
+            self.host.config.server.prelogin_timeout, self._no_shell)
+
+    def _no_shell(self) -> None:
+        if self._task is None:
+            log.info("ssh connection from %s opened no shell: closing", self.gate.address)
+            self.disconnect(asyncssh.DISC_BY_APPLICATION, "No shell was started: goodbye.")
 
     def disconnect(self, code: int, reason: str) -> None:
         """End the whole connection with ``reason`` (shown by the client)."""

@@ -32,17 +32,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import ipaddress
 import json
 import logging
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bbspoker.transport.gateway import Gate, Host
+from bbspoker.transport.gateway import Gate, Host, InputRelay
 
-__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "FILES",
+__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
 log = logging.getLogger("bbspoker.transport.web")
@@ -93,19 +93,15 @@ def _static() -> dict[str, tuple[bytes, str]]:
     return files
 
 
-class SocketLink:
+class SocketLink(InputRelay):
     """A WebSocket as a session's link (:class:`bbspoker.transport.gateway.Link`): input
     fed by :func:`handle_socket`, output sent as binary messages by a task of its own
     (``write`` never waits), ``drain`` waiting while more than :data:`WRITE_HIGH`
     bytes are unsent."""
 
     def __init__(self, ws: web.WebSocketResponse) -> None:
+        super().__init__()
         self._ws = ws
-        self._on_data: Callable[[bytes], None] | None = None
-        self._on_end: Callable[[Exception | None], None] | None = None
-        self._held = bytearray()
-        self._ended = False
-        self._end_exc: Exception | None = None
         self._out = bytearray()
         self._sending = 0
         self._closing = False
@@ -114,35 +110,9 @@ class SocketLink:
         self._limits = (WRITE_HIGH // 4, WRITE_HIGH)
         self._task = asyncio.create_task(self._send_loop(), name="websocket sender")
 
-    # input, from the socket
-    def consume(self, on_data: Callable[[bytes], None],
-                on_end: Callable[[Exception | None], None]) -> None:
-        """Hand what came so far, then every later chunk, to ``on_data``; the end of
-        input to ``on_end``. Called once."""
-        self._on_data, self._on_end = on_data, on_end
-        if self._held:
-            data = bytes(self._held)
-            self._held.clear()
-            on_data(data)
-        if self._ended:
-            on_end(self._end_exc)
-
-    def feed(self, data: bytes) -> None:
-        """Keys arrived (already charged to the rate limit)."""
-        if self._on_data is not None:
-            self._on_data(data)
-        else:
-            self._held += data
-
-    def end(self, exc: Exception | None) -> None:
-        """The socket's input ended (closed by the page, or lost with ``exc``)."""
-        if self._ended:
-            return
-        self._ended, self._end_exc = True, exc
+    def _input_ended(self) -> None:
         self._closing = True
         self._poke()
-        if self._on_end is not None:
-            self._on_end(exc)
 
     # output, to the socket
     @property
@@ -208,13 +178,11 @@ class SocketLink:
         except (ConnectionError, RuntimeError) as exc:
             log.info("websocket send failed: %s", exc)
         finally:
-            self._ended = True
+            self.end(None)                      # no more output: no more input either
             if self._sent is not None and not self._sent.done():
                 self._sent.set_result(None)
             with contextlib.suppress(Exception):
                 await ws.close()
-            if self._on_end is not None and self._end_exc is None:
-                self._on_end(None)
 
     async def wait_closed(self) -> None:
         """Wait until the sender has finished (the socket is closed)."""
@@ -237,6 +205,23 @@ def _allowed_origin(request: web.Request, origins: str) -> bool:
     return parts.netloc.lower() == request.host.lower()
 
 
+_LOOPBACK = ("127.0.0.1", "::1")
+
+
+def client_address(request: web.Request, forwarded_for: bool) -> str:
+    """The address a connection counts as coming from: the peer's, or with
+    ``forwarded_for`` and a peer on this machine (a reverse proxy), the last valid address
+    of ``X-Forwarded-For`` (the one the proxy added)."""
+    peer = request.remote or "-"
+    if forwarded_for and peer in _LOOPBACK:
+        last = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        try:
+            return str(ipaddress.ip_address(last))
+        except ValueError:
+            return peer
+    return peer
+
+
 def _size(value: str | None, default: int) -> int:
     """A window dimension from the URL: a whole number, else ``default``."""
     try:
@@ -254,7 +239,7 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
         log.warning("refused websocket from %s: origin %r", request.remote,
                     request.headers.get("Origin"))
         return web.Response(status=403, text="This page may not open a session here.\n")
-    gate = Gate(host, request.remote or "-", "web")
+    gate = Gate(host, client_address(request, config.web.forwarded_for), "web")
     if not gate.admit():
         return web.Response(status=503, text="Too many connections, please try again later.\n")
     try:

@@ -236,10 +236,11 @@ class HoldemScreen(PokerScreen):
         if s.blind and s.button:
             mark = "D" + ("S" if s.blind == "small" else "B")
         name = clean_text(s.handle, 10) + ("*" if s.handle.lower() == self.handle.lower() else "")
+        running = snap.board is not None and snap.board.game_id is not None
         state = ("<-" if s.current else "all-in" if s.all_in else
                  " ".join(s.shown) if s.shown else "out" if s.out else
-                 "fold" if snap.board is not None and snap.board.game_id is not None
-                 and not s.in_hand and not s.out else "")
+                 "fold" if s.dealt and not s.in_hand else "next" if running and not s.dealt
+                 else "")
         if s.handle in snap.held:
             state = (state + " away").strip()
         bet = f"{s.bet:>5}" if s.bet else "     "

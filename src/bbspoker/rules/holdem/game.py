@@ -142,7 +142,8 @@ _BOARD_COUNTS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 @dataclass(frozen=True, slots=True)
 class HoldemSeat:
     """What everyone can see of one occupied seat: ``stack`` (CUBES not in play), ``bet``
-    (put in this betting round), ``in_hand`` (dealt in and not folded), ``all_in``,
+    (put in this betting round), ``dealt`` (dealt into the running hand), ``in_hand``
+    (dealt in and not folded), ``all_in``,
     ``out`` (sitting out), ``button``/``blind`` (``"small"``, ``"big"`` or ``None``),
     ``current`` (in turn) and ``shown`` (hole cards shown at the showdown, notation)."""
 
@@ -157,6 +158,7 @@ class HoldemSeat:
     blind: str | None
     current: bool
     shown: tuple[str, ...] | None
+    dealt: bool = False
 
     @property
     def active(self) -> bool:
@@ -349,7 +351,8 @@ class Holdem:
                 all_in = in_hand and stack == 0
                 blind = self._blind_of(p, len(h.order))
             out.append(HoldemSeat(i, s.handle, stack, bet, in_hand, all_in, s.out,
-                                  i == self._button, blind, s.handle == self.current, s.shown))
+                                  i == self._button, blind, s.handle == self.current, s.shown,
+                                  p is not None))
         return out
 
     def hole_cards(self, handle: str) -> tuple[str, ...]:
