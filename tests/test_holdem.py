@@ -309,3 +309,32 @@ def test_games_show_phh_prints_a_hand_that_pokerkit_replays_to_the_same_stacks(
     assert main(["games", "show", str(gid)]) == 0
     assert "commitment:" in capsys.readouterr().out
     ledger.close()
+
+
+def test_a_crash_mid_hand_gives_the_bets_back_to_the_stacks_and_cashes_them_out(tmp_path):
+    """Issue 16: a crash mid-hand refunds the hand's blinds and bets as for draw40; the
+    tables start empty after a restart, so every stack goes back to its owner's CUBES."""
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    ledger = Ledger(tmp_path / "crash.db")
+    for h in ("ann", "bob"):
+        ledger.create_account(h, None, 1000)
+    game = Holdem(TableWallet(ledger, "hold"), HoldemRules(), rng=random.Random(9))
+    game.apply("ann", act.Sit(buy_in=400), 0.0)
+    game.apply("bob", act.Sit(buy_in=600), 0.0)
+    game.tick(game.deadline())
+    gid = game.game_id
+    game.apply(game.current, RAISE, 1.0)
+    ledger.commit_pending()
+    assert ledger.balance("ann") == 600 and ledger.stack("ann", table="hold") < 400
+    ledger.close()                                   # the process dies mid-hand
+    ledger = Ledger(tmp_path / "crash.db")
+    assert ledger.recover_unfinished_games(2.0) == [gid]
+    assert (ledger.balance("ann"), ledger.balance("bob")) == (1000, 1000)
+    assert ledger.stack("ann", table="hold") == ledger.stack("bob", table="hold") == 0
+    assert ledger.verify() == [] and ledger.totals().stacks == 0
+    notes = ledger.notices("ann")
+    assert any("went back to your stack at table hold" in n for n in notes)
+    assert any("Your stack of 400 CUBES at table hold was cashed out" in n for n in notes)
+    assert ledger.game(gid).server_seed is not None
+    ledger.close()
