@@ -33,6 +33,7 @@ from typing import Protocol
 
 from pokerkit import Card, Deck, StandardHighHand, calculate_hand_strength
 
+from bbspoker.bots.sim import SeatResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import to_standard
 from bbspoker.rules.holdem.game import Holdem, HoldemRules, Street
@@ -40,7 +41,7 @@ from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
 
 __all__ = ["HoldemView", "view", "HoldemPolicy", "HoldemRandom", "HoldemCalling",
-           "HoldemEquity", "chen", "HOLDEM_POLICIES", "holdem_policy", "HoldemSeatResult",
+           "HoldemEquity", "chen", "HOLDEM_POLICIES", "holdem_policy", "HoldemSimResult",
            "simulate_holdem"]
 
 
@@ -189,33 +190,11 @@ def holdem_policy(name: str) -> HoldemPolicy:
 
 
 @dataclass
-class HoldemSeatResult:
-    """One seat's figures: ``policy``, ``hands`` dealt in, ``total`` CUBES won, ``squares``
-    (for the spread); :attr:`mean` CUBES per hand and :attr:`ci95` its half interval."""
-
-    seat: int
-    policy: str
-    hands: int = 0
-    total: int = 0
-    squares: int = 0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.hands if self.hands else 0.0
-
-    @property
-    def ci95(self) -> float:
-        if self.hands < 2:
-            return math.inf
-        var = (self.squares - self.total ** 2 / self.hands) / (self.hands - 1)
-        return 1.96 * math.sqrt(max(var, 0.0) / self.hands)
-
-
-@dataclass
 class HoldemSimResult:
-    """A run: per seat, ``hands`` played, ``seconds``, and ``conserved`` CUBES."""
+    """A run: per seat (:class:`~bbspoker.bots.sim.SeatResult`, its ``games`` the hands
+    dealt), ``hands`` played, ``seconds``, ``conserved`` CUBES, ``illegal`` actions."""
 
-    seats: list[HoldemSeatResult]
+    seats: list[SeatResult]
     hands: int = 0
     seconds: float = 0.0
     conserved: bool = True
@@ -237,7 +216,7 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int =
     wallet = MemoryWallet({h: 10**12 for h in handles} | {SYSTEM: 0})
     game = Holdem(wallet, rules, rng=random.Random(rng.getrandbits(64)))
     total = wallet.total()
-    result = HoldemSimResult([HoldemSeatResult(i, p.name) for i, p in enumerate(policies)])
+    result = HoldemSimResult([SeatResult(i, p.name) for i, p in enumerate(policies)])
     began, now = time.perf_counter(), 0.0
     for n in range(hands):
         for h in handles:
@@ -263,7 +242,7 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int =
         for i, h in enumerate(handles):
             won = wallet.balance(h) + game.stack(h) - before[h]
             s = result.seats[i]
-            s.hands += 1
+            s.games += 1
             s.total += won
             s.squares += won * won
         wallet.journal.clear()

@@ -29,6 +29,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.cards import GV40, Card, Suit, format_cards, parse_card, sort_hand
 from bbspoker.rules.draw40.hands import evaluate
+from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
 
@@ -130,7 +131,7 @@ class _Game:
     operations: list[Operation] = field(default_factory=list)
 
 
-class Draw40:
+class Draw40(SeatedTable):
     """One PoKeR table of the GV 40-card draw game (chapter 2); implements
     :class:`bbspoker.rules.base.GameKind`. Not thread-safe: one owner applies actions in
     order.
@@ -345,14 +346,6 @@ class Draw40:
                 raise RuleError("no_game")
         else:
             raise RuleError("unknown_action", action=kind.__name__)
-
-    def can(self, handle: str, action: act.Action, now: float) -> bool:
-        """True if :meth:`verify` lets ``handle`` take ``action`` now."""
-        try:
-            self.verify(handle, action, now)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Take ``action`` for ``handle`` (``Cancel``: the server's; ``handle`` is ignored)
@@ -676,17 +669,6 @@ class Draw40:
 
     # ------------------------------------------------------------------ internals
 
-    def _handle(self, i: int | None) -> str | None:
-        s = self._seats[i] if i is not None else None
-        return s.handle if s else None
-
-    def _index(self, handle: str) -> int | None:
-        low = handle.lower()
-        for i, s in enumerate(self._seats):
-            if s is not None and s.key == low:
-                return i
-        return None
-
     def _actions_at(self, i: int) -> tuple[type[act.Action], ...]:
         """The action types of the player in seat ``i`` (see :meth:`legal_actions`)."""
         g = self._game
@@ -701,12 +683,6 @@ class Draw40:
         if g.phase is Phase.DISCARDING:
             return _DISCARD
         return _REVEAL
-
-    def _find(self, handle: str) -> int:
-        i = self._index(handle)
-        if i is None:
-            raise RuleError("not_seated")
-        return i
 
     def _current_turn(self, handle: str, phase: Phase, verb: str) -> tuple[int, _Game]:
         i = self._find(handle)

@@ -41,6 +41,7 @@ from pokerkit import state as pk
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
+from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
@@ -219,7 +220,7 @@ class _Hand:
     turn_since: float = 0.0
 
 
-class Holdem:
+class Holdem(SeatedTable):
     """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameKind`.
     Not thread-safe: one owner applies actions in order.
 
@@ -469,14 +470,6 @@ class Holdem:
             raise RuleError("not_your_turn", current=self.current)
         if kind is act.BetRaise and not h.state.can_complete_bet_or_raise_to():
             raise RuleError("capped")
-
-    def can(self, handle: str, action: act.Action, now: float) -> bool:
-        """:meth:`verify` as a bool."""
-        try:
-            self.verify(handle, action, now)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Verify and apply ``action`` for ``handle`` at ``now``; the events, in order.
@@ -905,17 +898,3 @@ class Holdem:
         p = h.order.index(i)
         return p if h.players[p] == s.handle else None
 
-    def _handle(self, i: int | None) -> str | None:
-        s = self._seats[i] if i is not None else None
-        return s.handle if s else None
-
-    def _index(self, handle: str) -> int | None:
-        low = handle.lower()
-        return next((i for i, s in enumerate(self._seats) if s is not None and s.key == low),
-                    None)
-
-    def _find(self, handle: str) -> int:
-        i = self._index(handle)
-        if i is None:
-            raise RuleError("not_seated")
-        return i

@@ -27,6 +27,7 @@ from typing import Any, Callable, Collection, Mapping, Sequence
 
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
+from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
 from bbspoker.rules.schiebe.actions import (LEFT, PLAY_ORDER, RIGHT, NoSwap, Propose, Push,
@@ -169,7 +170,7 @@ class _Game:
     operations: list[Operation] = field(default_factory=list)
 
 
-class Schiebe:
+class Schiebe(SeatedTable):
     """One Schiebe-Poker table; implements :class:`bbspoker.rules.base.GameKind`. Not
     thread-safe: one owner applies actions in order.
 
@@ -370,14 +371,6 @@ class Schiebe:
                 raise RuleError("no_game")
         else:
             raise RuleError("unknown_action", action=kind.__name__)
-
-    def can(self, handle: str, action: act.Action, now: float) -> bool:
-        """True if :meth:`verify` lets ``handle`` take ``action`` now."""
-        try:
-            self.verify(handle, action, now)
-        except RuleError:
-            return False
-        return True
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Take ``action`` for ``handle`` (``Cancel``: the server's; ``handle`` ignored) and
@@ -806,21 +799,6 @@ class Schiebe:
         return ev
 
     # ------------------------------------------------------------------ internals
-
-    def _handle(self, i: int | None) -> str | None:
-        s = self._seats[i] if i is not None else None
-        return s.handle if s else None
-
-    def _index(self, handle: str) -> int | None:
-        low = handle.lower()
-        return next((i for i, s in enumerate(self._seats) if s is not None and s.key == low),
-                    None)
-
-    def _find(self, handle: str) -> int:
-        i = self._index(handle)
-        if i is None:
-            raise RuleError("not_seated")
-        return i
 
     def _next_seated(self, after: int) -> int | None:
         n = len(self._seats)
