@@ -119,3 +119,40 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
         advance(60)
         for c in clients.values():
             await c.wait_for(f"{idle} did not act in time and folds.")
+
+
+async def test_a_person_plays_hold_em_against_computer_players(tmp_path):
+    """Issue 16 with issue 15's bots: funded bot accounts fill a Hold'em table's seats,
+    buy in, and play a person over telnet through the table's actions."""
+    bots = {"Robo": 2000, "Tin": 2000, "Pauper": 100}       # Pauper cannot buy in (200)
+    rules = {**RULES, "buy_in_min": 200, "bots": 2, "bot_policy": "calling",
+             "between_hands": 0.0}
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", rules)],
+                           bot_accounts=bots) as (server, connect, advance):
+        service = server.app.tables["holdem"].service
+        table = service.table
+        await wait_until(lambda: len(service.snapshot.seats) == 2)
+        assert sorted(table.handles) == ["Robo", "Tin"] and table.game_id is None
+        alice = await connect("alice")
+        await alice.send("p")
+        await alice.wait_for("At the table (2 of 9 seats): Robo, Tin")
+        await alice.send("y")
+        await alice.wait_for("Buy in with how many CUBES")
+        await alice.send("\r")
+        await alice.wait_for("Hand 1:")                    # bots play for a person only
+        while table.game_id == 1:
+            if table.current == "alice":
+                await press(server, {"alice": alice}, lambda legal: "c")
+            else:
+                await wait_until(lambda: table.current == "alice" or table.game_id != 1,
+                                 timeout=10)
+        ledger = server.app.ledger
+        ledger.commit_pending()
+        hand = ledger.game(1)        # its lines may have scrolled away: the next hand is on
+        assert hand.end_reason == "finished" and "alice" in hand.players
+        acted = {op["handle"] for op in hand.history["operations"]
+                 if op["op"] in ("check", "call")}
+        assert acted & {"Robo", "Tin"} and "Pauper" not in hand.players
+        assert ledger.verify() == []
+        t = ledger.totals()                   # the next hand may be running: its pot counts
+        assert t.accounts + t.system + t.open_pots + t.stacks == 2000 + 2000 + 100 + 1000

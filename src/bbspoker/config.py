@@ -34,6 +34,8 @@ ENV_DB = "BBSPOKER_DB"
 #: Accepted values of ``[server] log_level``.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Game kinds a ``[[tables]]`` entry may name (``game``).
+#: The computer players' policies at a Hold'em table (bbspoker.bots.holdem).
+HOLDEM_BOT_POLICIES = ("equity", "calling", "random")
 GAME_KINDS = ("draw40", "schiebe", "holdem")
 #: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
 BOT_POLICIES = ("equity", "calling", "aggressive", "random")
@@ -164,8 +166,9 @@ class TableConfig:
     ``buy_in_min`` and ``buy_in_max`` (CUBES brought to the table; 0: 20 and 100 big
     blinds), ``between_hands`` (s from one hand to the next), ``turn_timeout``,
     ``idle_games`` (hands with every turn timed out before a player stands up),
-    ``reconnect_grace`` and ``seat_idle_timeout``; ``bots`` must be 0 (Hold'em computer
-    players play in the simulator, not yet at live tables).
+    ``reconnect_grace``, ``seat_idle_timeout`` and ``bots`` with ``bot_policy`` one of
+    :data:`HOLDEM_BOT_POLICIES` (bots buy in like anyone and sit out while no person is
+    at the table).
 
     The section holds the defaults of every table; ``[[tables]]`` entries override
     them per table (``shutdown_grace`` is the server's, for all tables).
@@ -183,7 +186,7 @@ class TableConfig:
     shutdown_grace: float = _key(120.0, 0)
     reconnect_grace: float = _key(90.0, 0)
     seat_idle_timeout: float = _key(600.0, 0, 86400)
-    bots: int = _key(0, 0, 5)
+    bots: int = _key(0, 0, 9)
     bot_policy: str = _key("equity", choices=BOT_POLICIES)
     bot_think_min: float = _key(1.5, 0)
     bot_think_max: float = _key(4.0, 0)
@@ -192,6 +195,11 @@ class TableConfig:
     buy_in_min: int = _key(0, 0, 10**12)
     buy_in_max: int = _key(0, 0, 10**12)
     between_hands: float = _key(5.0, 0, 3600)
+
+    def buy_in_range(self) -> tuple[int, int]:
+        """``(minimum, maximum)`` CUBES a player brings to a Hold'em table with these
+        rules (``buy_in_min``/``buy_in_max``; 0 means 20 and 100 big blinds)."""
+        return (self.buy_in_min or 20 * self.small_bet, self.buy_in_max or 100 * self.small_bet)
 
 
 #: A Schiebe-Poker table's ante when its ``[[tables]]`` entry sets none (no stakes).
@@ -369,14 +377,17 @@ def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
         if rules.small_bet % 2:
             raise ConfigError(f"{where} small_bet must be even (the small blind is half of "
                               f"it), got {rules.small_bet}")
-        low = rules.buy_in_min or 20 * rules.small_bet
-        high = rules.buy_in_max or 100 * rules.small_bet
+        low, high = rules.buy_in_range()
         if not rules.small_bet <= low <= high:
             raise ConfigError(f"{where} needs small_bet ({rules.small_bet}) <= buy_in_min "
                               f"({low}) <= buy_in_max ({high})")
-        if rules.bots:
-            raise ConfigError(f"{where} bots must be 0 for holdem (its computer players "
-                              f"play in the simulator, not yet at tables), got {rules.bots}")
+        if rules.bots > rules.seats:
+            raise ConfigError(f"{where} bots ({rules.bots}) is more than seats "
+                              f"({rules.seats})")
+        if rules.bot_policy not in HOLDEM_BOT_POLICIES:
+            raise ConfigError(f"{where} bot_policy must be one of "
+                              f"{', '.join(HOLDEM_BOT_POLICIES)} for holdem, got "
+                              f"{rules.bot_policy!r}")
         return
     if rules.seats > 5:
         raise ConfigError(f"{where} seats must be between 2 and 5, got {rules.seats} "

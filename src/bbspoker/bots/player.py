@@ -5,7 +5,10 @@ subscription, exactly as a player's screen does, and acts through the typed acti
 What it knows is what its subscription brings: the public :class:`TableSnapshot`, its own
 :class:`PrivateCards` and the events of the table (:class:`PublicLog` keeps the public
 record). From them it builds the same :class:`~bbspoker.bots.observation.Observation`
-the simulator builds from the rules, and asks its policy. Before each action it thinks
+the simulator builds from the rules, and asks its policy. At a Hold'em table (the
+snapshot's ``board`` is a :class:`~bbspoker.rules.holdem.game.HoldemTable`) it builds a
+:class:`~bbspoker.bots.holdem.HoldemView` instead and asks a Hold'em policy
+(:func:`observe_holdem`). Before each action it thinks
 for a time drawn from ``think`` (seconds), so that a game with bots feels like one with
 people; ``sleep`` is injected (tests pass one that does not wait).
 
@@ -24,14 +27,16 @@ import random
 from collections.abc import Awaitable, Callable, Collection
 
 from bbspoker.bots.base import Policy, fallback
+from bbspoker.bots.holdem import HoldemView
 from bbspoker.bots.observation import Observation, PublicLog
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
+from bbspoker.rules.holdem.game import HoldemTable
 from bbspoker.table.service import PrivateCards, TableMessage, TableService, TableSnapshot
 
-__all__ = ["BotPlayer", "observe_snapshot", "DEFAULT_THINK"]
+__all__ = ["BotPlayer", "observe_snapshot", "observe_holdem", "DEFAULT_THINK"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +44,17 @@ log = logging.getLogger(__name__)
 DEFAULT_THINK = (1.5, 4.0)
 #: Refusals of a game-master's start that only say "not now".
 _NOT_NOW = frozenset({"wait", "too_few_antes", "shutting_down", "game_running", "not_master"})
+
+
+def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> HoldemView:
+    """``handle``'s :class:`~bbspoker.bots.holdem.HoldemView` at a Hold'em table from what
+    its subscription received (the live-table twin of :func:`bbspoker.bots.holdem.view`)."""
+    board: HoldemTable = snap.board
+    me = snap.seat_of(handle)
+    return HoldemView(handle, tuple(cards), board.community, board.street,
+                      tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
+                      board.pot_total or 0, me.stack if me is not None else 0,
+                      sum(s.in_hand for s in snap.seats) - 1, snap.rules)
 
 
 def observe_snapshot(snap: TableSnapshot, handle: str, cards: tuple[Card, ...],
@@ -104,6 +120,8 @@ class BotPlayer:
 
     def _my_turn(self) -> tuple[type[act.Action], ...]:
         legal = tuple(self.snapshot.actions.get(self.handle, ()))
+        if isinstance(self.snapshot.board, HoldemTable):       # sitting out is no turn
+            return legal if act.CheckCall in legal else ()
         if legal == (act.Start,) and (not self.humans()
                                       or self._refused_at == self.snapshot.version):
             return ()
@@ -139,6 +157,8 @@ class BotPlayer:
 
     async def _act(self) -> bool:
         """Decide and submit one action; False when the table has closed."""
+        if isinstance(self.snapshot.board, HoldemTable):
+            return await self._act_holdem()
         obs = observe_snapshot(self.snapshot, self.handle, self.cards, self.log)
         action = self.policy.decide(obs, self.rng)
         try:
@@ -158,4 +178,24 @@ class BotPlayer:
                         self.policy.name, action, err.code)
             with contextlib.suppress(RuleError):
                 await self.service.call(self.handle, fallback(obs))
+        return True
+
+    async def _act_holdem(self) -> bool:
+        """A Hold'em turn: the policy's action, or check/call if the table refuses it
+        (counted in :attr:`illegal`); False when the table has closed."""
+        view = observe_holdem(self.snapshot, self.handle, self.cards)  # type: ignore[arg-type]
+        # The equity estimate takes pokerkit tens of milliseconds: not on the event loop.
+        action = await asyncio.to_thread(self.policy.decide, view, self.rng)  # type: ignore[arg-type]
+        try:
+            await self.service.call(self.handle, action)
+        except RuleError as err:
+            if err.code == "table_closed":
+                return False
+            if err.code == "not_your_turn":
+                return True                      # the turn went away while it thought
+            self.illegal += 1
+            log.warning("bot %s (%s): %r refused (%s); it checks or calls", self.handle,
+                        self.policy.name, action, err.code)
+            with contextlib.suppress(RuleError):
+                await self.service.call(self.handle, act.CheckCall())
         return True

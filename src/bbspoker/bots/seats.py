@@ -26,11 +26,13 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from bbspoker.bots.holdem import holdem_policy
 from bbspoker.bots.player import BotPlayer
 from bbspoker.bots.policies import policy
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
+from bbspoker.rules.holdem.game import HoldemTable
 from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.table.service import TableSnapshot
 
@@ -134,14 +136,29 @@ class TableBots:
         seated = {s.handle.lower(): s.handle for s in snap.seats}
         for key in [k for k in self.players if k not in seated]:     # gone (idle rule ...)
             self._forget(key)
-        if snap.phase is Phase.IDLE and self.players:
+        holdem = isinstance(snap.board, HoldemTable)
+        between = snap.board.game_id is None if holdem else snap.phase is Phase.IDLE
+        need = rules.buy_in_range()[0] if holdem else rules.ante
+        if between and self.players:
             if snap.waiting:
                 return await self._stand_up(self._last_seated(snap), "make_room")
             for key in self.players:
-                if snap.balances.get(seated[key], 0) < rules.ante:
+                seat = snap.seat_of(seated[key])
+                if (seat is not None and seat.stack == 0) if holdem \
+                        else snap.balances.get(seated[key], 0) < need:
                     return await self._stand_up(key, "broke")
         if len(self.players) < rules.bots and len(seated) < rules.seats and not snap.waiting:
-            return await self._sit(rules.ante)
+            return await self._sit(need)
+        if holdem:
+            # Hands are dealt by the clock, not by a game-master: bots sit out while no
+            # person is at the table (they do not play each other for nobody).
+            alone = not self._humans()
+            for key in self.players:
+                seat = snap.seat_of(seated[key])
+                if seat is not None and seat.out != alone and (alone or seat.stack > 0):
+                    with contextlib.suppress(RuleError):
+                        await self.service.call(seat.handle, act.SitOut(out=alone))
+                    return True
         return False
 
     def _last_seated(self, snap: TableSnapshot) -> str:
@@ -159,7 +176,10 @@ class TableBots:
         self.service.mark_bot(handle)
         self._sitting.add(handle.lower())
         try:
-            await self.service.call(handle, act.Sit())
+            # At Hold'em (dealt by the clock) a bot sits down sitting out while no person
+            # is there: see _step.
+            out = self.entry.spec.game == "holdem" and not self._humans()
+            await self.service.call(handle, act.Sit(out=out))
         except RuleError as err:
             log.info("bot %s could not sit at %s: %s", handle, self.entry.id, err.code)
             self.service.mark_bot(handle, False)
@@ -168,7 +188,9 @@ class TableBots:
         finally:
             self._sitting.discard(handle.lower())
         rules = self.entry.spec.rules
-        bot = BotPlayer(self.service, handle, policy(rules.bot_policy), self._humans,
+        mind = (holdem_policy(rules.bot_policy) if self.entry.spec.game == "holdem"
+                else policy(rules.bot_policy))
+        bot = BotPlayer(self.service, handle, mind, self._humans,  # type: ignore[arg-type]
                         rng=random.Random(self.rng.random()),
                         think=(rules.bot_think_min, rules.bot_think_max), sleep=self.sleep)
         task = asyncio.create_task(bot.run(), name=f"bot {handle} at {self.entry.id}")

@@ -26,9 +26,12 @@ class Action:
 @dataclass(frozen=True, slots=True)
 class Sit(Action):
     """Take the first free seat. ``buy_in``: the CUBES to bring to a table-stakes game
-    (Hold'em; ``None``: as much as the table allows and the player has); draw40 ignores it."""
+    (Hold'em; ``None``: as much as the table allows and the player has); ``out``: sit down
+    sitting out (Hold'em: dealt no cards until :class:`SitOut` ``out=False``). draw40
+    ignores both."""
 
     buy_in: int | None = None
+    out: bool = False
 
 
 @dataclass(frozen=True, slots=True)

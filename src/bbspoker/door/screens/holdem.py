@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from bbspoker.door.terminal import Terminal
     from bbspoker.table.registry import TableEntry
 
-__all__ = ["enter_table", "HoldemScreen", "buy_in_range"]
+__all__ = ["enter_table", "HoldemScreen"]
 
 WIDTH = 80
 LOG_ROWS = 9
@@ -54,12 +54,6 @@ _LEFT = 46            # the command area's width inside the borders
 _RIGHT = WIDTH - _LEFT - 3
 _SEAT_LEFT = 38       # a seat column's width inside the borders
 _SEAT_RIGHT = WIDTH - _SEAT_LEFT - 3
-
-
-def buy_in_range(rules: Any) -> tuple[int, int]:
-    """``(minimum, maximum)`` CUBES a player may bring to a Hold'em table of ``rules``
-    (the table's config: 0 means 20 and 100 big blinds)."""
-    return (rules.buy_in_min or 20 * rules.small_bet, rules.buy_in_max or 100 * rules.small_bet)
 
 
 def _row(text: str) -> str:
@@ -82,7 +76,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     service = entry.service
     rules = entry.spec.rules
     snap = service.snapshot
-    low, high = buy_in_range(rules)
+    low, high = rules.buy_in_range()
     cubes = app.ledger.balance(session.handle)
     lines = ["", f"{entry.name} -- fixed-limit Texas Hold'em {rules.small_bet}/"
              f"{2 * rules.small_bet} for CUBES, 2-{rules.seats} players",

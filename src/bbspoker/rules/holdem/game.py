@@ -477,7 +477,7 @@ class Holdem(SeatedTable):
         self.verify(handle, action, now)
         kind = type(action)
         if kind is act.Sit:
-            return self._sit(handle, action.buy_in, now)  # type: ignore[attr-defined]
+            return self._sit(handle, action.buy_in, now, action.out)  # type: ignore[attr-defined]
         if kind is act.Leave:
             return self._leave(handle, now, action.reason)  # type: ignore[attr-defined]
         if kind is act.SitOut:
@@ -546,10 +546,11 @@ class Holdem(SeatedTable):
                                    or not r.buy_in_min <= amount <= r.buy_in_max):  # type: ignore[operator]
             raise RuleError("buy_in_range", low=r.buy_in_min, high=r.buy_in_max)
 
-    def _sit(self, handle: str, amount: int | None, now: float) -> list[Event]:
+    def _sit(self, handle: str, amount: int | None, now: float, out: bool = False
+             ) -> list[Event]:
         """Seat ``handle`` at the first free seat with a stack of ``amount`` CUBES bought in
-        (``None``: ``buy_in_max``, or all they have if less). Raises ``RuleError``
-        ``buy_in_short`` if their CUBES do not reach ``buy_in_min``."""
+        (``None``: ``buy_in_max``, or all they have if less), sitting out if ``out``.
+        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``."""
         r = self.rules
         balance = self.wallet.balance(handle)
         if amount is None:
@@ -561,11 +562,12 @@ class Holdem(SeatedTable):
         except InsufficientCubes:
             raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance) from None
         free = self._seats.index(None)
-        self._seats[free] = _Seat(handle, stack)
+        self._seats[free] = _Seat(handle, stack, out=out)
         ev = [Event("sat", handle, {"buy_in": amount, "stack": stack})]
         if self._hand is not None:
             ev.append(Event("inactive", handle, {"why": "running"}, to=handle))
-        self._ready(now)
+        if not out:
+            self._ready(now)
         return ev
 
     def _leave(self, handle: str, now: float, reason: str) -> list[Event]:
