@@ -308,6 +308,13 @@ def test_games_show_phh_prints_a_hand_that_pokerkit_replays_to_the_same_stacks(
                                                    for h in hh.players}
     assert main(["games", "show", str(gid)]) == 0
     assert "commitment:" in capsys.readouterr().out
+    # Per-user results count Hold'em hands too (the blinds are what was paid in).
+    ops = ledger.game(gid).history["operations"]
+    paid = {op["handle"] for op in ops if op["op"] in ("blind", "call", "bet", "raise")}
+    assert paid
+    for h in ("ann", "bob", "cy"):
+        played = {st.table: st.played for st in ledger.stats(h)}.get("hold", 0)
+        assert played == (1 if h in paid else 0)
     ledger.close()
 
 

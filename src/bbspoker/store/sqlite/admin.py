@@ -74,11 +74,12 @@ class Admin:
 
     def stats(self, handle: str) -> list[PlayerStats]:
         """``handle``'s results per table (issue 20: per-user stats), from the journal of
-        finished games (games called off and refunded count for nothing), by table id;
+        finished games (games called off and refunded count for nothing), by table id: a
+        game counts as played when the player paid into it (an ante, a blind, a bet);
         raises UnknownAccount."""
         account_id = self.books.account_id(handle)
         rows = self.books.w.sql(
-            "SELECT g.table_id, COUNT(DISTINCT CASE WHEN j.reason = 'ante' THEN g.id END), "
+            "SELECT g.table_id, COUNT(DISTINCT CASE WHEN j.amount < 0 THEN g.id END), "
             "COUNT(DISTINCT CASE WHEN j.reason = 'win' THEN g.id END), "
             "COALESCE(SUM(CASE WHEN j.reason = 'win' THEN j.amount END), 0), "
             "COALESCE(-SUM(CASE WHEN j.amount < 0 THEN j.amount END), 0), "
