@@ -345,3 +345,15 @@ def test_a_crash_mid_hand_gives_the_bets_back_to_the_stacks_and_cashes_them_out(
     assert any("Your stack of 400 CUBES at table hold was cashed out" in n for n in notes)
     assert ledger.game(gid).server_seed is not None
     ledger.close()
+
+
+def test_a_table_that_stops_dealing_lets_the_hand_finish_and_deals_no_more():
+    """Server shutdown: the hand in play may finish, no new one is dealt (hands come by
+    the clock, not by a game-master whose start the shutting-down table refuses)."""
+    game, _ = table(2)
+    game.stop_dealing()
+    assert game.game_id == 1 and game.deadline() is not None      # the turn clock runs on
+    while game.street is not Street.IDLE:
+        play(game, (game.current, FOLD if act.Pass in game.legal_actions(game.current, 1.0)
+                    else CALL))
+    assert game.deadline() is None and game.tick(10_000.0) == [] and game.game_id is None

@@ -338,6 +338,9 @@ class TableService:
         """Server shutdown (issue 4): refuse new games, let a running game finish for up
         to ``grace`` seconds of real time, then call it off (every ante and bet refunded)."""
         self.closing = True
+        stop = getattr(self.table, "stop_dealing", None)
+        if stop is not None:               # a kind whose games the clock starts (Hold'em)
+            stop()
         if self.table.game_id is None:
             return
         self.bus.publish(TableMessage(Event("shutdown_grace", None, {"grace": grace})))

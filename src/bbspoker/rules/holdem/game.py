@@ -253,6 +253,7 @@ class Holdem(SeatedTable):
         self._operations: tuple[Operation, ...] | list[Operation] = ()
         self._payouts: dict[str, int] = {}
         self._board: tuple[str, ...] = ()
+        self._dealing = True
 
     # ------------------------------------------------------------------ queries
 
@@ -421,9 +422,15 @@ class Holdem(SeatedTable):
             if h.state.actor_index is None:
                 return None
             return h.turn_since + self.rules.turn_timeout
-        if len(self._eligible()) < 2:
+        if not self._dealing or len(self._eligible()) < 2:
             return None
         return self._next_hand_at
+
+    def stop_dealing(self) -> None:
+        """Deal no new hand (the server is shutting down: the hand in play, if any, may
+        still finish). Hands are dealt by the clock, so a game-master's refused start, as
+        at the other kinds' tables, would not stop them."""
+        self._dealing = False
 
     def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
         """The action types ``handle`` may use now, in command-area order: ``Pass`` (fold),
