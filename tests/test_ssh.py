@@ -13,7 +13,7 @@ import pytest
 
 from bbspoker.cli import main as cli_main
 from bbspoker.transport.ssh import load_host_key
-from tests.tableplay import bet, cubes, info, join, my_cards
+from tests.tableplay import bet, cubes, join, my_cards
 from tests.telnetclient import wait_until
 from tests.termclients import SshClient, telnet, transport_server
 

@@ -11,7 +11,6 @@ from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.store.sqlite import Ledger
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
-from bbspoker.rules.events import RuleError
 from bbspoker.door.messages import describe_operation
 from tests.ruletext import label, refused, text, texts
 from bbspoker.store.wallet import SYSTEM, MemoryWallet

@@ -11,7 +11,7 @@ from bbspoker.rules.cards import DECK
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
 from bbspoker.rules.events import RuleError
-from tests.ruletext import label, refused, text, texts
+from tests.ruletext import label
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
 
 POOL = ["ann", "bo", "cy", "di", "ed", "flo"]

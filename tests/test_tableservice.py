@@ -18,7 +18,7 @@ from bbspoker.store.sqlite import Ledger
 from bbspoker.door.messages import describe_event, describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
-from bbspoker.table.service import LOST_REASON, TableMessage, TableSnapshot, TableService
+from bbspoker.table.service import TableMessage, TableSnapshot, TableService
 from bbspoker.store.wallet import MemoryWallet
 from tests.ruletext import refused, text
 from tests.telnetclient import FakeClock, wait_until
@@ -284,7 +284,7 @@ async def test_a_bet_an_admin_take_has_left_uncovered_is_refused_and_changes_not
     assert ledger.verify() == []
 
 
-def scripted_move(table: Table) -> tuple[str, tuple, dict] | None:
+def scripted_move(table: Draw40) -> tuple[str, tuple, dict] | None:
     """The next command of a scripted game of alice, bob and carol, or None once it is
     over: carol passes at once, bob asks to see hands as soon as he may, alice raises by
     one, everyone else calls; each discards his first two cards; then the showdown."""

@@ -3,8 +3,6 @@ door session against the real server, next to telnet players; bad input on it.""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import importlib.resources
 import re
 

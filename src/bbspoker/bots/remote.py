@@ -350,7 +350,7 @@ class _Player:
     def _state(self) -> None:
         if self.entry is None:
             cubes = self.host.ledger.balance(self.handle)
-            self.channel.send(f"8;idle;;;;;0")
+            self.channel.send("8;idle;;;;;0")
             self.channel.send(f"6;{self.handle};{cubes};out")
             return
         snap = self.service.snapshot

@@ -15,9 +15,6 @@ highest, the bridge order), and ``10`` is ``T`` (:func:`to_standard`,
 
 from __future__ import annotations
 
-import random
-import secrets
-import struct
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, Iterator

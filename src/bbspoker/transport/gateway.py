@@ -22,7 +22,6 @@ out (``write``, ``drain``, ``close``) and how much output is still waiting
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re

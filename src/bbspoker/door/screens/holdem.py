@@ -26,7 +26,7 @@ shown, nothing to type), ``I`` sit out / come back.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bbspoker.door.keys import KeyKind
 from bbspoker.door.messages import refusal

@@ -599,7 +599,6 @@ class Holdem(SeatedTable):
     def _stand_up(self, i: int, reason: str) -> list[Event]:
         s = self._seats[i]
         assert s is not None
-        h = self._hand
         cashed = self.wallet.cash_out(s.handle)
         self._seats[i] = None
         return [Event("left", s.handle, {"reason": reason, "cash_out": cashed})]

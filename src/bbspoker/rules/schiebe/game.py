@@ -30,7 +30,7 @@ from bbspoker.rules import fairness
 from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
-from bbspoker.rules.schiebe.actions import (LEFT, PLAY_ORDER, RIGHT, NoSwap, Propose, Push,
+from bbspoker.rules.schiebe.actions import (LEFT, PLAY_ORDER, RIGHT, Propose, Push,
                                             Swap, SwapAll, Vote)
 from bbspoker.rules.schiebe.hands import CARDS, Category, category
 
