@@ -241,6 +241,12 @@ async def test_a_bot_master_opens_a_game_only_when_a_person_sits_at_the_table(li
 
 
 def test_the_config_offers_exactly_the_policies_there_are():
+    from bbspoker.bots.holdem import HOLDEM_POLICIES
     from bbspoker.bots.policies import POLICIES
-    from bbspoker.config import BOT_POLICIES
-    assert sorted(BOT_POLICIES) == sorted(POLICIES)
+    from bbspoker.bots.schiebe import SCHIEBE_POLICIES
+    from bbspoker.config import (BOT_POLICIES, DRAW40_BOT_POLICIES, HOLDEM_BOT_POLICIES,
+                                 SCHIEBE_BOT_POLICIES)
+    assert sorted(DRAW40_BOT_POLICIES) == sorted(POLICIES)
+    assert sorted(HOLDEM_BOT_POLICIES) == sorted(HOLDEM_POLICIES)
+    assert sorted(SCHIEBE_BOT_POLICIES) == sorted(SCHIEBE_POLICIES)
+    assert set(BOT_POLICIES) == set(POLICIES) | set(HOLDEM_POLICIES) | set(SCHIEBE_POLICIES)

@@ -137,8 +137,10 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
      "entry 1 rounds must be between 2 and 7, got 8"),
     ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nseats = 5\n',
      "entry 1: seats must be between 2 and 4 for schiebe, got 5"),
-    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nbots = 1\n',
-     "entry 1: bots must be 0 for schiebe"),
+    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nbots = 1\nbot_policy = "equity"\n',
+     "entry 1: bot_policy must be one of lookahead, random for schiebe, got 'equity'"),
+    ('[[tables]]\nid = "d"\nname = "D"\nbots = 1\nbot_policy = "lookahead"\n',
+     "entry 1: bot_policy must be one of equity, calling, aggressive, random for draw40"),
     ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nante = -1\n',
      "entry 1 ante must be between 0 and"),
 ])

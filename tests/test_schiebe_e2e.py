@@ -5,6 +5,7 @@ tie and the split pot, as recorded in the ledger."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -18,6 +19,7 @@ from bbspoker.rules.schiebe.game import Phase, Schiebe, SchiebeRules
 from bbspoker.store.wallet import MemoryWallet
 from tests.ruletext import texts
 from tests.tableplay import table_world
+from tests.telnetclient import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -167,3 +169,37 @@ async def test_three_players_play_two_rounds_with_the_log_and_a_tied_ranking(tmp
         verdict = verify_deal("schiebe", record.id, bytes.fromhex(record.server_seed),
                               record.commitment, record.client_seeds, ops)
         assert verdict.ok, verdict.mismatches
+
+
+async def test_a_person_plays_schiebe_poker_against_computer_players(tmp_path):
+    """The product's three games all have computer players at live tables: bots fill a
+    Schiebe-Poker table, the bot host proposes the rounds for the person, the bots agree
+    and push and swap, and the game ends with a ranking; CUBES are conserved."""
+    rules = {**RULES, "bots": 2, "bot_policy": "lookahead"}
+    async with table_world(tmp_path, tables=[("schiebe", "Schiebe", "schiebe", rules)],
+                           bot_accounts={"Robo": 500, "Tin": 500}) as (server, connect, advance):
+        service = server.app.tables["schiebe"].service
+        await wait_until(lambda: len(service.snapshot.seats) == 2)
+        assert service.snapshot.phase is Phase.IDLE          # no proposal for nobody
+        alice = await connect("alice")
+        await alice.send("p")
+        await alice.wait_for("Join the table? (y/n)")
+        await alice.send("y")
+        await alice.wait_for(f"[Y] agree to {RULES['rounds']} rounds  [N] refuse")
+        await alice.send("y")
+        await alice.wait_for("Round 1 of")
+        table = service.table
+        while service.snapshot.phase is Phase.PLAYING:
+            if table.current == "alice":
+                await alice.wait_for("[<] push left  [>] push right")
+                await alice.send("n")
+            await asyncio.sleep(0.01)
+        await wait_log(alice, "Final ranking: 1.")     # then the bot host proposes again
+        (game,) = [g for g in server.app.ledger.list_games(5) if g.ended_at is not None]
+        moves = {op["handle"] for op in game.history["operations"]
+                 if op["op"] in ("push", "swap", "swap_all")}
+        assert moves & {"Robo", "Tin"}                        # the bots played
+        ledger = server.app.ledger
+        assert ledger.verify() == []
+        t = ledger.totals()
+        assert t.accounts + t.system + t.open_pots + t.stacks == 500 + 500 + 1000

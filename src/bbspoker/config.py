@@ -38,7 +38,13 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 HOLDEM_BOT_POLICIES = ("equity", "calling", "random")
 GAME_KINDS = ("draw40", "schiebe", "holdem")
 #: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
-BOT_POLICIES = ("equity", "calling", "aggressive", "random")
+#: The draw40 computer players' policies (bbspoker.bots.policies).
+DRAW40_BOT_POLICIES = ("equity", "calling", "aggressive", "random")
+#: The Schiebe-Poker computer players' policies (bbspoker.bots.schiebe).
+SCHIEBE_BOT_POLICIES = ("lookahead", "random")
+#: Every policy name ``bot_policy`` may hold; each game kind checks its own list.
+BOT_POLICIES = tuple(dict.fromkeys(DRAW40_BOT_POLICIES + HOLDEM_BOT_POLICIES
+                                   + SCHIEBE_BOT_POLICIES))
 #: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
 DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
 #: The SSH host key's file name in the ledger's directory, unless ``[ssh] host_key`` says.
@@ -154,11 +160,12 @@ class TableConfig:
     sit there; they decide with ``bot_policy`` (one of :data:`BOT_POLICIES`) and think
     ``bot_think_min``..``bot_think_max`` s before each action.
 
-    Schiebe-Poker tables (``game = "schiebe"``, issue 17) use ``seats`` (2-4),
+    Schiebe-Poker tables (``game = "schiebe"``, issue 17; ``bots`` with ``bot_policy`` one
+    of :data:`SCHIEBE_BOT_POLICIES`, ``lookahead`` unless set) use ``seats`` (2-4),
     ``turn_timeout``, ``ante`` (CUBES per player, 0: no stakes; a schiebe entry that does
     not set it has 0, whatever ``[table]`` says; likewise at most 4 seats and no bots) and
     ``rounds``, the number of rounds (2-7) the host proposes; the betting keys mean
-    nothing there, and ``bots`` must be 0.
+    nothing there.
 
     Fixed-limit Texas Hold'em tables (``game = "holdem"``, issue 16) use ``seats`` (2-9;
     an entry that does not set it has 9), ``small_bet`` (the bet of preflop and the flop,
@@ -370,6 +377,13 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     return value
 
 
+def _check_policy(where: str, rules: TableConfig, game: str, known: tuple[str, ...]) -> None:
+    """``bot_policy`` must be one of ``known``, the policies of game kind ``game``."""
+    if rules.bot_policy not in known:
+        raise ConfigError(f"{where} bot_policy must be one of {', '.join(known)} for "
+                          f"{game}, got {rules.bot_policy!r}")
+
+
 def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
     """The checks across keys of one table's rules (of game kind ``game``); ConfigError
     naming ``where``."""
@@ -384,10 +398,7 @@ def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
         if rules.bots > rules.seats:
             raise ConfigError(f"{where} bots ({rules.bots}) is more than seats "
                               f"({rules.seats})")
-        if rules.bot_policy not in HOLDEM_BOT_POLICIES:
-            raise ConfigError(f"{where} bot_policy must be one of "
-                              f"{', '.join(HOLDEM_BOT_POLICIES)} for holdem, got "
-                              f"{rules.bot_policy!r}")
+        _check_policy(where, rules, "holdem", HOLDEM_BOT_POLICIES)
         return
     if rules.seats > 5:
         raise ConfigError(f"{where} seats must be between 2 and 5, got {rules.seats} "
@@ -396,13 +407,15 @@ def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
         if rules.seats > 4:
             raise ConfigError(f"{where} seats must be between 2 and 4 for schiebe, got "
                               f"{rules.seats}")
-        if rules.bots:
-            raise ConfigError(f"{where} bots must be 0 for schiebe (no computer players "
-                              f"at its tables yet), got {rules.bots}")
+        if rules.bots > rules.seats:
+            raise ConfigError(f"{where} bots ({rules.bots}) is more than seats "
+                              f"({rules.seats})")
+        _check_policy(where, rules, "schiebe", SCHIEBE_BOT_POLICIES)
         return
     if rules.ante < 1:
         raise ConfigError(f"{where.rstrip(':')} ante must be between 1 and {10**9}, got "
                           f"{rules.ante}")
+    _check_policy(where, rules, "draw40", DRAW40_BOT_POLICIES)
     if rules.min_bet > rules.max_bet:
         raise ConfigError(f"{where} min_bet ({rules.min_bet}) is above max_bet "
                           f"({rules.max_bet})")
@@ -448,6 +461,7 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
             values.setdefault("ante", SCHIEBE_ANTE)
             values.setdefault("seats", min(defaults.seats, 4))
             values.setdefault("bots", 0)
+            values.setdefault("bot_policy", "lookahead")
         if game == "holdem":
             values.setdefault("seats", 9)
             values.setdefault("bots", 0)

@@ -8,7 +8,11 @@ record). From them it builds the same :class:`~bbspoker.bots.observation.Observa
 the simulator builds from the rules, and asks its policy. At a Hold'em table (the
 snapshot's ``board`` is a :class:`~bbspoker.rules.holdem.game.HoldemTable`) it builds a
 :class:`~bbspoker.bots.holdem.HoldemView` instead and asks a Hold'em policy
-(:func:`observe_holdem`). Before each action it thinks
+(:func:`observe_holdem`); at a Schiebe-Poker table (a
+:class:`~bbspoker.rules.schiebe.game.Board`) a
+:class:`~bbspoker.bots.schiebe.SchiebeObservation` (:func:`observe_schiebe_snapshot`),
+and as the host it proposes the table's rounds only while a person sits there, and it
+agrees to any proposal. Before each action it thinks
 for a time drawn from ``think`` (seconds), so that a game with bots feels like one with
 people; ``sleep`` is injected (tests pass one that does not wait).
 
@@ -28,15 +32,20 @@ from collections.abc import Awaitable, Callable, Collection
 
 from bbspoker.bots.base import Policy, fallback
 from bbspoker.bots.holdem import HoldemView
+from bbspoker.bots.schiebe import SchiebeObservation
 from bbspoker.bots.observation import Observation, PublicLog
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemTable
+from bbspoker.rules.schiebe.actions import NoSwap, Propose, Push, Vote
+from bbspoker.rules.schiebe.game import Board
+from bbspoker.rules.schiebe.hands import CARDS as SCHIEBE_CARDS
 from bbspoker.table.service import PrivateCards, TableMessage, TableService, TableSnapshot
 
-__all__ = ["BotPlayer", "observe_snapshot", "observe_holdem", "DEFAULT_THINK"]
+__all__ = ["BotPlayer", "observe_snapshot", "observe_holdem", "observe_schiebe_snapshot",
+           "DEFAULT_THINK"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +64,23 @@ def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> 
                       tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
                       board.pot_total or 0, me.stack if me is not None else 0,
                       sum(s.in_hand for s in snap.seats) - 1, snap.rules)
+
+
+def observe_schiebe_snapshot(snap: TableSnapshot, handle: str,
+                             hidden: tuple[str, ...]) -> SchiebeObservation:
+    """``handle``'s :class:`~bbspoker.bots.schiebe.SchiebeObservation` at a Schiebe-Poker
+    table from its subscription (the live-table twin of
+    :func:`bbspoker.bots.schiebe.observe_schiebe`): its own hidden cards and the board."""
+    board: Board = snap.board
+    opens = dict(board.open)
+    seen = set(hidden) | set(board.middle) | {c for cs in opens.values() for c in cs}
+    if board.top_discard:
+        seen.add(board.top_discard)
+    return SchiebeObservation(
+        tuple(hidden), opens.get(handle, ()), board.middle,
+        {h: cs for h, cs in opens.items() if h.lower() != handle.lower()}, board.top_discard,
+        board.draw_count, board.actions_left, board.round or 1, board.rounds or 1,
+        tuple(c for c in SCHIEBE_CARDS if c not in seen))
 
 
 def observe_snapshot(snap: TableSnapshot, handle: str, cards: tuple[Card, ...],
@@ -122,6 +148,11 @@ class BotPlayer:
         legal = tuple(self.snapshot.actions.get(self.handle, ()))
         if isinstance(self.snapshot.board, HoldemTable):       # sitting out is no turn
             return legal if act.CheckCall in legal else ()
+        if isinstance(self.snapshot.board, Board):
+            if Propose in legal and (not self.humans()
+                                     or self._refused_at == self.snapshot.version):
+                return ()                   # a bot host proposes for people only
+            return legal if {Propose, Vote, Push} & set(legal) else ()
         if legal == (act.Start,) and (not self.humans()
                                       or self._refused_at == self.snapshot.version):
             return ()
@@ -159,6 +190,8 @@ class BotPlayer:
         """Decide and submit one action; False when the table has closed."""
         if isinstance(self.snapshot.board, HoldemTable):
             return await self._act_holdem()
+        if isinstance(self.snapshot.board, Board):
+            return await self._act_schiebe()
         obs = observe_snapshot(self.snapshot, self.handle, self.cards, self.log)
         action = self.policy.decide(obs, self.rng)
         try:
@@ -198,4 +231,34 @@ class BotPlayer:
                         self.policy.name, action, err.code)
             with contextlib.suppress(RuleError):
                 await self.service.call(self.handle, act.CheckCall())
+        return True
+
+    async def _act_schiebe(self) -> bool:
+        """A Schiebe-Poker turn: propose the table's rounds (as host), agree to a
+        proposal, or the policy's push or swap (``NoSwap`` if the table refuses it,
+        counted in :attr:`illegal`); False when the table has closed."""
+        legal = set(self.snapshot.actions.get(self.handle, ()))
+        if Propose in legal:
+            action: act.Action = Propose(self.snapshot.rules.rounds)
+        elif Vote in legal:
+            action = Vote(True)
+        else:
+            obs = observe_schiebe_snapshot(self.snapshot, self.handle, self.cards)  # type: ignore[arg-type]
+            action = self.policy.decide(obs, self.rng)  # type: ignore[arg-type]
+        try:
+            await self.service.call(self.handle, action)
+        except RuleError as err:
+            if err.code == "table_closed":
+                return False
+            if isinstance(action, Propose):
+                self._refused_at = self.service.snapshot.version   # not now: wait
+                return True
+            if err.code in ("not_your_turn", "wrong_phase"):
+                return True
+            self.illegal += 1
+            log.warning("bot %s (%s): %r refused (%s); no swap", self.handle,
+                        self.policy.name, action, err.code)
+            if Push in legal:
+                with contextlib.suppress(RuleError):
+                    await self.service.call(self.handle, NoSwap())
         return True

@@ -28,11 +28,14 @@ from typing import TYPE_CHECKING
 
 from bbspoker.bots.holdem import holdem_policy
 from bbspoker.bots.player import BotPlayer
+from bbspoker.bots.schiebe import schiebe_policy
 from bbspoker.bots.policies import policy
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemTable
+from bbspoker.rules.schiebe.game import Board
+from bbspoker.rules.schiebe.game import Phase as SchiebePhase
 from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.table.service import TableSnapshot
 
@@ -137,7 +140,12 @@ class TableBots:
         for key in [k for k in self.players if k not in seated]:     # gone (idle rule ...)
             self._forget(key)
         holdem = isinstance(snap.board, HoldemTable)
-        between = snap.board.game_id is None if holdem else snap.phase is Phase.IDLE
+        if holdem:
+            between = snap.board.game_id is None
+        elif isinstance(snap.board, Board):
+            between = snap.phase is not SchiebePhase.PLAYING
+        else:
+            between = snap.phase is Phase.IDLE
         need = rules.buy_in_range()[0] if holdem else rules.ante
         if between and self.players:
             if snap.waiting:
@@ -188,8 +196,8 @@ class TableBots:
         finally:
             self._sitting.discard(handle.lower())
         rules = self.entry.spec.rules
-        mind = (holdem_policy(rules.bot_policy) if self.entry.spec.game == "holdem"
-                else policy(rules.bot_policy))
+        mind = {"holdem": holdem_policy, "schiebe": schiebe_policy}.get(
+            self.entry.spec.game, policy)(rules.bot_policy)
         bot = BotPlayer(self.service, handle, mind, self._humans,  # type: ignore[arg-type]
                         rng=random.Random(self.rng.random()),
                         think=(rules.bot_think_min, rules.bot_think_max), sleep=self.sleep)
