@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bbspoker.store.passwords import hash_password
-from tests.telnetclient import running_server, wait_until
+from tests.telnetclient import FakeClock, running_server, wait_until
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bot_client.py"
 
@@ -175,7 +175,77 @@ async def test_a_program_cannot_sit_at_a_schiebe_table(tmp_path):
         p.send("10;porty;pw-porty")
         await p.expect("0;Welcome, Porty.")
         p.send("13;push")
-        assert await p.expect("9;") == ("9;wrong_game;the bot protocol plays draw40 tables "
-                                        "only, push is schiebe")
+        assert await p.expect("9;") == ("9;wrong_game;the bot protocol plays draw40 and "
+                                        "holdem tables, push is schiebe")
         assert server.app.tables["push"].service.table.handles == []
         await p.close()
+
+
+async def test_two_programs_play_a_hold_em_hand_over_the_port(tmp_path):
+    """Issue 16 over the Finnish design's own protocol: hole cards (2;), the flop, turn and
+    river one card a line (3; 4; 5;), the turn with its costs (1;), the pot won (7;), the
+    hands shown (16;), with a buy-in; CUBES conserved."""
+    rules = {"small_bet": 10, "buy_in_min": 100, "buy_in_max": 500, "between_hands": 30.0}
+    clock = FakeClock()
+    async with running_server(
+            tmp_path, sleep=_no_sleep, clock=clock, bots={"enabled": True, "port": 0},
+            login={"failure_delay": 0},
+            tables=[("hold", "Hold", "holdem", rules)]) as server:
+        ledger = server.app.ledger
+        programs = {}
+        for name in ("Ann", "Bea"):
+            ledger.create_account(name, hash_password("pw-" + name), 1000, bot=True)
+            p = programs[name] = await Program.connect(server.bot_port)
+            p.send(f"10;{name};pw-{name}")
+            await p.expect(f"0;Welcome, {name}.")
+        programs["Ann"].send("13;hold;300")
+        await programs["Ann"].expect("0;You sit at Hold.")
+        assert ledger.stack("Ann", table="hold") == 300 and ledger.balance("Ann") == 700
+        programs["Bea"].send("13;hold;x")
+        assert await programs["Bea"].expect("9;") == \
+            "9;bad_action;13;table;N takes a whole number of CUBES"
+        programs["Bea"].send("13;hold")
+        await programs["Bea"].expect("0;You sit at Hold.")
+        service = server.app.tables["hold"].service
+        table = service.table
+        clock.advance(30)                          # the first hand, 30 s after Bea sat
+        service.wake()
+        hole = {}
+        for name, p in programs.items():
+            line = "2;"
+            while line == "2;":                   # "2;" alone: no cards (before the deal)
+                line = await p.expect("2;")
+            hole[name] = [int(n) for n in line.split(";")[1:]]
+            assert len(hole[name]) == 2 and all(0 <= n <= 51 for n in hole[name])
+        assert not set(hole["Ann"]) & set(hole["Bea"])
+        # Both call or check until the hand is over; the first offer preflop has costs.
+        first = None
+        while table.game_id == 1:
+            name = table.current
+            if name is None:
+                await asyncio.sleep(0.01)
+                continue
+            offer = await programs[name].expect("1;")
+            first = first or offer
+            version = service.snapshot.version
+            programs[name].send("11;" + ("call" if "call" in offer else "check"))
+            await wait_until(lambda: service.snapshot.version > version)
+        names, to_call, raise_to = first.split(";")[1:]
+        assert names == "fold,call,raise" and (to_call, raise_to) == ("5", "20")
+        p = programs["Ann"]
+        if not any(line.startswith("7;") for line in p.seen):
+            await p.expect("7;")
+        lines = [line for line in p.seen if line[:2] in ("3;", "4;", "5;", "7;")]
+        assert [line[:2] for line in lines] == ["3;"] * 3 + ["4;", "5;"] + ["7;"] * (
+            len(lines) - 5)
+        board = [int(line.split(";")[1]) for line in lines[:5]]
+        assert len(set(board + hole["Ann"] + hole["Bea"])) == 9
+        handle, amount = lines[5].split(";")[1:]
+        assert handle in programs and 0 < int(amount) <= 40
+        hand = ledger.game(1)
+        assert hand.end_reason == "finished" and hand.history["winners"][handle] == int(amount)
+        for q in programs.values():
+            await q.close()
+        await wait_until(lambda: not table.handles)
+        ledger.commit_pending()
+        assert ledger.verify() == [] and ledger.balance("Ann") + ledger.balance("Bea") == 2000

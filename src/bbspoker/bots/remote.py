@@ -27,8 +27,18 @@ Program to server::
     11;start | 11;bet;N | 11;call | 11;check | 11;hands;N | 11;pass | 11;fold
     11;discard[;n;...] | 11;reveal          your action
     12;                         ask for the state (8; and 6; lines, then 2;)
-    13;table                    sit at a table (its id, or its number in the lobby list)
+    13;table[;buy_in]           sit at a table (its id, or its number in the lobby list;
+                                at Hold'em with the CUBES to bring, default the most)
     14;                         leave the table
+
+At a fixed-limit Hold'em table (issue 16; the design's own game) the same messages mean:
+``1;fold,call,raise;to_call;raise_to`` (your turn: the names of what you may do, the CUBES a
+call costs, 0 for a check, and the total a bet or raise reaches, empty if you may not),
+``2;n;n`` your hole cards, ``3;n`` a flop card (three lines), ``4;n`` the turn, ``5;n`` the
+river (the design's 03-05), ``6;handle;stack;in`` with the stack at the table, ``7;handle;
+CUBES`` a share of a pot won, ``8;street;;pot;current;button;players`` the state, ``16;
+handle;n;n`` a hand shown; and ``11;fold``, ``11;check``/``11;call``, ``11;bet``/``11;raise``
+(the fixed amount: no number) from the program.
 """
 
 from __future__ import annotations
@@ -153,7 +163,12 @@ class _Player:
         self.entry: TableEntry | None = None
         self.sub: Subscription | None = None
         self.offered: tuple[Any, ...] | None = None   # the turn last announced (1;)
-        self.phase: Phase | None = None
+        self.phase: Any = None
+
+    @property
+    def holdem(self) -> bool:
+        """Seated at a Hold'em table (its messages differ, see the module docstring)."""
+        return self.entry is not None and self.entry.spec.game == "holdem"
 
     @property
     def service(self) -> TableService:
@@ -192,7 +207,7 @@ class _Player:
         elif number == 12:
             self._state()
         elif number == 13:
-            await self._sit(data[0] if data else "")
+            await self._sit(data[0] if data else "", data[1].strip() if len(data) > 1 else "")
         elif number == 14:
             await self._leave("left")
             send("0;You left the table.")
@@ -207,6 +222,13 @@ class _Player:
             raise ValueError("11; needs an action")
         word, args = data[0].strip().lower(), data[1:]
         snap = self.service.snapshot
+        if self.holdem:
+            kinds = {"fold": act.Pass, "pass": act.Pass, "check": act.CheckCall,
+                     "call": act.CheckCall, "bet": act.BetRaise, "raise": act.BetRaise}
+            if word not in kinds:
+                raise ValueError(f"unknown Hold'em action {word[:20]!r} (fold, check, call, "
+                                 "bet, raise)")
+            return kinds[word]()
         if word in ("call", "check"):
             return act.Bet(snap.bet_ranges.get(self.handle, (snap.rules.min_bet, 0))[0])
         if word in ("bet", "hands"):
@@ -228,7 +250,7 @@ class _Player:
                 raise ValueError("11;discard;n;... takes card numbers 0-51") from None
         raise ValueError(f"unknown action {word[:20]!r}")
 
-    async def _sit(self, which: str) -> None:
+    async def _sit(self, which: str, buy_in: str = "") -> None:
         if self.entry is not None:
             self.channel.send("9;already_seated;leave with 14; first")
             return
@@ -239,14 +261,17 @@ class _Player:
         if entry is None:
             self.channel.send(f"9;no_table;there is no table {which[:24]!r}")
             return
-        if entry.spec.game != "draw40":    # the protocol's messages are draw40's (issue 17)
-            self.channel.send(f"9;wrong_game;the bot protocol plays draw40 tables only, "
-                              f"{entry.id} is {entry.spec.game}")
+        if entry.spec.game not in ("draw40", "holdem"):   # Schiebe-Poker has no messages
+            self.channel.send(f"9;wrong_game;the bot protocol plays draw40 and holdem "
+                              f"tables, {entry.id} is {entry.spec.game}")
+            return
+        if buy_in and not buy_in.isdigit():
+            self.channel.send("9;bad_action;13;table;N takes a whole number of CUBES")
             return
         service = entry.service
         service.mark_bot(self.handle)
         try:
-            await service.call(self.handle, act.Sit())
+            await service.call(self.handle, act.Sit(buy_in=int(buy_in) if buy_in else None))
         except RuleError as err:
             service.mark_bot(self.handle, False)
             self.channel.send(f"9;{err.code};{self.host.refusal(err)}")
@@ -296,12 +321,28 @@ class _Player:
         line = self.host.describe(event)
         if line is not None:
             self.channel.send(f"0;{line[1]}")
-        if event.kind == "won":
+        if self.holdem:
+            self._holdem_event(event)
+        elif event.kind == "won":
             self.channel.send(f"7;{event.handle};{event.data.get('pot', 0)}")
         elif event.kind == "pot_to_system":
             self.channel.send(f"7;;{event.data.get('pot', 0)}")
         elif event.kind == "reveal":
             cards = ";".join(str(network_number(str(c))) for c in event.data["cards"])
+            self.channel.send(f"16;{event.handle};{cards}")
+
+    def _holdem_event(self, event: Event) -> None:
+        """Hold'em's numbered messages: the board's cards (3; 4; 5;), a pot won (7;), a
+        hand shown (16;)."""
+        d = event.data
+        if event.kind == "board":
+            number = {"flop": 3, "turn": 4, "river": 5}[d["street"]]
+            for card in d["cards"]:
+                self.channel.send(f"{number};{network_number(card)}")
+        elif event.kind == "won":
+            self.channel.send(f"7;{event.handle};{d['amount']}")
+        elif event.kind == "show":
+            cards = ";".join(str(network_number(c)) for c in d["cards"])
             self.channel.send(f"16;{event.handle};{cards}")
 
     def _cards(self, cards: tuple[Card, ...]) -> None:
@@ -311,6 +352,9 @@ class _Player:
         if snap.seat_of(self.handle) is None:          # removed by the table
             self.channel.send("0;You are no longer seated.")
             asyncio.get_running_loop().create_task(self._leave("removed"))
+            return
+        if self.holdem:
+            self._holdem_snapshot(snap)
             return
         if snap.phase is not self.phase and (snap.phase is Phase.IDLE
                                              or self.phase in (None, Phase.IDLE)):
@@ -336,12 +380,39 @@ class _Player:
             extra = f";{snap.rules.max_discard}"
         self.channel.send(f"1;{names}{extra}")
 
+    def _holdem_snapshot(self, snap: TableSnapshot) -> None:
+        """The players when a hand starts and ends (6;), and the turn (1;) when it is
+        yours: what you may do with the costs."""
+        hand = snap.board.game_id
+        if hand != self.phase:
+            self.phase = hand
+            self._players(snap)
+        mine = tuple(snap.actions.get(self.handle, ()))
+        if act.CheckCall not in mine:
+            self.offered = None
+            return
+        board = snap.board
+        turn = (hand, board.street, board.to_call, board.raise_to, snap.pot)
+        if turn == self.offered:
+            return
+        self.offered = turn
+        names = (["fold"] if act.Pass in mine else []) + [
+            "call" if board.to_call else "check"]
+        if act.BetRaise in mine:
+            names.append("raise" if any(s.bet for s in snap.seats) else "bet")
+        raise_to = "" if board.raise_to is None else board.raise_to
+        self.channel.send(f"1;{','.join(names)};{board.to_call};{raise_to}")
+
     def _offer_again(self) -> None:
         if self.entry is not None and not self.channel.closed:
             self.offered = None
             self._snapshot(self.service.snapshot)
 
     def _players(self, snap: TableSnapshot) -> None:
+        if self.holdem:
+            for s in snap.seats:
+                self.channel.send(f"6;{s.handle};{s.stack};{'in' if s.in_hand else 'out'}")
+            return
         running = snap.phase is not Phase.IDLE
         for s in snap.seats:
             state = "in" if running and s.active else "out"
@@ -356,9 +427,10 @@ class _Player:
         snap = self.service.snapshot
         pot = "" if snap.pot is None else snap.pot
         rnd = "" if snap.round is None else snap.round
+        leader = snap.board.button if self.holdem else snap.master
         self.channel.send(f"8;{snap.phase.value};{rnd};{pot};{snap.current or ''};"
-                          f"{snap.master or ''};{len(snap.seats)}")
+                          f"{leader or ''};{len(snap.seats)}")
         self._players(snap)
         self._cards(self.service.cards_of(self.handle))
-        self.offered, self.phase = None, snap.phase
+        self.offered, self.phase = None, (snap.board.game_id if self.holdem else snap.phase)
         self._snapshot(snap)
