@@ -61,3 +61,25 @@ def test_memory_bench_reads_the_rss_of_both_servers():
         assert row, out
         assert int(row.group(1)) > 1000
     assert re.search(r"x the bare server's [\d.]+ KiB \(target <= 1.5x\): (PASS|MISS)", out)
+
+
+def test_capacity_bench_steps_tables_and_writes_its_figures(tmp_path):
+    out_json = tmp_path / "capacity.json"
+    out = subprocess.run([sys.executable, str(BENCH / "capacity.py"), "--quick", "--json",
+                          str(out_json)], check=True, capture_output=True, text=True,
+                         timeout=120).stdout
+    row = re.search(r"^2\s+10\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d,]+)\s", out, re.M)
+    assert row, out
+    assert 0 < float(row.group(2)) <= float(row.group(3))
+    assert re.search(r"largest T with key-to-screens p99 <= 50 ms: \d+ \(target >= 400\): "
+                     r"(PASS|MISS)", out)
+    assert re.search(r"server CPU per action at 2 tables: [\d,-]+ us \(target <= 400 us\)", out)
+    import json
+    figures = json.loads(out_json.read_text())
+    [step] = figures["steps"]
+    assert step["tables"] == 2 and step["players"] == 10 and step["spectators"] == 1
+    assert step["actions"] > 0 and step["lost"] == 0
+    for key in ("p50_ms", "p99_ms", "lag_p99_ms", "cpu_us_per_action", "rss_kib_end",
+                "bytes_per_action", "rss_kib_per_seated"):
+        assert key in step
+    assert figures["machine"]["cores"] >= 1
