@@ -20,9 +20,9 @@ def run_quick(name: str) -> str:
                           capture_output=True, text=True, timeout=120).stdout
 
 
-def test_screen_bench_counts_bytes_of_every_event_kind_for_both_terminal_kinds():
+def test_screen_bench_counts_bytes_of_every_event_kind_for_every_terminal_kind():
     out = run_quick("screen")
-    for term in ("xterm", "ansi"):
+    for term in ("xterm", "ansi", "ansi-bbs", "syncterm"):
         section = out.split(f"terminal kind {term}:")[1].split("\n\n")[0]
         for kind in ("start", "bet", "pass", "discard", "reveal", "chat", "tick"):
             row = re.search(rf"^{kind}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+1/", section, re.M)
@@ -31,6 +31,9 @@ def test_screen_bench_counts_bytes_of_every_event_kind_for_both_terminal_kinds()
             assert samples >= 1 and 0 < med <= p95 <= top < repaint
     assert re.search(r"median bet event \d+ B vs full repaint \d+ B = 1/[\d.]+ .*: (PASS|MISS)", out)
     assert re.search(r"largest clock tick \d+ B \(target <= 16 B\): (PASS|MISS)", out)
+    for term in ("ansi", "ansi-bbs", "syncterm"):
+        assert re.search(rf"^{term}: median bet \d+ B = 1/[\d.]+ of a repaint \(target <= 1/10\): "
+                         r"(PASS|MISS)", out, re.M)
 
 
 def test_latency_bench_times_actions_on_the_server_and_the_bare_relay():
