@@ -330,10 +330,14 @@ class TableDriver:
         kind = {"s": "start", "d": "discard", "r": "reveal"}.get(key, "bet")
         self.samples.append((pressed, max(times) - pressed, kind))
 
-    async def run(self, start: float, interval: float, end: float) -> None:
+    async def run(self, start: float, interval: float, end: float, fast: int = 0,
+                  fast_interval: float = 0.5) -> None:
         """Act every ``interval`` s from ``start`` (perf_counter) until ``end``; a beat
-        that is late (the previous action still waiting) is taken at once."""
+        that is late (the previous action still waiting) is taken at once. The first
+        ``fast`` actions come every ``fast_interval`` s (in the warm-up: the tables'
+        games then drift apart in phase, so that the window sees every kind of action)."""
         beat = start
+        n = 0
         while beat < end:
             delay = beat - time.perf_counter()
             if delay > 0:
@@ -342,7 +346,8 @@ class TableDriver:
                 await self.act()
             except Exception:
                 self.lost += 1
-            beat += interval
+            n += 1
+            beat += fast_interval if n < fast else interval
 
 
 async def _wait_more(client: Client, mark: int) -> None:
@@ -411,8 +416,12 @@ async def load(args: argparse.Namespace) -> None:
     window = (start + args.warmup, start + args.warmup + args.measure)
     rng = random.Random(args.seed)
     clients = [c for d in drivers for c in d.players + d.spectators] + idle
+    # Up to half the warm-up played fast, a number of actions drawn per table.
+    fast_interval = min(0.5, args.interval)
+    most = int(args.warmup / 2 / fast_interval)
     runs = [asyncio.create_task(d.run(start + rng.uniform(0, args.interval), args.interval,
-                                      window[1])) for d in drivers]
+                                      window[1], rng.randint(0, most), fast_interval))
+            for d in drivers]
     await asyncio.sleep(max(0.0, window[0] - time.perf_counter()))
     bytes0 = sum(len(c.raw) for c in clients)
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -796,7 +805,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=2.0, help="s between a table's actions")
     parser.add_argument("--idle", type=int, default=1000, help="idle sessions in the lobby")
     parser.add_argument("--spectators", type=float, default=2.0, help="spectators per 10 tables")
-    parser.add_argument("--warmup", type=float, default=10.0, help="s before the window")
+    parser.add_argument("--warmup", type=float, default=20.0, help="s before the window")
     parser.add_argument("--measure", type=float, default=30.0, help="s of the window")
     parser.add_argument("--loaders", type=int, default=2, help="load processes")
     parser.add_argument("--stop-ms", type=float, default=100.0, help="stop past this p99")
