@@ -466,6 +466,8 @@ def serve(config: str, lagfile: str) -> int:
                             f"{(time.perf_counter() - started[0]) * 1000:.3f}\n")
 
     gc.callbacks.append(collected)
+    if os.environ.get("CAPACITY_GC"):          # experiments: thresholds for the server
+        gc.set_threshold(*(int(v) for v in os.environ["CAPACITY_GC"].split(",")))
 
     async def probe() -> None:
         loop = asyncio.get_running_loop()
@@ -633,6 +635,7 @@ class Step:
             "lag_max_ms": max(lags) if lags else None,
             "gc_ms_per_s": sum(ms for _, ms in gcs) / args.measure,
             "gc_full": len(full), "gc_full_max_ms": max(full) if full else 0.0,
+            "gc_per_s": [sum(1 for g, _ in gcs if g == gen) / args.measure for gen in (0, 1, 2)],
             "server_cpu_s": cpu, "server_cpu_share": cpu / args.measure,
             "cpu_us_per_action": cpu / actions * 1e6 if actions else None,
             "rss_kib_start": rss0, "rss_kib_idle": rss_idle, "rss_kib_seated": rss_seated,
