@@ -77,6 +77,7 @@ def test_capacity_bench_steps_tables_and_writes_its_figures(tmp_path):
     assert re.search(r"largest T with key-to-screens p99 <= 50 ms: \d+ \(target >= 400\): "
                      r"(PASS|MISS)", out)
     assert re.search(r"server CPU per action at 2 tables: [\d,-]+ us \(target <= 400 us\)", out)
+    assert re.search(r"RSS per seated player at 2 tables: [\d.]+ KiB", out)
     import json
     figures = json.loads(out_json.read_text())
     [step] = figures["steps"]
