@@ -20,9 +20,9 @@ def run_quick(name: str) -> str:
                           capture_output=True, text=True, timeout=120).stdout
 
 
-def test_screen_bench_counts_bytes_of_every_event_kind_for_both_terminal_kinds():
+def test_screen_bench_counts_bytes_of_every_event_kind_for_every_terminal_kind():
     out = run_quick("screen")
-    for term in ("xterm", "ansi"):
+    for term in ("xterm", "ansi", "ansi-bbs", "syncterm"):
         section = out.split(f"terminal kind {term}:")[1].split("\n\n")[0]
         for kind in ("start", "bet", "pass", "discard", "reveal", "chat", "tick"):
             row = re.search(rf"^{kind}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+1/", section, re.M)
@@ -31,6 +31,9 @@ def test_screen_bench_counts_bytes_of_every_event_kind_for_both_terminal_kinds()
             assert samples >= 1 and 0 < med <= p95 <= top < repaint
     assert re.search(r"median bet event \d+ B vs full repaint \d+ B = 1/[\d.]+ .*: (PASS|MISS)", out)
     assert re.search(r"largest clock tick \d+ B \(target <= 16 B\): (PASS|MISS)", out)
+    for term in ("ansi", "ansi-bbs", "syncterm"):
+        assert re.search(rf"^{term}: median bet \d+ B = 1/[\d.]+ of a repaint \(target <= 1/10\): "
+                         r"(PASS|MISS)", out, re.M)
 
 
 def test_latency_bench_times_actions_on_the_server_and_the_bare_relay():
@@ -61,3 +64,26 @@ def test_memory_bench_reads_the_rss_of_both_servers():
         assert row, out
         assert int(row.group(1)) > 1000
     assert re.search(r"x the bare server's [\d.]+ KiB \(target <= 1.5x\): (PASS|MISS)", out)
+
+
+def test_capacity_bench_steps_tables_and_writes_its_figures(tmp_path):
+    out_json = tmp_path / "capacity.json"
+    out = subprocess.run([sys.executable, str(BENCH / "capacity.py"), "--quick", "--json",
+                          str(out_json)], check=True, capture_output=True, text=True,
+                         timeout=120).stdout
+    row = re.search(r"^2\s+10\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d,]+)\s", out, re.M)
+    assert row, out
+    assert 0 < float(row.group(2)) <= float(row.group(3))
+    assert re.search(r"largest T with key-to-screens p99 <= 50 ms: \d+ \(target >= 400\): "
+                     r"(PASS|MISS)", out)
+    assert re.search(r"server CPU per action at 2 tables: [\d,-]+ us \(target <= 400 us\)", out)
+    assert re.search(r"RSS per seated player at 2 tables: [\d.]+ KiB", out)
+    import json
+    figures = json.loads(out_json.read_text())
+    [step] = figures["steps"]
+    assert step["tables"] == 2 and step["players"] == 10 and step["spectators"] == 1
+    assert step["actions"] > 0 and step["lost"] == 0
+    for key in ("p50_ms", "p99_ms", "lag_p99_ms", "cpu_us_per_action", "rss_kib_end",
+                "bytes_per_action", "rss_kib_per_seated"):
+        assert key in step
+    assert figures["machine"]["cores"] >= 1

@@ -12,14 +12,17 @@ from wcwidth import wcwidth
 from bbspoker.rules.cards import DECK, parse_cards
 from bbspoker.door.screens import regions as screen
 from bbspoker.door.screens.regions import GameView, Opponent, ScreenRenderer
+from bbspoker.transport.telnet import terminal_for
 
 TERMS: dict[str, blessed.Terminal] = {}
 
 
 def term(kind="xterm-256color"):
-    """One shared Terminal per kind, as the server keeps them."""
+    """One shared Terminal per kind, as the server keeps them; ``telnet:KIND`` is the
+    server's own (``terminal_for``: BBS kinds get a scroll region, issue 21)."""
     if kind not in TERMS:
-        TERMS[kind] = blessed.Terminal(kind=kind, stream=io.StringIO(), force_styling=True)
+        TERMS[kind] = (terminal_for(kind.split(":", 1)[1]) if kind.startswith("telnet:") else
+                       blessed.Terminal(kind=kind, stream=io.StringIO(), force_styling=True))
     return TERMS[kind]
 
 
@@ -304,6 +307,22 @@ def test_message_area_scrolls_with_the_terminals_scroll_region():
     assert "m1" not in out  # the kept lines are moved by the terminal, not rewritten
 
 
+def test_bbs_terminal_kinds_scroll_the_message_area_too():
+    """Issue 21: ansi (any unknown TTYPE) and ansi-bbs have no scroll region in terminfo, but
+    the BBS clients honour DECSTBM: the server's terminals for them scroll, and a bet costs
+    under a tenth of a repaint, as on xterm."""
+    for kind, encoding in (("ansi", "utf-8"), ("ansi-bbs", "cp437"), ("syncterm", "cp437")):
+        view = dataclasses.replace(MOCKUP_VIEW, messages=MOCKUP_VIEW.messages * 3,
+                                   message_count=12)
+        client, renderer, full = start(view, f"telnet:{kind}", encoding)
+        view = say(dataclasses.replace(view, current="Romain", pot=78),
+                   ("SYSTEM", "Moumouna has raised the bet (25), pot is 78."))
+        out = renderer.render(view)
+        assert "\x1b[14;23r" in out and "\x1b[1;24r" in out, kind
+        assert client.feed(out) < full / 10, kind
+        assert client.display == paint(view, f"telnet:{kind}", encoding)[0].display
+
+
 def test_identical_repeated_messages_still_scroll():
     view = say(MOCKUP_VIEW, *[("bob", "spam")] * 10)
     client, renderer, _ = start(view)
@@ -450,7 +469,8 @@ def step(draw):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([("xterm-256color", "utf-8"), ("ansi", "cp437"), ("syncterm", "utf-8")]),
+@given(st.sampled_from([("xterm-256color", "utf-8"), ("ansi", "cp437"), ("syncterm", "utf-8"),
+                        ("telnet:ansi", "utf-8"), ("telnet:ansi-bbs", "cp437")]),
        st.lists(step(), min_size=1, max_size=12))
 def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
     kind, encoding = client_kind

@@ -106,7 +106,8 @@ async def measure(idle: int, actions: int) -> tuple[list[list[float]], list[list
     idle_handles = [f"idle{i:04d}" for i in range(idle)]
     with Ledger(directory / "bench.db") as ledger:
         create_accounts(ledger, [*HANDLES, *idle_handles])
-    config = write_config(directory, port, server={"max_per_address": 64},
+    config = write_config(directory, port,
+                          server={"max_per_address": 64, "max_sessions_per_address": 5000},
                           table={"between_games": 0.0})
     bare_port = free_port()
     async with ServerProcess(port, config), ServerProcess(bare_port):

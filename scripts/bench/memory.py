@@ -58,7 +58,7 @@ async def measure(count: int) -> dict[str, tuple[int, int]]:
     with Ledger(directory / "bench.db") as ledger:
         create_accounts(ledger, [f"user{i:04d}" for i in range(count + 1)])
     port = free_port()
-    config = write_config(directory, port, server={"max_per_address": 64})
+    config = write_config(directory, port, server={"max_per_address": 64, "max_sessions_per_address": 5000})
     figures = {}
     async with ServerProcess(port, config) as server:
         figures["bbspoker"] = await rss_per_session(

@@ -35,7 +35,7 @@ from bbspoker.config import Config
 from bbspoker.transport.session import Session
 
 __all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "terminal_for",
-           "encoding_for", "FALLBACK_KIND", "CP437_KINDS"]
+           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS"]
 
 log = logging.getLogger("bbspoker.transport.gateway")
 
@@ -43,6 +43,12 @@ log = logging.getLogger("bbspoker.transport.gateway")
 FALLBACK_KIND = "ansi"
 #: Terminal kinds whose users expect CP437 (IBM PC) characters instead of UTF-8.
 CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
+#: Terminal kinds given a scroll region (DECSTBM, ``CSI top;bottom r``) where their terminfo
+#: entry has none (issue 21): ``ansi`` (any unknown TTYPE) and ``ansi-bbs`` describe ANSI.SYS,
+#: but the clients that send them (SyncTERM, NetRunner, PuTTY, netkit telnet in a terminal)
+#: all honour DECSTBM; with it the message area scrolls instead of being rewritten.
+DECSTBM_KINDS = frozenset({"ansi", "ansi-bbs", "syncterm"})
+_DECSTBM = "\x1b[%i%p1%d;%p2%dr"  # xterm's csr
 _KIND_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")
 _UNKNOWN_KINDS_MAX = 256
 
@@ -68,6 +74,9 @@ def terminal_for(kind: str | None) -> blessed.Terminal:
             if len(_unknown_kinds) < _UNKNOWN_KINDS_MAX:
                 _unknown_kinds.add(kind)
             return terminal_for(FALLBACK_KIND)
+        if kind in DECSTBM_KINDS and not str(term.csr(0, 1)):
+            # blessed caches capabilities as instance attributes: this one is then used.
+            term.csr = blessed.formatters.ParameterizingString(_DECSTBM, term.normal, "csr")
         _terminals[kind] = term
     return term
 

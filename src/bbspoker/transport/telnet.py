@@ -51,14 +51,15 @@ from typing import Any
 import telnetlib3
 from telnetlib3.telopt import IAC, SB
 
-from bbspoker.transport.gateway import (CP437_KINDS, FALLBACK_KIND, ConnectionLimits, Gate, Host,
-                                        TokenBucket, terminal_for)
+from bbspoker.transport.gateway import (CP437_KINDS, DECSTBM_KINDS, FALLBACK_KIND,
+                                        ConnectionLimits, Gate, Host, TokenBucket,
+                                        terminal_for)
 
 # Host, TokenBucket, ConnectionLimits, terminal_for, FALLBACK_KIND and CP437_KINDS live in
 # bbspoker.transport.gateway (every transport's); they are named here as before.
 __all__ = ["Host", "TelnetListener", "DoorReader", "DoorWriter", "TokenBucket", "ConnectionLimits",
            "start_telnet", "terminal_for", "scrub_styling_environment", "CONNECT_MAXWAIT",
-           "READER_LIMIT", "FALLBACK_KIND", "CP437_KINDS", "STYLING_ENV"]
+           "READER_LIMIT", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "STYLING_ENV"]
 
 log = logging.getLogger("bbspoker.transport.telnet")
 

@@ -186,6 +186,7 @@ class PokerScreen:
         self._stale = False  # updates were skipped (the session is congested): repaint all
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
+        self._ticked = False                  # the clock's timer fired: paint its second
         master = self.snapshot.master
         if watching or returning:     # what just happened at the table, then the greeting
             for item in self.service.recent():
@@ -238,10 +239,18 @@ class PokerScreen:
                     raise SessionClosed()
                 self._wakeup = loop.create_future()
                 self._clock_for = self._clock_deadline()
+                # The clock's next second: a timer that wakes the loop (issue 21: no
+                # asyncio.timeout, whose cancellation and TimeoutError cost a traceback
+                # per tick and left cyclic garbage for the collector).
+                wait = self._clock_wait()
+                timer = loop.call_later(wait, self._tick) if wait is not None else None
                 try:
-                    async with asyncio.timeout(self._clock_wait()):
-                        await self._wakeup
-                except TimeoutError:
+                    await self._wakeup
+                finally:
+                    if timer is not None:
+                        timer.cancel()
+                if self._ticked:
+                    self._ticked = False
                     self._paint()      # the clock's next second
                 self._take()           # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
@@ -282,6 +291,11 @@ class PokerScreen:
         screen, in the table's order."""
         if self._sub is not None:
             self._sub.put(item, key=key)
+
+    def _tick(self) -> None:
+        """The clock's timer: the loop paints the next second once it runs."""
+        self._ticked = True
+        self._wake_up()
 
     def _wake_up(self) -> None:
         """Let the loop run: the session ended, the player leaves or is removed, or the

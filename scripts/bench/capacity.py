@@ -1,0 +1,928 @@
+"""Benchmark: how many tables one server process serves, and the CPU per table action (issue 21).
+
+The server is ``bbspoker serve`` (with a probe of the event loop's lag and of
+every garbage collection, see :func:`serve`) pinned to core 0 with ``taskset``
+where there are two cores or more; load processes pinned to the other core(s)
+hold the clients, each many real telnet connections:
+
+- T tables of five seated players each (TTYPE ``xterm``), driven at a steady
+  pace: one action per table every ``--interval`` s (default 2). The game:
+  [S], calls, no discards, [H] in a round drawn from 3-6 per game, reveals.
+  Who acts is read from the first player's screen (pyte, the only screen a
+  load process draws): ``Master``, ``Current`` and ``Round`` of the info area;
+- 2 spectators per 10 tables (``--spectators``), spread over the tables;
+- ``--idle`` (1,000) sessions logged in and idle in the lobby.
+
+The tables come in one by one over 90% of the ``--warmup`` (60 s): the load
+never passes its steady rate and the games are out of phase in the window.
+For each action the load process stamps the decisive key press and the
+arrival (in the socket callback, before any parsing) of the action's update
+at each other screen of that table (four players and its spectators: the
+first bytes they get after the key; nothing else reaches them between two
+actions); a sample is the time until the last of them has it (an update
+that has not reached every screen after 5 s counts as 5 s). Steps of T (25,
+50, 100, 200, 400, 800 by default; each a fresh server and ledger, the
+accounts made beforehand) are measured for ``--measure`` s, and for each step
+it reports key-to-all-other-screens p50/p99, the event loop's lag p99 (a
+50 ms sleep's lateness, sampled in the server), the collections of each
+generation, server CPU seconds per action (``utime + stime`` of the process
+over the window / actions), RSS, bytes received by all clients per action,
+the actions per second reached, the load processes' CPU use (a saturated load
+core would inflate the latencies) and other processes' (the machine may be
+shared). It stops after the first step whose p99 passes ``--stop-ms`` (100
+ms) and prints the largest T whose p99 stays <= 50 ms.
+
+The figures go to ``--json`` (default ``capacity.json``); ``capacity.py plot
+JSON PNG`` draws T against p99 and CPU per action with matplotlib;
+``--profile DIR`` runs py-spy on the server during each window and
+``capacity.py breakdown RAW [US_PER_ACTION]`` sorts its samples by where an
+action's CPU goes.
+
+Targets (issue 21): >= 400 tables at one action per table every 2 s with p99
+<= 50 ms and loop lag p99 <= 20 ms; server CPU per action <= 400 us; RSS per
+seated player <= 64 KiB.
+
+Run: ``.venv/bin/python scripts/bench/capacity.py [--quick] [--steps 25,50,...]``.
+``--quick``: one step of 2 tables, 4 idle sessions, a few seconds, for the suite.
+Every load loop is bounded: logins and seating time out, each load process
+stops at the end of its window, and the server is killed after each step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # noqa: E402
+    PASSWORD, create_accounts, free_port, percentile, print_table, raise_fd_limit,
+    scratch_dir)
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+BINARY, ECHO, SGA, TTYPE, NAWS = 0, 1, 3, 24, 31
+_WE_WILL = {TTYPE, NAWS, BINARY}
+_WE_ACCEPT = {ECHO, SGA, BINARY}
+
+#: Lag probe: how long the server's probe sleeps between samples (s).
+LAG_TICK = 0.05
+#: Seconds an action's message may take to reach every screen before it counts as lost.
+ACTION_TIMEOUT = 5.0
+#: Rounds in which the first bettor asks to see hands, drawn per game: games of ~16-30
+#: actions that end (showdown, reveals) and drift apart in phase from table to table.
+HANDS_ROUNDS = (3, 4, 5, 6)
+SEATS = 5
+
+
+def player(table: int, seat: int) -> str:
+    return f"t{table}s{seat}"
+
+
+def spectator(n: int) -> str:
+    return f"w{n}"
+
+
+def idler(n: int) -> str:
+    return f"i{n}"
+
+
+# ----------------------------------------------------------------- the load clients
+
+
+class Client(asyncio.Protocol):
+    """One telnet connection of a load process: just enough telnet (TTYPE, NAWS, ECHO,
+    SGA, BINARY), every in-band byte kept in ``raw`` with each chunk's arrival time, and
+    futures for "these bytes after that offset have arrived". Only a table's first
+    player draws a pyte screen (``screen=True``)."""
+
+    def __init__(self, term: str, screen: bool) -> None:
+        self.term = term
+        self.raw = bytearray()
+        self.arrivals: list[tuple[float, int]] = []
+        self.watchers: list[tuple[bytes, int, asyncio.Future[float]]] = []
+        self.transport: asyncio.Transport | None = None
+        self.closed = asyncio.get_running_loop().create_future()
+        self._state = 0  # 0 data, 1 iac, 2 option, 3 sb, 4 sb-iac
+        self._cmd = 0
+        self._sb = bytearray()
+        self.screen = self._stream = None
+        self._pending: list[bytes] = []
+        if screen:
+            import pyte
+            self.screen = pyte.Screen(80, 24)
+            self._stream = pyte.ByteStream(self.screen)
+
+    @classmethod
+    async def connect(cls, port: int, term: str = "xterm", screen: bool = False) -> Client:
+        loop = asyncio.get_running_loop()
+        _, client = await loop.create_connection(lambda: cls(term, screen), "127.0.0.1", port)
+        return client
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def connection_lost(self, exc) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+        for _, _, fut in self.watchers:
+            if not fut.done():
+                fut.set_exception(ConnectionError("closed"))
+        self.watchers.clear()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        if self._state == 0 and IAC not in data:
+            text = data
+        else:
+            text = self._telnet(data)
+        if not text:
+            return
+        before = len(self.raw)
+        self.raw += text
+        self.arrivals.append((now, len(self.raw)))
+        if self._stream is not None:
+            self._pending.append(bytes(text))
+        if self.watchers:
+            keep = []
+            for needle, start, fut in self.watchers:
+                if fut.done():
+                    continue
+                if self.raw.find(needle, max(start, before - len(needle) + 1)) >= 0:
+                    fut.set_result(now)
+                else:
+                    keep.append((needle, start, fut))
+            self.watchers = keep
+
+    def _telnet(self, data: bytes) -> bytes:
+        text = bytearray()
+        for byte in data:
+            state = self._state
+            if state == 0:
+                if byte == IAC:
+                    self._state = 1
+                else:
+                    text.append(byte)
+            elif state == 1:
+                if byte == IAC:
+                    text.append(IAC)
+                    self._state = 0
+                elif byte in (DO, DONT, WILL, WONT):
+                    self._cmd, self._state = byte, 2
+                elif byte == SB:
+                    self._sb.clear()
+                    self._state = 3
+                else:
+                    self._state = 0
+            elif state == 2:
+                self._state = 0
+                self._option(self._cmd, byte)
+            elif state == 3:
+                if byte == IAC:
+                    self._state = 4
+                else:
+                    self._sb.append(byte)
+            else:
+                if byte == SE:
+                    self._state = 0
+                    if self._sb[:2] == bytes([TTYPE, 1]):
+                        self.transport.write(bytes([IAC, SB, TTYPE, 0]) + self.term.encode()
+                                             + bytes([IAC, SE]))
+                else:
+                    self._sb.append(byte)
+                    self._state = 3
+        return bytes(text)
+
+    def _option(self, cmd: int, opt: int) -> None:
+        if cmd == DO:
+            self.transport.write(bytes([IAC, WILL if opt in _WE_WILL else WONT, opt]))
+            if opt == NAWS:
+                self.transport.write(bytes([IAC, SB, NAWS]) + struct.pack("!HH", 80, 24)
+                                     + bytes([IAC, SE]))
+        elif cmd == WILL:
+            self.transport.write(bytes([IAC, DO if opt in _WE_ACCEPT else DONT, opt]))
+
+    def send(self, text: str) -> float:
+        """Send ``text``; returns the ``perf_counter`` time just before the write."""
+        now = time.perf_counter()
+        self.transport.write(text.encode())
+        return now
+
+    def arrival(self, needle: bytes, start: int) -> asyncio.Future[float]:
+        """The future arrival time of the chunk completing ``needle`` after offset ``start``."""
+        fut = asyncio.get_running_loop().create_future()
+        at = self.raw.find(needle, start)
+        if at >= 0:
+            end = at + len(needle)
+            fut.set_result(next(t for t, total in self.arrivals if total >= end))
+        else:
+            self.watchers.append((needle, start, fut))
+        return fut
+
+    async def wait(self, needle: bytes, start: int = 0, timeout: float = 30.0) -> float:
+        return await asyncio.wait_for(self.arrival(needle, start), timeout)
+
+    def info(self) -> dict[str, str]:
+        """The info area of the drawn screen: Master, Current, Pot, Round."""
+        if self._pending:
+            data, self._pending = b"".join(self._pending), []
+            self._stream.feed(data)
+        values = {}
+        for line in self.screen.display[1:5]:
+            words = line[43:79].strip().split(" ", 2)
+            if len(words) == 3 and words[1].startswith("..."):
+                values[words[0]] = words[2].strip()
+        return values
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def log_in(port: int, handle: str, term: str = "xterm", screen: bool = False) -> Client:
+    client = await Client.connect(port, term, screen)
+    await client.wait(b"Handle:")
+    client.send(handle + "\r")
+    await client.wait(b"Password:")
+    mark = len(client.raw)
+    client.send(PASSWORD + "\r")
+    await client.wait(b"[Q]", mark)
+    return client
+
+
+async def go_to_table(client: Client, number: int, watch: bool) -> None:
+    mark = len(client.raw)
+    client.send("p")
+    await client.wait(b"Pick a table", mark)
+    mark = len(client.raw)
+    client.send(f"{number}\r")
+    await client.wait(b"[W] Watch" if watch else b"Join the table? (y/n)", mark)
+    mark = len(client.raw)
+    client.send("w" if watch else "y")
+    await client.wait(b"You are watching" if watch else b"[X] Exit the game", mark)
+
+
+class TableDriver:
+    """Plays one table at a steady pace and times every action."""
+
+    def __init__(self, number: int, players: list[Client], handles: list[str],
+                 spectators: list[Client]) -> None:
+        self.number = number
+        self.players = players
+        self.handles = handles
+        self.spectators = spectators
+        self.asked = False
+        self.rng = random.Random(number)
+        self.hands_round = self.rng.choice(HANDS_ROUNDS)
+        self.samples: list[tuple[float, float, str]] = []  # (press time, latency s, kind)
+        self.lost = 0
+        self.undecided = 0
+
+    def decide(self) -> tuple[int, str, str, bytes] | None:
+        """(actor index, keys before the decisive one, decisive key, needle) or None."""
+        info = self.players[0].info()
+        rnd, current = info.get("Round", ""), info.get("Current", "")
+        if rnd == "NO GAME":
+            who = info.get("Master", "")
+            if who not in self.handles:
+                return None
+            self.asked = False
+            self.hands_round = self.rng.choice(HANDS_ROUNDS)
+            return self.handles.index(who), "", "s", b"is now STARTED"
+        if current not in self.handles:
+            return None
+        i = self.handles.index(current)
+        if rnd.startswith("DISCARDING"):
+            return i, "", "d", f"{current} has discarded".encode()
+        if rnd == "SHOWDOWN":
+            return i, "", "r", f"{current} shows ".encode()
+        if rnd.isdigit() and int(rnd) >= self.hands_round and not self.asked:
+            self.asked = True
+            return i, "h", "\r", f"{current} has ".encode()
+        return i, "b", "\r", f"{current} has ".encode()
+
+    async def act(self) -> None:
+        decision = self.decide()
+        if decision is None:
+            self.lost += 1
+            self.undecided += 1
+            if self.undecided <= 2:
+                print(f"table {self.number}: no actor on\n"
+                      + "\n".join(self.players[0].screen.display), file=sys.stderr)
+            return
+        i, prelude, key, needle = decision
+        actor = self.players[i]
+        for ch in prelude:
+            mark = len(actor.raw)
+            actor.send(ch)
+            await _wait_more(actor, mark)
+        others = [p for p in self.players if p is not actor] + self.spectators
+        # The first bytes each other screen gets after the key are the action's update:
+        # nothing else reaches them between two actions (the clock ticks on the actor's
+        # screen only, nobody chats). The message line itself is not always in the bytes
+        # whole: the renderer may rewrite a row by the cells that differ.
+        futs = [o.arrival(b"", len(o.raw) + 1) for o in others]
+        pressed = actor.send(key)
+        try:
+            times = await asyncio.wait_for(asyncio.gather(*futs), ACTION_TIMEOUT)
+        except (TimeoutError, ConnectionError) as exc:
+            self.lost += 1
+            # Censored: it took at least this long (it counts in the percentiles).
+            self.samples.append((pressed, ACTION_TIMEOUT, "lost"))
+            if self.lost <= 1:
+                print(f"table {self.number}: {type(exc).__name__} waiting for {needle!r} "
+                      f"after {prelude!r}+{key!r}; the actor's screen:\n"
+                      + "\n".join(actor.screen.display if actor.screen else [])
+                      + "\n" + repr(bytes(actor.raw[-600:])), file=sys.stderr)
+            return
+        kind = {"s": "start", "d": "discard", "r": "reveal"}.get(key, "bet")
+        self.samples.append((pressed, max(times) - pressed, kind))
+
+    async def run(self, start: float, interval: float, end: float) -> None:
+        """Act every ``interval`` s from ``start`` (perf_counter) until ``end``; a beat
+        that is late (the previous action still waiting) is taken at once."""
+        beat = start
+        while beat < end:
+            delay = beat - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            try:
+                await self.act()
+            except Exception:
+                self.lost += 1
+            beat += interval
+
+
+async def _wait_more(client: Client, mark: int) -> None:
+    """Wait until any byte arrives after offset ``mark`` (the echo of a key)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ACTION_TIMEOUT
+    while len(client.raw) <= mark and loop.time() < deadline:
+        fut = loop.create_future()
+        client.watchers.append((b"", mark, fut))   # "" is found at once past mark
+        try:
+            await asyncio.wait_for(fut, deadline - loop.time())
+        except TimeoutError:
+            return
+
+
+async def gather_limited(coros, limit: int):
+    slots = asyncio.Semaphore(limit)
+
+    async def one(coro):
+        async with slots:
+            return await coro
+
+    return await asyncio.gather(*(one(c) for c in coros))
+
+
+async def load(args: argparse.Namespace) -> None:
+    """A load process: log the idle sessions in, say ``idle``; on ``seat`` seat the
+    players and spectators, say ``ready``; on ``go T0`` play until the window ends and
+    print the results as one JSON line."""
+    raise_fd_limit()
+    loop = asyncio.get_running_loop()
+    stdin = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+    tables = list(range(args.first, args.last))
+    specs = [int(s) for s in args.specs.split(",") if s]  # table number per spectator
+    idle = await gather_limited([log_in(args.port, idler(n))
+                                 for n in range(args.idle_first, args.idle_last)], 16)
+    print("idle", flush=True)
+    assert (await stdin.readline()).strip() == b"seat"
+
+    async def seat_table(t: int) -> TableDriver:
+        players, handles = [], []
+        for s in range(SEATS):
+            h = player(t, s)
+            c = await log_in(args.port, h, screen=(s == 0))
+            await go_to_table(c, t + 1, watch=False)
+            players.append(c)
+            handles.append(h)
+        return TableDriver(t, players, handles, [])
+
+    drivers = await gather_limited([seat_table(t) for t in tables], 16)
+    by_table = {d.number: d for d in drivers}
+
+    async def seat_spectator(n: int, t: int) -> None:
+        c = await log_in(args.port, spectator(n))
+        await go_to_table(c, t + 1, watch=True)
+        by_table[t].spectators.append(c)
+
+    await gather_limited([seat_spectator(n, t) for n, t in zip(args.spec_ids, specs)], 16)
+    print("ready", flush=True)
+    line = (await stdin.readline()).split()
+    assert line[0] == b"go"
+    t0 = float(line[1])                     # time.monotonic() of the coordinator
+    offset = time.perf_counter() - time.monotonic()
+    start = t0 + offset
+    window = (start + args.warmup, start + args.warmup + args.measure)
+    rng = random.Random(args.seed)
+    clients = [c for d in drivers for c in d.players + d.spectators] + idle
+    # The tables come in one by one over most of the warm-up (a ramp: the load never
+    # passes its steady rate), so that their games are out of phase in the window.
+    runs = [asyncio.create_task(d.run(start + rng.uniform(0, 0.9 * args.warmup),
+                                      args.interval, window[1])) for d in drivers]
+    await asyncio.sleep(max(0.0, window[0] - time.perf_counter()))
+    bytes0 = sum(len(c.raw) for c in clients)
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.sleep(max(0.0, window[1] - time.perf_counter()))
+    bytes1 = sum(len(c.raw) for c in clients)
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.wait(runs, timeout=ACTION_TIMEOUT + 1)
+    samples = [(lat, kind) for d in drivers for pressed, lat, kind in d.samples
+               if window[0] <= pressed < window[1]]
+    print(json.dumps({
+        "latencies": [lat for lat, _ in samples],
+        "kinds": [kind for _, kind in samples],
+        "lost": sum(d.lost for d in drivers),
+        "bytes": bytes1 - bytes0,
+        "cpu": (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime),
+    }), flush=True)
+    for c in clients:
+        c.close()
+
+
+# ----------------------------------------------------------------- the server, probed
+
+
+def serve(config: str, lagfile: str) -> int:
+    """``bbspoker --config CONFIG serve`` with a task that samples the event loop's lag
+    every :data:`LAG_TICK` s and appends ``monotonic-time lag-ms`` lines to ``lagfile``."""
+    import bbspoker.app as app_module
+    from bbspoker.cli import main as cli_main
+
+    raise_fd_limit()
+    serve_forever = app_module._serve_forever
+
+    gc_lines: list[str] = []
+    started = [0.0]
+
+    def collected(phase: str, info: dict) -> None:
+        # Every garbage collection in the server, with its generation and duration.
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            gc_lines.append(f"gc {time.monotonic():.3f} {info['generation']} "
+                            f"{(time.perf_counter() - started[0]) * 1000:.3f}\n")
+
+    gc.callbacks.append(collected)
+    if os.environ.get("CAPACITY_GC"):          # experiments: thresholds for the server
+        gc.set_threshold(*(int(v) for v in os.environ["CAPACITY_GC"].split(",")))
+
+    async def probe() -> None:
+        loop = asyncio.get_running_loop()
+        with open(lagfile, "w") as out:
+            lines: list[str] = []
+            flushed = loop.time()
+            while True:
+                before = loop.time()
+                await asyncio.sleep(LAG_TICK)
+                now = loop.time()
+                lines.append(f"lag {time.monotonic():.3f} {(now - before - LAG_TICK) * 1000:.3f}\n")
+                if now - flushed >= 1.0:
+                    out.writelines(lines + gc_lines)
+                    out.flush()
+                    lines, flushed = [], now
+                    gc_lines.clear()
+
+    async def probed(cfg):
+        task = asyncio.create_task(probe())
+        try:
+            return await serve_forever(cfg)
+        finally:
+            task.cancel()
+
+    app_module._serve_forever = probed
+    return cli_main(["--config", config, "serve"])
+
+
+# ----------------------------------------------------------------- the coordinator
+
+
+def pinned(argv: list[str], cores: str | None) -> list[str]:
+    return ["taskset", "-c", cores, *argv] if cores else argv
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def busy_seconds() -> float:
+    """CPU seconds all cores spent busy since boot (``/proc/stat``: not idle, not iowait)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
+
+
+def write_config(directory: Path, port: int, tables: int) -> Path:
+    lines = [
+        "[server]", 'host = "127.0.0.1"', f"port = {port}", 'log_level = "WARNING"',
+        "max_connections = 20000", "max_per_address = 20000",
+        "max_sessions_per_address = 20000", "prelogin_timeout = 3600",
+        "lobby_idle_timeout = 3600",
+        "[login]", "max_failures = 1000000", "signups_per_address = 0",
+        "[ledger]", f'path = "{directory / "bench.db"}"',
+        "[table]", "between_games = 0", "shutdown_grace = 0", "seat_idle_timeout = 0",
+        "[input]", "rate_bytes_per_second = 100000", "rate_burst_bytes = 1000000",
+    ]
+    for t in range(tables):
+        lines += ["[[tables]]", f'id = "t{t}"', f'name = "Table {t}"']
+    path = directory / "bench.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def spectator_tables(tables: int, per_ten: float) -> list[int]:
+    count = int(tables * per_ten / 10)
+    return [n * tables // count for n in range(count)] if count else []
+
+
+class Step:
+    """One step of T tables: server, load processes, the window, the figures."""
+
+    def __init__(self, args: argparse.Namespace, tables: int, template: Path) -> None:
+        self.args, self.tables = args, tables
+        self.dir = scratch_dir()
+        shutil.copy(template, self.dir / "bench.db")
+        self.port = free_port()
+        self.config = write_config(self.dir, self.port, tables)
+        self.lagfile = self.dir / "lag.txt"
+
+    def run(self) -> dict:
+        args = self.args
+        multi = (os.cpu_count() or 1) >= 2 and shutil.which("taskset") and not args.no_pin
+        me = [sys.executable, str(Path(__file__).resolve())]
+        server = subprocess.Popen(pinned([*me, "serve", str(self.config), str(self.lagfile)],
+                                         "0" if multi else None),
+                                  stdout=subprocess.DEVNULL, stderr=open(self.dir / "server.log", "w"))
+        loaders: list[subprocess.Popen] = []
+        try:
+            self._wait_listening(server)
+            rss0 = rss_kib(server.pid)
+            loaders = self._start_loaders(me, "1-%d" % ((os.cpu_count() or 2) - 1) if multi else None)
+            self._expect(loaders, "idle", 600)
+            time.sleep(1.0)
+            rss_idle = rss_kib(server.pid)
+            for p in loaders:
+                p.stdin.write(b"seat\n")
+                p.stdin.flush()
+            self._expect(loaders, "ready", 1200)
+            time.sleep(1.0)
+            rss_seated = rss_kib(server.pid)
+            t0 = time.monotonic() + 0.5
+            for p in loaders:
+                p.stdin.write(f"go {t0}\n".encode())
+                p.stdin.flush()
+            start, end = t0 + args.warmup, t0 + args.warmup + args.measure
+            time.sleep(max(0.0, start - time.monotonic()))
+            cpu0, busy0 = cpu_seconds(server.pid), busy_seconds()
+            spy = None
+            if args.profile:
+                # Sampled from the load core; --nonblocking: the server is never paused.
+                out = Path(args.profile) / f"pyspy-{self.tables}.txt"
+                spy = subprocess.Popen(pinned(
+                    [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking",
+                     "-r", "250", "-f", "raw", "-d", str(int(args.measure)), "-p",
+                     str(server.pid), "-o", str(out)],
+                    "1" if multi else None), stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL)
+            time.sleep(max(0.0, end - time.monotonic()))
+            cpu1, busy1 = cpu_seconds(server.pid), busy_seconds()
+            rss_end = rss_kib(server.pid)
+            results = [json.loads(self._expect([p], "{", ACTION_TIMEOUT + 30)[0]) for p in loaders]
+            if spy is not None:
+                spy.wait(60)
+        finally:
+            server.kill()
+            server.wait()
+            for p in loaders:
+                if p.poll() is None:
+                    p.kill()
+                p.wait()
+        time.sleep(0.5)
+        records = [line.split() for line in self.lagfile.read_text().splitlines() if line]
+        lags = [float(r[2]) for r in records if r[0] == "lag" and start <= float(r[1]) < end]
+        gcs = [(int(r[2]), float(r[3])) for r in records
+               if r[0] == "gc" and start <= float(r[1]) < end]
+        full = [ms for gen, ms in gcs if gen == 2]
+        latencies = [lat * 1000 for r in results for lat in r["latencies"]]
+        kinds = [k for r in results for k in r["kinds"]]
+        actions = len(latencies)
+        players = SEATS * self.tables
+        spectators = len(spectator_tables(self.tables, args.spectators))
+        cpu = cpu1 - cpu0
+        by_kind = {}
+        for kind in sorted(set(kinds)):
+            got = [lat for lat, k in zip(latencies, kinds) if k == kind]
+            by_kind[kind] = {"n": len(got), "p50_ms": percentile(got, 50), "p99_ms": percentile(got, 99)}
+        return {
+            "tables": self.tables, "players": players, "spectators": spectators,
+            "idle": args.idle, "actions": actions,
+            "actions_per_s": actions / args.measure,
+            "target_actions_per_s": self.tables / args.interval,
+            "lost": sum(r["lost"] for r in results),
+            "p50_ms": percentile(latencies, 50) if latencies else None,
+            "p99_ms": percentile(latencies, 99) if latencies else None,
+            "max_ms": max(latencies) if latencies else None,
+            "by_kind": by_kind,
+            "lag_p50_ms": percentile(lags, 50) if lags else None,
+            "lag_p99_ms": percentile(lags, 99) if lags else None,
+            "lag_max_ms": max(lags) if lags else None,
+            "gc_ms_per_s": sum(ms for _, ms in gcs) / args.measure,
+            "gc_full": len(full), "gc_full_max_ms": max(full) if full else 0.0,
+            "gc_per_s": [sum(1 for g, _ in gcs if g == gen) / args.measure for gen in (0, 1, 2)],
+            "gc_ms_per_s_by_gen": [sum(ms for g, ms in gcs if g == gen) / args.measure
+                                   for gen in (0, 1, 2)],
+            "server_cpu_s": cpu, "server_cpu_share": cpu / args.measure,
+            "cpu_us_per_action": cpu / actions * 1e6 if actions else None,
+            "rss_kib_start": rss0, "rss_kib_idle": rss_idle, "rss_kib_seated": rss_seated,
+            "rss_kib_end": rss_end,
+            "rss_kib_per_idle": (rss_idle - rss0) / args.idle if args.idle else None,
+            "rss_kib_per_seated": (rss_end - rss_idle) / players,
+            "bytes_per_action": sum(r["bytes"] for r in results) / actions if actions else None,
+            "load_cpu_share": sum(r["cpu"] for r in results) / args.measure,
+            # What other processes of the machine used meanwhile (cores' worth).
+            "other_cpu_share": max(0.0, busy1 - busy0 - cpu - sum(r["cpu"] for r in results))
+            / args.measure,
+        }
+
+    def _wait_listening(self, server: subprocess.Popen) -> None:
+        import socket
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise RuntimeError((self.dir / "server.log").read_text())
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def _start_loaders(self, me: list[str], cores: str | None) -> list[subprocess.Popen]:
+        args = self.args
+        n = max(1, min(args.loaders, self.tables))
+        specs = spectator_tables(self.tables, args.spectators)
+        loaders = []
+        for k in range(n):
+            first, last = k * self.tables // n, (k + 1) * self.tables // n
+            mine = [(i, t) for i, t in enumerate(specs) if first <= t < last]
+            argv = [*me, "load", "--port", str(self.port), "--first", str(first),
+                    "--last", str(last), "--idle-first", str(k * args.idle // n),
+                    "--idle-last", str((k + 1) * args.idle // n),
+                    "--specs", ",".join(str(t) for _, t in mine),
+                    "--spec-ids", ",".join(str(i) for i, _ in mine),
+                    "--interval", str(args.interval), "--warmup", str(args.warmup),
+                    "--measure", str(args.measure), "--seed", str(args.seed + k)]
+            loaders.append(subprocess.Popen(pinned(argv, cores), stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE,
+                                            stderr=None))
+        return loaders
+
+    def _expect(self, procs: Sequence[subprocess.Popen], what: str, timeout: float) -> list[str]:
+        """Read one line starting with ``what`` from each process (bounded by ``timeout``)."""
+        import selectors
+        lines = []
+        deadline = time.monotonic() + timeout
+        for p in procs:
+            sel = selectors.DefaultSelector()
+            sel.register(p.stdout, selectors.EVENT_READ)
+            if not sel.select(max(0.0, deadline - time.monotonic())):
+                raise RuntimeError(f"no {what!r} from a load process in {timeout} s: "
+                                   + self._logs())
+            line = p.stdout.readline().decode()
+            if not line.startswith(what):
+                raise RuntimeError(f"expected {what!r}, got {line!r}: " + self._logs())
+            lines.append(line)
+        return lines
+
+    def _logs(self) -> str:
+        return "\n".join(f.read_text()[-3000:] for f in sorted(self.dir.glob("*.log")))
+
+
+def make_template(args: argparse.Namespace, largest: int) -> Path:
+    """A ledger holding every account any step needs (copied per step)."""
+    from bbspoker.store.sqlite import Ledger
+    path = scratch_dir() / "template.db"
+    specs = len(spectator_tables(largest, args.spectators))
+    handles = ([player(t, s) for t in range(largest) for s in range(SEATS)]
+               + [spectator(n) for n in range(specs)] + [idler(n) for n in range(args.idle)])
+    with Ledger(path) as ledger:
+        create_accounts(ledger, handles, cubes=1_000_000)
+    return path
+
+
+def report(steps: list[dict], args: argparse.Namespace) -> dict:
+    print(f"\ncapacity: {args.idle} idle sessions, {args.spectators:g} spectators per 10 tables, "
+          f"one action per table every {args.interval:g} s, window {args.measure:g} s; "
+          f"{os.cpu_count()} cores (server on one)")
+    rows = [("tables", "players", "actions/s", "p50 ms", "p99 ms", "lag p99 ms",
+             "CPU us/action", "server CPU", "RSS MiB", "B/action", "load CPU", "others",
+             "lost")]
+    for s in steps:
+        rows.append((s["tables"], s["players"], f"{s['actions_per_s']:.1f}",
+                     _f(s["p50_ms"]), _f(s["p99_ms"]), _f(s["lag_p99_ms"]),
+                     _f(s["cpu_us_per_action"], 0), f"{s['server_cpu_share']:.0%}",
+                     f"{s['rss_kib_end'] / 1024:.0f}", _f(s["bytes_per_action"], 0),
+                     f"{s['load_cpu_share']:.0%}", f"{s.get('other_cpu_share', 0):.0%}",
+                     s["lost"]))
+    print_table(rows)
+    ok = [s["tables"] for s in steps if s["p99_ms"] is not None and s["p99_ms"] <= 50]
+    both = [s["tables"] for s in steps if s["p99_ms"] is not None and s["p99_ms"] <= 50
+            and s["lag_p99_ms"] is not None and s["lag_p99_ms"] <= 20]
+    largest = max(ok) if ok else 0
+    print(f"largest T with key-to-screens p99 <= 50 ms: {largest} "
+          f"(target >= 400): {'PASS' if largest >= 400 else 'MISS'}")
+    print(f"largest T with p99 <= 50 ms and loop lag p99 <= 20 ms: {max(both) if both else 0}")
+    kept_up = [s for s in steps if s["actions_per_s"] >= 0.95 * s["target_actions_per_s"]]
+    top = (kept_up or steps)[-1]
+    cpu = top["cpu_us_per_action"]
+    print(f"server CPU per action at {top['tables']} tables: {_f(cpu, 0)} us "
+          f"(target <= 400 us): {'PASS' if cpu is not None and cpu <= 400 else 'MISS'}")
+    # That figure holds the process's fixed work too (idle sessions, the sysop's watch,
+    # timers); the slope between two steps is what one more action costs.
+    marginal = None
+    first = steps[0]
+    if top is not first and top["actions_per_s"] > first["actions_per_s"]:
+        marginal = ((top["server_cpu_share"] - first["server_cpu_share"])
+                    / (top["actions_per_s"] - first["actions_per_s"]) * 1e6)
+        print(f"server CPU per additional action ({first['tables']} to {top['tables']} "
+              f"tables): {marginal:.0f} us")
+    per = top["rss_kib_per_seated"]
+    print(f"RSS per seated player at {top['tables']} tables: {per:.1f} KiB "
+          f"(target <= 64 KiB): {'PASS' if per <= 64 else 'MISS'}")
+    return {"largest_tables_p99_50ms": largest, "largest_tables_both": max(both) if both else 0,
+            "marginal_cpu_us_per_action": marginal}
+
+
+def _f(value, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def plot(json_path: str, png_path: str) -> int:
+    """Draw T against key-to-screens p99 and server CPU per action (matplotlib)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = json.loads(Path(json_path).read_text())
+    steps = data["steps"]
+    t = [s["tables"] for s in steps]
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.plot(t, [s["p99_ms"] for s in steps], "o-", color="tab:red", label="key to screens p99")
+    ax.plot(t, [s["p50_ms"] for s in steps], "o--", color="tab:orange", label="key to screens p50")
+    ax.plot(t, [s["lag_p99_ms"] for s in steps], "s:", color="tab:purple", label="loop lag p99")
+    ax.axhline(50, color="tab:red", lw=0.8, ls="--")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(t, [str(v) for v in t])
+    ax.set_xlabel(f"tables (5 players each, one action per table every {data['interval']:g} s)")
+    ax.set_ylabel("ms")
+    ax2 = ax.twinx()
+    ax2.plot(t, [s["cpu_us_per_action"] for s in steps], "^-", color="tab:blue",
+             label="server CPU per action")
+    ax2.set_ylabel("server CPU us per action")
+    ax2.set_ylim(0, max(s["cpu_us_per_action"] or 0 for s in steps) * 1.3)
+    lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
+    ax.legend(lines, [h.get_label() for h in lines], loc="upper left", fontsize=8)
+    ax.set_title(f"bbspoker capacity, server on one core ({data['machine']['cores']} cores)")
+    fig.tight_layout()
+    fig.savefig(png_path)
+    print(f"wrote {png_path}")
+    return 0
+
+
+#: Where a server's busy samples go, by the first of these functions found in the stack
+#: from its leaf up (``capacity.py breakdown RAW``): (category, function names).
+CATEGORIES = (
+    ("ledger commit (SQL, COMMIT)", ("TableService._commit", "Writer.commit_pending")),
+    ("socket writes", ("Session.write", "_SelectorSocketTransport.write")),
+    ("rendering, per viewer", ("ScreenRenderer.render",)),
+    ("views and messages, per viewer", ("PokerScreen.view", "describe_event",
+                                        "PokerScreen._on_item", "PokerScreen._take")),
+    ("the table's snapshot", ("TableService._take_snapshot",)),
+    ("rules (the game's step)", ("Draw40.apply", "Draw40.tick", "TableService._act")),
+    ("table step, rest (bus, cards)", ("TableService._step", "TableService.run")),
+    ("screens, rest (clock ticks, prompts)", ("PokerScreen._paint", "PokerScreen._on_bus",
+                                             "PokerScreen.run", "PokerScreen._on_keys")),
+    ("input: telnet, keys", ("_DoorProtocol.data_received", "_read_ready")),
+    ("sysop's ban/kick watch", ("App._watch_admin",)),
+    ("ledger checkpoint thread", ("Writer.checkpoint",)),
+)
+
+
+def breakdown(raw_path: str, cpu_us: float | None = None) -> list[tuple[str, float]]:
+    """Shares of the busy samples of a ``py-spy record -f raw`` file by :data:`CATEGORIES`
+    (idle: a stack ending in the selector's wait); printed, with us per action if
+    ``cpu_us`` (the server's CPU per action) is given."""
+    counts: dict[str, int] = {}
+    busy = 0
+    for line in Path(raw_path).read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack:
+            continue
+        frames = [f.split(" (", 1)[0] for f in stack.split(";")]
+        if frames[-1] in ("EpollSelector.select", "select"):
+            continue
+        busy += int(n)
+        name = "event loop, asyncio, other"
+        for frame in reversed(frames):
+            hit = next((c for c, names in CATEGORIES if frame in names), None)
+            if hit is not None:
+                name = hit
+                break
+        counts[name] = counts.get(name, 0) + int(n)
+    shares = sorted(((k, v / busy) for k, v in counts.items()), key=lambda kv: -kv[1])
+    print(f"{busy} busy samples")
+    for name, share in shares:
+        per = f"  {share * cpu_us:6.0f} us/action" if cpu_us else ""
+        print(f"{share:6.1%}{per}  {name}")
+    return shares
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["breakdown"]:
+        breakdown(argv[1], float(argv[2]) if len(argv) > 2 else None)
+        return 0
+    if argv[:1] == ["serve"]:
+        return serve(argv[1], argv[2])
+    if argv[:1] == ["plot"]:
+        return plot(argv[1], argv[2])
+    if argv[:1] == ["load"]:
+        p = argparse.ArgumentParser()
+        for name in ("--port", "--first", "--last", "--idle-first", "--idle-last", "--seed"):
+            p.add_argument(name, type=int)
+        for name in ("--interval", "--warmup", "--measure"):
+            p.add_argument(name, type=float)
+        p.add_argument("--specs", default="")
+        p.add_argument("--spec-ids", default="")
+        args = p.parse_args(argv[1:])
+        args.spec_ids = [int(s) for s in args.spec_ids.split(",") if s]
+        asyncio.run(load(args))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one step of 2 tables (smoke run)")
+    parser.add_argument("--steps", default="25,50,100,200,400,800", help="table counts")
+    parser.add_argument("--interval", type=float, default=2.0, help="s between a table's actions")
+    parser.add_argument("--idle", type=int, default=1000, help="idle sessions in the lobby")
+    parser.add_argument("--spectators", type=float, default=2.0, help="spectators per 10 tables")
+    parser.add_argument("--warmup", type=float, default=60.0,
+                        help="s before the window; the tables start one by one over 90%% of it")
+    parser.add_argument("--measure", type=float, default=30.0, help="s of the window")
+    parser.add_argument("--loaders", type=int, default=2, help="load processes")
+    parser.add_argument("--stop-ms", type=float, default=100.0, help="stop past this p99")
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--no-pin", action="store_true", help="no taskset")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="py-spy the server during each window (raw stacks to DIR)")
+    parser.add_argument("--json", default="capacity.json", help="where the figures go")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.steps, args.idle, args.spectators = "2", 4, 5.0
+        args.interval, args.warmup, args.measure, args.loaders = 0.25, 1.0, 2.0, 1
+    steps_t = [int(s) for s in args.steps.split(",")]
+    raise_fd_limit()
+    template = make_template(args, max(steps_t))
+    if (os.cpu_count() or 1) >= 2 and not args.no_pin:
+        os.sched_setaffinity(0, set(range(1, os.cpu_count())))
+    steps = []
+    for tables in steps_t:
+        step = Step(args, tables, template).run()
+        steps.append(step)
+        print(f"T={tables}: p99 {_f(step['p99_ms'])} ms, lag p99 {_f(step['lag_p99_ms'])} ms, "
+              f"{_f(step['cpu_us_per_action'], 0)} us CPU/action, "
+              f"{step['actions_per_s']:.1f} actions/s", flush=True)
+        if step["p99_ms"] is None or step["p99_ms"] > args.stop_ms:
+            break
+    summary = report(steps, args)
+    out = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
+                       "processor": platform.processor() or platform.machine()},
+           "interval": args.interval, "idle": args.idle, "spectators_per_10": args.spectators,
+           "warmup": args.warmup, "measure": args.measure, "steps": steps, **summary}
+    Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
