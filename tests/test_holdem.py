@@ -357,3 +357,156 @@ def test_a_table_that_stops_dealing_lets_the_hand_finish_and_deals_no_more():
         play(game, (game.current, FOLD if act.Pass in game.legal_actions(game.current, 1.0)
                     else CALL))
     assert game.deadline() is None and game.tick(10_000.0) == [] and game.game_id is None
+
+
+# ------------------------------------------------------- found by review (issue 16)
+
+
+def test_folding_when_checking_is_free_is_refused_and_a_leaver_checks():
+    """With a short stack all-in, two players who 'fold' a free check would leave a side
+    pot nobody can win (pokerkit then cannot end the hand, and the table froze)."""
+    game, wallet = table(3, stacks=[200, 200, 15], buy_in_min=10)
+    # Dealing order p2 (SB), p3 (BB, 15: all-in for 15 when raised), p1 (button).
+    play(game, ("p1", RAISE), ("p2", CALL), ("p3", CALL))
+    assert game.street is Street.FLOP and game.stack("p3") == 0
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", FOLD, 1.0)
+    assert err.value.code == "check_free"
+    events = game.apply("p2", act.Leave(), 1.0)              # in turn, free: a check
+    assert ("check", "p2") in [(e.kind, e.handle) for e in events]
+    game.apply("p1", act.Leave(), 1.0)                       # out of turn: checks in turn
+    for _ in range(10):
+        if game.street is Street.IDLE:
+            break
+        if game.current:
+            game.apply(game.current, CALL, 1.0)
+    assert game.street is Street.IDLE and game.handles == ["p3"]
+    assert wallet.total() == 3 * 1000
+
+
+def test_a_player_who_leaves_and_sits_again_in_the_same_hand_keeps_the_new_stack():
+    game, wallet = table(3)
+    play(game, ("p1", FOLD))
+    game.apply("p1", act.Leave(), 1.0)                       # folded: stands up at once
+    assert wallet.balance("p1") == 1000
+    game.apply("p1", act.Sit(buy_in=200), 1.0)               # back, smaller, mid-hand
+    assert game.stack("p1") == 200 == wallet.stack("p1")
+    assert game.hole_cards("p1") == () and game.legal_actions("p1", 1.0) == (act.SitOut,)
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    assert game.stack("p1") == 200 == wallet.stack("p1")
+    game.tick(game.deadline())                               # p1 is dealt in again
+    assert len(game.hole_cards("p1")) == 2 and wallet.total() == 3000
+
+
+def test_a_hand_called_off_stands_up_those_who_left_and_cashes_their_refunds_out():
+    game, wallet = table(3)
+    play(game, ("p1", RAISE))
+    game.apply("p1", act.Leave(), 1.0)        # p1 raised: still in the hand, leaving
+    assert "p1" in game.handles
+    events = game.cancel(2.0, "shutdown")
+    assert [e for e in events if e.kind == "left" and e.handle == "p1"]
+    assert "p1" not in game.handles and wallet.stack("p1") == 0
+    assert wallet.balance("p1") == 1000 and wallet.total() == 3000
+    for h in ("p2", "p3"):                    # the others have their blinds back
+        assert game.stack(h) == wallet.stack(h) == 1000
+
+
+def test_the_record_names_the_street_an_action_was_taken_in():
+    game, wallet = table(2)
+    play(game, ("p1", CALL), ("p2", CALL))      # the big blind's check closes preflop
+    check = [op for op in game.operations if op.kind == "check"]
+    assert check[0].data["street"] == "preflop" and game.street is Street.FLOP
+
+
+def test_a_busted_player_is_told_how_to_play_on():
+    # Heads-up the big blind p2 is dealt first: 7c 2d against p1's aces.
+    game, wallet = table(2, deck=stacked(["7c2d", "AsAd"], "KhQh3c4s9d"), stacks=[1000, 20],
+                         buy_in_min=10)
+    while game.street is not Street.IDLE:         # p1 raises everything: p2 calls all-in
+        h = game.current
+        game.apply(h, RAISE if h == "p1" and act.BetRaise in game.legal_actions(h, 1) else CALL, 1)
+    assert game.stack("p2") == 0 and game.stack("p1") == 1020
+    assert next(s for s in game.seats() if s.handle == "p2").out      # busted: sits out
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", act.SitOut(out=False), 2.0)
+    assert err.value.code == "no_chips"
+
+
+# ------------------------------------------------------------ at the table's service
+
+
+async def _holdem_service(balances: dict[str, int]):
+    """(service, wallet, clock, task): a Hold'em table's service on a memory wallet."""
+    import asyncio
+
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    from tests.telnetclient import FakeClock
+    wallet = MemoryWallet(balances | {SYSTEM: 0})
+    clock = FakeClock()
+    service = TableService(Holdem(wallet, HoldemRules(between_hands=5.0),
+                                  rng=random.Random(2)), Bus(), clock)
+    task = asyncio.create_task(service.run())
+    return service, wallet, clock, task
+
+
+async def test_a_spectator_too_poor_for_the_buy_in_is_told_and_the_hand_ends_for_all():
+    """Found by review: the refused Sit of a waiting spectator escaped the step that ended
+    the hand, so no screen learnt the hand was over."""
+    from bbspoker.table.service import TableMessage, WantSeat
+    from tests.telnetclient import wait_until
+    service, wallet, clock, task = await _holdem_service({"ann": 1000, "bob": 1000, "poor": 50})
+    sub = service.bus.subscribe(viewer="poor")
+    await service.call("ann", act.Sit())
+    await service.call("bob", act.Sit())
+    clock.advance(5)
+    service.wake()
+    await wait_until(lambda: service.table.game_id is not None)
+    await service.call("poor", WantSeat())                 # the hand runs: poor waits
+    await service.call(service.table.current, act.Pass())  # heads-up: the hand is over
+    seen = [item.event for item in sub.drain() if isinstance(item, TableMessage)]
+    kinds = [(e.kind, e.handle) for e in seen]
+    assert ("hand_over", None) in kinds and ("seed", None) in kinds
+    refused = [e for e in seen if e.kind == "seat_refused"]
+    assert refused and refused[0].to == "poor" and refused[0].data["code"] == "buy_in_short"
+    assert "poor" not in service.table.handles and wallet.balance("poor") == 50
+    task.cancel()
+
+
+async def test_at_shutdown_the_hand_finishes_and_every_stack_is_cashed_out():
+    service, wallet, clock, task = await _holdem_service({"ann": 1000, "bob": 1000})
+    await service.call("ann", act.Sit(buy_in=400))
+    await service.call("bob", act.Sit(buy_in=600))
+    assert wallet.balance("ann") == 600
+    await service.finish_for_shutdown(0.5)                 # no hand running: none dealt
+    assert service.table.handles == [] and service.table.game_id is None
+    assert (wallet.balance("ann"), wallet.balance("bob")) == (1000, 1000)
+    assert wallet.total() == 2000
+    task.cancel()
+
+
+def test_resync_takes_the_stacks_from_the_store_after_a_lost_commit():
+    """A buy-in whose commit failed touched no game: the service asks the table to take
+    its stacks from the store again, so that no hand is dealt with CUBES it does not hold."""
+    wallet = MemoryWallet({"ann": 1000, "bob": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(), rng=random.Random(1))
+    game.apply("ann", act.Sit(buy_in=500), 0.0)
+    game.apply("bob", act.Sit(buy_in=500), 0.0)
+    wallet.cash_out("bob")                      # the store lost bob's buy-in
+    game.resync()
+    assert game.stack("bob") == 0 and game.deadline() is None      # nobody to deal to
+    game.apply("bob", act.Leave(), 0.0)
+    assert wallet.balance("bob") == 1000 and wallet.total() == 2000
+
+
+def test_an_uncalled_bet_is_given_back_not_won():
+    """Found by review: a bet nobody called came back as part of a "win" (stats counted it
+    as won, the message said 35 when the player won 15)."""
+    game, wallet = table(3)
+    events = play(game, ("p1", RAISE), ("p2", FOLD), ("p3", FOLD))
+    assert [(e.handle, e.data["amount"]) for e in events if e.kind == "won"] == [("p1", 15)]
+    assert game.payouts() == {"p1": 15} and game.stack("p1") == 1015
+    moves = [(h, a, r) for gid, _, h, a, r in wallet.stack_moves if gid == 1 and a > 0]
+    assert moves == [("p1", 15, "win"), ("p1", 20, "return")]
+    assert wallet.total() == 3000

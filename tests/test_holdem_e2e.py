@@ -135,7 +135,7 @@ async def test_a_person_plays_hold_em_against_computer_players(tmp_path):
         assert sorted(table.handles) == ["Robo", "Tin"] and table.game_id is None
         alice = await connect("alice")
         await alice.send("p")
-        await alice.wait_for("At the table (2 of 9 seats): Robo, Tin")
+        await alice.wait_for("At the table (2 of 9 seats): Robo (bot), Tin (bot)")
         await alice.send("y")
         await alice.wait_for("Buy in with how many CUBES")
         await alice.send("\r")

@@ -210,6 +210,9 @@ def describe_event(event: Event) -> tuple[str, str] | None:
 
 _REFUSALS = {
     "capped": "The betting is capped (one bet and three raises): call or fold.",
+    "check_free": "Checking costs nothing here: check ([C]) instead of folding.",
+    "no_chips": "You have no chips at this table: leave ([X]) and sit down again with a new "
+                "buy-in.",
     "buy_in_range": "Bring between {low:,} and {high:,} CUBES to this table.",
     "buy_in_short": "You need at least {low:,} CUBES to sit at this table; you have {cubes:,}.",
     "already_seated": "You are already sitting at the table.",
@@ -476,7 +479,8 @@ def _schiebe_operation(op: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- fixed-limit Hold'em
 
 _HOLDEM_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "board", "show",
-                            "muck", "hand_over", "leaving", "sit_out", "sit_in", "busted"})
+                            "muck", "hand_over", "leaving", "sit_out", "sit_in", "busted",
+                            "seat_refused"})
 _HOLDEM_OPERATIONS = frozenset({"fold", "check", "call", "raise", "board", "show", "muck"})
 
 #: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them.
@@ -536,6 +540,9 @@ def _holdem_event(e: Event) -> tuple[str, str] | None:
         return SYSTEM, f"{h} is back in the game."
     if k == "busted":
         return SYSTEM, f"{h} has no chips left and sits out."
+    if k == "seat_refused":
+        return INFO, "You could not take the seat: " + refusal(
+            RuleError(d["code"], **{x: v for x, v in d.items() if x != "code"}))
     return None   # hand_over: the screen shows it
 
 

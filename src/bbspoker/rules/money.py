@@ -149,7 +149,10 @@ class StackWallet(Wallet, Protocol):
         :class:`InsufficientCubes` (nothing changed) or ``ValueError`` (hand not open)."""
         ...
 
-    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int]) -> None:
-        """Pay the whole pot of ``game_id`` out to stacks, ``{handle: CUBES}``, every share
-        >= 0 and their sum the pot (else ``ValueError``, nothing changed)."""
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
+                      returns: Mapping[str, int] | None = None) -> None:
+        """Pay the whole pot of ``game_id`` out to stacks: ``shares`` won (``{handle:
+        CUBES}``, journal reason ``win``) and ``returns``, uncalled bets given back
+        (``return``); every amount >= 0 and all of them the pot (else ``ValueError``,
+        nothing changed)."""
         ...

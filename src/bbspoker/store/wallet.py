@@ -298,15 +298,17 @@ class MemoryWallet:
         return self.stacks[(table, key)]
 
     def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
-                      table: str = "poker") -> None:
+                      returns: Mapping[str, int] | None = None, table: str = "poker") -> None:
         self._open(game_id)
-        if any(v < 0 for v in shares.values()) or sum(shares.values()) != self.pots[game_id]:
-            raise ValueError(f"shares {dict(shares)} do not add up to the pot of game "
-                             f"{game_id} ({self.pots[game_id]})")
-        for handle, amount in shares.items():
+        moves = [(h, a, "win") for h, a in shares.items()] + [
+            (h, a, "return") for h, a in (returns or {}).items()]
+        if any(a < 0 for _, a, _ in moves) or sum(a for _, a, _ in moves) != self.pots[game_id]:
+            raise ValueError(f"shares {dict(shares)} and returns {dict(returns or {})} do not "
+                             f"add up to the pot of game {game_id} ({self.pots[game_id]})")
+        for handle, amount, reason in moves:
             key = self._key(handle)
             self._set(self.stacks, (table, key), self.stacks.get((table, key), 0) + amount)
-            self.stack_moves.append((game_id, table, key, amount, "win"))
+            self.stack_moves.append((game_id, table, key, amount, reason))
         self._set(self.pots, game_id, 0)
 
     def total(self) -> int:

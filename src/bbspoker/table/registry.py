@@ -68,9 +68,10 @@ class TableWallet:
         """A blind or bet from the stack at this table (:class:`~bbspoker.rules.money.StackWallet`)."""
         return self._wallet.stack_into_pot(game_id, handle, amount, reason, table=self.table_id)
 
-    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int]) -> None:
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
+                      returns: Mapping[str, int] | None = None) -> None:
         """A hand's pot to stacks at this table (:class:`~bbspoker.rules.money.StackWallet`)."""
-        self._wallet.pot_to_stacks(game_id, shares, table=self.table_id)
+        self._wallet.pot_to_stacks(game_id, shares, returns, table=self.table_id)
 
 
 @dataclass

@@ -299,6 +299,12 @@ class TableService:
         if mine:
             self._lost |= mine
             self.wake()
+        resync = getattr(self.table, "resync", None)
+        if resync is not None:
+            # A kind with stacks (Hold'em): a buy-in or cash-out in the lost writes touched
+            # no game, but the table's stacks must be the store's again. The table's task
+            # is not running now (a commit runs between steps), so this is safe here.
+            resync()
 
     def submit(self, handle: str | None, action: act.Action) -> asyncio.Future[None]:
         """Queue ``action`` of ``handle`` (``None`` for the server's own, such as
@@ -341,6 +347,16 @@ class TableService:
         stop = getattr(self.table, "stop_dealing", None)
         if stop is not None:               # a kind whose games the clock starts (Hold'em)
             stop()
+        try:
+            await self._finish_game(grace)
+        finally:
+            if stop is not None:           # its stacks go back to their owners' CUBES
+                for handle in list(self.table.handles):
+                    with contextlib.suppress(RuleError):
+                        await self.call(handle, act.Leave("shutdown"))
+
+    async def _finish_game(self, grace: float) -> None:
+        """The running game, if any, finishes within ``grace`` s or is called off."""
         if self.table.game_id is None:
             return
         self.bus.publish(TableMessage(Event("shutdown_grace", None, {"grace": grace})))
@@ -532,8 +548,13 @@ class TableService:
             handle = self._waiting.pop(0)
             if handle.lower() in (h.lower() for h in t.handles):
                 continue
+            try:
+                events += t.apply(handle, act.Sit(), now)
+            except RuleError as err:        # e.g. too few CUBES for a buy-in now
+                events.append(Event("seat_refused", handle, {"code": err.code, **err.params},
+                                    to=handle))
+                continue
             self._watchers.discard(handle.lower())
-            events += t.apply(handle, act.Sit(), now)
         return events
 
     def _release_held(self, now: float) -> list[Event]:

@@ -83,20 +83,28 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
              f"Blinds {rules.small_bet // 2}/{rules.small_bet}; one bet and three raises a "
              f"round. You bring {low:,}-{high:,} CUBES to the table.", "",
              "Note: this game uses ANSI terminal escape sequences.", ""]
-    names = [s.handle for s in snap.seats]
+    names = [s.handle + (" (bot)" if s.handle.lower() in snap.bots else "")
+             for s in snap.seats]
     lines.append(f"At the table ({len(names)} of {rules.seats} seats): {', '.join(names)}"
                  if names else "Nobody is at this table right now.")
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     idle = app.config.server.lobby_idle_timeout
     if len(names) >= rules.seats:
-        session.write(f"All {rules.seats} seats are taken. [W] Watch the game, any other "
-                      "key: back. ")
+        if snap.bots:
+            session.write(f"All {rules.seats} seats are taken; a computer player stands up "
+                          "for you between hands.\r\n[J] Join, [W] Watch the game, any "
+                          "other key: back. ")
+        else:
+            session.write(f"All {rules.seats} seats are taken. [W] Watch the game, any "
+                          "other key: back. ")
         try:
             key = await session.read_key(idle)
         except TimeoutError:
             return
-        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
-            await HoldemScreen(session, app, entry, watching=True).run()
+        char = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        if char == "w" or (char == "j" and snap.bots):
+            await HoldemScreen(session, app, entry, watching=True,
+                               want_seat=char == "j").run()
         return
     session.write("Join the table? (y/n) [W] Watch ")
     choice = await _choose(session, "ynw", idle)
@@ -154,8 +162,10 @@ class HoldemScreen(PokerScreen):
             self._command(act.SitOut(out=not (me is not None and me.out)))
 
     def _may_sit(self) -> bool:
-        """A spectator may take a free seat at any time (dealt in from the next hand)."""
-        return not self._waits() and len(self.snapshot.seats) < self.rules.seats
+        """A spectator may take a free seat at any time (dealt in from the next hand), or
+        ask a computer player for theirs (it stands up between hands)."""
+        snap = self.snapshot
+        return not self._waits() and (len(snap.seats) < self.rules.seats or bool(snap.bots))
 
     def _clock_deadline(self) -> float | None:
         """Everyone sees the clock of the turn in play."""

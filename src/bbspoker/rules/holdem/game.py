@@ -28,7 +28,6 @@ import contextlib
 import dataclasses
 import random
 import secrets
-import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -213,11 +212,21 @@ class _Hand:
     state: State
     order: list[int]                # seat of pokerkit player 0, 1, ... (button last)
     players: list[str]              # their handles
+    seats: list[_Seat]              # their seats as dealt (a seat left and taken again by
+                                    # the same handle in the hand is another object)
     button: int
     operations: list[Operation] = field(default_factory=list)
     seen: int = 0                   # pokerkit operations already turned into events
     stacks: list[int] = field(default_factory=list)   # pokerkit stacks as the wallet has them
+    collected: list[int] = field(default_factory=list)  # bets that went into the pots
+    returned: list[int] = field(default_factory=list)   # uncalled bets told back so far
     turn_since: float = 0.0
+
+    def uncalled(self, p: int) -> int:
+        """What player ``p`` paid in and no pot took (an uncalled bet, given back), and
+        was not yet told back."""
+        paid = self.state.starting_stacks[p] - self.stacks[p]
+        return max(0, paid - self.collected[p] - self.returned[p])
 
 
 class Holdem(SeatedTable):
@@ -477,6 +486,10 @@ class Holdem(SeatedTable):
             raise RuleError("not_your_turn", current=self.current)
         if kind is act.BetRaise and not h.state.can_complete_bet_or_raise_to():
             raise RuleError("capped")
+        if kind is act.Pass and not h.state.checking_or_calling_amount:
+            # Checking costs nothing: a fold then could leave a side pot nobody can win
+            # (pokerkit cannot end such a hand), and no player loses by checking.
+            raise RuleError("check_free")
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Verify and apply ``action`` for ``handle`` at ``now``; the events, in order.
@@ -503,14 +516,16 @@ class Holdem(SeatedTable):
                 return ev
             h = self._hand
             if h is None:
-                ev += self._start_hand(due)
-                if self._hand is None:     # could not deal (wallet): try again later
+                try:
+                    ev += self._start_hand(due)
+                except InsufficientCubes:  # a stack the store does not hold (a failed
+                    self.resync()          # commit): the store's, and deal again later
+                if self._hand is None:     # could not deal: try again later
                     self._next_hand_at = due + self.rules.between_hands
                     return ev
                 continue
             actor = h.players[h.state.actor_index]  # type: ignore[index]
-            free = not h.state.checking_or_calling_amount
-            ev += self._act(actor, act.CheckCall if free else act.Pass, due, timeout=True)
+            ev += self._act(actor, self._give_up(h), due, timeout=True)
 
     def cancel(self, now: float, reason: str, note: str | None = None) -> list[Event]:
         """Call the running hand off (shutdown): every blind and bet goes back to the stack
@@ -538,12 +553,25 @@ class Holdem(SeatedTable):
         if h is not None:
             self._hand = None
             self._operations, self._payouts = h.operations, {}
-            for s in self._seats:
-                if s is not None:
-                    s.stack = self.wallet.stack(s.handle)
             self._next_hand_at = now + self.rules.between_hands
             ev.append(self._seed_event(h))
+            for s in h.seats:                  # who left during the hand goes now
+                if s.leaving and any(x is s for x in self._seats):
+                    ev += self._stand_up(self._seats.index(s), s.leaving)
+        self.resync()      # the refunds went to stacks (a failed commit undid some moves)
+        seated = {x.key for x in self._seats if x is not None}
+        for handle in refunds:                 # refunded to a stack its owner had left
+            if handle.lower() not in seated:
+                self.wallet.cash_out(handle)
         return ev
+
+    def resync(self) -> None:
+        """Take every stack not in a running hand from the wallet again: after a hand was
+        called off (its bets went back to the stacks) or the store could not commit a
+        buy-in or cash-out (the table's idea of a stack then differs from the store's)."""
+        for i, s in enumerate(self._seats):
+            if s is not None and self._player(i) is None:
+                s.stack = self.wallet.stack(s.handle)
 
     # ------------------------------------------------------------------ seating
 
@@ -593,8 +621,14 @@ class Holdem(SeatedTable):
         s.leaving = reason
         ev = [Event("leaving", handle)]
         if h.state.actor_index == p:
-            ev += self._act(handle, act.Pass, now, timeout=False)
+            ev += self._act(handle, self._give_up(h), now, timeout=False)
         return ev
+
+    @staticmethod
+    def _give_up(h: _Hand) -> type[act.Action]:
+        """What a player who does not act plays (a time-out, one who left): a check when
+        checking is free, else a fold."""
+        return act.CheckCall if not h.state.checking_or_calling_amount else act.Pass
 
     def _stand_up(self, i: int, reason: str) -> list[Event]:
         s = self._seats[i]
@@ -608,6 +642,8 @@ class Holdem(SeatedTable):
         assert s is not None
         if s.out == out:
             return []
+        if not out and s.stack == 0 and self._player(self._seats.index(s)) is None:
+            raise RuleError("no_chips")
         s.out = out
         s.idle_streak = 0
         if not out:
@@ -652,8 +688,10 @@ class Holdem(SeatedTable):
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
             state = self.rules.game()(stacks, len(order))
-            h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players, button,
-                      stacks=list(stacks))
+            h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players,
+                      [self._seats[i] for i in order], button,  # type: ignore[misc]
+                      stacks=list(stacks), collected=[0] * len(order),
+                      returned=[0] * len(order))
             self._move_chips(h, "blind")
         self._button = button
         self._hand = h
@@ -685,7 +723,6 @@ class Holdem(SeatedTable):
         for handle, cards in zip(players, dealt):
             h.operations.append(Operation("deal", handle, {"cards": " ".join(cards)}))
             ev.append(Event("hole", handle, {"cards": tuple(cards)}, to=handle))
-        h.seen = len(state.operations)
         ev += self._after(now)
         return ev
 
@@ -701,15 +738,14 @@ class Holdem(SeatedTable):
              timeout: bool) -> list[Event]:
         h = self._hand
         assert h is not None
-        p = h.players.index(self._seats[self._find(handle)].handle)  # type: ignore[union-attr]
-        s = self._seats[h.order[p]]
-        assert s is not None
         st = h.state
+        p = st.actor_index                   # verify (or the clock) made sure it is them
+        assert p is not None and h.players[p].lower() == handle.lower()
+        s = h.seats[p]
+        street = self.street.value           # before pokerkit moves on to the next one
         with self.wallet.transaction(durable=False):
             if kind is act.Pass:
-                with warnings.catch_warnings():   # one who leaves may fold a free check
-                    warnings.simplefilter("ignore", UserWarning)
-                    st.fold()
+                st.fold()
             elif kind is act.CheckCall:
                 st.check_or_call()
             else:
@@ -718,16 +754,19 @@ class Holdem(SeatedTable):
         s.turns += 1
         if timeout:
             s.timeouts += 1
-        ev = self._events(h, timeout=timeout)
+        ev = self._events(h, timeout=timeout, street=street)
         ev += self._after(now)
         return ev
 
-    def _events(self, h: _Hand, *, timeout: bool = False) -> list[Event]:
-        """Turn the pokerkit operations since the last call into events and record lines."""
+    def _events(self, h: _Hand, *, timeout: bool = False, street: str | None = None
+                ) -> list[Event]:
+        """Turn the pokerkit operations since the last call into events and record lines;
+        ``street``: the betting round the action was taken in (pokerkit may have moved on
+        to the next by now)."""
         ev: list[Event] = []
         ops = h.state.operations[h.seen:]
         h.seen += len(ops)
-        street = self.street.value
+        street = street or self.street.value
         for op in ops:
             name = h.players[op.player_index] if hasattr(op, "player_index") else None
             if isinstance(op, pk.Folding):
@@ -760,8 +799,15 @@ class Holdem(SeatedTable):
                 else:
                     h.operations.append(Operation("muck", name))
                     ev.append(Event("muck", name))
+            elif isinstance(op, pk.BetCollection):
+                for p, bet in enumerate(op.bets):
+                    h.collected[p] += bet
             elif isinstance(op, pk.ChipsPulling):
-                data = {"amount": op.amount}
+                back = h.uncalled(op.player_index)   # pokerkit pulls it with the pot
+                h.returned[op.player_index] += back
+                if op.amount == back:
+                    continue                          # only its own bet back: no win
+                data = {"amount": op.amount - back}
                 if h.state.hole_cards[op.player_index] and any(
                         o.kind == "show" and o.handle == name for o in h.operations):
                     data |= self._made_hand(h, op.player_index)
@@ -818,8 +864,9 @@ class Holdem(SeatedTable):
         elif st.actor_index is not None:
             h.turn_since = now
             handle = h.players[st.actor_index]
-            if self._seats[h.order[st.actor_index]].leaving:   # type: ignore[union-attr]
-                return ev + self._act(handle, act.Pass, now, timeout=False)
+            seat = h.seats[st.actor_index]
+            if seat.leaving:
+                return ev + self._act(handle, self._give_up(h), now, timeout=False)
             ev.append(Event("turn", handle, {"street": self.street.value,
                                              "to_call": st.checking_or_calling_amount,
                                              "raise_to": self.raise_to(handle)}))
@@ -829,14 +876,20 @@ class Holdem(SeatedTable):
         h = self._hand
         assert h is not None
         st = h.state
-        shares = {handle: st.stacks[p] - h.stacks[p] for p, handle in enumerate(h.players)
-                  if st.stacks[p] > h.stacks[p]}
+        for p in range(len(h.players)):               # given back without a pull
+            h.returned[p] += h.uncalled(p)
+        shares = {handle: st.stacks[p] - h.stacks[p] - h.returned[p]
+                  for p, handle in enumerate(h.players)
+                  if st.stacks[p] - h.stacks[p] - h.returned[p] > 0}
+        returns = {handle: h.returned[p] for p, handle in enumerate(h.players)
+                   if h.returned[p]}
         history = {**self._history(h), "board": " ".join(self.community),
                    "stacks": {handle: st.stacks[p] for p, handle in enumerate(h.players)},
                    "winners": shares, "phh": self.phh(h)}
         with self.wallet.transaction(durable=False):
-            self.wallet.pot_to_stacks(h.id, shares)
-            self.wallet.close_game(h.id, next(iter(shares), None), history)
+            self.wallet.pot_to_stacks(h.id, shares, returns)
+            winner = max(shares, key=shares.__getitem__) if shares else None
+            self.wallet.close_game(h.id, winner, history)
         self._board = self.community
         players = [self._seats[i] if self._player(i) == p else None
                    for p, i in enumerate(h.order)]
@@ -868,7 +921,7 @@ class Holdem(SeatedTable):
 
     def _history(self, h: _Hand) -> dict[str, Any]:
         return {"game": self.kind, "players": h.players,
-                "button": self._seats[h.button].handle if self._seats[h.button] else None,
+                "button": h.players[-1],
                 "blinds": [self.rules.small_blind, self.rules.big_blind],
                 "bets": [self.rules.small_bet, self.rules.big_bet],
                 "starting_stacks": {handle: stack for handle, stack in
@@ -904,5 +957,5 @@ class Holdem(SeatedTable):
         if h is None or s is None or i not in h.order:
             return None
         p = h.order.index(i)
-        return p if h.players[p] == s.handle else None
+        return p if h.seats[p] is s else None
 

@@ -428,14 +428,18 @@ class Books:
             return self.move(self.account_id(handle), -amount, reason, game_id, stack=table)
 
     def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
+                      returns: Mapping[str, int] | None = None,
                       table: str = DEFAULT_TABLE) -> None:
-        """:meth:`bbspoker.rules.money.StackWallet.pot_to_stacks`, journal reason ``win``."""
+        """:meth:`bbspoker.rules.money.StackWallet.pot_to_stacks`: journal reasons ``win``
+        and ``return``."""
+        moves = [(h, a, "win") for h, a in shares.items()] + [
+            (h, a, "return") for h, a in (returns or {}).items()]
         with self.w.write():
             pot = self.require_open(game_id)
-            if any(v < 0 for v in shares.values()) or sum(shares.values()) != pot:
-                raise ValueError(f"shares {dict(shares)} do not add up to the pot of game "
-                                 f"{game_id} ({pot})")
-            for handle, amount in shares.items():
+            if any(a < 0 for _, a, _ in moves) or sum(a for _, a, _ in moves) != pot:
+                raise ValueError(f"shares {dict(shares)} and returns {dict(returns or {})} "
+                                 f"do not add up to the pot of game {game_id} ({pot})")
+            for handle, amount, reason in moves:
                 if amount:
-                    self.move(self.account_id(handle), amount, "win", game_id, stack=table)
+                    self.move(self.account_id(handle), amount, reason, game_id, stack=table)
 
