@@ -268,6 +268,30 @@ def test_the_default_language_is_checked(tmp_path):
         load_config(bad)
 
 
+def test_a_version_10_database_gains_the_users_language(tmp_path):
+    """Migration 11 on a database of schema 10: its accounts stay and have no language
+    yet (the default applies); a choice is kept; an unknown account is refused."""
+    import sqlite3
+
+    from bbspoker.store.sqlite import SCHEMA_VERSION, Ledger
+    from bbspoker.store.wallet import UnknownAccount
+    db = tmp_path / "old.db"
+    with Ledger(db) as led:
+        led.create_account("Alice", "h")
+    raw = sqlite3.connect(db)                     # back to schema 10: no language column
+    with raw:
+        raw.execute("ALTER TABLE accounts DROP COLUMN language")
+        raw.execute("UPDATE schema_version SET version = 10")
+    raw.close()
+    with Ledger(db) as led:
+        assert SCHEMA_VERSION == 11 and led.schema_version() == 11
+        assert led.balance("alice") == 1000 and led.language_of("alice") is None
+        led.set_language("alice", "fr")
+        assert led.language_of("ALICE") == "fr" and led.language_of("nobody") is None
+        with pytest.raises(UnknownAccount):
+            led.set_language("nobody", "de")
+
+
 # --- end to end ---------------------------------------------------------------------------
 
 async def _choose_language(c, number: str, said: str) -> None:
