@@ -25,7 +25,8 @@ from typing import Any
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
-           "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME"]
+           "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
+           "I18nConfig", "LANGUAGES"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -37,6 +38,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: The computer players' policies at a Hold'em table (bbspoker.bots.holdem).
 HOLDEM_BOT_POLICIES = ("equity", "calling", "random")
 GAME_KINDS = ("draw40", "schiebe", "holdem")
+#: The languages the door speaks (``[i18n] default``, the lobby's [L]; issue 18).
+LANGUAGES = ("en", "de", "fr")
 #: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
 #: The draw40 computer players' policies (bbspoker.bots.policies).
 DRAW40_BOT_POLICIES = ("equity", "calling", "aggressive", "random")
@@ -317,6 +320,15 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class I18nConfig:
+    """``[i18n]``: the players' languages (issue 18). ``default``: the language of the
+    login dialogue and of every user who has not chosen one with the lobby's [L]; one of
+    :data:`LANGUAGES`. The admin CLI and the logs stay English."""
+
+    default: str = _key("en", choices=LANGUAGES)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; each attribute is one TOML section of the same name."""
 
@@ -329,6 +341,7 @@ class Config:
     bots: BotPortConfig = field(default_factory=BotPortConfig)
     ssh: SshConfig = field(default_factory=SshConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    i18n: I18nConfig = field(default_factory=I18nConfig)
     #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.
     tables: tuple[TableSpec, ...] = ()
 

@@ -1,4 +1,4 @@
-"""The door's lobby: the one-screen menu [P] [W] [X] [R] [H] [Q] after login.
+"""The door's lobby: the one-screen menu [P] [W] [X] [R] [S] [F] [L] [H] [Q] after login.
 
 :func:`serve` is one connection's whole dialogue after the transport's negotiation:
 the login (:mod:`bbspoker.door.login`), the ledger's notices (e.g. refunds of games
@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from wcwidth import wrap
 
+from bbspoker.door import i18n
+from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
 from bbspoker.door.messages import describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in
@@ -35,7 +37,7 @@ log = logging.getLogger("bbspoker.door.lobby")
 #: Screen cells an X-message may take (it is shown on one line of its own).
 XMESSAGE_WIDTH = 70
 
-HELP_TEXT = """\
+HELP_TEXT = N_("""\
 PoKeR in short (40-card European draw poker; the full rules: chapter 3)
 
  - The pack has 40 cards: the 2s, 3s and 4s are taken out. A-K-Q-J-10-9-8-7-6-5.
@@ -51,17 +53,18 @@ PoKeR in short (40-card European draw poker; the full rules: chapter 3)
    one pair, high card. Suits decide only between equal hands: + * # -
  - You have one minute to act (three minutes for a master to start a game).
  - [.] chats with the table, [X] leaves it. Money left in the pot stays there.
-"""
+""")
 
 _MENU = [
-    ("P", "Play poker: the tables"),
-    ("W", "Who is online"),
-    ("X", "Send an X-message"),
-    ("R", "Read X-messages"),
-    ("S", "Stats: your results"),
-    ("F", "Fair deck: your client seed"),
-    ("H", "Help: the rules in short"),
-    ("Q", "Quit"),
+    ("P", N_("Play poker: the tables")),
+    ("W", N_("Who is online")),
+    ("X", N_("Send an X-message")),
+    ("R", N_("Read X-messages")),
+    ("S", N_("Stats: your results")),
+    ("F", N_("Fair deck: your client seed")),
+    ("L", N_("Language: English, Deutsch, Français")),
+    ("H", N_("Help: the rules in short")),
+    ("Q", N_("Quit")),
 ]
 
 
@@ -69,14 +72,18 @@ _MENU = [
 
 def _draw_menu(session: Terminal, app: DoorContext) -> None:
     term = session.term
+    t = i18n.of(session)
+    _ = t.gettext
     unread = len(session.inbox)
     cubes = app.ledger.balance(session.handle)
-    lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS - PoKeR door{term.normal}",
-             "", f"Logged in as {session.handle}. You have {cubes:,} CUBES.", ""]
+    lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS{_(' - PoKeR door')}"
+             f"{term.normal}", "", _("Logged in as {h}. You have {cubes} CUBES.").format(
+                 h=session.handle, cubes=t.number(cubes)), ""]
     for key, label in _MENU:
-        extra = f" ({unread} unread)" if key == "R" and unread else ""
-        lines.append(f"  [{key}] {label}{extra}")
-    lines += ["", "This door uses ANSI escape sequences.", "", "Your choice: "]
+        extra = (" " + _("({n} unread)").format(n=t.number(unread))) if key == "R" and unread \
+            else ""
+        lines.append(f"  [{key}] {_(label)}{extra}")
+    lines += ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
     session.write("\r\n".join(lines))
 
 
@@ -91,7 +98,7 @@ async def serve(session: Terminal, app: DoorContext) -> None:
     try:
         await _lobby(session, app)
     except TimeoutError:
-        session.end("You have been idle too long. Goodbye.")
+        session.end(i18n.of(session).gettext("You have been idle too long. Goodbye."))
     except SessionClosed:
         pass
 
@@ -101,7 +108,7 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
     app.ledger.touch(session.handle)
     notices = app.ledger.notices(session.handle)
     if notices:
-        session.write("\r\nMessages from the sysop:\r\n")
+        session.write("\r\n" + i18n.of(session).gettext("Messages from the sysop:") + "\r\n")
         for notice in notices:   # wrapped, not cut: a refund notice ends with the amount
             lines = wrap(clean_text(notice), 79, initial_indent=" * ", subsequent_indent="   ",
                          max_lines=6)
@@ -111,16 +118,19 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
     rule = app.config.ledger
     given = app.ledger.allowance(session.handle, rule.allowance, rule.allowance_below)
     if given is not None:
-        session.write(f"\r\nThe house gives you {rule.allowance:,} CUBES, your daily "
-                      f"allowance: you have {given:,} now.\r\n")
+        t = i18n.of(session)
+        session.write("\r\n" + t.gettext("The house gives you {cubes} CUBES, your daily "
+                                          "allowance: you have {total} now.").format(
+            cubes=t.number(rule.allowance), total=t.number(given)) + "\r\n")
         await press_any_key(session, idle)
     await _back_to_seat(session, app)
     at_choice = False
 
     def xmessage_arrived(message: XMessage) -> None:
         if at_choice:
-            session.write(f"\r\n*** X-message from {message.sender}: press [R] to read."
-                          "\r\nYour choice: ")
+            _ = i18n.of(session).gettext
+            session.write("\r\n" + _("*** X-message from {h}: press [R] to read.").format(
+                h=message.sender) + "\r\n" + _("Your choice: "))
 
     session.xmessage_listeners.append(xmessage_arrived)
     try:
@@ -131,7 +141,7 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
             at_choice = False
             choice = key.char.upper() if key.kind is KeyKind.CHAR else ""
             if choice == "Q":
-                session.end("Goodbye, come back soon!")
+                session.end(i18n.of(session).gettext("Goodbye, come back soon!"))
                 return
             action = _ACTIONS.get(choice)
             if action is not None:
@@ -148,7 +158,9 @@ async def _back_to_seat(session: Terminal, app: DoorContext) -> None:
     entry = app.tables.held_seat(session.handle) or app.tables.seat_of(session.handle)
     if entry is None:
         return
-    session.write(f"\r\nYour seat at {entry.name} was kept for you: back to the table.\r\n")
+    session.write("\r\n" + i18n.of(session).gettext(
+        "Your seat at {table} was kept for you: back to the table.").format(table=entry.name)
+        + "\r\n")
     try:
         screen = {"schiebe": schiebe.SchiebeScreen, "holdem": holdem.HoldemScreen}.get(
             entry.spec.game, poker.PokerScreen)
@@ -157,17 +169,20 @@ async def _back_to_seat(session: Terminal, app: DoorContext) -> None:
         session.activity = "lobby"
 
 
-def _table_line(entry: TableEntry) -> str:
+def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
+    _ = t.gettext
     snap = entry.service.snapshot
     rules = entry.spec.rules
-    stakes = f"ante {rules.ante}, {rules.min_bet}-{rules.max_bet}"
+    stakes = _("ante {ante}, {low}-{high}").format(ante=rules.ante, low=rules.min_bet,
+                                                   high=rules.max_bet)
     if entry.spec.game == "schiebe":
-        stakes = f"ante {rules.ante}" if rules.ante else "no stakes"
+        stakes = _("ante {ante}").format(ante=rules.ante) if rules.ante else _("no stakes")
     elif entry.spec.game == "holdem":
-        stakes = f"{rules.small_bet}/{2 * rules.small_bet} limit"
-    state = "playing" if snap.pot is not None else "waiting" if snap.seats else "empty"
+        stakes = _("{small}/{big} limit").format(small=rules.small_bet, big=2 * rules.small_bet)
+    state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
+             else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"
-    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<12}  {stakes:<15}  "
+    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<12}  {fit(stakes, 15)}  "
             f"{seats:>5}  {snap.watchers:>5}  {state}")
 
 
@@ -177,22 +192,27 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
     between games, ``empty``); pick one by its number (Enter: back). Each row fits 79
     cells."""
     term = session.term
+    t = i18n.of(session)
+    _ = t.gettext
     entries = list(app.tables)
     room = max(session.rows - 6, 1)
-    session.write(f"{term.home}{term.clear}{term.bold}Tables{term.normal}\r\n\r\n"
-                  f"  #  {'Name':<20}  {'Game':<12}  {'Stakes':<15}  Seats  Watch  State\r\n")
+    session.write(f"{term.home}{term.clear}{term.bold}" + _("Tables") + f"{term.normal}\r\n\r\n"
+                  f"  #  {fit(_('Name'), 20)}  {fit(_('Game'), 12)}  {fit(_('Stakes'), 15)}  "
+                  f"{fit(_('Seats'), 5)}  {fit(_('Watch'), 5)}  " + _("State") + "\r\n")
     for entry in entries[:room]:
-        session.write(_table_line(entry) + "\r\n")
+        session.write(_table_line(entry, t) + "\r\n")
     session.write("\r\n")
     while True:
-        typed = (await read_line(session, f"Pick a table (1-{len(entries)}), Enter: back: ",
-                                 max_chars=3, timeout=idle)).strip()
+        typed = (await read_line(session, i18n.of(session).gettext(
+            "Pick a table (1-{n}), Enter: back: ").format(n=len(entries)),
+            max_chars=3, timeout=idle)).strip()
         if not typed:
             return None
         entry = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
         if entry is not None:
             return entry
-        session.write(f"There is no table {clean_text(typed, 3)}.\r\n")
+        session.write(i18n.of(session).gettext("There is no table {n}.").format(
+            n=clean_text(typed, 3)) + "\r\n")
 
 
 async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
@@ -212,82 +232,95 @@ async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
 
 async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
+    t = i18n.of(session)
+    _ = t.gettext
     rows: list[tuple[str, str]] = []
     for other in app.who():
         if other.where is not None:
-            doing = "watching" if other.activity == "watching" else "playing at"
-            rows.append((other.handle, f"{doing} {other.where}"))
+            doing = _("watching {table}") if other.activity == "watching" \
+                else _("playing at {table}")
+            rows.append((other.handle, doing.format(table=other.where)))
         else:
-            rows.append((other.handle, "in the lobby"))
-    rows += [(f"{handle} (bot)", f"playing at {entry.name}")
+            rows.append((other.handle, _("in the lobby")))
+    rows += [(handle + _(" (bot)"), _("playing at {table}").format(table=entry.name))
              for handle, entry in app.tables.bots()]
     rows.sort(key=lambda row: row[0].lower())
     room = max(session.rows - 5, 1)
-    session.write(f"{term.home}{term.clear}Who is online ({len(rows)}):\r\n\r\n")
+    session.write(f"{term.home}{term.clear}" + _("Who is online ({n}):").format(
+        n=t.number(len(rows))) + "\r\n\r\n")
     for name, where in rows[:room]:
         # Padded by terminal columns, not characters (issue 20: wide handles misaligned).
         name = clean_text(name)
         session.write(f"  {fit(name, max(16, display_width(name)))}  {where}\r\n")
     if len(rows) > room:
-        session.write(f"  ... and {len(rows) - room} more\r\n")
+        session.write("  " + _("... and {n} more").format(n=t.number(len(rows) - room))
+                      + "\r\n")
     await press_any_key(session, idle)
 
 
 async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> None:
+    _ = i18n.of(session).gettext
     session.write("\r\n")
     if not app.floods.allow("xmessage", session.handle):
-        session.write("You are sending X-messages too fast: please wait a minute.\r\n")
+        session.write(_("You are sending X-messages too fast: please wait a minute.") + "\r\n")
         await press_any_key(session, idle)
         return
-    typed = await read_line(session, "Send an X-message to: ", max_chars=HANDLE_INPUT,
+    typed = await read_line(session, _("Send an X-message to: "), max_chars=HANDLE_INPUT,
                             timeout=idle)
     if not typed.strip():
         return
     recipient = app.find_online(typed.strip())
     if recipient is None:
-        session.write(f"Nobody called {clean_text(typed, 16)} is online.\r\n")
+        session.write(_("Nobody called {h} is online.").format(h=clean_text(typed, 16))
+                      + "\r\n")
         await press_any_key(session, idle)
         return
     if recipient.where is not None:
-        doing = "watching" if recipient.activity == "watching" else "playing poker at"
-        session.write(f"{recipient.handle} is {doing} {recipient.where}: it may take a while "
-                      "until you get an answer.\r\n")
+        doing = (_("{h} is watching {table}: it may take a while until you get an answer.")
+                 if recipient.activity == "watching" else
+                 _("{h} is playing poker at {table}: it may take a while until you get an "
+                   "answer."))
+        session.write(doing.format(h=recipient.handle, table=recipient.where) + "\r\n")
     if app.blocks.blocks(session.handle, recipient.handle) and not await _unblock(
             session, app, recipient.handle, idle):
-        session.write("Nothing sent.\r\n")
+        session.write(_("Nothing sent.") + "\r\n")
         await press_any_key(session, idle)
         return
     width = min(XMESSAGE_WIDTH, session.cols - 10)
-    text = clean_text(await read_line(session, "Message: ", max_chars=4 * width,
+    text = clean_text(await read_line(session, _("Message: "), max_chars=4 * width,
                                       max_width=width, timeout=idle), XMESSAGE_WIDTH)
     if not text.strip():
-        session.write("Nothing sent.\r\n")
+        session.write(_("Nothing sent.") + "\r\n")
     elif app.blocks.blocks(recipient.handle, session.handle):
-        session.write(f"{recipient.handle} does not take X-messages from you.\r\n")
+        session.write(_("{h} does not take X-messages from you.").format(h=recipient.handle)
+                      + "\r\n")
 
     elif recipient.deliver(XMessage(session.handle, text, time.time())):
-        session.write(f"X-message sent to {recipient.handle}.\r\n")
+        session.write(_("X-message sent to {h}.").format(h=recipient.handle) + "\r\n")
     else:
-        session.write(f"{recipient.handle} cannot take more X-messages right now.\r\n")
+        session.write(_("{h} cannot take more X-messages right now.").format(
+            h=recipient.handle) + "\r\n")
     await press_any_key(session, idle)
 
 
 async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
+    _ = i18n.of(session).gettext
     if not session.inbox:
-        session.write("\r\nNo X-messages.\r\n")
+        session.write("\r\n" + _("No X-messages.") + "\r\n")
         await press_any_key(session, idle)
         return
     per_page = max((session.rows - 4) // 2, 1)
     while session.inbox:
         page, session.inbox[:per_page] = session.inbox[:per_page], []
-        session.write(f"{term.home}{term.clear}X-messages:\r\n\r\n")
+        session.write(f"{term.home}{term.clear}" + _("X-messages:") + "\r\n\r\n")
         for message in page:
             sent = time.strftime("%H:%M", time.localtime(message.sent_at))
-            session.write(f"From {message.sender} at {sent}:\r\n  {message.text}\r\n")
+            session.write(_("From {h} at {time}:").format(h=message.sender, time=sent)
+                          + f"\r\n  {message.text}\r\n")
         senders = list(dict.fromkeys(m.sender for m in page))
-        session.write("\r\n[B] Block X-messages from " + " and ".join(senders)
-                      + ", any other key: go on ")
+        session.write("\r\n" + _("[B] Block X-messages from {handles}, any other key: go on ")
+                      .format(handles=_(" and ").join(senders)))
         try:
             key = await session.read_key(idle)
         except TimeoutError:
@@ -295,14 +328,16 @@ async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> N
         if key.kind is KeyKind.CHAR and key.char.lower() == "b":
             for sender in senders:
                 app.blocks.block(session.handle, sender)
-            session.write(f"\r\nBlocked: no more X-messages from {' and '.join(senders)}. "
-                          "Sending them one lifts it.\r\n")
+            session.write("\r\n" + _("Blocked: no more X-messages from {handles}. Sending "
+                                      "them one lifts it.").format(
+                handles=_(" and ").join(senders)) + "\r\n")
             await press_any_key(session, idle)
 
 
 async def _unblock(session: Terminal, app: DoorContext, recipient: str, idle: float) -> bool:
     """Sending to someone one blocks asks to lift the block first: True if lifted."""
-    session.write(f"You block X-messages from {recipient}: lift that and send? (y/n) ")
+    session.write(i18n.of(session).gettext(
+        "You block X-messages from {h}: lift that and send? (y/n) ").format(h=recipient))
     key = await session.read_key(idle)
     if key.kind is KeyKind.CHAR and key.char.lower() == "y":
         session.write("y\r\n")
@@ -312,13 +347,13 @@ async def _unblock(session: Terminal, app: DoorContext, recipient: str, idle: fl
     return False
 
 
-FAIRNESS_TEXT = """\
+FAIRNESS_TEXT = N_("""\
 Every deck is sealed before the deal. The server draws a secret seed and shows its
 SHA-256 (the commitment) when the game starts; each player adds a client seed, shown
 to all. The deck is a published function of both and the game number. When the game
 ends the server reveals its seed: with it, anyone can recompute the whole deck and
 check every card (examples/verify_deck.py; the sysop: bbspoker games verify).
-"""
+""")
 
 
 async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None:
@@ -326,43 +361,75 @@ async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None
     and changed (up to :data:`~bbspoker.rules.fairness.PHRASE_MAX` characters; ``-``
     for a random one each game; Enter keeps it)."""
     term = session.term
+    _ = i18n.of(session).gettext
     current = app.ledger.client_seeds_of([session.handle]).get(session.handle.lower())
-    shown = f'"{current}"' if current else "a random one for each game"
-    session.write(f"{term.home}{term.clear}{term.bold}Fair deck{term.normal}\r\n\r\n"
-                  + FAIRNESS_TEXT.replace("\n", "\r\n") + f"\r\nYour client seed: {shown}\r\n")
+    shown = f'"{current}"' if current else _("a random one for each game")
+    session.write(f"{term.home}{term.clear}{term.bold}" + _("Fair deck") + f"{term.normal}\r\n\r\n"
+                  + _(FAIRNESS_TEXT).replace("\n", "\r\n") + "\r\n"
+                  + _("Your client seed: {seed}").format(seed=shown) + "\r\n")
     while True:
-        typed = await read_line(session, f"New phrase (up to {PHRASE_MAX} characters), "
-                                "- for random, Enter: keep: ", max_chars=PHRASE_MAX + 8,
-                                timeout=idle)
+        typed = await read_line(session, _("New phrase (up to {n} characters), - for random, "
+                                           "Enter: keep: ").format(n=PHRASE_MAX),
+                                max_chars=PHRASE_MAX + 8, timeout=idle)
         if not typed.strip():
             return
         try:
             phrase = app.ledger.set_client_seed(session.handle,
                                                 None if typed.strip() == "-" else typed)
         except ValueError as err:
-            session.write(f"Sorry, not that phrase: {err}.\r\n")
+            session.write(_("Sorry, not that phrase: {reason}.").format(reason=err) + "\r\n")
             continue
-        result = f'"{phrase}"' if phrase else "random, a new one each game"
-        session.write(f"Your client seed from the next game on: {result}.\r\n")
+        result = f'"{phrase}"' if phrase else _("random, a new one each game")
+        session.write(_("Your client seed from the next game on: {seed}.").format(seed=result)
+                      + "\r\n")
         await press_any_key(session, idle)
         return
 
 
 async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
-    session.write(f"{term.home}{term.clear}" + HELP_TEXT.replace("\n", "\r\n"))
+    text = i18n.of(session).gettext(HELP_TEXT)
+    session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
     await press_any_key(session, idle)
 
 
 async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:
     term = session.term
+    t = i18n.of(session)
     kinds = {entry.id: entry.spec.game for entry in app.tables}
-    lines = describe_stats(app.ledger.stats(session.handle), kinds)
-    session.write(f"{term.home}{term.clear}Your results, {session.handle} "
-                  f"({app.ledger.balance(session.handle):,} CUBES now):\r\n\r\n")
+    lines = describe_stats(app.ledger.stats(session.handle), kinds, t)
+    session.write(f"{term.home}{term.clear}" + t.gettext(
+        "Your results, {h} ({cubes} CUBES now):").format(
+            h=session.handle, cubes=t.number(app.ledger.balance(session.handle)))
+        + "\r\n\r\n")
     session.write("".join(f"  {line}\r\n" for line in lines[:max(session.rows - 5, 2)]))
     await press_any_key(session, idle)
 
 
+async def _language(session: Terminal, app: DoorContext, idle: float) -> None:
+    """[L]: choose the door's language (issue 18) by its number, remembered for the user
+    (the database) and used at once; Enter or another key keeps it."""
+    term = session.term
+    _ = i18n.of(session).gettext
+    session.write(f"{term.home}{term.clear}{term.bold}" + _("Language") + f"{term.normal}"
+                  "\r\n\r\n")
+    for number, lang in enumerate(LANGUAGES, 1):
+        mark = " *" if lang == session.language else ""
+        session.write(f"  [{number}] {LANGUAGE_NAMES[lang]}{mark}\r\n")
+    session.write("\r\n" + _("Your choice (1-{n}), any other key: back ").format(
+        n=len(LANGUAGES)))
+    key = await session.read_key(idle)
+    choice = key.char if key.kind is KeyKind.CHAR else ""
+    if not (choice.isascii() and choice.isdigit() and 1 <= int(choice) <= len(LANGUAGES)):
+        session.write("\r\n")
+        return
+    lang = LANGUAGES[int(choice) - 1]
+    app.ledger.set_language(session.handle, lang)
+    session.language = lang
+    session.write(choice + "\r\n" + i18n.of(session).gettext(
+        "The door speaks English to you now.") + "\r\n")
+    await press_any_key(session, idle)
+
+
 _ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
-            "F": _client_seed, "H": _help}
+            "F": _client_seed, "L": _language, "H": _help}

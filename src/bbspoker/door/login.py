@@ -25,6 +25,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from bbspoker.door import i18n
+from bbspoker.door.i18n import N_
 from bbspoker.door.prompts import ask_yes_no, read_line
 from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
 from bbspoker.store.sqlite import HandleTaken, validate_handle
@@ -41,8 +43,8 @@ log = logging.getLogger("bbspoker.door.login")
 
 #: Characters a handle prompt accepts (a longer handle is refused with a message).
 HANDLE_INPUT = 32
-_WAITING = ("The sysop approves new accounts here: you can log in, with your starting "
-            "CUBES, once yours is approved.")
+_WAITING = N_("The sysop approves new accounts here: you can log in, with your starting "
+              "CUBES, once yours is approved.")
 
 
 def _log_login(session: Terminal, handle: str, outcome: str) -> None:
@@ -102,7 +104,8 @@ def _authenticated(session: Terminal, app: DoorContext, handle: str) -> str | No
     account = app.ledger.find_account(handle)
     if account is None or account.bot:
         _log_login(session, handle, "no such account")
-        session.end(f"There is no account {clean_text(handle, 16)} here.")
+        session.end(i18n.of(session).gettext("There is no account {h} here.").format(
+            h=clean_text(handle, 16)))
         return None
     if _shut_out(session, account):
         return None
@@ -115,12 +118,14 @@ def _shut_out(session: Terminal, account: Account) -> bool:
     key was right, is banned or waits for the sysop's approval."""
     if account.banned:
         _log_login(session, account.handle, "banned")
-        reason = clean_text(account.ban_reason or "no reason given", 60)
-        session.end(f"{account.handle} is banned from this door: {reason}")
+        t = i18n.of(session)
+        reason = clean_text(account.ban_reason or t.gettext("no reason given"), 60)
+        session.end(t.gettext("{h} is banned from this door: {reason}").format(
+            h=account.handle, reason=reason))
         return True
     if not account.approved:
         _log_login(session, account.handle, "waiting for approval")
-        session.end(_WAITING)
+        session.end(i18n.of(session).gettext(_WAITING))
         return True
     return False
 
@@ -130,22 +135,24 @@ def _shut_out(session: Terminal, account: Account) -> bool:
 async def _login(session: Terminal, app: DoorContext) -> str | None:
     """The login dialogue; returns the handle as stored, or None if the session ended."""
     term = session.term
+    session.language = app.config.i18n.default  # until logged in
+    _ = i18n.of(session).gettext
     session.write(f"{term.home}{term.clear}{term.bold}Global Village BBS{term.normal}"
-                  " - PoKeR door\r\n\r\n")
+                  + _(" - PoKeR door") + "\r\n\r\n")
     if session.authenticated is not None:
         return _authenticated(session, app, session.authenticated)
     while True:
         if app.guard.locked(session.address):
             _log_login(session, "", "address locked out")
-            session.end("Too many failed logins from your address. Try again later.")
+            session.end(_("Too many failed logins from your address. Try again later."))
             return None
-        typed = await read_line(session, "Handle: ", max_chars=HANDLE_INPUT)
+        typed = await read_line(session, _("Handle: "), max_chars=HANDLE_INPUT)
         if not typed.strip():
             continue
         try:
             handle = validate_handle(typed, new=False)
         except ValueError as exc:
-            session.write(f"Sorry, {exc}.\r\n")
+            session.write(_("Sorry, {reason}.").format(reason=exc) + "\r\n")
             continue
         account = app.ledger.find_account(handle)
         if account is None:
@@ -155,20 +162,20 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
             continue
         if account.bot:
             _log_login(session, account.handle, "bot account")
-            session.write(f"{account.handle} is a computer player; it does not log in "
-                          "here.\r\n\r\n")
+            session.write(_("{h} is a computer player; it does not log in here.").format(
+                h=account.handle) + "\r\n\r\n")
             continue
-        password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH,
+        password = await read_line(session, _("Password: "), max_chars=MAX_PASSWORD_LENGTH,
                                    hidden=True)
         if not password:
             continue
         wait = await app.guard.reserve_turn(session.address, account.handle)
         if wait is None:
             _log_login(session, account.handle, "address locked out")
-            session.end("Too many failed logins from your address. Try again later.")
+            session.end(_("Too many failed logins from your address. Try again later."))
             return None
         if wait > 0:                       # recent failures on this handle: slowed down
-            session.write("Checking...\r\n")
+            session.write(_("Checking...") + "\r\n")
             await app.sleep(wait)
         stored = app.ledger.password_hash(account.handle)
         if stored is not None and await app.verify_password(stored, password):
@@ -183,67 +190,72 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
         _log_login(session, account.handle, "wrong password")
         await app.sleep(app.config.login.failure_delay)
         if now_locked:
-            session.end("Wrong password. Too many failed logins: try again later.")
+            session.end(_("Wrong password. Too many failed logins: try again later."))
             return None
-        session.write("Wrong password.\r\n\r\n")
+        session.write(_("Wrong password.") + "\r\n\r\n")
 
 
 async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | None:
     """Offer to create ``handle``; returns it as stored, or None to ask for a handle again
     (or when the session ends: sign-ups from this address are used up, or the new account
     waits for the sysop's approval)."""
+    _ = i18n.of(session).gettext
     try:
         handle = app.ledger.check_new_handle(handle)
     except (ValueError, HandleTaken) as exc:
-        session.write(f"Sorry, {exc}.\r\nPlease choose another.\r\n")
+        session.write(_("Sorry, {reason}.").format(reason=exc) + "\r\n"
+                      + _("Please choose another.") + "\r\n")
         return None
-    if not await ask_yes_no(session, f"Create new user {handle}? (y/n)"):
+    if not await ask_yes_no(session, _("Create new user {h}? (y/n)").format(h=handle)):
         return None
     if not app.guard.signup_allowed(session.address):
         _log_login(session, handle, "sign-up refused: too many from this address")
-        session.end("No more new accounts from your address for now. Please try again "
-                    "later, or log in with the account you have.")
+        session.end(_("No more new accounts from your address for now. Please try again "
+                      "later, or log in with the account you have."))
         return None
     # One character more than allowed, so that a password too long is refused with the
     # reason rather than cut (issue 20).
-    password = await read_line(session, "Password: ", max_chars=MAX_PASSWORD_LENGTH + 1,
+    password = await read_line(session, _("Password: "), max_chars=MAX_PASSWORD_LENGTH + 1,
                                hidden=True)
     try:
         validate_password(password)
     except ValueError as exc:
-        session.write(f"Sorry, {exc}.\r\n")
+        session.write(_("Sorry, {reason}.").format(reason=exc) + "\r\n")
         return None
-    again = await read_line(session, "Password again: ", max_chars=MAX_PASSWORD_LENGTH,
+    again = await read_line(session, _("Password again: "), max_chars=MAX_PASSWORD_LENGTH,
                             hidden=True)
     if again != password:
-        session.write("The passwords differ. Let's start again.\r\n")
+        session.write(_("The passwords differ. Let's start again.") + "\r\n")
         return None
     password_hash = await app.hash_password(password)
     approval = app.config.login.approval
     try:
         account = app.ledger.create_account(handle, password_hash, approved=not approval)
     except HandleTaken:
-        session.write("Someone just took that handle. Please choose another.\r\n")
+        session.write(_("Someone just took that handle. Please choose another.") + "\r\n")
         return None
     app.guard.signed_up(session.address)
     _log_login(session, account.handle, "new user")
     if approval:
-        session.end(f"Your account {account.handle} is made. " + _WAITING)
+        session.end(_("Your account {h} is made.").format(h=account.handle) + " " + _(_WAITING))
         return None
     return account.handle
 
 
 async def _take_over(session: Terminal, app: DoorContext, handle: str, timeout: float) -> bool:
-    """Log ``session`` in as ``handle``; if already online elsewhere, offer to end that one."""
+    """Log ``session`` in as ``handle``; if already online elsewhere, offer to end that one.
+    Logged in, the session speaks the language its user chose ([L]), else the default."""
+    _ = i18n.of(session).gettext
     while (other := app.find_online(handle)) is not None:
-        if not await ask_yes_no(session, f"{handle} is already online. "
-                                         "End that session? (y/n)", timeout):
-            session.end("Goodbye.")
+        if not await ask_yes_no(session, _("{h} is already online. End that session? (y/n)")
+                                .format(h=handle), timeout):
+            session.end(_("Goodbye."))
             return False
-        other.end("You logged in from another connection.")
+        other.end(i18n.of(other).gettext("You logged in from another connection."))
         await other.wait_closed()
         app.log_out(other)
     app.log_in(session, handle)
+    session.language = app.ledger.language_of(handle) or app.config.i18n.default
     return True
 
 
@@ -261,5 +273,5 @@ async def log_in(session: Terminal, app: DoorContext) -> str | None:
             return handle
     except TimeoutError:
         _log_login(session, "", "login timed out")
-        session.end("Login timed out. Goodbye.")
+        session.end(i18n.of(session).gettext("Login timed out. Goodbye."))
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
 from bbspoker.rules.cards import Rank, format_cards, parse_cards
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
 from bbspoker.rules.events import Event, RuleError
@@ -23,64 +24,106 @@ __all__ = ["describe_hand", "describe_event", "refusal", "round_label", "describ
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
 SYSTEM, INFO = "SYSTEM", "INFO"
 
+# Ranks as hands name them (chapter 3): alone ("rank"), several ("ranks"), and after
+# "to the" (whose article follows the rank's gender in German and French).
 _SINGULAR = {
-    Rank.FIVE: "Five", Rank.SIX: "Six", Rank.SEVEN: "Seven", Rank.EIGHT: "Eight",
-    Rank.NINE: "Nine", Rank.TEN: "Ten", Rank.JACK: "Jack", Rank.QUEEN: "Queen",
-    Rank.KING: "King", Rank.ACE: "Ace",
+    Rank.FIVE: NP_("rank", "Five"),
+    Rank.SIX: NP_("rank", "Six"),
+    Rank.SEVEN: NP_("rank", "Seven"),
+    Rank.EIGHT: NP_("rank", "Eight"),
+    Rank.NINE: NP_("rank", "Nine"),
+    Rank.TEN: NP_("rank", "Ten"),
+    Rank.JACK: NP_("rank", "Jack"),
+    Rank.QUEEN: NP_("rank", "Queen"),
+    Rank.KING: NP_("rank", "King"),
+    Rank.ACE: NP_("rank", "Ace"),
 }
-_PLURAL = {r: ("Sixes" if r is Rank.SIX else s + "s") for r, s in _SINGULAR.items()}
+_PLURAL = {
+    Rank.FIVE: NP_("ranks", "Fives"),
+    Rank.SIX: NP_("ranks", "Sixes"),
+    Rank.SEVEN: NP_("ranks", "Sevens"),
+    Rank.EIGHT: NP_("ranks", "Eights"),
+    Rank.NINE: NP_("ranks", "Nines"),
+    Rank.TEN: NP_("ranks", "Tens"),
+    Rank.JACK: NP_("ranks", "Jacks"),
+    Rank.QUEEN: NP_("ranks", "Queens"),
+    Rank.KING: NP_("ranks", "Kings"),
+    Rank.ACE: NP_("ranks", "Aces"),
+}
+_TO_THE = {
+    Rank.FIVE: N_("to the Five"), Rank.SIX: N_("to the Six"), Rank.SEVEN: N_("to the Seven"),
+    Rank.EIGHT: N_("to the Eight"), Rank.NINE: N_("to the Nine"), Rank.TEN: N_("to the Ten"),
+    Rank.JACK: N_("to the Jack"), Rank.QUEEN: N_("to the Queen"),
+    Rank.KING: N_("to the King"), Rank.ACE: N_("to the Ace"),
+}
 _HANDS = {
-    Category.ROYAL_FLUSH: "Royal flush",
-    Category.STRAIGHT_FLUSH: "Straight flush to the {a}",
-    Category.FOUR_OF_A_KIND: "Four of a kind, {A}",
-    Category.FULL_HOUSE: "Full house, {A} over {B}",
-    Category.FLUSH: "Flush, {a} high",
-    Category.STRAIGHT: "Straight to the {a}",
-    Category.THREE_OF_A_KIND: "Three of a kind, {A}",
-    Category.TWO_PAIR: "Two pairs, {A} and {B}",
-    Category.ONE_PAIR: "One pair of {A}",
-    Category.HIGH_CARD: "High card {a}",
+    Category.ROYAL_FLUSH: N_("Royal flush"),
+    Category.STRAIGHT_FLUSH: N_("Straight flush {to}"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind, {A}"),
+    Category.FULL_HOUSE: N_("Full house, {A} over {B}"),
+    Category.FLUSH: N_("Flush, {a} high"),
+    Category.STRAIGHT: N_("Straight {to}"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind, {A}"),
+    Category.TWO_PAIR: N_("Two pairs, {A} and {B}"),
+    Category.ONE_PAIR: N_("One pair of {A}"),
+    Category.HIGH_CARD: N_("High card {a}"),
 }
-#: Why a game was called off (the ``reason`` code of ``cancelled``), as the players read it.
+#: Why a game was called off (the ``reason`` code of ``cancelled``), as the players read it
+#: (English; :func:`describe_event` translates them).
 REASONS = {
-    "shutdown": "the server is shutting down",
-    "commit_failed": "the server could not save the last move",
+    "shutdown": N_("the server is shutting down"),
+    "commit_failed": N_("the server could not save the last move"),
 }
-_ALONE = {"passed": "the others passed", "left": "the others left the table",
-          "passed_or_left": "the others passed or left"}
+_ALONE = {"passed": N_("the others passed"), "left": N_("the others left the table"),
+          "passed_or_left": N_("the others passed or left")}
 
 
-def describe_hand(value: HandValue) -> str:
-    """A hand for people (chapter 3), e.g. ``"Two pairs, Kings and Nines"``,
-    ``"Straight to the Eight"``, ``"Full house, Jacks over Sixes"``."""
+def _rank(t: Translator, table: Mapping[Rank, Any], rank: Rank | None) -> str:
+    """``rank`` in a word of ``table`` (a text or a ``(context, text)`` pair), or ``""``."""
+    if rank not in table:
+        return ""
+    word = table[rank]
+    return t.pgettext(*word) if isinstance(word, tuple) else t.gettext(word)
+
+
+def describe_hand(value: HandValue, t: Translator = ENGLISH) -> str:
+    """A hand for people (chapter 3) in ``t``'s language, e.g. ``"Two pairs, Kings and
+    Nines"``, ``"Straight to the Eight"``, ``"Full house, Jacks over Sixes"``
+    (German ``"Zwei Paare, Könige und Neunen"``)."""
     first, second = value.named_ranks
-    return _HANDS[value.category].format(
-        a=_SINGULAR.get(first, ""), A=_PLURAL.get(first, ""), B=_PLURAL.get(second, ""))
+    return t.gettext(_HANDS[value.category]).format(
+        a=_rank(t, _SINGULAR, first), A=_rank(t, _PLURAL, first),
+        B=_rank(t, _PLURAL, second), to=_rank(t, _TO_THE, first))
 
 
-def round_label(phase: str, round: int | None) -> str:
+def round_label(phase: str, round: int | None, t: Translator = ENGLISH) -> str:
     """The game information area's round: ``1``, ``DISCARDING INTERVAL``, ``3`` ...,
     ``SHOWDOWN``, or ``NO GAME`` (``phase`` is a :class:`~bbspoker.rules.draw40.game.Phase`
-    value: ``idle``, ``betting``, ``discarding``, ``showdown``)."""
+    value: ``idle``, ``betting``, ``discarding``, ``showdown``), in ``t``'s language
+    (German ``KEIN SPIEL``, ``KARTEN TAUSCHEN``); at most 20 cells."""
     if phase == "idle" or round is None:
-        return "NO GAME"
+        return t.gettext("NO GAME")
     if phase == "showdown":
-        return "SHOWDOWN"
+        return t.gettext("SHOWDOWN")
     if phase == "discarding":
-        return "DISCARDING INTERVAL"
-    return str(round)
+        return t.gettext("DISCARDING INTERVAL")
+    return t.number(round)
 
 
-def seconds_text(seconds: float) -> str:
-    """``"45 seconds"``, ``"1 minute"``, ``"2 minutes"``."""
+def seconds_text(seconds: float, t: Translator = ENGLISH) -> str:
+    """``"45 seconds"``, ``"1 minute"``, ``"2 minutes"`` (in ``t``'s language)."""
     if seconds % 60:
-        return f"{int(seconds)} seconds"
-    return f"{int(seconds // 60)} minute" + ("s" if seconds > 60 else "")
+        n = int(seconds)
+        return t.ngettext("{n} second", "{n} seconds", n).format(n=n)
+    n = int(seconds // 60)
+    return t.ngettext("{n} minute", "{n} minutes", n).format(n=n)
 
 
-def cards_word(n: int) -> str:
-    """``"no cards"``, ``"1 card"``, ``"3 cards"``."""
-    return "no cards" if n == 0 else ("1 card" if n == 1 else f"{n} cards")
+def cards_word(n: int, t: Translator = ENGLISH) -> str:
+    """``"no cards"``, ``"1 card"``, ``"3 cards"`` (in ``t``'s language)."""
+    if n == 0:
+        return t.gettext("no cards")
+    return t.ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def _cards(cards: Any) -> str:
@@ -96,173 +139,220 @@ def _value(data: Mapping[str, Any]) -> HandValue | None:
     return None
 
 
-def _won(h: str | None, d: Mapping[str, Any]) -> str:
-    text = f"{h} wins the pot of {d['pot']} CUBES"
+def _won(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    pot = t.number(d["pot"])
     value = _value(d)
-    if value is not None:
-        text += f" with {describe_hand(value)}"
-        if "suit" in d:
-            text += f" (suit {d['suit']} decides)"
     alone = _ALONE.get(d.get("alone", ""))
-    return text + (f": {alone}." if alone else "!")
+    if value is None:
+        if alone:
+            return t.gettext("{h} wins the pot of {pot} CUBES: {alone}.").format(
+                h=h, pot=pot, alone=t.gettext(alone))
+        return t.gettext("{h} wins the pot of {pot} CUBES!").format(h=h, pot=pot)
+    hand = describe_hand(value, t)
+    if "suit" in d:
+        hand = t.gettext("{hand} (suit {suit} decides)").format(hand=hand, suit=d["suit"])
+    if alone:
+        return t.gettext("{h} wins the pot of {pot} CUBES with {hand}: {alone}.").format(
+            h=h, pot=pot, hand=hand, alone=t.gettext(alone))
+    return t.gettext("{h} wins the pot of {pot} CUBES with {hand}!").format(
+        h=h, pot=pot, hand=hand)
 
 
-def _event_text(e: Event) -> tuple[str, str] | None:
+_LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
+             "make_room": N_("{h} stands up to make room for a player."),
+             "idle": N_("{h} pressed no key for too long and stands up."),
+             "removed": N_("{h} was removed by the sysop."),
+             "broke": N_("{h} is out of CUBES and leaves the table.")}
+
+
+def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     h, d, k = e.handle, e.data, e.kind
     if k in _SCHIEBE_EVENTS or (k in ("started", "round") and "rounds" in d):
         return _schiebe_event(e)
     if k in _HOLDEM_EVENTS or (k == "bet" and "street" in d) or (k == "won" and "amount" in d) \
             or (k == "sat" and "buy_in" in d) or (k == "left" and "cash_out" in d):
         return _holdem_event(e)
+    n = t.number
+    _ = t.gettext
     if k == "sat":
-        return SYSTEM, f"{h} has joined the table."
+        return SYSTEM, _("{h} has joined the table.").format(h=h)
     if k == "left":
-        why = {"lost_connection": "has lost the connection",
-               "make_room": "stands up to make room for a player",
-               "idle": "pressed no key for too long and stands up",
-               "removed": "was removed by the sysop",
-               "broke": "is out of CUBES and leaves the table"}.get(d.get("reason", ""),
-                                                                    "has left the table")
-        return SYSTEM, f"{h} {why}."
+        return SYSTEM, _(_LEFT_WHY.get(d.get("reason", ""), N_("{h} has left the table."))
+                         ).format(h=h)
     if k == "seat_wanted":
         ahead = d.get("ahead", 0)
-        line = f" ({ahead} ahead of you)" if ahead else ""
-        return INFO, (f"All seats are taken: a computer player stands up for you between "
-                      f"games{line}.")
+        if ahead:
+            return INFO, _("All seats are taken: a computer player stands up for you between "
+                           "games ({ahead} ahead of you).").format(ahead=n(ahead))
+        return INFO, _("All seats are taken: a computer player stands up for you between "
+                       "games.")
     if k == "master":
-        return SYSTEM, f"{h} is now the game-master."
+        return SYSTEM, _("{h} is now the game-master.").format(h=h)
     if k == "master_kept":
         return None
     if k == "inactive":
         why = d.get("why")
         if why == "no_ante":
-            return INFO, f"You do not have the {d['ante']} CUBES ante: you may join the next game."
+            return INFO, _("You do not have the {ante} CUBES ante: you may join the next "
+                           "game.").format(ante=n(d["ante"]))
         if why == "out":
-            return INFO, "You are out of this game: you may join the next game."
-        return INFO, "A game is running: you may join the next game."
+            return INFO, _("You are out of this game: you may join the next game.")
+        return INFO, _("A game is running: you may join the next game.")
     if k == "started":
-        return SYSTEM, f"The game is now STARTED (initial pot is {d['pot']}) ..."
+        return SYSTEM, _("The game is now STARTED (initial pot is {pot}) ...").format(
+            pot=n(d["pot"]))
     if k == "sealed":
         seeds = ", ".join(f'{who} "{seed}"' for who, seed in d["client_seeds"])
-        return INFO, (f"Deck sealed: {d['commitment'][:SHORT]} (SHA-256 of the server seed); "
-                      f"client seeds: {seeds}.")
+        return INFO, _("Deck sealed: {commitment} (SHA-256 of the server seed); client seeds: "
+                       "{seeds}.").format(commitment=d["commitment"][:SHORT], seeds=seeds)
     if k == "seed":
-        return INFO, (f"Game {d['game_id']}'s deck came from server seed {d['server_seed']} "
-                      f"(its SHA-256 begins {d['commitment'][:SHORT]}, as sealed).")
+        return INFO, _("Game {game}'s deck came from server seed {seed} (its SHA-256 begins "
+                       "{commitment}, as sealed).").format(
+            game=d["game_id"], seed=d["server_seed"], commitment=d["commitment"][:SHORT])
     if k == "bet":
-        verb = "raised the bet" if d.get("raised") else "called the bet"
-        return SYSTEM, f"{h} has {verb} ({d['amount']}), pot is {d['pot']}."
+        text = (_("{h} has raised the bet ({amount}), pot is {pot}.") if d.get("raised")
+                else _("{h} has called the bet ({amount}), pot is {pot}."))
+        return SYSTEM, text.format(h=h, amount=n(d["amount"]), pot=n(d["pot"]))
     if k == "see_hands":
-        return SYSTEM, f"{h} wants to see hands: everyone has one more turn."
+        return SYSTEM, _("{h} wants to see hands: everyone has one more turn.").format(h=h)
     if k == "pass":
         why = d.get("why")
         if why == "timeout":
-            return SYSTEM, f"{h} did not act within {seconds_text(d['seconds'])} and is out of the game."
+            return SYSTEM, _("{h} did not act within {time} and is out of the game.").format(
+                h=h, time=seconds_text(d["seconds"], t))
         if why == "cannot_bet":
-            return SYSTEM, f"{h} cannot place the minimum bet ({d['low']}) and is out of the game."
-        return SYSTEM, f"{h} has passed."
+            return SYSTEM, _("{h} cannot place the minimum bet ({low}) and is out of the "
+                             "game.").format(h=h, low=n(d["low"]))
+        return SYSTEM, _("{h} has passed.").format(h=h)
     if k == "discard":
         if d.get("timeout"):
-            return SYSTEM, f"{h} did not discard in time: no exchange."
-        return SYSTEM, f"{h} has discarded {cards_word(d['count'])}."
+            return SYSTEM, _("{h} did not discard in time: no exchange.").format(h=h)
+        if not d["count"]:
+            return SYSTEM, _("{h} has discarded no cards.").format(h=h)
+        return SYSTEM, _("{h} has discarded {cards}.").format(h=h, cards=cards_word(d["count"], t))
     if k == "cannot_bet":
-        return SYSTEM, (f"You cannot bet: the minimum bet is {d['low']} but you have only "
-                        f"{d['cubes']} CUBES.")
+        return SYSTEM, _("You cannot bet: the minimum bet is {low} but you have only {cubes} "
+                         "CUBES.").format(low=n(d["low"]), cubes=n(d["cubes"]))
     if k == "round":
         if d.get("phase") == "discarding":
-            return INFO, f"DISCARDING INTERVAL: discard up to {d['max_discard']} cards."
-        return INFO, f"Round {round_label(d.get('phase', 'betting'), d.get('round'))} begins."
+            return INFO, t.ngettext("DISCARDING INTERVAL: discard up to {n} card.",
+                                    "DISCARDING INTERVAL: discard up to {n} cards.",
+                                    d["max_discard"]).format(n=d["max_discard"])
+        return INFO, _("Round {round} begins.").format(
+            round=round_label(d.get("phase", "betting"), d.get("round"), t))
     if k == "showdown":
-        return SYSTEM, "SHOWDOWN: every player in turn reveals the hand ([R])."
+        return SYSTEM, _("SHOWDOWN: every player in turn reveals the hand ([R]).")
     if k == "reveal":
-        return SYSTEM, f"{h} shows {_cards(d['cards'])}: {describe_hand(d['value'])}."
+        return SYSTEM, _("{h} shows {cards}: {hand}.").format(
+            h=h, cards=_cards(d["cards"]), hand=describe_hand(d["value"], t))
     if k == "won":
-        return SYSTEM, _won(h, d)
+        return SYSTEM, _won(h, d, t)
     if k == "pot_to_system":
-        return SYSTEM, f"Nobody is left in the game: the pot of {d['pot']} CUBES goes to the system."
+        return SYSTEM, _("Nobody is left in the game: the pot of {pot} CUBES goes to the "
+                         "system.").format(pot=n(d["pot"]))
     if k == "removed":
-        return SYSTEM, f"{h} was idle for {d['games']} games and has been removed from the table."
+        return SYSTEM, t.ngettext("{h} was idle for {n} game and has been removed from the "
+                                  "table.", "{h} was idle for {n} games and has been removed "
+                                  "from the table.", d["games"]).format(h=h, n=d["games"])
     if k == "master_timeout":
-        return SYSTEM, f"{h} has not started a game in time."
+        return SYSTEM, _("{h} has not started a game in time.").format(h=h)
     if k == "cancelled":
-        reason = REASONS.get(d.get("reason", ""), d.get("reason", ""))
+        code = d.get("reason", "")
+        reason = _(REASONS[code]) if code in REASONS else code
         if d.get("later"):
-            return SYSTEM, (f"The game was called off ({reason}): every ante and bet will be "
-                            "given back when the server restarts.")
-        return SYSTEM, f"The game was called off ({reason}): every ante and bet has been given back."
+            return SYSTEM, _("The game was called off ({reason}): every ante and bet will be "
+                             "given back when the server restarts.").format(reason=reason)
+        return SYSTEM, _("The game was called off ({reason}): every ante and bet has been "
+                         "given back.").format(reason=reason)
     if k == "shutdown_grace":
-        return SYSTEM, (f"The server is shutting down: this game may finish within "
-                        f"{d['grace']:g} seconds; after that it is called off and every bet "
-                        "refunded.")
+        return SYSTEM, _("The server is shutting down: this game may finish within {grace} "
+                         "seconds; after that it is called off and every bet refunded."
+                         ).format(grace=f"{d['grace']:g}")
     if k == "connection_lost":
-        return SYSTEM, f"{h} lost the connection (seat held {d['grace']:g} s)."
+        return SYSTEM, _("{h} lost the connection (seat held {grace} s).").format(
+            h=h, grace=f"{d['grace']:g}")
     if k == "reconnected":
-        return SYSTEM, f"{h} is back."
+        return SYSTEM, _("{h} is back.").format(h=h)
     return None
 
 
-def describe_event(event: Event) -> tuple[str, str] | None:
+def describe_event(event: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """``(tag, sentence)`` for the message area, or ``None`` for an event that shows no
     line (``cards``, ``turn``: they change the screen itself). ``tag`` is
-    :data:`SYSTEM` or :data:`INFO`."""
-    return _event_text(event)
+    :data:`SYSTEM` or :data:`INFO`. ``t``: the viewer's language (draw40's events are
+    translated; Hold'em's and Schiebe-Poker's are English yet)."""
+    return _event_text(event, t)
 
 
 _REFUSALS = {
-    "capped": "The betting is capped (one bet and three raises): call or fold.",
-    "check_free": "Checking costs nothing here: check ([C]) instead of folding.",
-    "no_chips": "You have no chips at this table: leave ([X]) and sit down again with a new "
-                "buy-in.",
-    "buy_in_range": "Bring between {low:,} and {high:,} CUBES to this table.",
-    "buy_in_short": "You need at least {low:,} CUBES to sit at this table; you have {cubes:,}.",
-    "already_seated": "You are already sitting at the table.",
-    "table_full": "All {seats} seats at the poker table are taken.",
-    "not_seated": "You are not sitting at the table.",
-    "game_running": "A game is already running.",
-    "not_master": "Only the game-master ({master}) may start a game.",
-    "too_few_antes": "At least two players with {ante} CUBES each are needed to start a game.",
-    "see_hands_round": "You may ask to see hands from round 3 on.",
-    "hands_asked": "Hands have already been asked for.",
-    "whole_cubes": "A bet is a whole number of CUBES.",
-    "cannot_bet": "You cannot bet: the minimum is {low} but you can bet at most {high}.",
-    "bet_range": "Your bet must be between {low} and {high} CUBES.",
-    "discard_max": "You may discard at most {max} cards.",
-    "discard_own": "You can only discard cards from your own hand.",
-    "no_game": "No game is running.",
-    "table_closed": "The table is closed.",
-    "failed": "Sorry, that did not work; please try again.",
-    "shutting_down": "The server is shutting down: no new games.",
-    "spectator": "You are watching: take a seat to play.",
-    "seat_between_games": "You can take a seat between games.",
-    "unknown_action": "That is not a move of this game.",
+    "capped": N_("The betting is capped (one bet and three raises): call or fold."),
+    "check_free": N_("Checking costs nothing here: check ([C]) instead of folding."),
+    "no_chips": N_("You have no chips at this table: leave ([X]) and sit down again with a "
+                   "new buy-in."),
+    "buy_in_range": N_("Bring between {low} and {high} CUBES to this table."),
+    "buy_in_short": N_("You need at least {low} CUBES to sit at this table; you have {cubes}."),
+    "already_seated": N_("You are already sitting at the table."),
+    "table_full": N_("All {seats} seats at the poker table are taken."),
+    "not_seated": N_("You are not sitting at the table."),
+    "game_running": N_("A game is already running."),
+    "not_master": N_("Only the game-master ({master}) may start a game."),
+    "too_few_antes": N_("At least two players with {ante} CUBES each are needed to start a "
+                        "game."),
+    "see_hands_round": N_("You may ask to see hands from round 3 on."),
+    "hands_asked": N_("Hands have already been asked for."),
+    "whole_cubes": N_("A bet is a whole number of CUBES."),
+    "cannot_bet": N_("You cannot bet: the minimum is {low} but you can bet at most {high}."),
+    "bet_range": N_("Your bet must be between {low} and {high} CUBES."),
+    "discard_max": N_("You may discard at most {max} cards."),
+    "discard_own": N_("You can only discard cards from your own hand."),
+    "no_game": N_("No game is running."),
+    "table_closed": N_("The table is closed."),
+    "failed": N_("Sorry, that did not work; please try again."),
+    "shutting_down": N_("The server is shutting down: no new games."),
+    "spectator": N_("You are watching: take a seat to play."),
+    "seat_between_games": N_("You can take a seat between games."),
+    "unknown_action": N_("That is not a move of this game."),
     # Schiebe-Poker (issue 17)
-    "vote_running": "The players are voting on the rounds already.",
-    "too_few_players": "At least two players must be seated to play.",
-    "rounds_range": "The number of rounds must be between {low} and {high}.",
-    "no_vote": "There is no proposal to answer.",
-    "voted": "You have answered already.",
-    "push_direction": "Push the middle row to the left or to the right.",
-    "swap_position": "Positions are 1 to 3, from the left.",
+    "vote_running": N_("The players are voting on the rounds already."),
+    "too_few_players": N_("At least two players must be seated to play."),
+    "rounds_range": N_("The number of rounds must be between {low} and {high}."),
+    "no_vote": N_("There is no proposal to answer."),
+    "voted": N_("You have answered already."),
+    "push_direction": N_("Push the middle row to the left or to the right."),
+    "swap_position": N_("Positions are 1 to 3, from the left."),
 }
+_VERBS = {"bet": N_("You cannot bet now: this is {where}."),
+          "pass": N_("You cannot pass now: this is {where}."),
+          "discard": N_("You cannot discard now: this is {where}."),
+          "reveal": N_("You cannot reveal now: this is {where}.")}
+_PHASES = {"betting": N_("betting round {round}"), "discarding": N_("the discarding interval"),
+           "showdown": N_("the showdown")}
 
 
-def refusal(err: RuleError) -> str:
-    """The sentence that tells a player why an action was refused."""
-    p = err.params
+def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
+    """The sentence that tells a player why an action was refused, in ``t``'s language
+    (numbers grouped its way)."""
+    p = {k: t.number(v) if isinstance(v, int) and not isinstance(v, bool) else v
+         for k, v in err.params.items()}
+    _ = t.gettext
     if err.code == "wait":
-        secs = p["seconds"]
-        return f"Please wait {secs} more second{'s' if secs != 1 else ''} before the next game."
+        secs = err.params["seconds"]
+        return t.ngettext("Please wait {n} more second before the next game.",
+                          "Please wait {n} more seconds before the next game.",
+                          secs).format(n=p["seconds"])
     if err.code == "not_your_turn":
-        return f"It is not your turn ({p.get('current') or 'nobody'} is in turn)."
+        return _("It is not your turn ({current} is in turn).").format(
+            current=p.get("current") or _("nobody"))
     if err.code == "wrong_phase":
-        where = {"betting": f"betting round {p.get('round')}",
-                 "discarding": "the discarding interval",
-                 "showdown": "the showdown"}.get(p.get("phase"), "another phase")
-        return f"You cannot {p.get('verb')} now: this is {where}."
-    text = _REFUSALS.get(err.code)
-    if text is None:
-        return _REFUSALS["failed"]
-    return text.format(**p)
+        phase = _PHASES.get(p.get("phase"))
+        where = _(phase).format(round=p.get("round")) if phase else _("another phase")
+        verb = _VERBS.get(p.get("verb", ""))
+        if verb is None:
+            return _("You cannot {verb} now: this is {where}.").format(verb=p.get("verb"),
+                                                                        where=where)
+        return _(verb).format(where=where)
+    text = _REFUSALS.get(err.code, _REFUSALS["failed"])
+    return _(text).format(**p)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:
@@ -303,17 +393,23 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in op.items())
 
 
-def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str]) -> list[str]:
+def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
+                   t: Translator = ENGLISH) -> list[str]:
     """A player's results per table (``PlayerStats`` rows; ``kinds``: table id -> game
-    kind), as lines of at most 78 columns: a header and one line a table, or one line
-    saying there is none yet."""
+    kind), as lines of at most 78 columns in ``t``'s language: a header and one line a
+    table, or one line saying there is none yet."""
     if not stats:
-        return ["no finished game yet"]
-    lines = ["TABLE (GAME)              PLAYED   WON   CUBES WON  PAID IN      NET  BIGGEST POT"]
+        return [t.gettext("no finished game yet")]
+    # TRANSLATORS: column headings over the numbers below them: keep each heading's
+    # right end where it is (columns 26-31, 37, 48, 57, 66, 79) and the line 79 columns.
+    lines = [t.gettext("TABLE (GAME)              PLAYED   WON   CUBES WON  PAID IN      NET  "
+                       "BIGGEST POT")]
+    n = t.number
     for s in stats:
-        where = f"{s.table} ({kinds.get(s.table, 'gone')})"
-        lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{s.cubes_won:>11,}"
-                     f"{s.cubes_paid:>9,}{s.net:>+9,}{s.biggest_pot:>13,}")
+        where = f"{s.table} ({kinds.get(s.table, t.gettext('gone'))})"
+        net = ("+" if s.net >= 0 else "-") + n(abs(s.net))
+        lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{n(s.cubes_won):>11}"
+                     f"{n(s.cubes_paid):>9}{net:>9}{n(s.biggest_pot):>13}")
     return lines
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bbspoker.door import i18n
 from bbspoker.door.keys import Edit, KeyKind, LineEditor
 
 if TYPE_CHECKING:
@@ -50,5 +51,5 @@ async def ask_yes_no(session: Terminal, question: str, timeout: float | None = N
 
 async def press_any_key(session: Terminal, timeout: float | None) -> None:
     """Show ``Press any key`` and wait for one."""
-    session.write("\r\n[Press any key]")
+    session.write("\r\n" + i18n.of(session).gettext("[Press any key]"))
     await session.read_key(timeout)

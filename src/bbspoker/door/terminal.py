@@ -40,7 +40,8 @@ class Terminal(Protocol):
     already checked, as SSH does; ``None``: the door asks), ``activity`` (``"login"``, ``"lobby"``, ``"table"`` ...: shown by
     [W]ho), ``where`` (the table's name while at one, else ``None``), ``term`` (a shared
     ``blessed.Terminal`` of the client's terminal kind, only to build escape sequences),
-    ``encoding``, ``cols``/``rows`` (the window size), ``inbox`` (unread
+    ``encoding``, ``language`` (the door's language for this user: ``"en"``, ``"de"``,
+    ``"fr"``; issue 18), ``cols``/``rows`` (the window size), ``inbox`` (unread
     :class:`XMessage` s, oldest first), and the listener lists ``resize_listeners``
     (``fn(cols, rows)``), ``xmessage_listeners`` (``fn(message)``) and ``key_listeners``
     (``fn()``, after keys are queued and when the session ends) and ``drain_listeners``
@@ -55,6 +56,7 @@ class Terminal(Protocol):
     where: str | None
     term: blessed.Terminal
     encoding: str
+    language: str
     cols: int
     rows: int
     inbox: list[XMessage]

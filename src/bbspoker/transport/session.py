@@ -121,6 +121,8 @@ class Session:
     - ``term``: the shared ``blessed.Terminal`` for this client's terminal kind
       (use it only to build escape sequences; its own size is meaningless).
     - ``encoding``: how text is encoded to and decoded from this client.
+    - ``language``: the language the door speaks to this user (issue 18;
+      ``bbspoker.door.i18n``): ``[i18n] default`` until login, then the user's choice.
     - ``cols``, ``rows``: the window size (NAWS, clamped; 80x24 until told).
     - ``inbox``: unread :class:`XMessage` objects, oldest first (at most :data:`INBOX_SIZE`).
     - ``resize_listeners``: callables ``fn(cols, rows)`` run after each size change.
@@ -153,6 +155,7 @@ class Session:
         self.where: str | None = None
         self.term = term
         self.encoding = encoding
+        self.language = config.i18n.default  # the user's own once logged in (issue 18)
         self.cols, self.rows = clamp_size(cols, rows, (80, 24))
         self.inbox: list[XMessage] = []
         self.resize_listeners: list[Callable[[int, int], None]] = []

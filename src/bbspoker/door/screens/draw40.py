@@ -30,6 +30,8 @@ import math
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from bbspoker.door import i18n
+from bbspoker.door.i18n import N_
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
 from bbspoker.door.screens.regions import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
 from bbspoker.door.terminal import SessionClosed
@@ -54,17 +56,17 @@ log = logging.getLogger(__name__)
 #: What the bet prompt takes (str.isdigit would take "²" and "①", which int() refuses).
 DIGITS = frozenset("0123456789")
 
-#: Command-area lines, in the order of chapter 2.4.
+#: Command-area lines, in the order of chapter 2.4 (English; the screen translates them).
 COMMAND_TEXT = {
-    act.Start: "[S] Open the game",
-    act.Bet: "[B] Place bet",
-    act.SeeHands: "[H] See hands!",
-    act.Pass: "[P] Pass",
-    act.Discard: "[1]-[5] Discard, [D] Done",
-    act.Reveal: "[R] Reveal hand",
+    act.Start: N_("[S] Open the game"),
+    act.Bet: N_("[B] Place bet"),
+    act.SeeHands: N_("[H] See hands!"),
+    act.Pass: N_("[P] Pass"),
+    act.Discard: N_("[1]-[5] Discard, [D] Done"),
+    act.Reveal: N_("[R] Reveal hand"),
 }
-ALWAYS = ("[.] Send a chat message", "[X] Exit the game")
-TAKE_SEAT = "[J] Take a free seat"
+ALWAYS = (N_("[.] Send a chat message"), N_("[X] Exit the game"))
+TAKE_SEAT = N_("[J] Take a free seat")
 #: Longest chat line, in characters; its width is also bounded to fit the input line
 #: and the message area ("[handle] text" in 72 cells).
 CHAT_MAX = 200
@@ -104,28 +106,34 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     service = entry.service
     rules = entry.spec.rules
     snap = service.snapshot
-    lines = ["", f"{entry.name} -- 40-card European draw poker for CUBES",
-             f"Ante {rules.ante} CUBES, bets {rules.min_bet}-{rules.max_bet} CUBES.", "",
-             "Note: this game uses ANSI terminal escape sequences. If your terminal shows",
-             "garbage, please use another terminal program.", ""]
-    names = [s.handle + (" (bot)" if s.handle.lower() in snap.bots else "")
+    t = i18n.of(session)
+    n = t.number
+    lines = ["", t.gettext("{table} -- 40-card European draw poker for CUBES").format(
+                 table=entry.name),
+             t.gettext("Ante {ante} CUBES, bets {low}-{high} CUBES.").format(
+                 ante=n(rules.ante), low=n(rules.min_bet), high=n(rules.max_bet)), "",
+             t.gettext("Note: this game uses ANSI terminal escape sequences. If your "
+                       "terminal shows"),
+             t.gettext("garbage, please use another terminal program."), ""]
+    names = [s.handle + (t.gettext(" (bot)") if s.handle.lower() in snap.bots else "")
              for s in snap.seats]
     if names:
-        lines.append(f"At the poker table ({len(names)} of {rules.seats} seats): "
-                     f"{', '.join(names)}")
+        lines.append(t.gettext("At the poker table ({taken} of {seats} seats): {names}").format(
+            taken=len(names), seats=rules.seats, names=", ".join(names)))
     else:
-        lines.append("Nobody is using the poker game right now.")
+        lines.append(t.gettext("Nobody is using the poker game right now."))
     if snap.watchers:
-        lines.append(f"{snap.watchers} watching.")
+        lines.append(t.gettext("{n} watching.").format(n=n(snap.watchers)))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     if len(names) >= rules.seats:
         if snap.bots:
-            session.write(f"All {rules.seats} seats are taken; a computer player stands up "
-                          "for you between games.\r\n[J] Join, [W] Watch the game, any "
-                          "other key: back. ")
+            session.write(t.gettext("All {seats} seats are taken; a computer player stands "
+                                    "up for you between games.").format(seats=rules.seats)
+                          + "\r\n" + t.gettext("[J] Join, [W] Watch the game, any other "
+                                                "key: back. "))
         else:
-            session.write(f"All {rules.seats} seats are taken. [W] Watch the game, "
-                          "any other key: back. ")
+            session.write(t.gettext("All {seats} seats are taken. [W] Watch the game, any "
+                                    "other key: back. ").format(seats=rules.seats))
         try:
             key = await session.read_key(app.config.server.lobby_idle_timeout)
         except TimeoutError:
@@ -134,7 +142,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if char == "w" or (char == "j" and snap.bots):
             await PokerScreen(session, app, entry, watching=True, want_seat=char == "j").run()
         return
-    session.write("Join the table? (y/n) [W] Watch ")
+    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
     choice = await _choose(session, "ynw", app.config.server.lobby_idle_timeout)
     if choice == "n":
         return
@@ -144,7 +152,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     try:
         await service.call(session.handle, act.Sit())
     except RuleError as err:
-        session.write(f"{refusal(err)} Press any key.")
+        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
         await session.read_key()
         return
     await PokerScreen(session, app, entry).run()
@@ -164,6 +172,7 @@ class PokerScreen:
         self.rules = entry.spec.rules
         self.watching = watching
         self.handle: str = session.handle  # type: ignore[assignment]
+        self.t = i18n.of(session)  # this viewer's language: every line is rendered in it
         self.renderer = ScreenRenderer(session.term, session.encoding)
         self.renderer.resize(session.cols, session.rows)
         self.snapshot: TableSnapshot = self.service.snapshot
@@ -192,12 +201,15 @@ class PokerScreen:
             for item in self.service.recent():
                 if isinstance(item, ChatMessage):
                     self._add_message(item.handle, item.text)
-                elif (line := describe_event(item.event)) is not None:
+                elif (line := describe_event(item.event, self.t)) is not None:
                     self._add_message(*line)
-        greeting = (f"You are watching {entry.name}, {self.handle}. " if watching
-                    else f"Welcome back to {entry.name}, {self.handle}. " if returning
-                    else f"Welcome to the table, {self.handle}. ")
-        self._add_message("INFO", greeting + (f"{master} is the game-master." if master else ""))
+        _ = self.t.gettext
+        greeting = (_("You are watching {table}, {h}. ") if watching
+                    else _("Welcome back to {table}, {h}. ") if returning
+                    else _("Welcome to the table, {h}. ")).format(table=entry.name, h=self.handle)
+        if master:
+            greeting += _("{master} is the game-master.").format(master=master)
+        self._add_message("INFO", greeting)
 
     # ----------------------------------------------------------------- the loop
 
@@ -369,7 +381,8 @@ class PokerScreen:
             self._on_item(self.service.snapshot)
             if not self.watching:
                 self.cards = self.service.cards_of(self.handle)
-            self._add_message("INFO", "You fell behind the table: some messages were skipped.")
+            self._add_message("INFO", self.t.gettext(
+                "You fell behind the table: some messages were skipped."))
             self._stale = True
         elif sub.closed or sub.overflowed:
             raise EOFError("subscription ended")
@@ -416,7 +429,7 @@ class PokerScreen:
         elif isinstance(item, TableMessage):
             to = item.event.to
             if to is None or to.lower() == self.handle.lower():
-                line = describe_event(item.event)
+                line = describe_event(item.event, self.t)
                 if line is not None:
                     self._add_message(*line)
         elif isinstance(item, PrivateCards):
@@ -497,7 +510,7 @@ class PokerScreen:
             if card in self.discards:
                 self.discards.remove(card)
             elif len(self.discards) >= self.rules_max_discard:
-                self.error = refusal(RuleError("discard_max", max=self.rules_max_discard))
+                self.error = refusal(RuleError("discard_max", max=self.rules_max_discard), self.t)
             else:
                 self.discards.add(card)
         elif char == "d" and act.Discard in actions:
@@ -521,7 +534,7 @@ class PokerScreen:
             if mode == "chat":
                 text = clean_text(text).strip()
                 if text and not self.app.floods.allow("chat", self.handle):
-                    self.error = "You are chatting too fast: wait a few seconds."
+                    self.error = self.t.gettext("You are chatting too fast: wait a few seconds.")
                 elif text:
                     self.service.chat(self.handle, text)
             else:
@@ -545,7 +558,7 @@ class PokerScreen:
             if error is None and self.watching and self._seated():
                 self._become_player()    # else they wait in line for a seat
         if isinstance(error, RuleError):
-            self.error = refusal(error)
+            self.error = refusal(error, self.t)
         elif error is not None:
             log.error("table command for %s failed", self.handle, exc_info=error)
         if not self._ended:
@@ -569,14 +582,15 @@ class PokerScreen:
             if me is not None and me.active:
                 my_cards = self.cards or None
             elif me is not None and self.cards:
-                message = "You are out of this game. You may join the next game."
+                message = self.t.gettext("You are out of this game. You may join the next game.")
             else:
-                message = "A game is running. You may join the next game."
+                message = self.t.gettext("A game is running. You may join the next game.")
         if self.watching:
             commands = ALWAYS + ((TAKE_SEAT,) if self._may_sit() else ())
         else:
             actions = snap.actions.get(self.handle, ())
             commands = ALWAYS + tuple(COMMAND_TEXT[a] for a in actions)
+        commands = tuple(map(self.t.gettext, commands))
         remaining = self._remaining()
         clock = None
         if remaining is not None:
@@ -589,7 +603,7 @@ class PokerScreen:
             master=snap.master,
             current=snap.current,
             pot=snap.pot,
-            round_label=round_label(snap.phase.value, snap.round),
+            round_label=round_label(snap.phase.value, snap.round, self.t),
             xmsg_count=len(self.session.inbox),
             watchers=snap.watchers,
             my_cards=my_cards,
@@ -601,6 +615,7 @@ class PokerScreen:
             messages=tuple(self.messages),
             message_count=self.message_count,
             chat_input=self.editor.text if self.mode == "chat" and self.editor else None,
+            lang=self.t.lang,
         )
 
     @property
@@ -611,29 +626,35 @@ class PokerScreen:
     def _watching_message(self, more: tuple[Opponent, ...]) -> str:
         """The spectator's player area: the seated players region (1) has no row for,
         then what the spectator may do."""
+        _ = self.t.gettext
         lines = []
         for opp in more:
-            state = " (revealed)" if opp.revealed else (" in the game" if opp.competing else "")
-            lines.append(f"Also seated: {opp.handle}{state}.")
-        lines.append("You are watching this table. " + (
-            "You have the next free seat." if self._waits()
-            else "[J] takes a free seat." if self._may_sit()
-            else "You may take a free seat between games."))
+            state = (_("Also seated: {h} (revealed).") if opp.revealed
+                     else _("Also seated: {h} in the game.") if opp.competing
+                     else _("Also seated: {h}."))
+            lines.append(state.format(h=opp.handle))
+        lines.append(_("You are watching this table.") + " " + (
+            _("You have the next free seat.") if self._waits()
+            else _("[J] takes a free seat.") if self._may_sit()
+            else _("You may take a free seat between games.")))
         return " ".join(lines)
 
     def _prompt(self) -> str | None:
         if self.mode in ("bet", "hands") and self.editor is not None:
+            _ = self.t.gettext
             low, high = self.snapshot.bet_ranges.get(self.handle, (1, 0))
-            head = "[H] Bet" if self.mode == "hands" else "Bet"
-            hint = "digits only" if self._digits_only else "Enter calls"
-            return f"{head} ({low}-{high}, {hint}): {self.editor.text}_"
+            head = _("[H] Bet") if self.mode == "hands" else _("Bet")
+            hint = _("digits only") if self._digits_only else _("Enter calls")
+            return _("{head} ({low}-{high}, {hint}): ").format(
+                head=head, low=self.t.number(low), high=self.t.number(high),
+                hint=hint) + f"{self.editor.text}_"
         if self.mode == "pass":
-            return "Really pass? (y/n)"
+            return self.t.gettext("Really pass? (y/n)")
         if self.mode == "exit":
             me = self.snapshot.seat_of(self.handle)
             if not self.watching and self.snapshot.phase is not Phase.IDLE and me and me.active:
-                return "Leave? Bets stay in the pot. (y/n)"
-            return "Really leave the table? (y/n)"
+                return self.t.gettext("Leave? Bets stay in the pot. (y/n)")
+            return self.t.gettext("Really leave the table? (y/n)")
         return self.error
 
     def _paint(self) -> None:

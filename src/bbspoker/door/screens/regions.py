@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from wcwidth import wrap
 
+from bbspoker.door.i18n import NP_, translator
 from bbspoker.rules.cards import Card, Rank, sort_hand
 from bbspoker.text import char_width, clean_text, display_width, fit
 
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # the server passes a blessed.Terminal; only its capabilities
     from blessed import Terminal
 
 __all__ = ["Opponent", "GameView", "ScreenRenderer", "WIDTH", "HEIGHT", "MESSAGE_ROWS",
-           "CONTINUED", "message_rows"]
+           "CONTINUED", "message_rows", "info_labels", "INFO_LABELS", "INFO_LABEL_WIDTH"]
 
 #: The game screen's size in cells; a smaller window gets the enlarge message.
 WIDTH, HEIGHT = 80, 24
@@ -64,7 +65,12 @@ _INPUT_COL, _INPUT_WIDTH = 2, 75  # chat input (7)
 _CLOCK_COL = 73  # " 0:59 " in the status line (5)
 _GAP = 8  # fewer unchanged cells than this between two changes are rewritten, not skipped
 
-_INFO_LABELS = ("Master ...... ", "Current ..... ", "Pot ......... ", "Round ....... ")
+#: Region (2)'s labels (chapter 2.2), each filled with dots to :data:`INFO_LABEL_WIDTH`
+#: cells in the viewer's language (:func:`info_labels`).
+INFO_LABELS = (NP_("info label", "Master"), NP_("info label", "Current"),
+               NP_("info label", "Pot"), NP_("info label", "Round"))
+#: Cells of a label of region (2) with its dots, before the blank and the value.
+INFO_LABEL_WIDTH = 13
 _CARD_BACK = ("|/\\/\\/|", "|\\/\\/\\|")
 _NO_CARD = (" " * 7,) * 6  # where a hand of fewer than five cards has none
 
@@ -140,6 +146,11 @@ class GameView:
     Region (7), input line:
       - ``chat_input``: ``None`` while the chat line is closed, else the text
         typed so far, shown as ``handle: text`` with the cursor after it.
+    Everywhere:
+      - ``lang``: the viewer's language (:data:`bbspoker.door.i18n.LANGUAGES`) of the
+        labels the renderer writes itself (region (2)'s labels and ``NO GAME``, the
+        X-message counter, ``CUBES``) and of its numbers; the texts in the other fields
+        come translated.
     """
 
     handle: str
@@ -160,6 +171,7 @@ class GameView:
     messages: tuple[tuple[str, str], ...] = ()
     message_count: int = 0
     chat_input: str | None = None
+    lang: str = "en"
 
 
 _LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
@@ -236,32 +248,50 @@ def _opponent_row(encoding: str, opp: Opponent) -> str:
     return f" {_fitted(encoding, opp.handle, 19)} {_fitted(encoding, cards, _LEFT_WIDTH - 21)}"
 
 
+@lru_cache(maxsize=8)
+def info_labels(lang: str) -> tuple[str, ...]:
+    """Region (2)'s labels in ``lang``, each the word and its dots in
+    :data:`INFO_LABEL_WIDTH` cells and a blank: ``"Master ...... "``, German
+    ``"Spielleiter . "`` (a word too long is cut)."""
+    t = translator(lang)
+    labels = []
+    for label in INFO_LABELS:
+        word = clean_text(t.pgettext(*label), INFO_LABEL_WIDTH)
+        dots = INFO_LABEL_WIDTH - display_width(word) - 1
+        labels.append(f"{word} {'.' * dots} " if dots > 0 else fit(word, INFO_LABEL_WIDTH) + " ")
+    return tuple(labels)
+
+
 def _draw_info(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (2): the Master/Current/Pot/Round labels and their values."""
+    t = translator(view.lang)
     values = (
         view.master or "",
-        view.current if view.current is not None else "NO GAME",
-        f"{view.pot:,}" if view.pot is not None else "NO GAME",
+        view.current if view.current is not None else t.gettext("NO GAME"),
+        t.number(view.pot) if view.pot is not None else t.gettext("NO GAME"),
         view.round_label,
     )
-    return tuple(_info_row(encoding, label, value) for label, value in zip(_INFO_LABELS, values))
+    return tuple(_info_row(encoding, label, value)
+                 for label, value in zip(info_labels(view.lang), values))
 
 
 @lru_cache(maxsize=256)
 def _info_row(encoding: str, label: str, value: str) -> str:
     """One row of region (2): `` label value `` (cached: most values stay for many screens)."""
-    return f" {label}{_fitted(encoding, value, _INFO_WIDTH - len(label))} "
+    return f" {label}{_fitted(encoding, value, _INFO_WIDTH - display_width(label))} "
 
 
 def _draw_xmsg(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (8): the X-message counter and the spectators in the separator line."""
     line = _RULE
+    t = translator(view.lang)
     if view.xmsg_count > 0:
-        plural = "" if view.xmsg_count == 1 else "s"
-        line = _over(line, 15, f"[{view.xmsg_count} X-message{plural}]")
+        count = t.ngettext("[{n} X-message]", "[{n} X-messages]", view.xmsg_count)
+        line = _over(line, 15, _fitted(encoding, count.format(n=t.number(view.xmsg_count))))
     if view.watchers > 0:
-        watching = f"[{view.watchers} watching]"
-        line = _over(line, WIDTH - 3 - len(watching), watching)
+        watching = _fitted(encoding, t.gettext("[{n} watching]").format(
+            n=t.number(view.watchers)))
+        line = _over(line, WIDTH - 3 - display_width(watching), watching)
     return (line,)
 
 
@@ -305,7 +335,9 @@ def _draw_commands(view: GameView, encoding: str) -> tuple[str, ...]:
 
 def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (5): ``handle [N CUBES]`` in the status line."""
-    status = clean_text(f" {clean_text(view.handle, 16)} [{view.cubes:,} CUBES] ", _MID_COL - 3)
+    t = translator(view.lang)
+    cubes = t.gettext("[{n} CUBES]").format(n=t.number(view.cubes))
+    status = clean_text(f" {clean_text(view.handle, 16)} {cubes} ", _MID_COL - 3)
     col = 11 if 11 + display_width(status) < _MID_COL else 2
     return (_over(_RULE[:_CLOCK_COL], col, _fitted(encoding, status)),)
 
@@ -404,11 +436,11 @@ class _Region(NamedTuple):
 
 _REGIONS = (
     _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True, per_screen=True),
-    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label"), _draw_info, True),
-    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers"), _draw_xmsg, True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, True),
+    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, True),
     _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, False),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, True),
-    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes"), _draw_status, False),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "lang"), _draw_status, False),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
     _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, True),

@@ -179,6 +179,18 @@ class Accounts:
         self._phrases[handle_key(handle)] = phrase
         return phrase
 
+    def language_of(self, handle: str) -> str | None:
+        """The language ``handle`` chose (issue 18: ``"en"``, ``"de"``, ``"fr"``), or
+        ``None`` if they never chose one or there is no such account."""
+        row = self.books.w.sql("SELECT language FROM accounts WHERE handle_key = ?",
+                               (handle_key(handle),)).fetchone()
+        return None if row is None else row[0]
+
+    def set_language(self, handle: str, language: str) -> None:
+        """Remember ``language`` (a code of :data:`bbspoker.door.i18n.LANGUAGES`) for
+        ``handle``. Raises UnknownAccount."""
+        self._update(handle, "language = ?", (language,))
+
     def block(self, recipient: str, sender: str) -> None:
         """``recipient`` takes no X-messages from ``sender`` any more (kept across
         restarts). Raises UnknownAccount."""

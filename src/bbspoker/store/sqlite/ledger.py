@@ -257,6 +257,8 @@ class Ledger:
     clear_notices = _via("accounts", Accounts.clear_notices)
     client_seeds_of = _via("accounts", Accounts.client_seeds_of)
     set_client_seed = _via("accounts", Accounts.set_client_seed)
+    language_of = _via("accounts", Accounts.language_of)
+    set_language = _via("accounts", Accounts.set_language)
     block = _via("accounts", Accounts.block)
     unblock = _via("accounts", Accounts.unblock)
     blocks = _via("accounts", Accounts.blocks)

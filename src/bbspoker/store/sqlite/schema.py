@@ -36,6 +36,12 @@ _USER_KEYS: tuple[str, ...] = (
     )""",
 )
 
+#: 11: the language a user chose with the lobby's [L] (issue 18): ``en``, ``de``, ``fr``;
+#: NULL: the server's ``[i18n] default``.
+_USER_LANGUAGE: tuple[str, ...] = (
+    "ALTER TABLE accounts ADD COLUMN language TEXT",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -159,6 +165,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 10: users' SSH public keys (issue 19), above.
     _USER_KEYS,
+    # 11: each user's language (issue 18), below.
+    _USER_LANGUAGE,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
