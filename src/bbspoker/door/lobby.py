@@ -365,7 +365,8 @@ async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None
     current = app.ledger.client_seeds_of([session.handle]).get(session.handle.lower())
     shown = f'"{current}"' if current else _("a random one for each game")
     session.write(f"{term.home}{term.clear}{term.bold}" + _("Fair deck") + f"{term.normal}\r\n\r\n"
-                  + _(FAIRNESS_TEXT).replace("\n", "\r\n") + "\r\n"
+                  + "".join(f"{line}\r\n" for line in wrap(" ".join(_(FAIRNESS_TEXT).split()),
+                                                            79)) + "\r\n"
                   + _("Your client seed: {seed}").format(seed=shown) + "\r\n")
     while True:
         typed = await read_line(session, _("New phrase (up to {n} characters), - for random, "
