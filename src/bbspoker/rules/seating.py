@@ -1,4 +1,5 @@
-"""What the tables of every game kind share: seats found by handle, and ``can``.
+"""What the tables of every game kind share: seats found by handle, ``handles``,
+``is_full`` and ``can``.
 
 A game kind keeps ``self._seats``: one entry per seat, ``None`` when free, else an object
 with the ``handle`` and its lower-case ``key`` (handles are compared without regard to
@@ -23,6 +24,16 @@ class SeatedTable:
     def verify(self, handle: str, action: act.Action, now: float) -> None:
         """Raise :class:`RuleError` if ``action`` is not allowed now (the kind's)."""
         raise NotImplementedError
+
+    @property
+    def handles(self) -> list[str]:
+        """The seated handles, in seat order."""
+        return [s.handle for s in self._seats if s is not None]
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every seat is taken."""
+        return all(s is not None for s in self._seats)
 
     def can(self, handle: str, action: act.Action, now: float) -> bool:
         """True if :meth:`verify` lets ``handle`` take ``action`` now."""

@@ -32,8 +32,7 @@ from bbspoker.door.keys import KeyKind
 from bbspoker.door.messages import refusal
 from bbspoker.door.prompts import read_line
 from bbspoker.door.screens.draw40 import PokerScreen, _choose
-from bbspoker.door.screens.regions import CONTINUED
-from bbspoker.door.screens.schiebe import RowRenderer
+from bbspoker.door.screens.schiebe import RowRenderer, bottom_rows
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
@@ -48,8 +47,6 @@ if TYPE_CHECKING:
 __all__ = ["enter_table", "HoldemScreen"]
 
 WIDTH = 80
-LOG_ROWS = 9
-_INPUT_ROW = 23
 _LEFT = 46            # the command area's width inside the borders
 _RIGHT = WIDTH - _LEFT - 3
 _SEAT_LEFT = 38       # a seat column's width inside the borders
@@ -210,27 +207,8 @@ class HoldemScreen(PokerScreen):
         for left, right in zip(self._commands(snap, board), self._info(snap, board)):
             rows.append(_halves(left, right))
         me = snap.seat_of(self.handle)
-        cubes = snap.balances.get(self.handle, self._own_cubes)
-        status = f"- {clean_text(self.handle, 16)} [{cubes:,} CUBES] "
-        if me is not None and not self.watching:
-            status += f"[stack {me.stack:,}] "
-        xmsgs = len(self.session.inbox)
-        extra = f"[{xmsgs} X-message{'s' if xmsgs != 1 else ''}] " if xmsgs else ""
-        if snap.watchers:
-            extra += f"[{snap.watchers} watching] "
-        line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
-        rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
-        shown = list(self.messages)[-LOG_ROWS:]
-        rows += [_row(" " + (text if tag == CONTINUED else f"[{tag}] {text}"))
-                 for tag, text in shown]
-        rows += [_row("")] * (LOG_ROWS - len(shown))
-        typed = self.editor.text if self.mode == "chat" and self.editor else None
-        if typed is None:
-            rows.append(">" + " " * (WIDTH - 3) + "<")
-            return rows, (_INPUT_ROW, 2)
-        text = f" {clean_text(self.handle, 16)}: {typed}"
-        rows.append(">" + fit(text, WIDTH - 3) + "<")
-        return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
+        stack = f"[stack {me.stack:,}] " if me is not None and not self.watching else ""
+        return bottom_rows(self, rows, stack)
 
     def _seat_cell(self, snap: TableSnapshot, s: HoldemSeat | None, n: int) -> str:
         """One seat: number, button/blind, handle, stack, bet this round, state."""

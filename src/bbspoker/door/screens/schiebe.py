@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from bbspoker.door.terminal import Terminal
     from bbspoker.table.registry import TableEntry
 
-__all__ = ["enter_table", "SchiebeScreen", "RowRenderer", "WIDTH", "HEIGHT", "LOG_ROWS"]
+__all__ = ["enter_table", "SchiebeScreen", "RowRenderer", "bottom_rows", "WIDTH", "HEIGHT",
+           "LOG_ROWS"]
 
 WIDTH, HEIGHT = 80, 24
 #: Rows of the log (the message area), 14-22.
@@ -278,23 +279,7 @@ class SchiebeScreen(PokerScreen):
         info = self._info(snap, board, playing)
         for left, right in zip(commands, info):
             rows.append(_halves(left, right))
-        status = f"- {clean_text(self.handle, 16)} [{snap.balances.get(self.handle, self._own_cubes):,} CUBES] "
-        xmsgs = len(self.session.inbox)
-        extra = f"[{xmsgs} X-message{'s' if xmsgs != 1 else ''}] " if xmsgs else ""
-        if snap.watchers:
-            extra += f"[{snap.watchers} watching] "
-        line = "+" + status + "-" * (_LEFT - display_width(status)) + "+" + extra
-        rows.append(line + "-" * (WIDTH - 1 - display_width(line)) + "+")
-        rows += self._log_rows()
-        typed = self.editor.text if self.mode == "chat" and self.editor else None
-        if typed is None:
-            rows.append(">" + " " * (WIDTH - 3) + "<")
-            cursor = (_INPUT_ROW, 2)
-        else:
-            text = f" {clean_text(self.handle, 16)}: {typed}"
-            rows.append(">" + fit(text, WIDTH - 3) + "<")
-            cursor = (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
-        return rows, cursor
+        return bottom_rows(self, rows, "")
 
     def _table_rows(self, snap: TableSnapshot, board: Board, playing: bool) -> list[str]:
         """Rows 1-7: the middle row and the piles, your cards, the opponents' open cards
@@ -410,10 +395,31 @@ class SchiebeScreen(PokerScreen):
             return ["Vote on the rounds", f"Clock .... {clock}", "", ""]
         return ["No game", "", f"Ante ..... {self.rules.ante:,} CUBES", ""]
 
-    def _log_rows(self) -> list[str]:
-        shown = list(self.messages)[-LOG_ROWS:]
-        rows = []
-        for tag, text in shown:
-            line = text if tag == CONTINUED else f"[{tag}] {text}"
-            rows.append(_row(" " + line))
-        return rows + [_row("")] * (LOG_ROWS - len(rows))
+
+
+def bottom_rows(screen: PokerScreen, rows: list[str], more: str
+                ) -> tuple[list[str], tuple[int, int]]:
+    """Rows 13-23 of a row-drawn table screen (Schiebe-Poker's, Hold'em's) after ``rows``
+    (0-12): the status line (handle, CUBES, ``more`` such as a stack, X-messages waiting,
+    spectators), the log (the last :data:`LOG_ROWS` message rows), the chat line; with
+    the cursor's place on the chat line."""
+    snap = screen.snapshot
+    status = (f"- {clean_text(screen.handle, 16)} "
+              f"[{snap.balances.get(screen.handle, screen._own_cubes):,} CUBES] {more}")
+    xmsgs = len(screen.session.inbox)
+    extra = f"[{xmsgs} X-message{'s' if xmsgs != 1 else ''}] " if xmsgs else ""
+    if snap.watchers:
+        extra += f"[{snap.watchers} watching] "
+    line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
+    rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
+    shown = list(screen.messages)[-LOG_ROWS:]
+    rows += [_row(" " + (text if tag == CONTINUED else f"[{tag}] {text}"))
+             for tag, text in shown]
+    rows += [_row("")] * (LOG_ROWS - len(shown))
+    typed = screen.editor.text if screen.mode == "chat" and screen.editor else None
+    if typed is None:
+        rows.append(">" + " " * (WIDTH - 3) + "<")
+        return rows, (_INPUT_ROW, 2)
+    text = f" {clean_text(screen.handle, 16)}: {typed}"
+    rows.append(">" + fit(text, WIDTH - 3) + "<")
+    return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))

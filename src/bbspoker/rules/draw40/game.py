@@ -211,16 +211,6 @@ class Draw40(SeatedTable):
         g = self._game
         return self._handle(g.queue[0]) if g and g.queue else None
 
-    @property
-    def handles(self) -> list[str]:
-        """Handles of everyone seated, in seat order."""
-        return [s.handle for s in self._seats if s is not None]
-
-    @property
-    def is_full(self) -> bool:
-        """True when every seat is taken."""
-        return all(s is not None for s in self._seats)
-
     def seats(self) -> list[SeatView]:
         """Public view of the occupied seats in seat order (chapter 2.1). A seat that looks
         as at the last call gives the same :class:`SeatView` object again."""

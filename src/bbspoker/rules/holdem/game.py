@@ -289,16 +289,6 @@ class Holdem(SeatedTable):
         return dict(self._payouts)
 
     @property
-    def handles(self) -> list[str]:
-        """The seated handles in seat order."""
-        return [s.handle for s in self._seats if s is not None]
-
-    @property
-    def is_full(self) -> bool:
-        """Whether every seat is taken."""
-        return all(s is not None for s in self._seats)
-
-    @property
     def button(self) -> str | None:
         """The handle at the dealer button (of the running or last hand)."""
         return self._handle(self._button)

@@ -240,16 +240,6 @@ class Schiebe(SeatedTable):
         return self._handle(g.order[g.turn]) if g and g.order else None
 
     @property
-    def handles(self) -> list[str]:
-        """Handles of everyone seated, in seat order."""
-        return [s.handle for s in self._seats if s is not None]
-
-    @property
-    def is_full(self) -> bool:
-        """True when every seat is taken."""
-        return all(s is not None for s in self._seats)
-
-    @property
     def operations(self) -> tuple[Operation, ...]:
         """The record of the running game, or of the last one (empty before the first)."""
         return tuple(self._game.operations) if self._game else tuple(self._operations)
