@@ -8,6 +8,8 @@ case), and implements ``verify``; :class:`SeatedTable` gives it the rest.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from bbspoker.rules import actions as act
@@ -20,6 +22,20 @@ class SeatedTable:
     """Mixin of the game kinds' tables (draw40, Schiebe-Poker, Hold'em)."""
 
     _seats: list[Any]
+    wallet: Any
+
+    def _refund(self, game_ids: Collection[int], note: str,
+                known: Mapping[int, Mapping[str, Any]]) -> dict[str, int]:
+        """Call games ``game_ids`` off in the wallet (``cancel_game``: every stake back to
+        whoever paid it, ``note`` recorded; ``known[id]``: what the table knew of a game,
+        stored with it); ``{handle: CUBES refunded}`` over all of them. A game the wallet
+        does not hold as open took nothing and is skipped."""
+        refunds: dict[str, int] = {}
+        for gid in sorted(game_ids):
+            with contextlib.suppress(ValueError):
+                for handle, cubes in self.wallet.cancel_game(gid, note, known.get(gid)).items():
+                    refunds[handle] = refunds.get(handle, 0) + cubes
+        return refunds
 
     def verify(self, handle: str, action: act.Action, now: float) -> None:
         """Raise :class:`RuleError` if ``action`` is not allowed now (the kind's)."""

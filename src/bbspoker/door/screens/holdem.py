@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 from bbspoker.door.keys import KeyKind
 from bbspoker.door.messages import refusal
 from bbspoker.door.prompts import read_line
-from bbspoker.door.screens.draw40 import PokerScreen, _choose
-from bbspoker.door.screens.schiebe import RowRenderer, bottom_rows
+from bbspoker.door.screens.draw40 import _choose
+from bbspoker.door.screens.schiebe import RowScreen, bottom_rows
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
@@ -133,16 +133,9 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     await HoldemScreen(session, app, entry).run()
 
 
-class HoldemScreen(PokerScreen):
+class HoldemScreen(RowScreen):
     """One player's (or spectator's, ``watching``) Hold'em screen; see the module
     docstring."""
-
-    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
-                 watching: bool = False, returning: bool = False,
-                 want_seat: bool = False) -> None:
-        super().__init__(session, app, entry, watching, returning, want_seat)
-        self.renderer = RowRenderer(session.term, session.encoding)  # type: ignore[assignment]
-        self.renderer.resize(session.cols, session.rows)
 
     # ----------------------------------------------------------------- keys
 
@@ -177,14 +170,6 @@ class HoldemScreen(PokerScreen):
         return self.error
 
     # ----------------------------------------------------------------- drawing
-
-    def _paint(self) -> None:
-        if self._busy:
-            return
-        rows, cursor = self.rows()
-        out = self.renderer.render(rows, cursor)  # type: ignore[call-arg, arg-type]
-        if out:
-            self.session.write(out)
 
     def rows(self) -> tuple[list[str], tuple[int, int]]:
         """The 24 rows of this screen now, and where the cursor goes (the input line)."""

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from bbspoker.door.terminal import Terminal
     from bbspoker.table.registry import TableEntry
 
-__all__ = ["enter_table", "SchiebeScreen", "RowRenderer", "bottom_rows", "WIDTH", "HEIGHT",
+__all__ = ["enter_table", "SchiebeScreen", "RowScreen", "RowRenderer", "bottom_rows", "WIDTH", "HEIGHT",
            "LOG_ROWS"]
 
 WIDTH, HEIGHT = 80, 24
@@ -179,7 +179,31 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     await SchiebeScreen(session, app, entry).run()
 
 
-class SchiebeScreen(PokerScreen):
+class RowScreen(PokerScreen):
+    """:class:`PokerScreen`'s loop drawn as 24 rows of text by a :class:`RowRenderer`
+    (Schiebe-Poker's and Hold'em's screens): a subclass gives :meth:`rows`."""
+
+    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
+                 watching: bool = False, returning: bool = False,
+                 want_seat: bool = False) -> None:
+        super().__init__(session, app, entry, watching, returning, want_seat)
+        self.renderer = RowRenderer(session.term, session.encoding)  # type: ignore[assignment]
+        self.renderer.resize(session.cols, session.rows)
+
+    def rows(self) -> tuple[list[str], tuple[int, int]]:
+        """The 24 rows of the screen now, and where the cursor goes."""
+        raise NotImplementedError
+
+    def _paint(self) -> None:
+        if self._busy:
+            return
+        rows, cursor = self.rows()
+        out = self.renderer.render(rows, cursor)  # type: ignore[call-arg, arg-type]
+        if out:
+            self.session.write(out)
+
+
+class SchiebeScreen(RowScreen):
     """One player's (or spectator's, ``watching``) Schiebe-Poker screen; see the module
     docstring. The loop is :class:`PokerScreen`'s; the drawing and the game keys are
     Schiebe-Poker's."""
@@ -188,8 +212,6 @@ class SchiebeScreen(PokerScreen):
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         super().__init__(session, app, entry, watching, returning, want_seat)
-        self.renderer = RowRenderer(session.term, session.encoding)  # type: ignore[assignment]
-        self.renderer.resize(session.cols, session.rows)
         self.swap_from: int | None = None   # own open card chosen for a swap (0-2)
 
     # ----------------------------------------------------------------- keys
@@ -255,14 +277,6 @@ class SchiebeScreen(PokerScreen):
         return self.snapshot.deadline
 
     # ----------------------------------------------------------------- drawing
-
-    def _paint(self) -> None:
-        if self._busy:
-            return
-        rows, cursor = self.rows()
-        out = self.renderer.render(rows, cursor)  # type: ignore[call-arg, arg-type]
-        if out:
-            self.session.write(out)
 
     def rows(self) -> tuple[list[str], tuple[int, int]]:
         """The 24 rows of this screen now, and where the cursor goes (the input line)."""

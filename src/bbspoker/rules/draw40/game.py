@@ -18,7 +18,6 @@ The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
 
 from __future__ import annotations
 
-import contextlib
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -607,13 +606,8 @@ class Draw40(SeatedTable):
             self._operations, self._payouts = g.operations, {}
         else:
             g = None
-        refunds: dict[str, int] = {}
-        for gid in sorted(game_ids):
-            known = self._history(g) if g is not None and g.id == gid else None
-            with contextlib.suppress(ValueError):   # not open in the wallet: nothing held
-                for handle, cubes in self.wallet.cancel_game(gid, note or reason,
-                                                             known).items():
-                    refunds[handle] = refunds.get(handle, 0) + cubes
+        refunds = self._refund(game_ids, note or reason,
+                               {g.id: self._history(g)} if g is not None else {})
         ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
         if g is not None:   # a game called off reveals its seed too (issue 20)
             ev.append(self._seed_event(g))

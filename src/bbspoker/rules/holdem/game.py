@@ -24,7 +24,6 @@ Time is a value (``now``, seconds on any monotonic scale); no I/O, no English.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import random
 import secrets
@@ -532,13 +531,8 @@ class Holdem(SeatedTable):
         h = self._hand
         if h is not None and h.id not in game_ids:
             h = None
-        refunds: dict[str, int] = {}
-        for gid in sorted(game_ids):
-            known = self._history(h) if h is not None and h.id == gid else None
-            with contextlib.suppress(ValueError):
-                for handle, cubes in self.wallet.cancel_game(gid, note or reason,
-                                                             known).items():
-                    refunds[handle] = refunds.get(handle, 0) + cubes
+        refunds = self._refund(game_ids, note or reason,
+                               {h.id: self._history(h)} if h is not None else {})
         ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
         if h is not None:
             self._hand = None

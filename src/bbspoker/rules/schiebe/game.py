@@ -18,7 +18,6 @@ discard pile. Where the text is silent, the decisions are in ``docs/rules.md``
 
 from __future__ import annotations
 
-import contextlib
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -776,13 +775,8 @@ class Schiebe(SeatedTable):
                     s.active = False
         else:
             g = None
-        refunds: dict[str, int] = {}
-        for gid in sorted(game_ids):
-            known = self._history(g) if g is not None and g.id == gid else None
-            with contextlib.suppress(ValueError):
-                for handle, cubes in self.wallet.cancel_game(gid, note or reason,
-                                                             known).items():
-                    refunds[handle] = refunds.get(handle, 0) + cubes
+        refunds = self._refund(game_ids, note or reason,
+                               {g.id: self._history(g)} if g is not None else {})
         ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
         if g is not None:
             ev.append(self._seed_event(g))
