@@ -182,7 +182,7 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"
-    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {entry.title:<12}  {fit(stakes, 15)}  "
+    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {fit(entry.title, 13)}  {fit(stakes, 14)}  "
             f"{seats:>5}  {snap.watchers:>5}  {state}")
 
 
@@ -197,7 +197,7 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
     entries = list(app.tables)
     room = max(session.rows - 6, 1)
     session.write(f"{term.home}{term.clear}{term.bold}" + _("Tables") + f"{term.normal}\r\n\r\n"
-                  f"  #  {fit(_('Name'), 20)}  {fit(_('Game'), 12)}  {fit(_('Stakes'), 15)}  "
+                  f"  #  {fit(_('Name'), 20)}  {fit(_('Game'), 13)}  {fit(_('Stakes'), 14)}  "
                   f"{fit(_('Seats'), 5)}  {fit(_('Watch'), 5)}  " + _("State") + "\r\n")
     for entry in entries[:room]:
         session.write(_table_line(entry, t) + "\r\n")
