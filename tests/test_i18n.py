@@ -162,6 +162,21 @@ def _output_expressions(tree: ast.AST, functions=(), whole: bool = True):
                 yield node.value
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_yes_no_question_shows_the_languages_own_keys(lang):
+    """A question that says ``(y/n)`` in English says ``(j/n)`` in German and ``(o/n)`` in
+    French, and those are the keys that answer it: the yes key is yes (so is ``y``), the
+    no key no, any other key nothing."""
+    t = translator(lang)
+    assert (t.yes, t.no) == {"en": ("y", "n"), "de": ("j", "n"), "fr": ("o", "n")}[lang]
+    questions = [m for m in _catalogue(lang) if isinstance(m.id, str) and "(y/n)" in m.id]
+    assert len(questions) >= 5
+    for m in questions:
+        assert f"({t.yes}/{t.no})" in t.gettext(m.id), m.id
+    assert (t.answer(t.yes.upper()), t.answer("y"), t.answer(t.no), t.answer("q")) == \
+        (True, True, False, None)
+
+
 def test_user_facing_strings_of_the_converted_modules_go_through_the_catalogue():
     """The rule: in the modules of :data:`CHECKED`, a string literal with words in it that
     reaches a person -- an argument of ``session.write``/``end``/``read_line``/
@@ -392,8 +407,8 @@ async def test_the_login_speaks_the_default_language_and_the_choice_is_remembere
             await c.wait_for("Global Village BBS - PoKeR-Tür")
             await c.wait_for("Name:")
             await c.send("dora\r")
-            await c.wait_for("Neuen Benutzer dora anlegen? (y/n)")
-            await c.send("y")
+            await c.wait_for("Neuen Benutzer dora anlegen? (j/n)")
+            await c.send("J")                      # the German yes key, any case
             await c.wait_for("Passwort:")
             await c.send("pw-dora-1\r")
             await c.wait_for("Passwort noch einmal:")

@@ -62,11 +62,16 @@ class Translator:
     :data:`LANGUAGES`. Texts a catalogue lacks come out in English (the message id).
     """
 
-    __slots__ = ("lang", "_t")
+    __slots__ = ("lang", "_t", "yes", "no")
 
     def __init__(self, lang: str, translations: gettext.NullTranslations) -> None:
         self.lang = lang
         self._t = translations
+        #: The key that answers a yes/no question "yes" in this language (``y``, ``j``,
+        #: ``o``), as the questions' ``(y/n)`` shows it; lower case.
+        self.yes = translations.pgettext("key answering yes", "y").lower()
+        #: The key that answers "no" (``n`` in all three).
+        self.no = translations.pgettext("key answering no", "n").lower()
 
     def gettext(self, message: str) -> str:
         """``message`` in this language (``message`` itself if untranslated)."""
@@ -84,6 +89,15 @@ class Translator:
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         """:meth:`ngettext` with a ``context`` (:meth:`pgettext`)."""
         return self._t.npgettext(context, singular, plural, n)
+
+    def answer(self, char: str) -> bool | None:
+        """What the key ``char`` (any case) answers to a yes/no question in this language:
+        True for :attr:`yes`, False for :attr:`no`, None for any other key. English ``y``
+        is yes in every language too: nothing else means anything there."""
+        char = char.lower()
+        if char == self.yes or char == "y":
+            return True
+        return False if char == self.no else None
 
     def number(self, n: int | float) -> str:
         """``n`` grouped as the language writes it: ``1,000`` (en), ``1.000`` (de),

@@ -336,14 +336,15 @@ async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> N
 
 async def _unblock(session: Terminal, app: DoorContext, recipient: str, idle: float) -> bool:
     """Sending to someone one blocks asks to lift the block first: True if lifted."""
-    session.write(i18n.of(session).gettext(
+    t = i18n.of(session)
+    session.write(t.gettext(
         "You block X-messages from {h}: lift that and send? (y/n) ").format(h=recipient))
     key = await session.read_key(idle)
-    if key.kind is KeyKind.CHAR and key.char.lower() == "y":
-        session.write("y\r\n")
+    if key.kind is KeyKind.CHAR and t.answer(key.char):
+        session.write(t.yes + "\r\n")
         app.blocks.unblock(session.handle, recipient)
         return True
-    session.write("n\r\n")
+    session.write(t.no + "\r\n")
     return False
 
 

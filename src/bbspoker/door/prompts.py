@@ -40,13 +40,16 @@ async def read_line(session: Terminal, prompt: str, *, max_chars: int,
 
 
 async def ask_yes_no(session: Terminal, question: str, timeout: float | None = None) -> bool:
-    """Show ``question`` and wait for Y or N (any case; other keys do nothing)."""
+    """Show ``question`` and wait for the session's language's yes or no key (``y``/``n``,
+    ``j``/``n``, ``o``/``n``; any case; other keys do nothing): :meth:`Translator.answer`."""
+    t = i18n.of(session)
     session.write(question + " ")
     while True:
         key = await session.read_key(timeout)
-        if key.kind is KeyKind.CHAR and key.char.lower() in ("y", "n"):
-            session.write(key.char.lower() + "\r\n")
-            return key.char.lower() == "y"
+        answer = t.answer(key.char) if key.kind is KeyKind.CHAR else None
+        if answer is not None:
+            session.write((t.yes if answer else t.no) + "\r\n")
+            return answer
 
 
 async def press_any_key(session: Terminal, timeout: float | None) -> None:

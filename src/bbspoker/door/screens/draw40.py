@@ -82,16 +82,27 @@ def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
 
 async def _choose(session: Terminal, keys: str, timeout: float) -> str:
     """Wait for one of ``keys`` (lower case; any case typed) and return it; ``"n"`` when no
-    key comes within ``timeout`` seconds (issue 20: the question never timed out)."""
+    key comes within ``timeout`` seconds (issue 20: the question never timed out). ``y``
+    and ``n`` in ``keys`` stand for the session's language's yes and no keys
+    (:meth:`~bbspoker.door.i18n.Translator.answer`: ``j``/``n`` in German, ``o``/``n`` in
+    French): typed, they are shown as such and returned as ``"y"``/``"n"``."""
+    t = i18n.of(session)
     while True:
         try:
             key = await session.read_key(timeout)
         except TimeoutError:
             session.write("\r\n")
             return "n"
-        if key.kind is KeyKind.CHAR and key.char.lower() in keys:
-            session.write(key.char.lower() + "\r\n")
-            return key.char.lower()
+        if key.kind is not KeyKind.CHAR:
+            continue
+        char = key.char.lower()
+        answer = t.answer(char) if "y" in keys else None
+        if answer is not None:
+            session.write((t.yes if answer else t.no) + "\r\n")
+            return "y" if answer else "n"
+        if char in keys:
+            session.write(char + "\r\n")
+            return char
 
 
 async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
@@ -454,7 +465,7 @@ class PokerScreen:
             self._edit(key)
         elif self.mode in ("pass", "exit"):
             mode, self.mode = self.mode, None
-            if char == "y":
+            if char and self.t.answer(char):
                 if mode == "exit":
                     self.leaving = True
                 else:
