@@ -308,7 +308,7 @@ async def test_shutdown_calls_off_an_unfinished_game_and_refunds_everyone(world)
     assert rows[at + 1].strip(" |").endswith("every bet refunded.")
     assert ledger.balance("alice") == 1000 and ledger.balance("bob") == 1000
     assert ledger.verify() == []
-    assert any("refunded" in n for n in ledger.notices("alice"))
+    assert any("refunded" in n.text for n in ledger.notices("alice"))
 
 
 async def test_questions_errors_and_spectators(world):

@@ -341,8 +341,8 @@ def test_a_crash_mid_hand_gives_the_bets_back_to_the_stacks_and_cashes_them_out(
     assert ledger.stack("ann", table="hold") == ledger.stack("bob", table="hold") == 0
     assert ledger.verify() == [] and ledger.totals().stacks == 0
     notes = ledger.notices("ann")
-    assert any("went back to your stack at table hold" in n for n in notes)
-    assert any("Your stack of 400 CUBES at table hold was cashed out" in n for n in notes)
+    assert any("went back to your stack at table hold" in n.text for n in notes)
+    assert any("Your stack of 400 CUBES at table hold was cashed out" in n.text for n in notes)
     assert ledger.game(gid).server_seed is not None
     ledger.close()
 

@@ -296,10 +296,12 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
     raw = sqlite3.connect(db)                     # back to schema 10: no language column
     with raw:
         raw.execute("ALTER TABLE accounts DROP COLUMN language")
+        raw.execute("ALTER TABLE notices DROP COLUMN code")
+        raw.execute("ALTER TABLE notices DROP COLUMN data")
         raw.execute("UPDATE schema_version SET version = 10")
     raw.close()
     with Ledger(db) as led:
-        assert SCHEMA_VERSION == 11 and led.schema_version() == 11
+        assert SCHEMA_VERSION >= 11 and led.schema_version() == SCHEMA_VERSION
         assert led.balance("alice") == 1000 and led.language_of("alice") is None
         led.set_language("alice", "fr")
         assert led.language_of("ALICE") == "fr" and led.language_of("nobody") is None

@@ -818,7 +818,9 @@ def test_kill_9_mid_game_refunds_every_ante_and_bet(db):
         assert game.history["refunds"] == {"Alice": 40, "bob": 10}
         refunds = [r for r in led.history("bob", 1)]
         assert (refunds[0].reason, refunds[0].amount, refunds[0].game_id) == ("refund", 10, gid)
-        assert len(led.notices("alice")) == 1 and "40 CUBES" in led.notices("alice")[0]
+        assert len(led.notices("alice")) == 1 and "40 CUBES" in led.notices("alice")[0].text
+        assert (led.notices("alice")[0].code, led.notices("alice")[0].data) == (
+            "game_cancelled", {"game": gid, "reason": "crash", "cubes": 40, "table": None})
         assert led.notices("carol") == []           # paid nothing, nothing to tell
         led.clear_notices("alice")
         assert led.notices("alice") == []
@@ -840,7 +842,7 @@ def test_cancel_game_at_shutdown_refunds_with_the_given_reason(ledger):
     ledger.pay_into_pot(gid, "alice", 10, "ante")
     assert ledger.cancel_game(gid, "the sysop stopped the server", ended_at=9.0) == {"Alice": 10}
     assert ledger.balance("alice") == 1000
-    assert "the sysop stopped the server" in ledger.notices("alice")[0]
+    assert "the sysop stopped the server" in ledger.notices("alice")[0].text
     with pytest.raises(ValueError):
         ledger.cancel_game(gid, "again", ended_at=10.0)
 

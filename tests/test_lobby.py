@@ -255,10 +255,45 @@ async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
     await c.wait_for("Password:")
     await c.send("pw-dave\r")
     await c.wait_for("Messages from the sysop:")
-    await c.wait_for(notices[0][:40])
+    await c.wait_for(notices[0].text[:40])
     await c.send(" ")
     await c.wait_for("[Q] Quit")
     assert ledger.notices("dave") == []
+
+
+async def test_notices_are_shown_in_the_readers_language_and_old_ones_as_stored(server, clients):
+    """Issue 18: a refund notice is stored as a code with data and read in the language of
+    whoever logs in (German here, with German grouping); a notice of an older database
+    (no code) is shown as it was stored."""
+    import sqlite3
+    ledger = server.app.ledger
+    add_user(server, "dora", "pw-dora")
+    ledger.set_language("dora", "de")
+    ledger.grant("dora", 2000, "test", actor="test")
+    game = ledger.open_game(["dora"], "0" * 64)
+    ledger.pay_into_pot(game, "dora", 1200, "ante")
+    ledger.recover_unfinished_games(2.0)
+    (stored,) = ledger.notices("dora")
+    assert stored.code == "game_cancelled" and "1200 CUBES of ante" in stored.text
+    raw = sqlite3.connect(server.app.config.ledger.path)
+    with raw:                                        # what a schema-11 server left behind
+        raw.execute("INSERT INTO notices (account_id, at, text) SELECT id, 1.0, "
+                    "'An old notice, in English.' FROM accounts WHERE handle = 'dora'")
+    raw.close()
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("dora\r")
+    await c.wait_for("Password:")                  # the login speaks the default language
+    await c.send("pw-dora\r")
+    await c.wait_for("Nachrichten vom Sysop:")
+    await c.wait_for("An old notice, in English.")
+    assert f"Spiel {game} wurde abgebrochen (der Server stoppte, bevor das Spiel zu Ende " \
+           "war): Deine 1.200 CUBES an Grundeinsatz" in " ".join(
+               row.strip() for row in c.text.splitlines())
+    assert "refunded" not in c.text
+    await c.send(" ")
+    await c.wait_for("[Q] Beenden")
+    assert ledger.notices("dora") == []
 
 
 async def test_who_lists_everyone_online_and_where(server, clients):

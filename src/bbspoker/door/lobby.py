@@ -16,7 +16,7 @@ from wcwidth import wrap
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import describe_stats
+from bbspoker.door.messages import REASONS, describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Terminal
     from bbspoker.table.registry import TableEntry
+    from bbspoker.store.sqlite import Notice
 
 __all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT"]
 
@@ -103,6 +104,29 @@ async def serve(session: Terminal, app: DoorContext) -> None:
         pass
 
 
+def describe_notice(notice: Notice, t: i18n.Translator) -> str:
+    """A notice waiting since the user's last visit, in ``t``'s language (issue 18: stored
+    as a code with data): a game called off and refunded (``game_cancelled``), a stack
+    cashed out at a restart (``stack_cashed_out``). A notice of an older database (no
+    code) or of a code this version does not know is shown in its stored English."""
+    d, n = notice.data, t.number
+    reason = d.get("reason", "")
+    reason = t.gettext(REASONS[reason]) if reason in REASONS else reason
+    if notice.code == "game_cancelled" and d.get("table") is None:
+        return t.gettext("Game {game} was cancelled ({reason}): your {cubes} CUBES of ante "
+                         "and bets were refunded.").format(
+            game=d["game"], reason=reason, cubes=n(d["cubes"]))
+    if notice.code == "game_cancelled":
+        return t.gettext("Game {game} was cancelled ({reason}): your {cubes} CUBES of blinds "
+                         "and bets went back to your stack at table {table}.").format(
+            game=d["game"], reason=reason, cubes=n(d["cubes"]), table=d["table"])
+    if notice.code == "stack_cashed_out":
+        return t.gettext("Your stack of {cubes} CUBES at table {table} was cashed out when "
+                         "the server started again ({reason}).").format(
+            cubes=n(d["cubes"]), table=d["table"], reason=reason)
+    return notice.text
+
+
 async def _lobby(session: Terminal, app: DoorContext) -> None:
     idle = app.config.server.lobby_idle_timeout
     app.ledger.touch(session.handle)
@@ -110,8 +134,8 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
     if notices:
         session.write("\r\n" + i18n.of(session).gettext("Messages from the sysop:") + "\r\n")
         for notice in notices:   # wrapped, not cut: a refund notice ends with the amount
-            lines = wrap(clean_text(notice), 79, initial_indent=" * ", subsequent_indent="   ",
-                         max_lines=6)
+            lines = wrap(clean_text(describe_notice(notice, i18n.of(session))), 79,
+                         initial_indent=" * ", subsequent_indent="   ", max_lines=6)
             session.write("".join(f"{line}\r\n" for line in lines))
         app.ledger.clear_notices(session.handle)
         await press_any_key(session, idle)

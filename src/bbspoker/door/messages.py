@@ -73,6 +73,7 @@ _HANDS = {
 REASONS = {
     "shutdown": N_("the server is shutting down"),
     "commit_failed": N_("the server could not save the last move"),
+    "crash": N_("the server stopped before the game ended"),
 }
 _ALONE = {"passed": N_("the others passed"), "left": N_("the others left the table"),
           "passed_or_left": N_("the others passed or left")}

@@ -82,7 +82,8 @@ class Reveal(Action):
 class Cancel(Action):
     """The server calls the running game off (shutdown): every ante and bet goes back.
     ``reason`` is a code (``shutdown``); ``note`` is what the ledger records with the
-    refund (its notices), ``None`` for the code itself."""
+    refund (its notices), ``None`` for the code itself (the ledger knows the codes'
+    English and stores notices as codes, rendered in each reader's language)."""
 
     reason: str
     note: str | None = None

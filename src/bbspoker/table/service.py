@@ -66,10 +66,6 @@ LOST_REASON = "commit_failed"
 #: How many of the table's last public messages a newly shown screen is given (one
 #: message area's worth).
 RECENT = 10
-#: What the ledger records with the refunds of a game called off (its notices; English
-#: until the notices become codes too).
-_NOTES = {"commit_failed": "the server could not save the last move",
-          "shutdown": "the server is shutting down"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,7 +360,7 @@ class TableService:
             await asyncio.wait_for(self._idle.wait(), grace)
         except TimeoutError:
             with contextlib.suppress(RuleError):
-                await self.call(None, act.Cancel("shutdown", _NOTES["shutdown"]))
+                await self.call(None, act.Cancel("shutdown"))
 
     def chat(self, handle: str, text: str) -> None:
         """Publish a chat line to everyone at the table (``text`` already cleaned)."""
@@ -590,7 +586,7 @@ class TableService:
             return []
         games, self._lost = self._lost, set()
         try:
-            return self.table.call_off(now, LOST_REASON, games, _NOTES[LOST_REASON])
+            return self.table.call_off(now, LOST_REASON, games)
         except Exception:
             log.exception("calling off game(s) %s failed; they are refunded at the next "
                           "start", sorted(games))

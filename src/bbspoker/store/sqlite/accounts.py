@@ -7,6 +7,7 @@ account's starting CUBES are a journalled movement (reason ``signup``) like any 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 
@@ -14,8 +15,8 @@ from bbspoker.rules.fairness import clean_phrase
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
-    ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, HandleTaken, account_of, handle_key,
-    handle_skeleton, validate_handle,
+    ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, HandleTaken, Notice, account_of,
+    handle_key, handle_skeleton, validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
 
@@ -286,12 +287,15 @@ class Accounts:
             return w.sql("DELETE FROM user_keys WHERE account_id = ? AND fingerprint = ?",
                          (books.account_id(handle), fingerprint.strip())).rowcount > 0
 
-    def notices(self, handle: str) -> list[str]:
-        """Messages waiting for ``handle`` (oldest first), shown at the next login;
-        raises UnknownAccount."""
+    def notices(self, handle: str) -> list[Notice]:
+        """Messages waiting for ``handle`` (oldest first), shown at the next login:
+        :class:`~bbspoker.store.sqlite.records.Notice` (code, data, English text); raises
+        UnknownAccount."""
         account_id = self.books.account_id(handle)
-        return [r[0] for r in self.books.w.sql(
-            "SELECT text FROM notices WHERE account_id = ? ORDER BY id", (account_id,))]
+        return [Notice(code, json.loads(data) if data else {}, text, at)
+                for code, data, text, at in self.books.w.sql(
+                    "SELECT code, data, text, at FROM notices WHERE account_id = ? "
+                    "ORDER BY id", (account_id,))]
 
     def clear_notices(self, handle: str) -> None:
         """Delete the notices of ``handle`` once shown; raises UnknownAccount."""

@@ -19,7 +19,7 @@ import json
 from typing import Any, Callable, Mapping, Sequence
 
 from bbspoker.rules.fairness import Seal
-from bbspoker.store.sqlite.records import CRASH_REASON, DEFAULT_TABLE, handle_key
+from bbspoker.store.sqlite.records import CRASH_REASON, DEFAULT_TABLE, handle_key, reason_text
 from bbspoker.store.sqlite.writer import Writer
 from bbspoker.store.wallet import SYSTEM, InsufficientCubes, UnknownAccount
 
@@ -342,19 +342,21 @@ class Books:
                 "JOIN accounts a ON a.id = j.account_id WHERE j.game_id = ? AND j.amount < 0 "
                 "GROUP BY j.account_id, j.stack_table ORDER BY MIN(j.id)",
                 (game_id,)).fetchall()
+            note = reason_text(reason)
             for account_id, handle, paid, stack in payers:
-                self.move(account_id, paid, "refund", game_id, reason, stack=stack)
+                self.move(account_id, paid, "refund", game_id, note, stack=stack)
                 what = ("ante and bets were refunded" if stack is None else
                         f"blinds and bets went back to your stack at table {stack}")
-                self.w.queue.append((
-                    "INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
-                    (account_id, ended_at, f"Game {game_id} was cancelled ({reason}): your "
-                     f"{paid} CUBES of {what}.")))
+                self._notice(account_id, ended_at, "game_cancelled",
+                             {"game": game_id, "reason": reason, "cubes": paid,
+                              "table": stack},
+                             f"Game {game_id} was cancelled ({note}): your {paid} CUBES "
+                             f"of {what}.")
                 refunds[handle] = refunds.get(handle, 0) + paid
             self.w.queue.append((
                 "UPDATE games SET ended_at = ?, end_reason = ?, history = ? "
                 "WHERE id = ? AND ended_at IS NULL",
-                (ended_at, f"cancelled: {reason}",
+                (ended_at, f"cancelled: {note}",
                  json.dumps({**(history or {}), "cancelled": reason, "refunds": refunds}),
                  game_id)))
             del self._open[game_id]
@@ -369,17 +371,25 @@ class Books:
         ids = [r[0] for r in self.w.sql(
             "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
         for game_id in ids:
-            self.cancel_game(game_id, CRASH_REASON, ended_at=now)
+            self.cancel_game(game_id, "crash", ended_at=now)
         with self.w.write():
             for table, account_id in self.w.sql(
                     "SELECT table_id, account_id FROM stacks WHERE cubes > 0 "
                     "ORDER BY table_id, account_id").fetchall():
                 cubes = self.transfer_stack(table, account_id, None, CRASH_REASON)
-                self.w.queue.append((
-                    "INSERT INTO notices (account_id, at, text) VALUES (?, ?, ?)",
-                    (account_id, now, f"Your stack of {cubes} CUBES at table {table} was "
-                     f"cashed out when the server started again ({CRASH_REASON}).")))
+                self._notice(account_id, now, "stack_cashed_out",
+                             {"table": table, "cubes": cubes, "reason": "crash"},
+                             f"Your stack of {cubes} CUBES at table {table} was cashed out "
+                             f"when the server started again ({CRASH_REASON}).")
         return ids
+
+    def _notice(self, account_id: int, at: float, code: str, data: dict, text: str) -> None:
+        """Queue a notice for the account's next login in the write under way: ``code``
+        and ``data`` for the door to render in the reader's language, ``text`` in English
+        (:class:`~bbspoker.store.sqlite.records.Notice`)."""
+        self.w.queue.append((
+            "INSERT INTO notices (account_id, at, text, code, data) VALUES (?, ?, ?, ?, ?)",
+            (account_id, at, text, code, json.dumps(data))))
 
     # ------------------------------------------------------------ table stakes
 

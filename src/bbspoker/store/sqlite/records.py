@@ -22,6 +22,7 @@ from bbspoker.text import clean_text
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
     "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
+    "Notice", "REASONS", "reason_text",
 ]
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
@@ -30,6 +31,17 @@ SIGNUP_ACTOR = "system:signup"
 ALLOWANCE_ACTOR = "system:allowance"
 #: Reason recorded for games refunded by ``Ledger.recover_unfinished_games``.
 CRASH_REASON = "the server stopped before the game ended"
+#: The codes of the reasons a game is called off, with the English the journal, the
+#: games' ``end_reason`` and the admin CLI show (the door renders the code in the
+#: reader's language). Any other reason is an admin's own words, kept as given.
+REASONS = {"crash": CRASH_REASON,
+           "shutdown": "the server is shutting down",
+           "commit_failed": "the server could not save the last move"}
+
+
+def reason_text(reason: str) -> str:
+    """The English of a call-off ``reason``: :data:`REASONS` for a code, else ``reason``."""
+    return REASONS.get(reason, reason)
 #: Table id of games recorded before tables had ids (schema version 1), and the id of
 #: the one table an old config describes.
 DEFAULT_TABLE = "poker"
@@ -147,6 +159,23 @@ def validate_handle(handle: str, new: bool = True) -> str:
         if handle_skeleton(text) in _RESERVED_SKELETONS:
             raise ValueError(f"the handle {text} is reserved")
     return text
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message waiting for a user's next login (issue 18: stored as a code and data, so
+    that the door renders it in the reader's language).
+
+    ``code``: ``game_cancelled`` (data ``game``, ``reason`` -- a code of :data:`REASONS`
+    or an admin's words --, ``cubes`` refunded, ``table``: the table whose stack they went
+    back to, or None for the balance) or ``stack_cashed_out`` (data ``table``, ``cubes``,
+    ``reason``); ``None`` for a notice stored before schema 12, whose ``text`` is all
+    there is. ``text``: the English rendering (the admin CLI). ``at``: Unix seconds."""
+
+    code: str | None
+    data: dict
+    text: str
+    at: float
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,14 @@ _USER_LANGUAGE: tuple[str, ...] = (
     "ALTER TABLE accounts ADD COLUMN language TEXT",
 )
 
+#: Schema 12 (issue 18): a notice is a code with its data (JSON), rendered at login in
+#: the reader's language; ``text`` keeps an English rendering for the admin CLI and for
+#: notices written before (``code`` NULL: shown as they are).
+_NOTICE_CODES: tuple[str, ...] = (
+    "ALTER TABLE notices ADD COLUMN code TEXT",
+    "ALTER TABLE notices ADD COLUMN data TEXT",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -167,6 +175,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _USER_KEYS,
     # 11: each user's language (issue 18), below.
     _USER_LANGUAGE,
+    # 12: notices as codes with data (issue 18), above.
+    _NOTICE_CODES,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
