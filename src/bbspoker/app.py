@@ -26,8 +26,9 @@ from typing import Any
 from bbspoker.bots import remote
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
-from bbspoker.door import lobby
+from bbspoker.door import i18n, lobby
 from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
+from bbspoker.door.i18n import N_
 from bbspoker.door.login import check_password
 from bbspoker.door.messages import describe_event, refusal
 from bbspoker.rules import actions as act
@@ -46,6 +47,9 @@ from bbspoker.transport.web import WebListener, start_web
 __all__ = ["App", "Server", "start_server", "run", "log_loop_lag", "sync_ledger", "ENV_LAG_LOG"]
 
 log = logging.getLogger("bbspoker.app")
+
+#: What every session reads when the server stops (a message id: in each one's language).
+SHUTDOWN_MESSAGE = N_("The BBS is shutting down. Goodbye!")
 
 #: Environment variable: a number of seconds makes ``bbspoker serve`` log the event
 #: loop's lag percentiles that often (``scripts/soak.py`` reads them); unset: no monitor.
@@ -151,20 +155,22 @@ class App:
         while True:
             await asyncio.sleep(self.config.server.admin_poll)
             try:
-                ends = [(h, f"The sysop ended your session: {r}") for h, r in
-                        self.ledger.take_kicks()]
+                ends = [(h, N_("The sysop ended your session: {reason}"), r)
+                        for h, r in self.ledger.take_kicks()]
                 online = [s.handle for s in self.online.values() if s.handle is not None]
-                ends += [(h, f"You have been banned from this door: {r or 'no reason given'}")
+                ends += [(h, N_("You have been banned from this door: {reason}"), r)
                          for h, r in self.ledger.banned_among(online).items()]
             except sqlite3.Error:
                 log.exception("looking for bans and kicks failed; trying again")
                 continue
-            for handle, message in ends:
-                await self.remove_user(handle, message)
+            for handle, message, reason in ends:
+                await self.remove_user(handle, message, reason)
 
-    async def remove_user(self, handle: str, message: str) -> None:
-        """Take ``handle`` off any table at once (no seat held) and end their session with
-        ``message`` (cleaned), if they are online."""
+    async def remove_user(self, handle: str, message: str, reason: str | None = None) -> None:
+        """Take ``handle`` off any table at once (no seat held) and end their session, if
+        they are online, with ``message`` (a message id, shown in their language) whose
+        ``{reason}`` is the sysop's ``reason`` (cleaned; ``None`` or empty: "no reason
+        given" in their language)."""
         entry = self.tables.seat_of(handle) or self.tables.held_seat(handle)
         if entry is not None:
             seated = [h for h in entry.service.table.handles if h.lower() == handle.lower()]
@@ -173,8 +179,10 @@ class App:
                     await entry.service.call(h, act.Leave("removed"))
         session = self.find_online(handle)
         if session is not None:
-            log.info("ending the session of %s: %s", handle, message)
-            session.end(clean_text(message, 200))
+            log.info("ending the session of %s: %s", handle, message.format(reason=reason))
+            t = i18n.of(session)
+            why = clean_text(reason, 160) if reason else t.gettext("no reason given")
+            session.end(t.gettext(message).format(reason=why))
 
     def stop_tables(self) -> None:
         """Stop the computer players and every table's task."""
@@ -239,9 +247,10 @@ class Server:
     def _door_listeners(self) -> list[Any]:
         return [x for x in (self._telnet, self._ssh, self._web) if x is not None]
 
-    async def shutdown(self, message: str = "The BBS is shutting down. Goodbye!") -> None:
-        """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message``,
-        let their output drain (at most ``[output] drain_timeout`` s) and close them."""
+    async def shutdown(self, message: str = SHUTDOWN_MESSAGE) -> None:
+        """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message`` (a
+        message id, in the session's language), let their output drain (at most
+        ``[output] drain_timeout`` s) and close them."""
         self.app.stopping = True
         for listener in self._door_listeners():
             listener.stop_accepting()
@@ -252,7 +261,7 @@ class Server:
                 log.exception("shutdown hook %r failed", hook)
         sessions = list(self.app.sessions)
         for session in sessions:
-            session.end(message)
+            session.end(i18n.of(session).gettext(message))
         if sessions:
             await asyncio.wait([asyncio.create_task(s.wait_closed()) for s in sessions],
                                timeout=self.app.config.output.drain_timeout)

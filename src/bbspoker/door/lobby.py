@@ -77,8 +77,8 @@ def _draw_menu(session: Terminal, app: DoorContext) -> None:
     _ = t.gettext
     unread = len(session.inbox)
     cubes = app.ledger.balance(session.handle)
-    lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS{_(' - PoKeR door')}"
-             f"{term.normal}", "", _("Logged in as {h}. You have {cubes} CUBES.").format(
+    lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS" + _(" - PoKeR door")
+             + f"{term.normal}", "", _("Logged in as {h}. You have {cubes} CUBES.").format(
                  h=session.handle, cubes=t.number(cubes)), ""]
     for key, label in _MENU:
         extra = (" " + _("({n} unread)").format(n=t.number(unread))) if key == "R" and unread \
@@ -206,23 +206,32 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"
-    return (f" {entry.number:>2}  {fit(entry.name, 20)}  {fit(entry.title, 13)}  {fit(stakes, 14)}  "
-            f"{seats:>5}  {snap.watchers:>5}  {state}")
+    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(entry.title, 13)}  {fit(stakes, 14)}  "
+            f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7)}")
+
+
+def _right(s: str, width: int) -> str:
+    """``s`` cut to ``width`` cells and right-aligned in them (a column of numbers)."""
+    text = fit(s, width).rstrip()
+    return " " * (width - display_width(text)) + text
 
 
 async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
     """The lobby's table list (issue 14): number, name, game, stakes, seats taken / seats,
     spectators and the state (``playing``: a game runs, ``waiting``: players seated
     between games, ``empty``); pick one by its number (Enter: back). Each row fits 79
-    cells."""
+    cells in every language (the name gets 18, seats and spectators 6, the state 7)."""
     term = session.term
     t = i18n.of(session)
     _ = t.gettext
     entries = list(app.tables)
     room = max(session.rows - 6, 1)
+    name, game, stakes = _("Name"), _("Game"), _("Stakes")
+    seats, watch = _("Seats"), _("Watch")
     session.write(f"{term.home}{term.clear}{term.bold}" + _("Tables") + f"{term.normal}\r\n\r\n"
-                  f"  #  {fit(_('Name'), 20)}  {fit(_('Game'), 13)}  {fit(_('Stakes'), 14)}  "
-                  f"{fit(_('Seats'), 5)}  {fit(_('Watch'), 5)}  " + _("State") + "\r\n")
+                  f"  #  {fit(name, 18)}  {fit(game, 13)}  {fit(stakes, 14)}  "
+                  f"{_right(seats, 6)}  {_right(watch, 6)}  "
+                  + fit(_("State"), 7) + "\r\n")
     for entry in entries[:room]:
         session.write(_table_line(entry, t) + "\r\n")
     session.write("\r\n")

@@ -152,7 +152,7 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
         try:
             handle = validate_handle(typed, new=False)
         except ValueError as exc:
-            session.write(_("Sorry, {reason}.").format(reason=exc) + "\r\n")
+            session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, i18n.of(session))) + "\r\n")
             continue
         account = app.ledger.find_account(handle)
         if account is None:
@@ -195,6 +195,35 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
         session.write(_("Wrong password.") + "\r\n\r\n")
 
 
+#: Why a handle or a password is refused (the ``code`` of
+#: :class:`~bbspoker.store.sqlite.records.InvalidHandle`, :class:`HandleTaken` and
+#: :class:`~bbspoker.store.passwords.InvalidPassword`), as the user reads it.
+_REFUSED = {
+    "length": N_("a handle has 2 to 16 characters"),
+    "printable": N_("a handle may only contain printable characters"),
+    "width": N_("a handle may be at most 16 columns wide"),
+    "reserved": N_("the handle {handle} is reserved"),
+    "blank": N_("a handle may not contain blank or invisible characters"),
+    "taken": N_("the handle {handle} is taken"),
+    "alike": N_("{handle} looks too much like {like}"),
+    "short": N_("password too short: use at least {n} characters"),
+    "long": N_("password too long: use at most {n} characters"),
+    "control": N_("password contains control characters"),
+    "spaces": N_("a password may not be only spaces"),
+}
+
+
+def why_refused(exc: Exception, t: i18n.Translator) -> str:
+    """Why a handle or a password was refused, in ``t``'s language: the exception's
+    ``code`` and ``data`` (:data:`_REFUSED`), or its English for one without a code."""
+    code = getattr(exc, "code", None)
+    if code not in _REFUSED:
+        return str(exc)
+    data = {k: (t.number(v) if isinstance(v, int) else v)
+            for k, v in getattr(exc, "data", {}).items()}
+    return t.gettext(_REFUSED[code]).format(**data)
+
+
 async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | None:
     """Offer to create ``handle``; returns it as stored, or None to ask for a handle again
     (or when the session ends: sign-ups from this address are used up, or the new account
@@ -203,7 +232,7 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
     try:
         handle = app.ledger.check_new_handle(handle)
     except (ValueError, HandleTaken) as exc:
-        session.write(_("Sorry, {reason}.").format(reason=exc) + "\r\n"
+        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, i18n.of(session))) + "\r\n"
                       + _("Please choose another.") + "\r\n")
         return None
     if not await ask_yes_no(session, _("Create new user {h}? (y/n)").format(h=handle)):
@@ -220,7 +249,7 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
     try:
         validate_password(password)
     except ValueError as exc:
-        session.write(_("Sorry, {reason}.").format(reason=exc) + "\r\n")
+        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, i18n.of(session))) + "\r\n")
         return None
     again = await read_line(session, _("Password again: "), max_chars=MAX_PASSWORD_LENGTH,
                             hidden=True)

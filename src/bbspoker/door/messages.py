@@ -402,12 +402,12 @@ def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
     if not stats:
         return [t.gettext("no finished game yet")]
     # TRANSLATORS: column headings over the numbers below them: keep each heading's
-    # right end where it is (columns 26-31, 37, 48, 57, 66, 79) and the line 79 columns.
-    lines = [t.gettext("TABLE (GAME)              PLAYED   WON   CUBES WON  PAID IN      NET  "
+    # right end where it is (columns 31, 37, 48, 57, 66 and 79) and the line 79 columns.
+    lines = [t.gettext("TABLE (GAME)             PLAYED   WON  CUBES WON  PAID IN      NET  "
                        "BIGGEST POT")]
     n = t.number
     for s in stats:
-        where = f"{s.table} ({kinds.get(s.table, t.gettext('gone'))})"
+        where = "{} ({})".format(s.table, kinds.get(s.table) or t.gettext("gone"))
         net = ("+" if s.net >= 0 else "-") + n(abs(s.net))
         lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{n(s.cubes_won):>11}"
                      f"{n(s.cubes_paid):>9}{net:>9}{n(s.biggest_pot):>13}")

@@ -35,21 +35,34 @@ MIN_PASSWORD_LENGTH = 4
 MAX_PASSWORD_LENGTH = 128
 
 
+class InvalidPassword(ValueError):
+    """A password :func:`validate_password` refuses. ``code`` says why (``short``,
+    ``long``, ``control``, ``spaces``), ``data`` the numbers in it (``n``); ``str()`` is
+    the English (the admin CLI), the door shows ``code`` in the user's language."""
+
+    def __init__(self, code: str, message: str, **data: int) -> None:
+        super().__init__(message)
+        self.code, self.data = code, data
+
+
 def validate_password(password: str) -> str:
     """Check a new password typed by a user or the sysop and return it unchanged.
 
     Rule: 4-128 characters, no control characters (a telnet client cannot
-    type them reliably), not only spaces (issue 20). Raises ``ValueError`` with a message
-    fit to show the user; the message never contains the password.
+    type them reliably), not only spaces (issue 20). Raises :class:`InvalidPassword` (a
+    ``ValueError``) with a message fit to show the user; the message never contains the
+    password.
     """
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise ValueError(f"password too short: use at least {MIN_PASSWORD_LENGTH} characters")
+        raise InvalidPassword("short", f"password too short: use at least "
+                              f"{MIN_PASSWORD_LENGTH} characters", n=MIN_PASSWORD_LENGTH)
     if len(password) > MAX_PASSWORD_LENGTH:
-        raise ValueError(f"password too long: use at most {MAX_PASSWORD_LENGTH} characters")
+        raise InvalidPassword("long", f"password too long: use at most "
+                              f"{MAX_PASSWORD_LENGTH} characters", n=MAX_PASSWORD_LENGTH)
     if not password.isprintable():
-        raise ValueError("password contains control characters")
+        raise InvalidPassword("control", "password contains control characters")
     if not password.strip():
-        raise ValueError("a password may not be only spaces")
+        raise InvalidPassword("spaces", "a password may not be only spaces")
     return password
 
 

@@ -32,10 +32,12 @@ from typing import Any, Protocol
 import blessed
 
 from bbspoker.config import Config
+from bbspoker.door import i18n
+from bbspoker.door.i18n import N_
 from bbspoker.transport.session import Session
 
 __all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "terminal_for",
-           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS"]
+           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST"]
 
 log = logging.getLogger("bbspoker.transport.gateway")
 
@@ -106,6 +108,12 @@ class TokenBucket:
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - n
         self._last = now
         return self._tokens >= 0
+
+
+#: What a transport says when it ends a connection (message ids, translated by
+#: :meth:`Gate.text` into the session's language).
+TOO_MANY = N_("Too many connections, please try again later.")
+TOO_FAST = N_("Input faster than a person can type: disconnected.")
 
 
 class ConnectionLimits:
@@ -309,7 +317,8 @@ class Gate:
             await host.serve_door(session)
         except Exception:
             log.exception("session %r from %s failed", session.handle, session.address)
-            session.end("Sorry, something went wrong. Please log in again.")
+            session.end(i18n.of(session).gettext(
+                "Sorry, something went wrong. Please log in again."))
         finally:
             host.log_out(session)
             session.end()
@@ -322,9 +331,18 @@ class Gate:
             log.info("%s session %r from %s closed", self.kind, session.handle,
                      session.address)
 
-    def end(self, message: str) -> bool:
-        """End the running session with ``message``; ``False`` if there is none yet."""
+    def text(self, message: str, **data: Any) -> str:
+        """``message`` (an English message id marked with ``N_``; ``{placeholders}``
+        filled from ``data``) in the session's language, or in ``[i18n] default`` while
+        there is no session (a refusal before the door runs, the SSH banner) (issue 18)."""
+        t = (i18n.of(self.session) if self.session is not None
+             else i18n.translator(self.host.config.i18n.default))
+        return t.gettext(message).format(**data)
+
+    def end(self, message: str, **data: Any) -> bool:
+        """End the running session with ``message`` (a message id, see :meth:`text`) in
+        its language; ``False`` if there is none yet."""
         if self.session is None:
             return False
-        self.session.end(message)
+        self.session.end(self.text(message, **data))
         return True

@@ -54,6 +54,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bbspoker.door import i18n
 from bbspoker.door.keys import Key, KeyDecoder, KeyKind
 from bbspoker.door.terminal import SessionClosed, XMessage
 
@@ -273,7 +274,8 @@ class Session:
                 self._line_bytes += len(data)
             if self._line_bytes > limit:
                 log.info("session %r from %s: line over %d bytes", self.handle, self.address, limit)
-                self.end(f"Input line longer than {limit} bytes: disconnected.")
+                self.end(i18n.of(self).gettext(
+                    "Input line longer than {n} bytes: disconnected.").format(n=limit))
                 return
             keys = self._keys_in.feed(self._decoder.decode(data))
             dropped = 0
@@ -294,7 +296,7 @@ class Session:
                 self._tell_key_listeners()
         except Exception:
             log.exception("session %r from %s: input failed", self.handle, self.address)
-            self.end("Sorry, something went wrong. Please log in again.")
+            self.end(i18n.of(self).gettext("Sorry, something went wrong. Please log in again."))
 
     def _input_ended(self, exc: Exception | None) -> None:
         """The reader's end of input: EOF (``exc`` None) or a connection error."""

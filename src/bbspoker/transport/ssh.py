@@ -41,7 +41,8 @@ from typing import Any, Protocol
 
 import asyncssh
 
-from bbspoker.transport.gateway import Gate, Host, InputRelay
+from bbspoker.door.i18n import N_
+from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["SshHost", "SshListener", "ChannelLink", "start_ssh", "load_host_key", "NEW_USER",
            "RESIZE_COST", "WINDOW", "WRITE_HIGH"]
@@ -56,9 +57,9 @@ RESIZE_COST = 64
 WINDOW = 64 * 1024
 #: Unsent output (bytes) above which the session's writer waits for the client.
 WRITE_HIGH = 64 * 1024
-_BANNER = ("Global Village BBS - PoKeR door. Log in with your handle; new here? "
-           "Log in as 'new' to make an account.\r\n")
-_LOCKED = "Too many failed logins from your address. Try again later."
+_BANNER = N_("Global Village BBS - PoKeR door. Log in with your handle; new here? Log in "
+             "as 'new' to make an account.")
+_LOCKED = N_("Too many failed logins from your address. Try again later.")
 
 
 class SshHost(Host, Protocol):
@@ -193,7 +194,7 @@ class _DoorChannel(asyncssh.SSHServerSession):
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if not self._owner.gate.take(len(data)):
-            self._owner.cut_off("Input faster than a person can type: disconnected.")
+            self._owner.cut_off(TOO_FAST)
             return
         self._link.feed(data)
 
@@ -204,8 +205,8 @@ class _DoorChannel(asyncssh.SSHServerSession):
             self._size = width or self._size[0], height or self._size[1]
             return
         if not gate.take(RESIZE_COST):
-            self._owner.cut_off("Window changes faster than a person makes them: "
-                                "disconnected.")
+            self._owner.cut_off(N_("Window changes faster than a person makes them: "
+                                   "disconnected."))
             return
         gate.session.resize(width, height)
 
@@ -250,8 +251,7 @@ class _DoorServer(asyncssh.SSHServer):
         if not self.gate.admit():
             self._refused = True
             asyncio.get_running_loop().call_soon(
-                self.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "Too many connections, please try again later.")
+                self.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, self.gate.text(TOO_MANY))
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._shell_timer is not None:
@@ -268,7 +268,8 @@ class _DoorServer(asyncssh.SSHServer):
     def _no_shell(self) -> None:
         if self._task is None:
             log.info("ssh connection from %s opened no shell: closing", self.gate.address)
-            self.disconnect(asyncssh.DISC_BY_APPLICATION, "No shell was started: goodbye.")
+            self.disconnect(asyncssh.DISC_BY_APPLICATION,
+                            self.gate.text(N_("No shell was started: goodbye.")))
 
     def disconnect(self, code: int, reason: str) -> None:
         """End the whole connection with ``reason`` (shown by the client)."""
@@ -277,9 +278,10 @@ class _DoorServer(asyncssh.SSHServer):
                 self._conn.disconnect(code, reason)
 
     def cut_off(self, message: str) -> None:
-        """Input broke a limit: end the session with ``message``, then the connection."""
+        """Input broke a limit: end the session with ``message`` (a message id, in the
+        session's language: :meth:`Gate.text`), then the connection."""
         if not self.gate.end(message):
-            self.disconnect(asyncssh.DISC_BY_APPLICATION, message)
+            self.disconnect(asyncssh.DISC_BY_APPLICATION, self.gate.text(message))
 
     # login
     def begin_auth(self, username: str) -> bool:
@@ -288,7 +290,7 @@ class _DoorServer(asyncssh.SSHServer):
         if username == NEW_USER:
             return False                   # no password: the door asks for the handle
         with contextlib.suppress(Exception):
-            self._conn.send_auth_banner(_BANNER)
+            self._conn.send_auth_banner(self.gate.text(_BANNER) + "\r\n")
         return True
 
     def password_auth_supported(self) -> bool:
@@ -299,7 +301,8 @@ class _DoorServer(asyncssh.SSHServer):
             return False
         verdict = await self.host.check_password(self.gate.address, username, password)
         if verdict is None:
-            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, _LOCKED)
+            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                            self.gate.text(_LOCKED))
             return False
         return verdict
 

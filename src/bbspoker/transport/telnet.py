@@ -51,8 +51,9 @@ from typing import Any
 import telnetlib3
 from telnetlib3.telopt import IAC, SB
 
-from bbspoker.transport.gateway import (CP437_KINDS, DECSTBM_KINDS, FALLBACK_KIND,
-                                        ConnectionLimits, Gate, Host, TokenBucket,
+from bbspoker.door.i18n import N_
+from bbspoker.transport.gateway import (CP437_KINDS, DECSTBM_KINDS, FALLBACK_KIND, TOO_FAST,
+                                        TOO_MANY, ConnectionLimits, Gate, Host, TokenBucket,
                                         terminal_for)
 
 # Host, TokenBucket, ConnectionLimits, terminal_for, FALLBACK_KIND and CP437_KINDS live in
@@ -262,14 +263,14 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         self.gate.address = str(peer[0])
         if not self.gate.admit():
             self._refused = True
-            transport.write(b"\r\nToo many connections, please try again later.\r\n")
+            transport.write(f"\r\n{self.gate.text(TOO_MANY)}\r\n".encode())
             transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return
         if not self.gate.take(len(data)):
-            self._disconnect("Input faster than a person can type: disconnected.")
+            self._disconnect(TOO_FAST)
             return
         writer: DoorWriter = self.writer
         if writer.in_subnegotiation and self._mccp3_decompressor is None:
@@ -283,16 +284,16 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         if writer.sb_exceeded:
             log.warning("telnet subnegotiation from %s longer than %d bytes: disconnecting",
                         self.address, writer.sb_limit)
-            self._disconnect(f"Telnet subnegotiation longer than {writer.sb_limit} bytes: "
-                             "disconnected.")
+            self._disconnect(N_("Telnet subnegotiation longer than {n} bytes: disconnected."),
+                             n=writer.sb_limit)
 
-    def _disconnect(self, message: str) -> None:
-        """End the connection with ``message`` (one line of text) and ignore later input."""
+    def _disconnect(self, message: str, **data: Any) -> None:
+        """End the connection with ``message`` (a message id with ``data`` for its
+        placeholders, in the session's language: :meth:`Gate.text`; one line) and ignore
+        later input."""
         self._refused = True
-        if self.session is not None:
-            self.session.end(message)
-        else:
-            self.writer.write(f"\r\n{message}\r\n".encode())
+        if not self.gate.end(message, **data):
+            self.writer.write(f"\r\n{self.gate.text(message, **data)}\r\n".encode())
             self.writer.close()
 
     def on_naws(self, rows: int, cols: int) -> None:

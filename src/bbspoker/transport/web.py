@@ -40,7 +40,9 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bbspoker.transport.gateway import Gate, Host, InputRelay
+from bbspoker.door import i18n
+from bbspoker.door.i18n import N_
+from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
@@ -238,10 +240,11 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
     if not _allowed_origin(request, config.web.origins):
         log.warning("refused websocket from %s: origin %r", request.remote,
                     request.headers.get("Origin"))
-        return web.Response(status=403, text="This page may not open a session here.\n")
+        return web.Response(status=403, text=i18n.translator(config.i18n.default).gettext(
+            "This page may not open a session here.") + "\n")
     gate = Gate(host, client_address(request, config.web.forwarded_for), "web")
     if not gate.admit():
-        return web.Response(status=503, text="Too many connections, please try again later.\n")
+        return web.Response(status=503, text=gate.text(TOO_MANY) + "\n")
     try:
         ws = web.WebSocketResponse(max_msg_size=config.web.max_message_bytes, compress=False,
                                    heartbeat=HEARTBEAT, autoping=True)
@@ -279,17 +282,12 @@ async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> bool
         else:                                   # CLOSE, CLOSING, CLOSED
             return True
         if not gate.take(len(data)):
-            _end(gate, "Input faster than a person can type: disconnected.")
+            gate.end(TOO_FAST)
             return False
         if msg.type == WSMsgType.BINARY:
             link.feed(data)
         else:
             _control(gate, msg.data)
-
-
-def _end(gate: Gate, message: str) -> None:
-    if gate.session is not None:
-        gate.session.end(message)
 
 
 def _control(gate: Gate, text: str) -> None:

@@ -52,8 +52,9 @@ class Accounts:
                                                     handle_key(handle))).fetchone()
         if alike is not None:
             if handle_key(alike[0]) == handle_key(handle):
-                raise HandleTaken(f"the handle {handle} is taken")
-            raise HandleTaken(f"{handle} looks too much like {alike[0]}")
+                raise HandleTaken(f"the handle {handle} is taken", handle=handle)
+            raise HandleTaken(f"{handle} looks too much like {alike[0]}", "alike",
+                              handle=handle, like=alike[0])
         return handle
 
     def create_account(self, handle: str, password_hash: str | None, cubes: int | None = None,
@@ -86,7 +87,7 @@ class Accounts:
                     (handle, handle_key(handle), password_hash, now, int(bot),
                      int(approved), handle_skeleton(handle))).lastrowid
             except sqlite3.IntegrityError:
-                raise HandleTaken(f"the handle {handle} is taken") from None
+                raise HandleTaken(f"the handle {handle} is taken", handle=handle) from None
             books.new_account(account_id)
             books.move(account_id, cubes, "signup", None, "account created", actor)
         return Account(handle, cubes, now, None, False, None, bot, approved)

@@ -22,7 +22,7 @@ from bbspoker.text import clean_text
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
     "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
-    "Notice", "REASONS", "reason_text",
+    "Notice", "REASONS", "reason_text", "InvalidHandle",
 ]
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
@@ -48,7 +48,24 @@ DEFAULT_TABLE = "poker"
 
 
 class HandleTaken(Exception):
-    """An account with that handle (compared without regard to case) already exists."""
+    """An account with that handle (compared without regard to case) already exists
+    (``code`` ``taken``), or one it looks too much like (``alike``); ``data``: ``handle``
+    and ``like``. ``str()`` is the English (the admin CLI)."""
+
+    def __init__(self, message: str, code: str = "taken", **data: str) -> None:
+        super().__init__(message)
+        self.code, self.data = code, data
+
+
+class InvalidHandle(ValueError):
+    """A handle :func:`validate_handle` refuses. ``code`` says why (``length``,
+    ``printable``, ``width``, ``reserved``, ``blank``), ``data`` its details (``handle``);
+    ``str()`` is the English (the admin CLI), the door shows ``code`` in the user's
+    language (issue 18)."""
+
+    def __init__(self, code: str, message: str, **data: str) -> None:
+        super().__init__(message)
+        self.code, self.data = code, data
 
 
 class LedgerError(Exception):
@@ -139,25 +156,26 @@ def validate_handle(handle: str, new: bool = True) -> str:
     reserved name of the :data:`~bbspoker.store.wallet.SYSTEM` account. For a ``new``
     handle also (issue 20): no character that draws nothing but a plain space inside,
     and nothing that looks like a name of :data:`RESERVED`. Raises ``ValueError`` with a
-    message fit to show the user.
+    message fit to show the user (:class:`InvalidHandle`).
     """
     text = handle.strip()
     if not 2 <= len(text) <= 16:
-        raise ValueError("a handle has 2 to 16 characters")
+        raise InvalidHandle("length", "a handle has 2 to 16 characters")
     # The one allowlist for user text on screens (bbspoker.text), plus U+FFFD: what
     # undecodable input turns into is no character anyone meant to type.
     if not text.isprintable() or clean_text(text) != text or "\ufffd" in text:
-        raise ValueError("a handle may only contain printable characters")
+        raise InvalidHandle("printable", "a handle may only contain printable characters")
     if wcwidth.wcswidth(text) > 16:
-        raise ValueError("a handle may be at most 16 columns wide")
+        raise InvalidHandle("width", "a handle may be at most 16 columns wide")
     if handle_key(text) == handle_key(SYSTEM):
-        raise ValueError(f"the handle {SYSTEM} is reserved")
+        raise InvalidHandle("reserved", f"the handle {SYSTEM} is reserved", handle=SYSTEM)
     if new:
         if any(ch in _BLANKS or (ch.isspace() and ch != " ") for ch in text) \
                 or not text.replace(" ", ""):
-            raise ValueError("a handle may not contain blank or invisible characters")
+            raise InvalidHandle("blank", "a handle may not contain blank or invisible "
+                                "characters")
         if handle_skeleton(text) in _RESERVED_SKELETONS:
-            raise ValueError(f"the handle {text} is reserved")
+            raise InvalidHandle("reserved", f"the handle {text} is reserved", handle=text)
     return text
 
 
