@@ -543,6 +543,9 @@ def write_config(directory: Path, port: int, tables: int) -> Path:
         "[ledger]", f'path = "{directory / "bench.db"}"',
         "[table]", "between_games = 0", "shutdown_grace = 0", "seat_idle_timeout = 0",
         "[input]", "rate_bytes_per_second = 100000", "rate_burst_bytes = 1000000",
+        # Telnet only: the SSH and web ports' defaults (2222, 8023) would collide with any
+        # other server on the machine, another bench's or the suite's.
+        "[ssh]", "enabled = false", "[web]", "enabled = false",
     ]
     for t in range(tables):
         lines += ["[[tables]]", f'id = "t{t}"', f'name = "Table {t}"']
