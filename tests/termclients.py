@@ -110,9 +110,10 @@ class WebClient(_Screen):
 
     @classmethod
     async def connect(cls, port: int, *, cols: int = 80, rows: int = 24,
-                      origin: str | None = "same") -> WebClient:
+                      origin: str | None = "same", lang: str | None = None) -> WebClient:
         """Open ``/ws`` as the page does (``origin`` "same": the page's own; ``None``: no
-        Origin header). Raises ``aiohttp.WSServerHandshakeError`` if refused."""
+        Origin header; ``lang``: the page's language, as its script sends it). Raises
+        ``aiohttp.WSServerHandshakeError`` if refused."""
         http = aiohttp.ClientSession()
         headers = {}
         if origin == "same":
@@ -120,7 +121,8 @@ class WebClient(_Screen):
         elif origin is not None:
             headers["Origin"] = origin
         try:
-            ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws?cols={cols}&rows={rows}",
+            query = f"cols={cols}&rows={rows}" + (f"&lang={lang}" if lang else "")
+            ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws?{query}",
                                        headers=headers, max_msg_size=0)
         except BaseException:
             await http.close()

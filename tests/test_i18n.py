@@ -298,6 +298,33 @@ def test_the_lobby_texts_fit_the_screen_in_every_language():
                    for k, label in _MENU)
 
 
+def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
+    """The lobby's table list rows (every game kind, every state, big stakes) and the
+    [S]tats table fit 79 columns in every language; each stats heading ends where the
+    numbers under it end."""
+    from types import SimpleNamespace as NS
+
+    from bbspoker.door.lobby import _table_line
+    from bbspoker.door.messages import describe_stats
+    rules = NS(ante=10000, min_bet=10000, max_bet=200000, small_bet=100000, seats=9)
+    stats = [NS(table="red-room", played=1234, won=123, cubes_won=123456, cubes_paid=123456,
+                net=-12345, biggest_pot=12345)]
+    for lang in LANGUAGES:
+        t = translator(lang)
+        for game in ("draw40", "holdem", "schiebe"):
+            for pot, seats in ((None, []), (None, [1]), (40, [1, 2])):
+                entry = NS(number=99, name="A table with a long name", title="Schiebe-Poker",
+                           spec=NS(game=game, rules=rules),
+                           service=NS(snapshot=NS(pot=pot, seats=seats, watchers=1234)))
+                assert display_width(_table_line(entry, t)) <= 79, (lang, game)
+        header, row = describe_stats(stats, {"red-room": "holdem"}, t)
+
+        def ends(line: str) -> list[int]:
+            return [i for i in range(24, 79) if line[i] != " " and (i == 78 or line[i + 1] == " ")]
+        assert display_width(header) == display_width(row) == 79, lang
+        assert set(ends(row)) <= set(ends(header)), (lang, header, row)
+
+
 def test_the_default_language_is_checked(tmp_path):
     """[i18n] default takes en, de or fr; another value is refused naming the key."""
     good = tmp_path / "good.toml"

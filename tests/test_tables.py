@@ -179,7 +179,7 @@ async def test_three_tables_play_watch_and_message_at_once_and_a_fault_stays_at_
     rows = [line for line in frank.text.splitlines() if "Room" in line]
     assert [r.split()[:3] for r in rows] == [["1", "Red", "Room"], ["2", "Blue", "Room"],
                                              ["3", "Green", "Room"]]
-    assert all("40-card draw" in r and "ante 10, 1-200" in r and r.endswith("0/5      0  empty")
+    assert all("40-card draw" in r and "ante 10, 1-200" in r and r.endswith("0/5       0  empty")
                for r in rows)
     await frank.send("9\r")
     await frank.wait_for("There is no table 9.")

@@ -9,7 +9,7 @@ import re
 import aiohttp
 import pytest
 
-from bbspoker.transport.web import FILES, SECURITY_HEADERS
+from bbspoker.transport.web import FILES, SECURITY_HEADERS, page_language
 from tests.tableplay import join
 from tests.telnetclient import wait_until
 from tests.termclients import WebClient, telnet, transport_server
@@ -60,6 +60,31 @@ async def test_the_page_loads_only_its_own_files_with_a_strict_policy(tmp_path):
     root = importlib.resources.files("bbspoker.transport") / "static"
     assert (root / "vendor" / "xterm" / "LICENSE").read_text().startswith("Copyright")
     assert all((root / path).is_file() for path, _ in FILES.values())
+
+
+async def test_the_page_and_its_login_speak_the_browsers_language(tmp_path):
+    """Issue 18: the page is served in the language the browser prefers among en/de/fr
+    (Accept-Language; else [i18n] default), its script asks the door for that language,
+    and the login speaks it; a user's own choice applies once logged in."""
+    assert page_language("de-CH,de;q=0.9,en;q=0.8", "en") == "de"
+    assert page_language("es, fr;q=0.5, en;q=0.4", "en") == "fr"
+    assert page_language("ja", "de") == page_language(None, "de") == "de"
+    assert page_language("en;q=0, fr-CA", "de") == "fr"
+    async with web_server(tmp_path) as (server, made, clock):
+        base = f"http://127.0.0.1:{server.web_port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(base + "/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}) as r:
+                page = await r.text()
+                assert r.headers["Content-Language"] == "fr"
+            assert '<html lang="fr">' in page and "Connexion" in page and "$" not in page
+            async with http.get(base + "/") as r:
+                assert '<html lang="en">' in await r.text()
+        c = await WebClient.connect(server.web_port, lang="de")
+        made.append(c)
+        await c.wait_for("Global Village BBS - PoKeR-Tür")
+        await c.wait_for("Name:")
+        await c.send("ulla\r")
+        await c.wait_for("Neuen Benutzer ulla anlegen? (j/n)")
 
 
 async def test_a_browser_player_logs_in_joins_a_telnet_player_and_resizes(tmp_path):

@@ -197,17 +197,19 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     _ = t.gettext
     snap = entry.service.snapshot
     rules = entry.spec.rules
-    stakes = _("ante {ante}, {low}-{high}").format(ante=rules.ante, low=rules.min_bet,
-                                                   high=rules.max_bet)
+    n = t.number
+    stakes = _("ante {ante}, {low}-{high}").format(ante=n(rules.ante), low=n(rules.min_bet),
+                                                   high=n(rules.max_bet))
     if entry.spec.game == "schiebe":
-        stakes = _("ante {ante}").format(ante=rules.ante) if rules.ante else _("no stakes")
+        stakes = _("ante {ante}").format(ante=n(rules.ante)) if rules.ante else _("no stakes")
     elif entry.spec.game == "holdem":
-        stakes = _("{small}/{big} limit").format(small=rules.small_bet, big=2 * rules.small_bet)
+        stakes = _("{small}/{big} limit").format(small=n(rules.small_bet),
+                                                 big=n(2 * rules.small_bet))
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
-    seats = f"{len(snap.seats)}/{rules.seats}"
+    seats = f"{len(snap.seats)}/{rules.seats}"   # at most 9 seats: no grouping
     return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(entry.title, 13)}  {fit(stakes, 14)}  "
-            f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7)}")
+            f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7).rstrip()}")
 
 
 def _right(s: str, width: int) -> str:

@@ -135,7 +135,9 @@ def _shut_out(session: Terminal, account: Account) -> bool:
 async def _login(session: Terminal, app: DoorContext) -> str | None:
     """The login dialogue; returns the handle as stored, or None if the session ended."""
     term = session.term
-    session.language = app.config.i18n.default  # until logged in
+    # Until logged in: the transport's choice (the browser page's language), else the
+    # configured default.
+    session.language = getattr(session, "language", None) or app.config.i18n.default
     _ = i18n.of(session).gettext
     session.write(f"{term.home}{term.clear}{term.bold}Global Village BBS{term.normal}"
                   + _(" - PoKeR door") + "\r\n\r\n")

@@ -294,20 +294,23 @@ class Gate:
             self.host.limits.release(self.address, prelogin=not logged_in)
 
     async def serve(self, reader: Any, writer: Any, *, kind: str | None, cols: int, rows: int,
-                    authenticated: str | None = None) -> None:
+                    authenticated: str | None = None, language: str | None = None) -> None:
         """Run the door for this connection until it ends: a
         :class:`~bbspoker.transport.session.Session` over ``reader``/``writer`` (a
         :class:`Link`, possibly the same object) with the terminal of ``kind``
         (:func:`terminal_for`), ``cols`` x ``rows`` (clamped; 0: 80x24) and
         ``authenticated`` (the handle the transport checked the password or key of, or
-        ``None``). Any exception in the door is logged, the user sees one line; the
-        session is closed and forgotten when this returns. Never raises (but
+        ``None``). ``language``: the one the login speaks (the browser page's; ``None``:
+        ``[i18n] default``). Any exception in the door is logged, the user sees one
+        line; the session is closed and forgotten when this returns. Never raises (but
         ``CancelledError``)."""
         host = self.host
         term = terminal_for(kind)
         session = Session(host.config, reader, writer, address=self.address, term=term,
                           encoding=encoding_for(term), cols=cols or 80, rows=rows or 24,
                           authenticated=authenticated, clock=host.clock)
+        if language is not None:
+            session.language = language
         self.session = session
         host.sessions.add(session)
         log.info("%s session from %s: terminal %s, %dx%d", self.kind, session.address,

@@ -31,20 +31,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import importlib.resources
 import ipaddress
 import json
 import logging
+from string import Template
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from babel.core import negotiate_locale
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
+           "page_language", "render_page",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
 log = logging.getLogger("bbspoker.transport.web")
@@ -83,10 +87,53 @@ SECURITY_HEADERS = {
 }
 
 
-def _static() -> dict[str, tuple[bytes, str]]:
-    """The page and :data:`FILES`, read from the package once: name -> (bytes, type)."""
+def page_language(accept: str | None, default: str) -> str:
+    """The language of :data:`~bbspoker.door.i18n.LANGUAGES` a browser prefers by its
+    ``Accept-Language`` header (``"de-CH,fr;q=0.8"``: by quality, then order; a region
+    falls back to its language), else ``default`` (``[i18n] default``)."""
+    ranked = []
+    for i, part in enumerate((accept or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        try:
+            q = float(params.strip()[2:]) if params.strip().startswith("q=") else 1.0
+        except ValueError:
+            q = 0.0
+        if tag and q > 0:
+            ranked.append((-q, i, tag.strip().replace("_", "-")))
+    preferred = [tag for _q, _i, tag in sorted(ranked)]
+    preferred += [tag.split("-")[0] for tag in preferred]
+    return negotiate_locale(preferred, list(i18n.LANGUAGES), sep="-") or default
+
+
+def render_page(template: str, lang: str) -> bytes:
+    """The page (``static/index.html``, a :class:`string.Template`) in ``lang``: its
+    intro, title and the status line's texts (issue 18), HTML-escaped."""
+    t = i18n.translator(lang)
+    texts = {
+        "door": t.gettext("PoKeR door"),
+        "intro": t.gettext("Five seats, a 40-card deck and CUBES to play for. Type a handle "
+                           "to log in, or a new one to make an account; then P for the "
+                           "tables. Players come in by telnet, SSH and this page, and sit at "
+                           "the same tables."),
+        "connecting": t.gettext("Connecting..."),
+        "connected": t.gettext("Connected."),
+        "closed": t.gettext("Disconnected. Reload the page to log in again."),
+    }
+    return Template(template).substitute(
+        lang=lang, **{k: html.escape(v) for k, v in texts.items()}).encode()
+
+
+def _pages() -> dict[str, bytes]:
+    """The page in every language, read from the package once: language -> bytes."""
     root = importlib.resources.files("bbspoker.transport") / "static"
-    files = {"": ((root / "index.html").read_bytes(), "text/html; charset=utf-8")}
+    template = (root / "index.html").read_text(encoding="utf-8")
+    return {lang: render_page(template, lang) for lang in i18n.LANGUAGES}
+
+
+def _static() -> dict[str, tuple[bytes, str]]:
+    """:data:`FILES`, read from the package once: name -> (bytes, type)."""
+    root = importlib.resources.files("bbspoker.transport") / "static"
+    files = {}
     for name, (path, kind) in FILES.items():
         node = root
         for part in path.split("/"):
@@ -252,8 +299,10 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
         link = SocketLink(ws)
         cols = _size(request.query.get("cols"), 80)
         rows = _size(request.query.get("rows"), 24)
-        door = asyncio.create_task(gate.serve(link, link, kind=TERMINAL_KIND, cols=cols,
-                                              rows=rows), name=f"web {gate.address}")
+        lang = request.query.get("lang")           # the page's: the login speaks it too
+        door = asyncio.create_task(gate.serve(
+            link, link, kind=TERMINAL_KIND, cols=cols, rows=rows,
+            language=lang if lang in i18n.LANGUAGES else None), name=f"web {gate.address}")
         tasks.add(door)
         door.add_done_callback(tasks.discard)
         if await _read(gate, ws, link):
@@ -341,7 +390,7 @@ async def start_web(host: Host) -> WebListener:
     free port) for ``host``. Returns the :class:`WebListener`. Raises ``OSError`` if the
     port cannot be bound, ``FileNotFoundError`` if the package's files are missing."""
     config = host.config
-    files = _static()
+    files, pages = _static(), _pages()
     tasks: set[asyncio.Task[Any]] = set()
 
     @web.middleware
@@ -356,12 +405,14 @@ async def start_web(host: Host) -> WebListener:
         return response
 
     async def page(request: web.Request) -> web.Response:
-        body, kind = files[""]
-        return web.Response(body=body, headers={"Content-Type": kind})
+        lang = page_language(request.headers.get("Accept-Language"), config.i18n.default)
+        return web.Response(body=pages[lang], headers={
+            "Content-Type": "text/html; charset=utf-8", "Content-Language": lang,
+            "Vary": "Accept-Language"})
 
     async def static(request: web.Request) -> web.Response:
         found = files.get(request.match_info["name"])
-        if found is None or not request.match_info["name"]:
+        if found is None:
             raise web.HTTPNotFound(text="Not found.\n")
         body, kind = found
         return web.Response(body=body, headers={"Content-Type": kind})

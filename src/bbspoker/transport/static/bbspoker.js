@@ -40,12 +40,13 @@
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   url.searchParams.set("cols", String(term.cols));
   url.searchParams.set("rows", String(term.rows));
+  url.searchParams.set("lang", document.documentElement.lang);
   var ws = new WebSocket(url.toString());
   ws.binaryType = "arraybuffer";
   var encoder = new TextEncoder();
 
   ws.onopen = function () {
-    status.textContent = "Connected.";
+    status.textContent = status.dataset.connected;
     term.focus();
   };
   ws.onmessage = function (event) {
@@ -54,7 +55,7 @@
     }
   };
   ws.onclose = function () {
-    status.textContent = "Disconnected. Reload the page to log in again.";
+    status.textContent = status.dataset.closed;
     status.className = "closed";
   };
   term.onData(function (data) {
