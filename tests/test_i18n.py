@@ -28,6 +28,7 @@ from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.text import display_width
 from tests.tableplay import info, table_world
+from tests.telnetclient import wait_until
 from tests.test_screen import paint
 
 SRC = Path(bbspoker.__file__).parent
@@ -710,3 +711,131 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
     assert ranking["fr"].startswith("Classement final : 1. alice (Deux paires), 1. bob (Deux "
                                     "paires), 3. carol (Rien). alice et bob se partagent")
 
+
+@pytest.mark.e2e
+async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_language(tmp_path):
+    """At a Hold'em table alice reads German and bob French: the table's entry and the
+    buy-in question, the seats, labels and keys of the screen, and every action of the
+    same hand at the same moment, each in their own language."""
+    rules = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 1000, "between_hands": 5.0,
+             "turn_timeout": 60.0, "seats": 9}
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", rules)]) as (
+            server, connect, advance):
+        alice, bob = await connect("alice"), await connect("bob")
+        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        await alice.send("p")
+        await alice.wait_for("Hold'em -- Texas Hold'em mit festem Limit 10/20 um CUBES, 2-9 "
+                             "Spieler")
+        await alice.wait_for("An den Tisch setzen? (y/n) [W] Zuschauen")
+        await alice.send("y")
+        await alice.wait_for("Mit wie vielen CUBES setzt du dich an den Tisch (50-1.000, "
+                             "Enter: 1.000)?")
+        await alice.send("\r")
+        await alice.wait_for("[X] Tisch verlassen")
+        assert "Keine Hand: warte auf Spieler" in alice.text and "(frei)" in alice.text
+        await bob.send("p")
+        await bob.wait_for("Hold'em -- Texas Hold'em à limite fixe 10/20 en CUBES, de 2 à 9 "
+                           "joueurs")
+        await bob.wait_for("À la table (1 sur 9 places) : alice")
+        await bob.send("y")
+        await bob.wait_for("Avec combien de CUBES prenez-vous place")
+        await bob.send("500\r")
+        await bob.wait_for("[X] Quitter la table")
+        await alice.wait_for("bob setzt sich mit 500 CUBES an den Tisch.")
+
+        advance(5)
+        await alice.wait_for("Hand 1: alice hat den Button; Blinds 5/10.")
+        await bob.wait_for("Main 1 : alice a le bouton ; blinds 5/10.")
+        await alice.wait_for("bob setzt den Big Blind (10).")
+        await bob.wait_for("bob pose la grosse blind (10).")
+        await alice.wait_for("[F] Aussteigen  [C] Mitgehen 5")
+        await alice.wait_for("[R] Erhöhen auf 20")
+        assert "Am Zug ... alice" in alice.text and "Runde .... Preflop-Limit 10" in alice.text
+        assert "À jouer .. alice" in bob.text and "Tour ..... préflop, mise 10" in bob.text
+        assert "Main 1, préflop" in bob.text and "Hand 1, Preflop" in alice.text
+        await alice.send("r")
+        await alice.wait_for("alice erhöht auf 20.")
+        await bob.wait_for("alice relance à 20.")
+        await bob.wait_for("[F] Se coucher  [C] Suivre 10")
+        await bob.wait_for("[R] Relancer à 30")
+        await bob.send("c")
+        await alice.wait_for("bob geht für 10 mit.")
+        await bob.wait_for("bob suit pour 10.")
+        await alice.wait_for("FLOP: ")
+        await bob.wait_for("FLOP : ")
+        await bob.wait_for("[C] Parole")
+        await bob.send("c")
+        await alice.wait_for("bob checkt.")
+        await alice.wait_for("[R] Setzen 10")
+        await alice.send("r")
+        await bob.wait_for("alice mise 10.")
+        await bob.send("f")
+        await alice.wait_for("bob steigt aus.")
+        await bob.wait_for("bob se couche.")
+        await alice.wait_for("alice gewinnt 40 CUBES.")
+        await bob.wait_for("alice gagne 40 CUBES.")
+        await alice.wait_for("[Chips 1.020]")
+        await bob.wait_for("[tapis 480]")
+
+
+@pytest.mark.e2e
+async def test_a_german_and_a_french_player_play_schiebe_poker_each_in_their_own_language(
+        tmp_path):
+    """At a Schiebe-Poker table alice reads German and bob French: the proposal and the
+    vote, the middle row, the piles and the cards' labels in the text's words, each push
+    and swap logged in both languages at the same moment, the final ranking."""
+    from tests.test_schiebe_e2e import log, wait_log
+    rules = {"seats": 3, "rounds": 2, "ante": 10}
+    async with table_world(tmp_path, tables=[("schiebe", "Schiebe", "schiebe", rules)]) as (
+            server, connect, advance):
+        alice, bob = await connect("alice"), await connect("bob")
+        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        await alice.send("p")
+        await alice.wait_for("Schiebe -- Schiebe-Poker für 2-3 Spieler")
+        await alice.wait_for("Grundeinsatz 10 CUBES pro Spieler; die Erstplatzierten teilen "
+                             "sich den Pot.")
+        await alice.send("y")
+        await alice.wait_for("[X] Tisch verlassen")
+        await bob.send("p")
+        await bob.wait_for("Schiebe -- Schiebe-Poker pour 2 à 3 joueurs")
+        await bob.send("y")
+        await bob.wait_for("[X] Quitter la table")
+        await alice.wait_for("[S] Runden vorschlagen (2-7, 2)")
+        await alice.send("s")
+        await alice.wait_for("Runden (2-7, Enter: 2): _")
+        await alice.send("\r")
+        await bob.wait_for("[Y] Accepter 2 manches  [N] Refuser")
+        await wait_log(bob, "alice propose de jouer 2 manches : les autres, [Y] accepter ou "
+                            "[N] refuser.")
+        await bob.send("y")
+        await alice.wait_for("Runde 1 von 2")
+        await bob.wait_for("Manche 1 sur 2")
+        await wait_log(alice, "Schiebe-Poker ERÖFFNET: 2 Runden (Pot 20 CUBES).")
+        await wait_log(bob, "Schiebe-Poker LANCÉ : 2 manches (pot de 20 CUBES).")
+        assert "MITTE" in alice.text and "Nachziehstapel" in alice.text
+        assert "DU        verdeckt [" in alice.text and "VOUS      cachées [" in bob.text
+        assert "MILIEU" in bob.text and "Pioche" in bob.text and "Défausse" in bob.text
+        table = server.app.tables["schiebe"].service.table
+        first = table.current
+        mover = alice if first == "alice" else bob
+        await mover.wait_for("[<] Links schieben" if mover is alice else "[<] Pousser à gauche")
+        await mover.send("<")
+        await wait_log(alice, f"{first} hat die Mitte nach links geschoben; ")
+        await wait_log(bob, f"{first} a poussé le milieu vers la gauche ; ")
+        await mover.send("n")
+        await wait_log(alice, f"{first} hat nicht getauscht.")
+        await wait_log(bob, f"{first} n'a pas échangé.")
+        while server.app.tables["schiebe"].service.snapshot.phase.value == "playing":
+            who = alice if table.current == "alice" else bob
+            await who.wait_for("[N] Nicht tauschen" if who is alice else "[N] Pas d'échange")
+            version = server.app.tables["schiebe"].service.snapshot.version
+            await who.send("n")
+            await wait_until(
+                lambda: server.app.tables["schiebe"].service.snapshot.version > version)
+        await alice.wait_for("RANGFOLGE des letzten Spiels")
+        await bob.wait_for("CLASSEMENT FINAL de la dernière partie")
+        await wait_log(alice, "Rangfolge: 1. ")
+        await wait_log(bob, "Classement final : 1. ")
+        assert "Final ranking" not in log(alice) + log(bob)
