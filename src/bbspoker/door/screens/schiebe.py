@@ -197,7 +197,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     stakes = (t.gettext("Ante {ante} CUBES a player; the first-ranked share the pot.").format(
         ante=n(rules.ante)) if rules.ante else t.gettext("No stakes: played for the ranking."))
     lines = ["", t.gettext("{table} -- Schiebe-Poker for 2-{seats} players").format(
-                 table=entry.name, seats=rules.seats), stakes,
+                 table=entry.name, seats=rules.seats), *textwrap.wrap(stakes, WIDTH - 1),
              *textwrap.wrap(t.gettext("Push the middle row left or right, swap your open cards "
                                       "with it; after the agreed rounds the best poker "
                                       "category wins (equal categories tie)."), WIDTH - 1),
