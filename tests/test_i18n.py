@@ -6,6 +6,8 @@ French at once, on pyte screens."""
 from __future__ import annotations
 
 import ast
+import asyncio
+import contextlib
 import re
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.text import display_width
 from tests.tableplay import info, table_world
+from tests.telnetclient import wait_until
 from tests.test_screen import paint
 
 SRC = Path(bbspoker.__file__).parent
@@ -89,7 +92,16 @@ CHECKED = {
     "door/prompts.py": ((), True),
     "door/screens/draw40.py": (("_prompt", "_watching_message"), True),
     "door/messages.py": (("describe_hand", "round_label", "seconds_text", "cards_word", "_won",
-                          "_event_text", "describe_event", "refusal", "describe_stats"), False),
+                          "_event_text", "describe_event", "refusal", "describe_stats",
+                          "card_name", "category_name", "_names", "_pushed", "_swapped",
+                          "_swapped_all", "_places", "_split", "_ranking", "_schiebe_event",
+                          "street_name", "holdem_hand", "_holdem_event"), False),
+    "door/screens/schiebe.py": (("rows", "_table_rows", "_label", "_opponent", "_between_games",
+                                 "_commands", "_prompt", "_info", "labelled", "command_lines",
+                                 "bottom_rows", "render", "command_area"), True),
+    "door/screens/holdem.py": (("rows", "_seat_cell", "_middle", "_commands", "_info",
+                                "_prompt"), True),
+    "door/screens/regions.py": (("render",), False),
     "app.py": ((), True),
     "transport/gateway.py": ((), True),
     "transport/session.py": ((), True),
@@ -182,6 +194,10 @@ def test_every_yes_no_question_shows_the_languages_own_keys(lang):
     assert len(questions) >= 5
     for m in questions:
         assert f"({t.yes}/{t.no})" in t.gettext(m.id), m.id
+    keys = [m for m in _catalogue(lang) if isinstance(m.id, str) and "[Y]" in m.id]
+    assert keys                                         # Schiebe-Poker's vote
+    for m in keys:
+        assert f"[{t.yes.upper()}]" in t.gettext(m.id), m.id
     assert (t.answer(t.yes.upper()), t.answer("y"), t.answer(t.no), t.answer("q")) == \
         (True, True, False, None)
 
@@ -522,3 +538,414 @@ async def test_refusals_and_the_sysops_kick_speak_the_users_language(tmp_path):
             assert "The sysop" not in c.text and "Sorry" not in c.text
         finally:
             await c.close()
+
+
+# --- the Hold'em and Schiebe-Poker screens in every language ------------------------------
+
+class _Viewer:
+    """What a row-drawn table screen reads of its session: a player at 80x24 in ``lang``
+    with twelve X-messages waiting."""
+
+    def __init__(self, handle: str, lang: str) -> None:
+        from tests.test_screen import term
+        self.handle, self.language = handle, lang
+        self.term, self.encoding, self.cols, self.rows = term(), "utf-8", 80, 24
+        self.inbox = [None] * 12
+
+
+class _Entry:
+    """A table of the lobby as the screens read it: name, rules, service."""
+
+    def __init__(self, service, rules) -> None:
+        from types import SimpleNamespace
+        self.name, self.service, self.spec = "Salon", service, SimpleNamespace(rules=rules)
+
+
+class _App:
+    class ledger:           # noqa: N801 - the screens read app.ledger.balance
+        @staticmethod
+        def balance(handle: str) -> int:
+            return 1234567
+
+
+@contextlib.asynccontextmanager
+async def _service(game):
+    """A running table service around ``game`` on a fake clock; yields (service, clock)."""
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    from tests.telnetclient import FakeClock
+    clock = FakeClock()
+    service = TableService(game, Bus(), clock)
+    task = asyncio.create_task(service.run())
+    try:
+        yield service, clock
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def _screens(kind, entry, handle: str, watching: bool = False):
+    """``kind``'s screen for ``handle`` in every language, up to date with the table."""
+    screens = [kind(_Viewer(handle, lang), _App(), entry, watching=watching)
+               for lang in LANGUAGES]
+    return screens
+
+
+def _shown(screens, set_up=None) -> dict[str, list[str]]:
+    """Each screen's 24 rows now (after ``set_up(screen)``), by language."""
+    out = {}
+    for screen in screens:
+        screen.snapshot = screen.service.snapshot
+        if not screen.watching:
+            screen.cards = screen.service.cards_of(screen.handle)
+        if set_up is not None:
+            set_up(screen)
+        out[screen.t.lang] = screen.rows()[0]
+    return out
+
+
+class _Fits:
+    """Every text the row screens fit into a region, checked: none is wider than its
+    region (``fit`` would cut it). Patches ``fit`` of the Hold'em and Schiebe-Poker
+    screens."""
+
+    def __init__(self, monkeypatch) -> None:
+        from bbspoker.door.screens import holdem, schiebe
+        from bbspoker.text import clean_text, fit
+        self.cut: list[tuple[str, int]] = []
+
+        def strict(text: str, width: int) -> str:
+            if display_width(clean_text(text)) > width:
+                self.cut.append((text, width))
+            return fit(text, width)
+
+        monkeypatch.setattr(holdem, "fit", strict)
+        monkeypatch.setattr(schiebe, "fit", strict)
+
+
+def _check_rows(rows: list[str], split: int = 46) -> None:
+    """24 rows of 80 cells (the last 79: the bottom-right cell is never written) with the
+    borders in their columns (the command area's at ``split + 1``)."""
+    assert len(rows) == 24
+    for n, row in enumerate(rows):
+        assert display_width(row) == (79 if n == 23 else 80), (n, row)
+    for n in range(9, 13):
+        assert rows[n][0] == "|" and rows[n][split + 1] == "|" and rows[n][79] == "|", rows[n]
+    for n in (8, 13):
+        assert rows[n][0] == "+" and rows[n][split + 1] == "+" and rows[n][79] == "+", rows[n]
+
+
+async def _settle(service, ready) -> None:
+    from tests.telnetclient import wait_until
+    service.wake()
+    await wait_until(lambda: ready(service.snapshot))
+
+
+async def test_every_hold_em_screen_fits_its_regions_in_every_language(monkeypatch):
+    """The Hold'em table in every state a player meets -- waiting for players, each
+    player's turn with fold/call/raise, a raise to call, the exit question, a refusal, the
+    showdown's shown cards, sitting out, a spectator's screen -- rendered in English,
+    German and French with 4- and 7-digit numbers: every row is 80 cells, every border in
+    its column, and no text is cut to fit its region; the labels are the language's."""
+    import random
+
+    from bbspoker.door.screens.holdem import HoldemScreen
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.holdem import Holdem, HoldemRules, Street
+    from bbspoker.rules.money import SYSTEM
+    from bbspoker.store.wallet import MemoryWallet
+    fits = _Fits(monkeypatch)
+    rules = HoldemRules(seats=9, small_bet=1000, between_hands=5.0)
+    players = ("alice", "bob", "Nicolas")
+    game = Holdem(MemoryWallet({**{h: 10**6 for h in players}, SYSTEM: 0}), rules,
+                  rng=random.Random(7))
+    seen: list[dict[str, list[str]]] = []
+    async with _service(game) as (service, clock):
+        entry = _Entry(service, rules)
+        await service.call("alice", act.Sit(buy_in=100000))
+        screens = {h: _screens(HoldemScreen, entry, h) for h in players}
+        seen.append(_shown(screens["alice"]))
+        assert "Keine Hand: warte auf Spieler" in "".join(seen[-1]["de"])
+        await service.call("bob", act.Sit(buy_in=100000))
+        await service.call("Nicolas", act.Sit(buy_in=20000))
+        watcher = _screens(HoldemScreen, entry, "carol", watching=True)
+        seen.append(_shown(watcher))
+        clock.advance(5)
+        await _settle(service, lambda s: s.current is not None)
+        turns = 0
+        while service.snapshot.board.street is not Street.IDLE:
+            snap = service.snapshot
+            for h in players:
+                seen.append(_shown(screens[h]))
+            seen.append(_shown(screens[snap.current], lambda s: setattr(s, "mode", "exit")))
+            seen.append(_shown(screens[snap.current], lambda s: setattr(
+                s, "error", refusal(RuleError("check_free"), s.t))))
+            legal = snap.actions[snap.current]
+            action = act.BetRaise() if act.BetRaise in legal and turns < 4 else act.CheckCall()
+            await service.call(snap.current, action)
+            turns += 1
+        for h in players:                               # the showdown's cards on the seats
+            seen.append(_shown(screens[h]))
+        await service.call("Nicolas", act.SitOut(out=True))
+        seen.append(_shown(screens["Nicolas"]))
+        seen.append(_shown(watcher))
+    assert not fits.cut, sorted(set(fits.cut))
+    for shown in seen:
+        for rows in shown.values():
+            _check_rows(rows)
+    german = "\n".join("\n".join(shown["de"]) for shown in seen)
+    french = "\n".join("\n".join(shown["fr"]) for shown in seen)
+    for words in ("Am Zug ...", "Uhr ......", "Runde .... Preflop-Limit 1.000", "[F] Aussteigen",
+                  "[C] Mitgehen", "[R] Erhöhen auf", "[1.234.567 CUBES]", "[Chips ",
+                  "Gehen? Du steigst aus dieser Hand aus. (j/n)", "[12 X-Messages]"):
+        assert words in german, words
+    for words in ("À jouer ..", "Temps ....", "[F] Se coucher", "[C] Suivre", "[R] Relancer à",
+                  "Vous faites une pause : [I] pour revenir.", "TABLEAU", "[tapis "):
+        assert words in french, words
+
+
+async def test_every_schiebe_poker_screen_fits_its_regions_in_every_language(monkeypatch):
+    """The Schiebe-Poker table in every state a player meets -- waiting for a second
+    player, the proposal and the vote, each turn with push/swap keys, a swap half chosen,
+    the rounds being typed, the exit question, a refusal, a spectator, the final ranking --
+    rendered in English, German and French with 7-digit numbers: every row is 80 cells,
+    every border in its column, no text is cut to fit; the words are the text's
+    (Nachziehstapel, Ablage, verdeckt/offen, Rangfolge; pioche, défausse)."""
+    import random
+
+    from bbspoker.door.keys import LineEditor
+    from bbspoker.door.screens.schiebe import SchiebeScreen
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.schiebe.actions import LEFT, RIGHT, NoSwap, Propose, Push, Swap, SwapAll, Vote
+    from bbspoker.rules.schiebe.game import Phase, Schiebe, SchiebeRules
+    from bbspoker.store.wallet import MemoryWallet
+    fits = _Fits(monkeypatch)
+    rules = SchiebeRules(seats=4, rounds=2, ante=1000)
+    players = ("alice", "bob", "Nicolas", "Chloe")
+    game = Schiebe(MemoryWallet({h: 10**6 for h in players}), rules, rng=random.Random(5))
+    seen: list[dict[str, list[str]]] = []
+    async with _service(game) as (service, clock):
+        entry = _Entry(service, rules)
+        await service.call("alice", act.Sit())
+        screens = {h: _screens(SchiebeScreen, entry, h) for h in players}
+        seen.append(_shown(screens["alice"]))
+        for h in players[1:]:
+            await service.call(h, act.Sit())
+        watcher = _screens(SchiebeScreen, entry, "carol", watching=True)
+        seen.append(_shown(screens["bob"]))
+        seen.append(_shown(screens["alice"], lambda s: (setattr(s, "mode", "rounds"),
+                                                        setattr(s, "editor", LineEditor(1)))))
+        await service.call("alice", Propose(2))
+        await service.call("bob", Vote(True))
+        for h in ("alice", "bob", "Nicolas"):
+            seen.append(_shown(screens[h]))
+        seen.append(_shown(watcher))
+        for h in ("Nicolas", "Chloe"):
+            await service.call(h, Vote(True))
+        moves = iter([Push(LEFT), Swap(0, 2), Push(RIGHT), SwapAll()])
+        while service.snapshot.phase is Phase.PLAYING:
+            snap = service.snapshot
+            for h in players:
+                seen.append(_shown(screens[h]))
+            me = screens[snap.current]
+            seen.append(_shown(me, lambda s: setattr(s, "swap_from", 1)))
+            seen.append(_shown(me, lambda s: setattr(s, "mode", "exit")))
+            seen.append(_shown(me, lambda s: setattr(
+                s, "error", refusal(RuleError("push_direction"), s.t))))
+            seen.append(_shown(watcher))
+            await service.call(snap.current, next(moves, NoSwap()))
+        for h in players:                                    # the final ranking
+            seen.append(_shown(screens[h]))
+    assert not fits.cut, sorted(set(fits.cut))
+    for shown in seen:
+        for rows in shown.values():
+            _check_rows(rows)
+    german = "\n".join("\n".join(shown["de"]) for shown in seen)
+    french = "\n".join("\n".join(shown["fr"]) for shown in seen)
+    for words in ("MITTE", "Nachziehstapel", "Ablage", "DU        verdeckt [", "offen [",
+                  "[<] Links schieben  [>] Rechts schieben", "[A] Alle drei tauschen",
+                  "Runde 1 von 2", "Pot ...... 4.000 CUBES", "RANGFOLGE des letzten Spiels",
+                  "[J] 2 Runden zustimmen  [N] Ablehnen", "Runden (2-7, Enter: 2): _",
+                  "Deine mittlere offene Karte"):
+        assert words in german, words
+    for words in ("MILIEU", "Pioche", "Défausse", "VOUS      cachées [", "Manche 1 sur 2",
+                  "[<] Pousser à gauche", "CLASSEMENT FINAL", "Pot ...... 4\xa0000 CUBES",
+                  "votre carte ouverte centrale"):
+        assert words in french, words
+
+
+def test_hold_em_and_schiebe_poker_events_read_in_each_language():
+    """The same Hold'em and Schiebe-Poker events in English, German and French: the made
+    hand in the form that follows "with" (German dative: "mit zwei Paaren", "mit einer
+    Straße"), the blinds, the streets, the cards of the log in words (Pik-Dame, dame de
+    pique), the positions' adjectives, plurals, numbers grouped per language."""
+    def say(kind, data, handle="bob"):
+        return {lang: describe_event(Event(kind, handle, data), translator(lang))[1]
+                for lang in LANGUAGES}
+
+    won = say("won", {"amount": 1250, "hand": "TWO_PAIR", "best": "A+ A* 5# 5- K+"})
+    assert won == {"en": "bob wins 1,250 CUBES with two pairs (A+ A* 5# 5- K+).",
+                   "de": "bob gewinnt 1.250 CUBES mit zwei Paaren (A+ A* 5# 5- K+).",
+                   "fr": "bob gagne 1\xa0250 CUBES avec deux paires (A+ A* 5# 5- K+)."}
+    shown = say("show", {"cards": ["J+", "Q+"], "hand": "STRAIGHT", "best": "Q+ J+ 10* 9* 8#"})
+    assert shown["de"] == "bob zeigt J+ Q+ mit einer Straße (Q+ J+ 10* 9* 8#)."
+    assert shown["fr"] == "bob montre J+ Q+ avec une suite (Q+ J+ 10* 9* 8#)."
+    assert say("blind", {"blind": "small", "amount": 5}) == {
+        "en": "bob posts the small blind (5).", "de": "bob setzt den Small Blind (5).",
+        "fr": "bob pose la petite blind (5)."}
+    assert say("fold", {"timeout": True})["de"] == \
+        "bob hat nicht rechtzeitig gehandelt und steigt aus."
+    assert say("board", {"street": "turn", "cards": ["9*"], "board": ["A+", "K*", "2#", "9*"]}
+               )["fr"] == "TURN : 9*   (tableau A+ K* 2# 9*)"
+    swapped = say("swapped", {"own": 0, "middle": 2, "gave": "Q+", "took": "10#"})
+    assert swapped == {
+        "en": "bob swapped their left open card (Q of spades) for the middle row's right "
+              "card (10 of diamonds).",
+        "de": "bob hat die linke offene Karte (Pik-Dame) gegen die rechte Karte der Mitte "
+              "(Karo-10) getauscht.",
+        "fr": "bob a échangé sa carte ouverte de gauche (dame de pique) contre la carte de "
+              "droite du milieu (10 de carreau)."}
+    pushed = say("pushed", {"direction": "right", "out": "A*", "in": "7-"})
+    assert pushed["de"] == ("bob hat die Mitte nach rechts geschoben; Herz-Ass auf den "
+                            "Ablagestapel, Kreuz-7 kam dazu.")
+    late = say("no_swap", {"timeout": True, "count": 2, "seconds": 60})
+    assert late["de"] == ("bob hat nicht innerhalb von 1 Minute gehandelt: 2 verbleibende "
+                          "Aktionen ohne Tausch.")
+    places = [(1, "alice", "TWO_PAIR"), (1, "bob", "TWO_PAIR"), (3, "carol", "HIGH_CARD")]
+    ranking = say("ranking", {"places": places, "pot": 3001, "share": 1500, "remainder": 1})
+    assert ranking["de"] == ("Rangfolge: 1. alice (Zwei Paare), 1. bob (Zwei Paare), 3. carol "
+                             "(Höchste Karte). alice und bob teilen sich den Pot von 3.001 "
+                             "CUBES: je 1.500. 1 CUBE, der sich nicht teilen lässt, geht an "
+                             "das System.")
+    assert ranking["fr"].startswith("Classement final : 1. alice (Deux paires), 1. bob (Deux "
+                                    "paires), 3. carol (Rien). alice et bob se partagent")
+
+
+@pytest.mark.e2e
+async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_language(tmp_path):
+    """At a Hold'em table alice reads German and bob French: the table's entry and the
+    buy-in question, the seats, labels and keys of the screen, and every action of the
+    same hand at the same moment, each in their own language."""
+    rules = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 1000, "between_hands": 5.0,
+             "turn_timeout": 60.0, "seats": 9}
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", rules)]) as (
+            server, connect, advance):
+        alice, bob = await connect("alice"), await connect("bob")
+        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        await alice.send("p")
+        await alice.wait_for("Hold'em -- Texas Hold'em mit festem Limit 10/20 um CUBES, 2-9 "
+                             "Spieler")
+        await alice.wait_for("An den Tisch setzen? (j/n) [W] Zuschauen")
+        await alice.send("j")
+        await alice.wait_for("Mit wie vielen CUBES setzt du dich an den Tisch (50-1.000, "
+                             "Enter: 1.000)?")
+        await alice.send("\r")
+        await alice.wait_for("[X] Tisch verlassen")
+        assert "Keine Hand: warte auf Spieler" in alice.text and "(frei)" in alice.text
+        await bob.send("p")
+        await bob.wait_for("Hold'em -- Texas Hold'em à limite fixe 10/20 en CUBES, de 2 à 9 "
+                           "joueurs")
+        await bob.wait_for("À la table (1 sur 9 places) : alice")
+        await bob.send("o")
+        await bob.wait_for("Avec combien de CUBES prenez-vous place")
+        await bob.send("500\r")
+        await bob.wait_for("[X] Quitter la table")
+        await alice.wait_for("bob setzt sich mit 500 CUBES an den Tisch.")
+
+        advance(5)
+        await alice.wait_for("Hand 1: alice hat den Button; Blinds 5/10.")
+        await bob.wait_for("Main 1 : alice a le bouton ; blinds 5/10.")
+        await alice.wait_for("bob setzt den Big Blind (10).")
+        await bob.wait_for("bob pose la grosse blind (10).")
+        await alice.wait_for("[F] Aussteigen  [C] Mitgehen 5")
+        await alice.wait_for("[R] Erhöhen auf 20")
+        assert "Am Zug ... alice" in alice.text and "Runde .... Preflop-Limit 10" in alice.text
+        assert "À jouer .. alice" in bob.text and "Tour ..... préflop, mise 10" in bob.text
+        assert "Main 1, préflop" in bob.text and "Hand 1, Preflop" in alice.text
+        await alice.send("r")
+        await alice.wait_for("alice erhöht auf 20.")
+        await bob.wait_for("alice relance à 20.")
+        await bob.wait_for("[F] Se coucher  [C] Suivre 10")
+        await bob.wait_for("[R] Relancer à 30")
+        await bob.send("c")
+        await alice.wait_for("bob geht für 10 mit.")
+        await bob.wait_for("bob suit pour 10.")
+        await alice.wait_for("FLOP: ")
+        await bob.wait_for("FLOP : ")
+        await bob.wait_for("[C] Parole")
+        await bob.send("c")
+        await alice.wait_for("bob checkt.")
+        await alice.wait_for("[R] Setzen 10")
+        await alice.send("r")
+        await bob.wait_for("alice mise 10.")
+        await bob.send("f")
+        await alice.wait_for("bob steigt aus.")
+        await bob.wait_for("bob se couche.")
+        await alice.wait_for("alice gewinnt 40 CUBES.")
+        await bob.wait_for("alice gagne 40 CUBES.")
+        await alice.wait_for("[Chips 1.020]")
+        await bob.wait_for("[tapis 480]")
+
+
+@pytest.mark.e2e
+async def test_a_german_and_a_french_player_play_schiebe_poker_each_in_their_own_language(
+        tmp_path):
+    """At a Schiebe-Poker table alice reads German and bob French: the proposal and the
+    vote, the middle row, the piles and the cards' labels in the text's words, each push
+    and swap logged in both languages at the same moment, the final ranking."""
+    from tests.test_schiebe_e2e import log, wait_log
+    rules = {"seats": 3, "rounds": 2, "ante": 10}
+    async with table_world(tmp_path, tables=[("schiebe", "Schiebe", "schiebe", rules)]) as (
+            server, connect, advance):
+        alice, bob = await connect("alice"), await connect("bob")
+        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        await alice.send("p")
+        await alice.wait_for("Schiebe -- Schiebe-Poker für 2-3 Spieler")
+        await alice.wait_for("Grundeinsatz 10 CUBES pro Spieler; die Erstplatzierten teilen "
+                             "sich den Pot.")
+        await alice.send("y")
+        await alice.wait_for("[X] Tisch verlassen")
+        await bob.send("p")
+        await bob.wait_for("Schiebe -- Schiebe-Poker pour 2 à 3 joueurs")
+        await bob.send("y")
+        await bob.wait_for("[X] Quitter la table")
+        await alice.wait_for("[S] Runden vorschlagen (2-7, 2)")
+        await alice.send("s")
+        await alice.wait_for("Runden (2-7, Enter: 2): _")
+        await alice.send("\r")
+        await bob.wait_for("[O] Accepter 2 manches  [N] Refuser")
+        await wait_log(bob, "alice propose de jouer 2 manches : les autres, [O] accepter ou "
+                            "[N] refuser.")
+        await bob.send("y")
+        await alice.wait_for("Runde 1 von 2")
+        await bob.wait_for("Manche 1 sur 2")
+        await wait_log(alice, "Schiebe-Poker ERÖFFNET: 2 Runden (Pot 20 CUBES).")
+        await wait_log(bob, "Schiebe-Poker LANCÉ : 2 manches (pot de 20 CUBES).")
+        assert "MITTE" in alice.text and "Nachziehstapel" in alice.text
+        assert "DU        verdeckt [" in alice.text and "VOUS      cachées [" in bob.text
+        assert "MILIEU" in bob.text and "Pioche" in bob.text and "Défausse" in bob.text
+        table = server.app.tables["schiebe"].service.table
+        first = table.current
+        mover = alice if first == "alice" else bob
+        await mover.wait_for("[<] Links schieben" if mover is alice else "[<] Pousser à gauche")
+        await mover.send("<")
+        await wait_log(alice, f"{first} hat die Mitte nach links geschoben; ")
+        await wait_log(bob, f"{first} a poussé le milieu vers la gauche ; ")
+        await mover.send("n")
+        await wait_log(alice, f"{first} hat nicht getauscht.")
+        await wait_log(bob, f"{first} n'a pas échangé.")
+        while server.app.tables["schiebe"].service.snapshot.phase.value == "playing":
+            who = alice if table.current == "alice" else bob
+            await who.wait_for("[N] Nicht tauschen" if who is alice else "[N] Pas d'échange")
+            version = server.app.tables["schiebe"].service.snapshot.version
+            await who.send("n")
+            await wait_until(
+                lambda: server.app.tables["schiebe"].service.snapshot.version > version)
+        await alice.wait_for("RANGFOLGE des letzten Spiels")
+        await bob.wait_for("CLASSEMENT FINAL de la dernière partie")
+        await wait_log(alice, "Rangfolge: 1. ")
+        await wait_log(bob, "Classement final : 1. ")
+        assert "Final ranking" not in log(alice) + log(bob)

@@ -1,11 +1,11 @@
-"""Sentences for people: what the rules and the table say in codes, made into English.
+"""Sentences for people: what the rules and the table say in codes, made into words.
 
 The rules and the table speak in codes (:class:`~bbspoker.rules.events.Event`,
 :class:`~bbspoker.rules.events.RuleError`, the game record's operations); this module
 is the one place that turns them into the words of the message area, the refusals,
 the hand descriptions and the hand history of ``bbspoker games show``. Each viewer's
-screen calls it when it shows a line, so the same event can be rendered per viewer
-(and, later, per viewer's language).
+screen calls it when it shows a line with its viewer's translator, so the same event
+reads in each viewer's language (issue 18). ``games show`` (the admin CLI) stays English.
 """
 
 from __future__ import annotations
@@ -169,10 +169,10 @@ _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
 def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     h, d, k = e.handle, e.data, e.kind
     if k in _SCHIEBE_EVENTS or (k in ("started", "round") and "rounds" in d):
-        return _schiebe_event(e)
+        return _schiebe_event(e, t)
     if k in _HOLDEM_EVENTS or (k == "bet" and "street" in d) or (k == "won" and "amount" in d) \
             or (k == "sat" and "buy_in" in d) or (k == "left" and "cash_out" in d):
-        return _holdem_event(e)
+        return _holdem_event(e, t)
     n = t.number
     _ = t.gettext
     if k == "sat":
@@ -280,8 +280,8 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
 def describe_event(event: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """``(tag, sentence)`` for the message area, or ``None`` for an event that shows no
     line (``cards``, ``turn``: they change the screen itself). ``tag`` is
-    :data:`SYSTEM` or :data:`INFO`. ``t``: the viewer's language (draw40's events are
-    translated; Hold'em's and Schiebe-Poker's are English yet)."""
+    :data:`SYSTEM` or :data:`INFO`. ``t``: the viewer's language (the events of every
+    game kind are translated)."""
     return _event_text(event, t)
 
 
@@ -416,16 +416,30 @@ def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
 
 # ------------------------------------------------------------------ Schiebe-Poker (issue 17)
 
-_SUIT_WORDS = {"+": "spades", "*": "hearts", "#": "diamonds", "-": "clubs"}
-#: Positions of the middle row and of one's open cards, 0 to 2 from the left.
+# A card of the 52 in words for the log: its suit, and the faces' names (numbers stay).
+_SUIT_WORDS = {"+": NP_("suit", "spades"), "*": NP_("suit", "hearts"),
+               "#": NP_("suit", "diamonds"), "-": NP_("suit", "clubs")}
+_FACE_WORDS = {"J": NP_("card rank", "J"), "Q": NP_("card rank", "Q"),
+               "K": NP_("card rank", "K"), "A": NP_("card rank", "A")}
+#: Positions of the middle row and of one's open cards, 0 to 2 from the left (codes; the
+#: words people read are :data:`OWN_POSITIONS` and :data:`MIDDLE_POSITIONS`).
 POSITIONS = ("left", "centre", "right")
-#: Schiebe-Poker values a hand by its category only (High card to Royal flush).
+#: One's own open card by its position, as in "your left open card" (``(context, text)``
+#: for :meth:`~bbspoker.door.i18n.Translator.pgettext`).
+OWN_POSITIONS = (NP_("own open card", "left"), NP_("own open card", "centre"),
+                 NP_("own open card", "right"))
+#: A card of the middle row by its position, as in "the middle row's left card".
+MIDDLE_POSITIONS = (NP_("middle card", "left"), NP_("middle card", "centre"),
+                    NP_("middle card", "right"))
+_DIRECTIONS = {"left": NP_("push direction", "left"), "right": NP_("push direction", "right")}
+#: Schiebe-Poker values a hand by its category only (High card to Royal flush): the
+#: English names (:func:`category_name` translates them).
 CATEGORY_NAMES = {
-    Category.HIGH_CARD: "High card", Category.ONE_PAIR: "One pair",
-    Category.TWO_PAIR: "Two pairs", Category.THREE_OF_A_KIND: "Three of a kind",
-    Category.STRAIGHT: "Straight", Category.FLUSH: "Flush", Category.FULL_HOUSE: "Full house",
-    Category.FOUR_OF_A_KIND: "Four of a kind", Category.STRAIGHT_FLUSH: "Straight flush",
-    Category.ROYAL_FLUSH: "Royal flush",
+    Category.HIGH_CARD: N_("High card"), Category.ONE_PAIR: N_("One pair"),
+    Category.TWO_PAIR: N_("Two pairs"), Category.THREE_OF_A_KIND: N_("Three of a kind"),
+    Category.STRAIGHT: N_("Straight"), Category.FLUSH: N_("Flush"),
+    Category.FULL_HOUSE: N_("Full house"), Category.FOUR_OF_A_KIND: N_("Four of a kind"),
+    Category.STRAIGHT_FLUSH: N_("Straight flush"), Category.ROYAL_FLUSH: N_("Royal flush"),
 }
 _SCHIEBE_EVENTS = frozenset({"proposed", "voted", "vote_failed", "vote_lapsed", "vote_void",
                              "dealt", "first", "pushed", "swapped", "swapped_all", "no_swap",
@@ -434,111 +448,163 @@ _SCHIEBE_OPERATIONS = frozenset({"rounds", "middle", "first", "push", "swap", "s
                                  "no_swap", "ranking"})
 
 
-def card_name(card: str) -> str:
-    """A card of the 52 in words for the log: ``"7*"`` -> ``"7 of hearts"``, ``"Q+"`` ->
-    ``"Q of spades"``."""
-    return f"{card[:-1]} of {_SUIT_WORDS.get(card[-1], card[-1])}"
+def card_name(card: str, t: Translator = ENGLISH) -> str:
+    """A card of the 52 in words for the log, in ``t``'s language: ``"7*"`` -> ``"7 of
+    hearts"``, ``"Q+"`` -> ``"Q of spades"`` (German ``"Herz-7"``, ``"Pik-Dame"``; French
+    ``"7 de cœur"``, ``"dame de pique"``)."""
+    rank, suit = card[:-1], card[-1]
+    face = _FACE_WORDS.get(rank)
+    # TRANSLATORS: a card in the log: {rank} is 2-10 or a face (J, Q, K, A translated
+    # with context "card rank"), {suit} a suit (context "suit").
+    return t.gettext("{rank} of {suit}").format(
+        rank=t.pgettext(*face) if face else rank,
+        suit=t.pgettext(*_SUIT_WORDS[suit]) if suit in _SUIT_WORDS else suit)
 
 
-def category_name(value: Category | str | int) -> str:
-    """A Schiebe-Poker hand value for people: ``"Two pairs"`` (from the category, its
-    recorded name ``"TWO_PAIR"`` or its number)."""
+def category_name(value: Category | str | int, t: Translator = ENGLISH) -> str:
+    """A Schiebe-Poker hand value for people in ``t``'s language: ``"Two pairs"``
+    (German ``"Zwei Paare"``), from the category, its recorded name ``"TWO_PAIR"`` or its
+    number."""
     if isinstance(value, str):
         value = Category[value]
-    return CATEGORY_NAMES[Category(value)]
+    return t.gettext(CATEGORY_NAMES[Category(value)])
 
 
-def _names(cards: Any) -> str:
-    return ", ".join(card_name(c) for c in (cards.split() if isinstance(cards, str) else cards))
+def _names(cards: Any, t: Translator = ENGLISH) -> str:
+    return ", ".join(card_name(c, t)
+                     for c in (cards.split() if isinstance(cards, str) else cards))
 
 
-def _pushed(h: str | None, d: Mapping[str, Any]) -> str:
-    text = f"{h} pushed the middle to the {d['direction']}; {card_name(d['out'])} to the discard pile"
-    if d.get("reshuffle"):
-        n = d.get("reshuffled")
-        pile = f"the {n} cards of the discard pile" if n else "the discard pile"
-        text += f"; the draw pile was empty, so {pile} were shuffled into a new one"
-    return text + f", {card_name(d['in'])} came in."
+def _pushed(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    word = _DIRECTIONS.get(d["direction"])
+    values = {"h": h, "direction": t.pgettext(*word) if word else d["direction"],
+              "out": card_name(d["out"], t), "came": card_name(d["in"], t)}
+    if not d.get("reshuffle"):
+        return t.gettext("{h} pushed the middle to the {direction}; {out} to the discard "
+                         "pile, {came} came in.").format(**values)
+    n = d.get("reshuffled")
+    if not n:
+        return t.gettext("{h} pushed the middle to the {direction}; {out} to the discard "
+                         "pile; the draw pile was empty, so the discard pile was shuffled "
+                         "into a new one, {came} came in.").format(**values)
+    return t.ngettext("{h} pushed the middle to the {direction}; {out} to the discard pile; "
+                      "the draw pile was empty, so the {n} card of the discard pile was "
+                      "shuffled into a new one, {came} came in.",
+                      "{h} pushed the middle to the {direction}; {out} to the discard pile; "
+                      "the draw pile was empty, so the {n} cards of the discard pile were "
+                      "shuffled into a new one, {came} came in.", n).format(
+        n=t.number(n), **values)
 
 
-def _swapped(h: str | None, d: Mapping[str, Any]) -> str:
-    return (f"{h} swapped their {POSITIONS[d['own']]} open card ({card_name(d['gave'])}) "
-            f"for the middle row's {POSITIONS[d['middle']]} card ({card_name(d['took'])}).")
+def _swapped(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    return t.gettext("{h} swapped their {own} open card ({gave}) for the middle row's "
+                     "{middle} card ({took}).").format(
+        h=h, own=t.pgettext(*OWN_POSITIONS[d["own"]]), gave=card_name(d["gave"], t),
+        middle=t.pgettext(*MIDDLE_POSITIONS[d["middle"]]), took=card_name(d["took"], t))
 
 
-def _swapped_all(h: str | None, d: Mapping[str, Any]) -> str:
-    return (f"{h} swapped all three open cards with the middle row, left with left: gave "
-            f"{_names(d['gave'])}; took {_names(d['took'])}.")
+def _swapped_all(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    return t.gettext("{h} swapped all three open cards with the middle row, left with left: "
+                     "gave {gave}; took {took}.").format(
+        h=h, gave=_names(d["gave"], t), took=_names(d["took"], t))
 
 
-def _places(places: Sequence[Sequence[Any]]) -> str:
-    return ", ".join(f"{p}. {h} ({category_name(c)})" for p, h, c in places)
+def _places(places: Sequence[Sequence[Any]], t: Translator = ENGLISH) -> str:
+    # TRANSLATORS: one place of the final ranking: "1. alice (Two pairs)".
+    return ", ".join(t.gettext("{place}. {h} ({category})").format(
+        place=p, h=h, category=category_name(c, t)) for p, h, c in places)
 
 
-def _split(places: Sequence[Sequence[Any]], pot: int, share: int, remainder: int) -> str:
-    """The pot's split among the first-ranked, and the remainder to the system."""
+def _split(places: Sequence[Sequence[Any]], pot: int, share: int, remainder: int,
+           t: Translator = ENGLISH) -> str:
+    """The pot's split among the first-ranked, and the remainder to the system (each
+    sentence after a space)."""
     if not pot:
         return ""
+    n = t.number
     firsts = [h for p, h, _ in places if p == 1]
     if len(firsts) == 1:
-        text = f" {firsts[0]} wins the pot of {pot} CUBES."
+        text = t.gettext("{h} wins the pot of {pot} CUBES.").format(h=firsts[0], pot=n(pot))
     else:
-        who = ", ".join(firsts[:-1]) + " and " + firsts[-1]
-        text = f" {who} share the pot of {pot} CUBES: {share} each."
-    if remainder == 1:
-        text += " 1 CUBE that does not divide goes to the system."
-    elif remainder:
-        text += f" {remainder} CUBES that do not divide go to the system."
-    return text
+        who = t.gettext("{names} and {last}").format(names=", ".join(firsts[:-1]),
+                                                     last=firsts[-1])
+        text = t.gettext("{who} share the pot of {pot} CUBES: {share} each.").format(
+            who=who, pot=n(pot), share=n(share))
+    if remainder:
+        text += " " + t.ngettext("{n} CUBE that does not divide goes to the system.",
+                                 "{n} CUBES that do not divide go to the system.",
+                                 remainder).format(n=n(remainder))
+    return " " + text
 
 
-def _schiebe_event(e: Event) -> tuple[str, str] | None:
-    """The message-area line of a Schiebe-Poker event (``rules/schiebe/game.py``)."""
+def _ranking(places: Sequence[Sequence[Any]], pot: int, share: int, remainder: int,
+             t: Translator = ENGLISH) -> str:
+    return (t.gettext("Final ranking: {places}.").format(places=_places(places, t))
+            + _split(places, pot, share, remainder, t))
+
+
+def _schiebe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
+    """The message-area line of a Schiebe-Poker event (``rules/schiebe/game.py``) in
+    ``t``'s language."""
     h, d, k = e.handle, e.data, e.kind
+    _, n = t.gettext, t.number
     if k == "proposed":
-        return SYSTEM, (f"{h} proposes to play {d['rounds']} rounds: everyone else, [Y] agree "
-                        "or [N] refuse.")
+        return SYSTEM, _("{h} proposes to play {rounds} rounds: everyone else, [Y] agree or "
+                         "[N] refuse.").format(h=h, rounds=n(d["rounds"]))
     if k == "voted":
-        return SYSTEM, f"{h} agrees to {d['rounds']} rounds."
+        return SYSTEM, _("{h} agrees to {rounds} rounds.").format(h=h, rounds=n(d["rounds"]))
     if k == "vote_failed":
         if d.get("why") == "too_few_antes":
-            return SYSTEM, (f"At least two players with the {d['ante']} CUBES ante are needed: "
-                            "no game.")
-        return SYSTEM, f"{h} does not want {d['rounds']} rounds: no game."
+            return SYSTEM, _("At least two players with the {ante} CUBES ante are needed: "
+                             "no game.").format(ante=n(d["ante"]))
+        return SYSTEM, _("{h} does not want {rounds} rounds: no game.").format(
+            h=h, rounds=n(d["rounds"]))
     if k == "vote_lapsed":
-        missing = ", ".join(d.get("missing", ())) or "someone"
-        return SYSTEM, f"Not everyone answered in time ({missing}): no game."
+        missing = ", ".join(d.get("missing", ()))
+        if not missing:
+            return SYSTEM, _("Not everyone answered in time: no game.")
+        return SYSTEM, _("Not everyone answered in time ({missing}): no game.").format(
+            missing=missing)
     if k == "vote_void":
-        return SYSTEM, "The seats changed: the proposal is dropped."
+        return SYSTEM, _("The seats changed: the proposal is dropped.")
     if k == "started":
-        pot = f" (pot {d['pot']} CUBES)" if d.get("pot") else ""
-        return SYSTEM, f"Schiebe-Poker STARTED: {d['rounds']} rounds{pot}."
+        if d.get("pot"):
+            return SYSTEM, _("Schiebe-Poker STARTED: {rounds} rounds (pot {pot} CUBES).").format(
+                rounds=n(d["rounds"]), pot=n(d["pot"]))
+        return SYSTEM, _("Schiebe-Poker STARTED: {rounds} rounds.").format(rounds=n(d["rounds"]))
     if k == "dealt":
-        return INFO, (f"Each player has two hidden and three open cards; the middle row is "
-                      f"{_names(d['middle'])}; {d['draw']} cards in the draw pile.")
+        return INFO, t.ngettext(
+            "Each player has two hidden and three open cards; the middle row is {middle}; "
+            "{n} card in the draw pile.",
+            "Each player has two hidden and three open cards; the middle row is {middle}; "
+            "{n} cards in the draw pile.", d["draw"]).format(
+            middle=_names(d["middle"], t), n=n(d["draw"]))
     if k == "first":
-        return SYSTEM, f"{h} was drawn to begin."
+        return SYSTEM, _("{h} was drawn to begin.").format(h=h)
     if k == "round":
-        return INFO, f"Round {d['round']} of {d['rounds']} begins."
+        return INFO, _("Round {round} of {rounds} begins.").format(
+            round=n(d["round"]), rounds=n(d["rounds"]))
     if k == "pushed":
-        return SYSTEM, _pushed(h, d)
+        return SYSTEM, _pushed(h, d, t)
     if k == "swapped":
-        return SYSTEM, _swapped(h, d)
+        return SYSTEM, _swapped(h, d, t)
     if k == "swapped_all":
-        return SYSTEM, _swapped_all(h, d)
+        return SYSTEM, _swapped_all(h, d, t)
     if k == "no_swap":
         if d.get("timeout"):
-            n = d.get("count", 1)
-            return SYSTEM, (f"{h} did not act within {seconds_text(d['seconds'])}: no swap for "
-                            f"the remaining {'action' if n == 1 else f'{n} actions'}.")
-        return SYSTEM, f"{h} did not swap."
+            count = d.get("count", 1)
+            return SYSTEM, t.ngettext(
+                "{h} did not act within {time}: no swap for the remaining action.",
+                "{h} did not act within {time}: no swap for the remaining {n} actions.",
+                count).format(h=h, time=seconds_text(d["seconds"], t), n=n(count))
+        return SYSTEM, _("{h} did not swap.").format(h=h)
     if k == "revealed":
         cards = list(d["cards"])
-        return SYSTEM, (f"{h} shows {' '.join(cards[:2])} (hidden) {' '.join(cards[2:])} "
-                        f"(open): {category_name(d['category'])}.")
+        return SYSTEM, _("{h} shows {hidden} (hidden) {open} (open): {category}.").format(
+            h=h, hidden=" ".join(cards[:2]), open=" ".join(cards[2:]),
+            category=category_name(d["category"], t))
     if k == "ranking":
-        return SYSTEM, ("Final ranking: " + _places(d["places"]) + "."
-                        + _split(d["places"], d["pot"], d["share"], d["remainder"]))
+        return SYSTEM, _ranking(d["places"], d["pot"], d["share"], d["remainder"], t)
     return None
 
 
@@ -568,8 +634,7 @@ def _schiebe_operation(op: Mapping[str, Any]) -> str:
         places = [(p, who, c) for p, who, c in op["places"]]
         shares = op.get("shares") or {}
         share = next(iter(shares.values()), 0)
-        return ("Final ranking: " + _places(places) + "."
-                + _split(places, op["pot"], share, op.get("remainder", 0)))
+        return _ranking(places, op["pot"], share, op.get("remainder", 0))
     return ", ".join(f"{k}={v}" for k, v in op.items())
 
 
@@ -580,66 +645,116 @@ _HOLDEM_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "
                             "seat_refused"})
 _HOLDEM_OPERATIONS = frozenset({"fold", "check", "call", "raise", "board", "show", "muck"})
 
-#: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them.
+#: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them after
+#: "with" (``(context, text)`` for :meth:`~bbspoker.door.i18n.Translator.pgettext`: the
+#: translation is the form that follows the language's "with", German "mit zwei Paaren").
 HOLDEM_HANDS = {
-    "HIGH_CARD": "high card", "ONE_PAIR": "one pair", "TWO_PAIR": "two pairs",
-    "THREE_OF_A_KIND": "three of a kind", "STRAIGHT": "a straight", "FLUSH": "a flush",
-    "FULL_HOUSE": "a full house", "FOUR_OF_A_KIND": "four of a kind",
-    "STRAIGHT_FLUSH": "a straight flush"}
+    "HIGH_CARD": NP_("hand after with", "high card"),
+    "ONE_PAIR": NP_("hand after with", "one pair"),
+    "TWO_PAIR": NP_("hand after with", "two pairs"),
+    "THREE_OF_A_KIND": NP_("hand after with", "three of a kind"),
+    "STRAIGHT": NP_("hand after with", "a straight"),
+    "FLUSH": NP_("hand after with", "a flush"),
+    "FULL_HOUSE": NP_("hand after with", "a full house"),
+    "FOUR_OF_A_KIND": NP_("hand after with", "four of a kind"),
+    "STRAIGHT_FLUSH": NP_("hand after with", "a straight flush")}
+#: The betting rounds of a hand as people name them (``Street`` values).
+STREETS = {"idle": NP_("street", "no hand"), "preflop": NP_("street", "preflop"),
+           "flop": NP_("street", "flop"), "turn": NP_("street", "turn"),
+           "river": NP_("street", "river")}
+
+
+def street_name(street: str, t: Translator = ENGLISH) -> str:
+    """A Hold'em betting round (a ``Street`` value: ``"flop"``) in ``t``'s language."""
+    word = STREETS.get(street)
+    return t.pgettext(*word) if word else street
+
+
+def holdem_hand(code: str, t: Translator = ENGLISH) -> str:
+    """A made hand of Hold'em (a pokerkit label such as ``"TWO_PAIR"``) as it follows
+    "with" in ``t``'s language: ``"two pairs"`` (German ``"zwei Paaren"``)."""
+    word = HOLDEM_HANDS.get(code)
+    return t.pgettext(*word) if word else code.lower().replace("_", " ")
 
 
 def _made(d: Mapping[str, Any]) -> str:
-    """`` with two pairs (A+ A* 5# 5- K+)`` for a made hand in the data, else ``""``."""
+    """`` with two pairs (A+ A* 5# 5- K+)`` for a made hand in the data, else ``""`` (the
+    English of ``games show``)."""
     if not d.get("hand"):
         return ""
-    return f" with {HOLDEM_HANDS.get(d['hand'], d['hand'].lower())} ({d.get('best', '')})"
+    return f" with {holdem_hand(d['hand'])} ({d.get('best', '')})"
 
 
-def _holdem_event(e: Event) -> tuple[str, str] | None:
-    """The message-area line of a Hold'em event (``rules/holdem/game.py``)."""
+def _holdem_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
+    """The message-area line of a Hold'em event (``rules/holdem/game.py``) in ``t``'s
+    language."""
     h, d, k = e.handle, e.data, e.kind
-    late = " did not act in time and" if d.get("timeout") else ""
+    _, n = t.gettext, t.number
+    late = bool(d.get("timeout"))
     if k == "sat":
-        return SYSTEM, f"{h} sits down with {d['buy_in']:,} CUBES."
+        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
     if k == "left":
         cashed = d.get("cash_out", 0)
-        why = {"lost_connection": "lost the connection and leaves",
-               "idle": "was idle too long and leaves"}.get(d.get("reason", ""), "leaves")
-        return SYSTEM, f"{h} {why} the table" + (f" with {cashed:,} CUBES." if cashed else ".")
+        reason = d.get("reason", "")
+        if cashed:
+            text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table with {cubes} CUBES.")
+                    if reason == "idle" else _("{h} leaves the table with {cubes} CUBES."))
+        else:
+            text = (_("{h} lost the connection and leaves the table.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table.")
+                    if reason == "idle" else _("{h} leaves the table."))
+        return SYSTEM, text.format(h=h, cubes=n(cashed))
     if k == "hand":
-        return INFO, (f"Hand {d['game_id']}: {d['button']} has the button; blinds "
-                      f"{d['small_blind']}/{d['big_blind']}.")
+        return INFO, _("Hand {game}: {button} has the button; blinds {small}/{big}.").format(
+            game=d["game_id"], button=d["button"], small=n(d["small_blind"]),
+            big=n(d["big_blind"]))
     if k == "blind":
-        return SYSTEM, f"{h} posts the {d['blind']} blind ({d['amount']})."
+        text = (_("{h} posts the small blind ({amount}).") if d["blind"] == "small"
+                else _("{h} posts the big blind ({amount})."))
+        return SYSTEM, text.format(h=h, amount=n(d["amount"]))
     if k == "fold":
-        return SYSTEM, f"{h}{late} folds."
+        return SYSTEM, (_("{h} did not act in time and folds.") if late
+                        else _("{h} folds.")).format(h=h)
     if k == "check":
-        return SYSTEM, f"{h}{late} checks."
+        return SYSTEM, (_("{h} did not act in time and checks.") if late
+                        else _("{h} checks.")).format(h=h)
     if k == "call":
-        return SYSTEM, f"{h} calls {d['amount']}."
+        return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
     if k == "bet":
-        return SYSTEM, f"{h} bets {d['to']}."
+        return SYSTEM, _("{h} bets {amount}.").format(h=h, amount=n(d["to"]))
     if k == "raise":
-        return SYSTEM, f"{h} raises to {d['to']}."
+        return SYSTEM, _("{h} raises to {amount}.").format(h=h, amount=n(d["to"]))
     if k == "board":
-        return INFO, f"{d['street'].upper()}: {' '.join(d['cards'])}   (board {' '.join(d['board'])})"
+        return INFO, _("{STREET}: {cards}   (board {board})").format(
+            STREET=street_name(d["street"], t).upper(), cards=" ".join(d["cards"]),
+            board=" ".join(d["board"]))
     if k == "show":
-        return SYSTEM, f"{h} shows {' '.join(d['cards'])}{_made(d)}."
+        if not d.get("hand"):
+            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=" ".join(d["cards"]))
+        return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
+            h=h, cards=" ".join(d["cards"]), hand=holdem_hand(d["hand"], t),
+            best=d.get("best", ""))
     if k == "muck":
-        return SYSTEM, f"{h} does not show."
+        return SYSTEM, _("{h} does not show.").format(h=h)
     if k == "won":
-        return SYSTEM, f"{h} wins {d['amount']:,} CUBES{_made(d)}."
+        if not d.get("hand"):
+            return SYSTEM, _("{h} wins {cubes} CUBES.").format(h=h, cubes=n(d["amount"]))
+        return SYSTEM, _("{h} wins {cubes} CUBES with {hand} ({best}).").format(
+            h=h, cubes=n(d["amount"]), hand=holdem_hand(d["hand"], t), best=d.get("best", ""))
     if k == "leaving":
-        return SYSTEM, f"{h} leaves after this hand."
+        return SYSTEM, _("{h} leaves after this hand.").format(h=h)
     if k == "sit_out":
-        return SYSTEM, f"{h} sits out."
+        return SYSTEM, _("{h} sits out.").format(h=h)
     if k == "sit_in":
-        return SYSTEM, f"{h} is back in the game."
+        return SYSTEM, _("{h} is back in the game.").format(h=h)
     if k == "busted":
-        return SYSTEM, f"{h} has no chips left and sits out."
+        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
     if k == "seat_refused":
-        return INFO, "You could not take the seat: " + refusal(
-            RuleError(d["code"], **{x: v for x, v in d.items() if x != "code"}))
+        return INFO, _("You could not take the seat: {why}").format(why=refusal(
+            RuleError(d["code"], **{x: v for x, v in d.items() if x != "code"}), t))
     return None   # hand_over: the screen shows it
 
 

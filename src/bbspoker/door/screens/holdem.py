@@ -26,13 +26,17 @@ shown, nothing to type), ``I`` sit out / come back.
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import TYPE_CHECKING
 
+from bbspoker.door import i18n
+from bbspoker.door.i18n import NP_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import refusal
+from bbspoker.door.messages import refusal, street_name
 from bbspoker.door.prompts import read_line
 from bbspoker.door.screens.draw40 import _choose
-from bbspoker.door.screens.schiebe import RowScreen, bottom_rows
+from bbspoker.door.screens.schiebe import (RowScreen, bottom_rows, command_area,
+                                            command_lines, labelled)
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
@@ -61,6 +65,19 @@ def _halves(left: str, right: str, width: int = _LEFT) -> str:
     return "|" + fit(" " + left, width) + "|" + fit(" " + right, WIDTH - width - 3) + "|"
 
 
+# The labels of the game information (the Schiebe-Poker screen has Turn and Clock too).
+_TURN, _CLOCK = NP_("game info", "Turn"), NP_("game info", "Clock")
+_STREET, _BUTTON = NP_("game info", "Street"), NP_("game info", "Button")
+# A seat's state after its bet (at most 6 cells in every language).
+_STATES = {"turn": NP_("seat state", "<-"), "all_in": NP_("seat state", "all-in"),
+           "out": NP_("seat state", "out"), "fold": NP_("seat state", "fold"),
+           "next": NP_("seat state", "next"), "away": NP_("seat state", "away")}
+# The button and the blinds beside a seat's number (at most 2 cells).
+_MARKS = {"button": NP_("seat mark", "D"), "small": NP_("seat mark", "SB"),
+          "big": NP_("seat mark", "BB"), "button_small": NP_("seat mark", "DS"),
+          "button_big": NP_("seat mark", "DB")}
+
+
 def _box(card: str | None) -> str:
     """A card, 6 cells: ``[ A+ ]``, ``[10# ]``; an empty place ``[    ]``."""
     return f"[{card or '':^4}]"
@@ -73,27 +90,35 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     service = entry.service
     rules = entry.spec.rules
     snap = service.snapshot
+    t = i18n.of(session)
+    n = t.number
     low, high = rules.buy_in_range()
     cubes = app.ledger.balance(session.handle)
-    lines = ["", f"{entry.name} -- fixed-limit Texas Hold'em {rules.small_bet}/"
-             f"{2 * rules.small_bet} for CUBES, 2-{rules.seats} players",
-             f"Blinds {rules.small_bet // 2}/{rules.small_bet}; one bet and three raises a "
-             f"round. You bring {low:,}-{high:,} CUBES to the table.", "",
-             "Note: this game uses ANSI terminal escape sequences.", ""]
-    names = [s.handle + (" (bot)" if s.handle.lower() in snap.bots else "")
+    lines = ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
+                           "2-{seats} players").format(table=entry.name, small=n(rules.small_bet),
+                                                       big=n(2 * rules.small_bet),
+                                                       seats=rules.seats),
+             *textwrap.wrap(t.gettext("Blinds {sb}/{bb}; one bet and three raises a round. "
+                                      "You bring {low}-{high} CUBES to the table.").format(
+                 sb=n(rules.small_bet // 2), bb=n(rules.small_bet), low=n(low), high=n(high)),
+                 WIDTH - 1), "",
+             t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
+    names = [s.handle + (t.gettext(" (bot)") if s.handle.lower() in snap.bots else "")
              for s in snap.seats]
-    lines.append(f"At the table ({len(names)} of {rules.seats} seats): {', '.join(names)}"
-                 if names else "Nobody is at this table right now.")
+    lines.append(t.gettext("At the table ({taken} of {seats} seats): {names}").format(
+        taken=len(names), seats=rules.seats, names=", ".join(names))
+        if names else t.gettext("Nobody is at this table right now."))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     idle = app.config.server.lobby_idle_timeout
     if len(names) >= rules.seats:
         if snap.bots:
-            session.write(f"All {rules.seats} seats are taken; a computer player stands up "
-                          "for you between hands.\r\n[J] Join, [W] Watch the game, any "
-                          "other key: back. ")
+            session.write(t.gettext("All {seats} seats are taken; a computer player stands up "
+                                    "for you between hands.").format(seats=rules.seats)
+                          + "\r\n" + t.gettext("[J] Join, [W] Watch the game, any other "
+                                                "key: back. "))
         else:
-            session.write(f"All {rules.seats} seats are taken. [W] Watch the game, any "
-                          "other key: back. ")
+            session.write(t.gettext("All {seats} seats are taken. [W] Watch the game, any "
+                                    "other key: back. ").format(seats=rules.seats))
         try:
             key = await session.read_key(idle)
         except TimeoutError:
@@ -103,7 +128,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
             await HoldemScreen(session, app, entry, watching=True,
                                want_seat=char == "j").run()
         return
-    session.write("Join the table? (y/n) [W] Watch ")
+    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
     choice = await _choose(session, "ynw", idle)
     if choice == "n":
         return
@@ -111,23 +136,25 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         await HoldemScreen(session, app, entry, watching=True).run()
         return
     if cubes < low:
-        session.write(f"You need at least {low:,} CUBES to sit here; you have {cubes:,}. "
-                      "Press any key.")
+        session.write(t.gettext("You need at least {low} CUBES to sit here; you have {cubes}. "
+                                "Press any key.").format(low=n(low), cubes=n(cubes)))
         await session.read_key(idle)
         return
     most = min(high, cubes)
     while True:
-        typed = (await read_line(session, f"Buy in with how many CUBES ({low:,}-{most:,}, "
-                                 f"Enter: {most:,})? ", max_chars=12, timeout=idle)).strip()
+        typed = (await read_line(session, t.gettext(
+            "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
+                low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
         amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
             else None
         if amount is not None and low <= amount <= most:
             break
-        session.write(f"Type a number from {low:,} to {most:,} (digits only).\r\n")
+        session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
+            low=n(low), most=n(most)) + "\r\n")
     try:
         await service.call(session.handle, act.Sit(buy_in=amount))
     except RuleError as err:
-        session.write(f"{refusal(err)} Press any key.")
+        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
         await session.read_key(idle)
         return
     await HoldemScreen(session, app, entry).run()
@@ -165,8 +192,8 @@ class HoldemScreen(RowScreen):
         if self.mode == "exit":
             me = self.snapshot.seat_of(self.handle)
             if me is not None and me.in_hand and not self.watching:
-                return "Leave? You fold this hand. (y/n)"
-            return "Really leave the table? (y/n)"
+                return self.t.gettext("Leave? You fold this hand. (y/n)")
+            return self.t.gettext("Really leave the table? (y/n)")
         return self.error
 
     # ----------------------------------------------------------------- drawing
@@ -176,11 +203,15 @@ class HoldemScreen(RowScreen):
         snap = self.snapshot
         board: HoldemTable | None = snap.board
         rules = self.rules
-        title = (f"+- Limit Hold'em {rules.small_bet}/{2 * rules.small_bet}: "
-                 f"{clean_text(self.entry.name, 20)} ")
-        where = (f" Hand {board.game_id}, {board.street.value} -+"
-                 if board is not None and board.game_id is not None
-                 else f" {len(snap.seats)} of {rules.seats} seated -+")
+        t, num = self.t, self.t.number
+        title = "+- " + t.gettext("Limit Hold'em {small}/{big}: {table}").format(
+            small=num(rules.small_bet), big=num(2 * rules.small_bet),
+            table=clean_text(self.entry.name, 20)) + " "
+        where = " " + (t.gettext("Hand {game}, {street}").format(
+            game=board.game_id, street=street_name(board.street.value, t))
+            if board is not None and board.game_id is not None
+            else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
+                                                           seats=rules.seats)) + " -+"
         rows = [title + "-" * max(0, WIDTH - display_width(title) - len(where)) + where]
         seats = {s.seat: s for s in snap.seats}
         for n in range(5):
@@ -192,86 +223,95 @@ class HoldemScreen(RowScreen):
         for left, right in zip(self._commands(snap, board), self._info(snap, board)):
             rows.append(_halves(left, right))
         me = snap.seat_of(self.handle)
-        stack = f"[stack {me.stack:,}] " if me is not None and not self.watching else ""
+        stack = (t.gettext("[stack {n}]").format(n=num(me.stack)) + " "
+                 if me is not None and not self.watching else "")
         return bottom_rows(self, rows, stack)
 
     def _seat_cell(self, snap: TableSnapshot, s: HoldemSeat | None, n: int) -> str:
         """One seat: number, button/blind, handle, stack, bet this round, state."""
+        t = self.t
         if s is None:
-            return f"{n + 1}      (free)"
-        mark = "D" if s.button else {"small": "SB", "big": "BB"}.get(s.blind or "", "")
-        if s.blind and s.button:
-            mark = "D" + ("S" if s.blind == "small" else "B")
+            return f"{n + 1}      " + t.gettext("(free)")
+        code = ("button_" + s.blind if s.blind and s.button else "button" if s.button
+                else s.blind or "")
+        mark = clean_text(t.pgettext(*_MARKS[code]), 2) if code in _MARKS else ""
         name = clean_text(s.handle, 10) + ("*" if s.handle.lower() == self.handle.lower() else "")
         running = snap.board is not None and snap.board.game_id is not None
-        state = ("<-" if s.current else "all-in" if s.all_in else
-                 " ".join(s.shown) if s.shown else "out" if s.out else
-                 "fold" if s.dealt and not s.in_hand else "next" if running and not s.dealt
-                 else "")
+        how = ("turn" if s.current else "all_in" if s.all_in else
+               "" if s.shown else "out" if s.out else
+               "fold" if s.dealt and not s.in_hand else "next" if running and not s.dealt
+               else "")                                 # a code of _STATES
+        words = [" ".join(s.shown)] if s.shown else [t.pgettext(*_STATES[how])] if how else []
         if s.handle in snap.held:
-            state = (state + " away").strip()
-        bet = f"{s.bet:>5}" if s.bet else "     "
-        return f"{n + 1} {mark:<2} {fit(name, 11)}{s.stack:>7,} {bet} {state}"
+            words.append(t.pgettext(*_STATES["away"]))
+        bet = f"{t.number(s.bet):>5}" if s.bet else "     "
+        return (f"{n + 1} {fit(mark, 2)} {fit(name, 11)}{t.number(s.stack):>7} {bet} "
+                + " ".join(words))
 
     def _middle(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
         """Rows 6-7: the board and the pot; your hole cards."""
         community = board.community if board is not None else ()
         cards = " ".join(_box(community[i] if i < len(community) else None) for i in range(5))
+        t, n = self.t, self.t.number
         pot = ""
         if board is not None and board.pot_total is not None:
-            pot = f"POT {board.pot_total:,}"
+            pot = t.gettext("POT {pot}").format(pot=n(board.pot_total))
             if len(board.pots) > 1:
-                pot += " (" + " + ".join(f"{p:,}" for p in board.pots) + ")"
-        rows = [_row(f" BOARD  {cards}    {pot}")]
+                pot += " (" + " + ".join(n(p) for p in board.pots) + ")"
+        # TRANSLATORS: the labels before the board and before your hole cards (at most
+        # 7 cells each).
+        board_label, you = clean_text(t.gettext("BOARD"), 7), clean_text(t.gettext("YOU"), 7)
+        width = max(display_width(board_label), display_width(you)) + 2
+        rows = [_row(" " + fit(board_label, width) + f"{cards}    {pot}")]
         if self.watching:
-            rows.append(_row(" You are watching this table."))
+            rows.append(_row(" " + t.gettext("You are watching this table.")))
         elif self.cards:
-            rows.append(_row(f" YOU    {' '.join(_box(c) for c in self.cards)}"))
+            rows.append(_row(" " + fit(you, width) + " ".join(_box(c) for c in self.cards)))
         else:
             me = snap.seat_of(self.handle)
-            why = ("You sit out: [I] to come back." if me is not None and me.out else
-                   "You are dealt in from the next hand.")
-            rows.append(_row(f" YOU    {why}"))
+            why = (t.gettext("You sit out: [I] to come back.") if me is not None and me.out
+                   else t.gettext("You are dealt in from the next hand."))
+            rows.append(_row(" " + fit(you, width) + why))
         return rows
 
     def _commands(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
         """Four rows: the keys of exactly the legal choices now, then the prompt."""
+        t, n = self.t, self.t.number
         actions = () if self.watching else snap.actions.get(self.handle, ())
         lines: list[str] = []
         if act.CheckCall in actions and board is not None:
             turn = []
             if act.Pass in actions:
-                turn.append("[F] fold")
-            turn.append(f"[C] call {board.to_call}" if board.to_call else "[C] check")
+                turn.append(t.gettext("[F] fold"))
+            turn.append(t.gettext("[C] call {amount}").format(amount=n(board.to_call))
+                        if board.to_call else t.gettext("[C] check"))
             if act.BetRaise in actions and board.raise_to is not None:
                 first = not any(s.bet for s in snap.seats)
-                turn.append(f"[R] bet {board.raise_to}" if first
-                            else f"[R] raise to {board.raise_to}")
-            lines.append("  ".join(turn))
+                turn.append(t.gettext("[R] bet {amount}").format(amount=n(board.raise_to))
+                            if first else
+                            t.gettext("[R] raise to {amount}").format(amount=n(board.raise_to)))
+            lines += command_lines(turn)
         if act.SitOut in actions:
             me = snap.seat_of(self.handle)
-            lines.append("[I] come back in" if me is not None and me.out
-                         else "[I] sit out from the next hand")
+            lines.append(t.gettext("[I] come back in") if me is not None and me.out
+                         else t.gettext("[I] sit out from the next hand"))
         elif self.watching and self._may_sit():
-            lines.append("[J] take a free seat")
-        prompt = self._prompt()
-        lines = lines[:3 if prompt else 4]
-        if len(lines) < (3 if prompt else 4):
-            lines.append("[.] chat  [X] leave the table")
-        if prompt:
-            lines.append(prompt)
-        return (lines + [""] * 4)[:4]
+            lines.append(t.gettext("[J] take a free seat"))
+        return command_area(t, lines, self._prompt())
 
     def _info(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
         """Four rows: whose turn, the clock, the street and its bet, the button."""
+        t = self.t
         if board is None or board.game_id is None:
-            need = "" if len(snap.seats) >= 2 else ": waiting for players"
-            return [f"No hand{need}", "", "", ""]
+            return [t.gettext("No hand") if len(snap.seats) >= 2
+                    else t.gettext("No hand: waiting for players"), "", "", ""]
         remaining = (None if snap.deadline is None or snap.current is None
                      else max(0.0, snap.deadline - self.service.clock()))
         clock = "" if remaining is None else \
             f"{math.ceil(remaining) // 60}:{math.ceil(remaining) % 60:02d}"
         size = board.big_bet if board.street in (Street.TURN, Street.RIVER) else board.small_bet
-        return [f"Turn ..... {clean_text(snap.current or '', 14)}", f"Clock .... {clock}",
-                f"Street ... {board.street.value}, bets {size}",
-                f"Button ... {clean_text(board.button or '', 14)}"]
+        return [labelled(t, _TURN, clean_text(snap.current or "", 14)),
+                labelled(t, _CLOCK, clock),
+                labelled(t, _STREET, t.gettext("{street}, bets {size}").format(
+                    street=street_name(board.street.value, t), size=t.number(size))),
+                labelled(t, _BUTTON, clean_text(board.button or "", 14))]

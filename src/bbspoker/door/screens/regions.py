@@ -649,7 +649,9 @@ class ScreenRenderer:
                 term.normal
                 + term.clear
                 + term.move_yx(0, 0)
-                + f"Please enlarge your window to at least {WIDTH}x{HEIGHT} (now {self.cols}x{self.rows})"
+                + translator(view.lang).gettext(
+                    "Please enlarge your window to at least {width}x{height} (now {cols}x{rows})"
+                ).format(width=WIDTH, height=HEIGHT, cols=self.cols, rows=self.rows)
             )
         before = self._cursor
         body = self._paint_all(view) if not self._painted else self._update(view)

@@ -30,10 +30,13 @@ from __future__ import annotations
 
 import codecs
 import math
+import textwrap
 from typing import TYPE_CHECKING, Any
 
+from bbspoker.door import i18n
+from bbspoker.door.i18n import ENGLISH, NP_, Translator
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
-from bbspoker.door.messages import CATEGORY_NAMES, POSITIONS, refusal
+from bbspoker.door.messages import OWN_POSITIONS, category_name, refusal
 from bbspoker.door.screens.draw40 import PokerScreen, _choose
 from bbspoker.door.screens.regions import CONTINUED
 from bbspoker.rules import actions as act
@@ -51,7 +54,7 @@ if TYPE_CHECKING:
     from bbspoker.table.registry import TableEntry
 
 __all__ = ["enter_table", "SchiebeScreen", "RowScreen", "RowRenderer", "bottom_rows", "WIDTH", "HEIGHT",
-           "LOG_ROWS"]
+           "LOG_ROWS", "labelled", "LABEL_WIDTH", "command_lines", "command_area"]
 
 WIDTH, HEIGHT = 80, 24
 #: Rows of the log (the message area), 14-22.
@@ -82,16 +85,62 @@ def _halves(left: str, right: str) -> str:
     return "|" + fit(" " + left, _LEFT) + "|" + fit(" " + right, _RIGHT) + "|"
 
 
+# The labels of the game information (Schiebe-Poker's and Hold'em's).
+_TURN, _CLOCK = NP_("game info", "Turn"), NP_("game info", "Clock")
+_ACTION, _POT = NP_("game info", "Action"), NP_("game info", "Pot")
+_ANTE = NP_("game info", "Ante")
+#: Cells of a label of the game information (the right half of rows 9-12) with its dots,
+#: before the blank and the value: ``"Turn ....."``.
+LABEL_WIDTH = 10
+
+
+def labelled(t: Translator, label: tuple[str, str], value: str) -> str:
+    """A line of the game information: the ``label`` (a ``(context, word)`` pair) in
+    ``t``'s language, dots to :data:`LABEL_WIDTH` cells, a blank and ``value``:
+    ``"Turn ..... alice"``, German ``"Am Zug ... alice"`` (a word too long is cut)."""
+    word = clean_text(t.pgettext(*label), LABEL_WIDTH)
+    dots = LABEL_WIDTH - display_width(word) - 1
+    head = f"{word} {'.' * dots}" if dots > 0 else fit(word, LABEL_WIDTH)
+    return f"{head} {value}"
+
+
+def command_area(t: Translator, lines: list[str], prompt: str | None) -> list[str]:
+    """The four rows of a command area: ``lines`` (the keys of the legal choices now),
+    the chat and leave keys when there is room, and last ``prompt`` (a question, an input
+    line or a refusal), wrapped over as many rows as it needs in ``t``'s language."""
+    tail = textwrap.wrap(prompt, _LEFT - 1)[:3] if prompt else []
+    room = 4 - len(tail)
+    lines = lines[:room]
+    if len(lines) < room:
+        lines += command_lines([t.gettext("[.] chat"), t.gettext("[X] leave the table")])
+    return (lines[:room] + tail + [""] * 4)[:4]
+
+
+def command_lines(items: list[str], width: int = _LEFT - 1) -> list[str]:
+    """Commands side by side, two blanks apart, on as few lines of ``width`` cells as
+    they take (a longer language needs two lines where English has one)."""
+    lines: list[str] = []
+    for item in items:
+        if lines and display_width(lines[-1]) + 2 + display_width(item) <= width:
+            lines[-1] += "  " + item
+        else:
+            lines.append(item)
+    return lines
+
+
 class RowRenderer:
     """The bytes that bring one client's screen from the last rows drawn to the new ones:
     the first call (or after :meth:`invalidate`, a resize) clears and draws every row,
     later calls redraw only the rows that changed; the cursor is left at ``cursor``. The
     bottom-right cell is never written (it scrolls some terminals). A window smaller than
     80x24 is asked, once per size, to be enlarged. ``term`` is the session's blessed
-    terminal; characters ``encoding`` cannot carry are drawn as ``?``."""
+    terminal; characters ``encoding`` cannot carry are drawn as ``?``; ``t`` the viewer's
+    language (of the request to enlarge the window)."""
 
-    def __init__(self, term: BlessedTerminal, encoding: str = "utf-8") -> None:
+    def __init__(self, term: BlessedTerminal, encoding: str = "utf-8",
+                 t: Translator = ENGLISH) -> None:
         self.term = term
+        self.t = t
         self.encoding = codecs.lookup(encoding).name
         self.cols, self.rows = WIDTH, HEIGHT
         self._shown: list[str] | None = None
@@ -115,8 +164,9 @@ class RowRenderer:
             if self._too_small:
                 return ""
             self._shown, self._too_small = None, True
-            return (term.normal + term.clear + term.move_yx(0, 0) + "Please enlarge your "
-                    f"window to at least {WIDTH}x{HEIGHT} (now {self.cols}x{self.rows})")
+            return (term.normal + term.clear + term.move_yx(0, 0) + self.t.gettext(
+                "Please enlarge your window to at least {width}x{height} (now {cols}x{rows})"
+            ).format(width=WIDTH, height=HEIGHT, cols=self.cols, rows=self.rows))
         out = []
         old = self._shown
         if old is None:
@@ -142,20 +192,25 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     service = entry.service
     rules = entry.spec.rules
     snap = service.snapshot
-    stakes = (f"Ante {rules.ante} CUBES a player; the first-ranked share the pot."
-              if rules.ante else "No stakes: played for the ranking.")
-    lines = ["", f"{entry.name} -- Schiebe-Poker for 2-{rules.seats} players", stakes,
-             "Push the middle row left or right, swap your open cards with it; after the",
-             "agreed rounds the best poker category wins (equal categories tie).", "",
-             "Note: this game uses ANSI terminal escape sequences.", ""]
+    t = i18n.of(session)
+    n = t.number
+    stakes = (t.gettext("Ante {ante} CUBES a player; the first-ranked share the pot.").format(
+        ante=n(rules.ante)) if rules.ante else t.gettext("No stakes: played for the ranking."))
+    lines = ["", t.gettext("{table} -- Schiebe-Poker for 2-{seats} players").format(
+                 table=entry.name, seats=rules.seats), *textwrap.wrap(stakes, WIDTH - 1),
+             *textwrap.wrap(t.gettext("Push the middle row left or right, swap your open cards "
+                                      "with it; after the agreed rounds the best poker "
+                                      "category wins (equal categories tie)."), WIDTH - 1),
+             "", t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
     names = [s.handle for s in snap.seats]
-    lines.append(f"At the table ({len(names)} of {rules.seats} seats): {', '.join(names)}"
-                 if names else "Nobody is at this table right now.")
+    lines.append(t.gettext("At the table ({taken} of {seats} seats): {names}").format(
+        taken=len(names), seats=rules.seats, names=", ".join(names))
+        if names else t.gettext("Nobody is at this table right now."))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     idle = app.config.server.lobby_idle_timeout
     if len(names) >= rules.seats:
-        session.write(f"All {rules.seats} seats are taken. [W] Watch the game, any other "
-                      "key: back. ")
+        session.write(t.gettext("All {seats} seats are taken. [W] Watch the game, any "
+                                "other key: back. ").format(seats=rules.seats))
         try:
             key = await session.read_key(idle)
         except TimeoutError:
@@ -163,7 +218,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if key.kind is KeyKind.CHAR and key.char.lower() == "w":
             await SchiebeScreen(session, app, entry, watching=True).run()
         return
-    session.write("Join the table? (y/n) [W] Watch ")
+    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
     choice = await _choose(session, "ynw", idle)
     if choice == "n":
         return
@@ -173,7 +228,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     try:
         await service.call(session.handle, act.Sit())
     except RuleError as err:
-        session.write(f"{refusal(err)} Press any key.")
+        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
         await session.read_key()
         return
     await SchiebeScreen(session, app, entry).run()
@@ -187,7 +242,8 @@ class RowScreen(PokerScreen):
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         super().__init__(session, app, entry, watching, returning, want_seat)
-        self.renderer = RowRenderer(session.term, session.encoding)  # type: ignore[assignment]
+        self.renderer = RowRenderer(session.term, session.encoding,  # type: ignore[assignment]
+                                    self.t)
         self.renderer.resize(session.cols, session.rows)
 
     def rows(self) -> tuple[list[str], tuple[int, int]]:
@@ -226,7 +282,7 @@ class SchiebeScreen(RowScreen):
         """The proposal prompt: 2-7 then Enter (Enter alone: the table's rounds), Esc."""
         assert self.editor is not None
         if key.kind is KeyKind.CHAR and key.char not in "234567":
-            self.error = "Type a number of rounds from 2 to 7."
+            self.error = self.t.gettext("Type a number of rounds from 2 to 7.")
             return
         result = self.editor.press(key)
         if result is Edit.CANCELLED:
@@ -239,8 +295,8 @@ class SchiebeScreen(RowScreen):
         actions = self.snapshot.actions.get(self.handle, ())
         if Propose in actions and char == "s":
             self.mode, self.editor = "rounds", LineEditor(1)
-        elif Vote in actions and char in ("y", "n"):
-            self._command(Vote(char == "y"))
+        elif Vote in actions and self.t.answer(char) is not None:   # [Y]/[J]/[O], [N]
+            self._command(Vote(bool(self.t.answer(char))))
         elif Push not in actions:
             return
         elif self.swap_from is not None:
@@ -283,9 +339,13 @@ class SchiebeScreen(RowScreen):
         snap = self.snapshot
         board: Board = snap.board or Board()
         playing = snap.phase is Phase.PLAYING
-        title = f"+- Schiebe-Poker: {clean_text(self.entry.name, 20)} "
-        where = (f" Round {board.round} of {board.rounds} -+" if playing else
-                 f" {len(snap.seats)} of {self.rules.seats} seated -+")
+        t = self.t
+        title = "+- " + t.gettext("Schiebe-Poker: {table}").format(
+            table=clean_text(self.entry.name, 20)) + " "
+        where = " " + (t.gettext("Round {round} of {rounds}").format(
+            round=t.number(board.round), rounds=t.number(board.rounds)) if playing else
+            t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
+                                                       seats=self.rules.seats)) + " -+"
         rows = [title + "-" * (WIDTH - display_width(title) - len(where)) + where]
         rows += self._table_rows(snap, board, playing)
         rows.append("+" + "-" * _LEFT + "+" + "-" * _RIGHT + "+")
@@ -299,24 +359,34 @@ class SchiebeScreen(RowScreen):
         """Rows 1-7: the middle row and the piles, your cards, the opponents' open cards
         (each in its order, never sorted); between games the proposal or the last ranking."""
         rows: list[str] = []
+        t = self.t
         me = None if self.watching else snap.seat_of(self.handle)
         opens = dict(board.open)
         if playing:
-            top = _card(board.top_discard) if board.top_discard else "(empty)"
-            rows.append(_row(f" MIDDLE    {_cards(board.middle)}    Draw pile {board.draw_count:>2}"
-                             f"   Discard {board.discard_count:>2}, top {top}"))
-            rows.append(_row("           " + "".join(f"  {n}    " for n in "123")
-                             + "   (middle row positions)"))
+            top = _card(board.top_discard) if board.top_discard else t.gettext("(empty)")
+            # TRANSLATORS: the piles beside the middle row: at most 36 cells with 2-digit
+            # counts and the top card ([ 5# ], 6 cells).
+            piles = t.gettext("Draw pile {draw}   Discard {discard}, top {top}").format(
+                draw=f"{board.draw_count:>2}", discard=f"{board.discard_count:>2}", top=top)
+            rows.append(_row(" " + self._label(t.gettext("MIDDLE")) + _cards(board.middle)
+                             + "    " + piles))
+            rows.append(_row(" " * 11 + "".join(f"  {n}    " for n in "123") + "   "
+                             + t.gettext("(middle row positions)")))
             if me is not None and me.active:
                 hidden = tuple(self.cards) if self.cards else ()
-                turn = "   <- your turn" if me.handle == snap.current else ""
-                rows.append(_row(f" YOU       hidden {_cards(hidden)}   open "
-                                 f"{_cards(opens.get(me.handle, ()))}{turn}"))
-                rows.append(_row(" " * 39 + "".join(f"  {n}    " for n in "123")
-                                 + "(your open cards)"))
+                turn = "   " + t.gettext("<- your turn") if me.handle == snap.current else ""
+                # TRANSLATORS: "hidden" and "open" before the two hidden and the three
+                # open cards: together at most 16 cells.
+                cards = t.gettext("hidden {hidden}   open {open}").format(
+                    hidden=_cards(hidden), open=_cards(opens.get(me.handle, ())))
+                rows.append(_row(" " + self._label(t.gettext("YOU")) + cards + turn))
+                at = 11 + display_width(cards) - 20
+                rows.append(_row(" " * at + "".join(f"  {n}    " for n in "123")
+                                 + t.gettext("(your open cards)")))
             else:
-                rows.append(_row(" You are watching this game." if self.watching
-                                 else " You are not in this game: you may play the next one."))
+                rows.append(_row(" " + (t.gettext("You are watching this game.") if self.watching
+                                        else t.gettext("You are not in this game: you may "
+                                                       "play the next one."))))
                 rows.append(_row(""))
         else:
             rows += self._between_games(snap, board)
@@ -327,87 +397,109 @@ class SchiebeScreen(RowScreen):
         rows += [_row("")] * (7 - len(rows))
         return rows[:7]
 
+    @staticmethod
+    def _label(word: str) -> str:
+        """A row's label (``MIDDLE``, ``YOU``, a handle) in the 10 cells before the cards."""
+        return fit(word, 9) + " "
+
     def _opponent(self, snap: TableSnapshot, seat: Any, board: Board,
                   opens: dict[str, tuple[str, ...]]) -> str:
-        name = clean_text(seat.handle, 12)
-        mark = " (away)" if seat.handle in snap.held else ""
+        """An opponent's row: their open cards in their order, whether in turn or away."""
+        t = self.t
+        name = self._label(clean_text(seat.handle, 12))
+        mark = " " + t.gettext("(away)") if seat.handle in snap.held else ""
         if snap.phase is Phase.PLAYING:
             if not seat.active:
-                return f" {fit(name, 9)} not in this game{mark}"
-            turn = "   <- in turn" if seat.handle == snap.current else ""
-            return f" {fit(name, 9)} hidden [ ?? ] [ ?? ]   open {_cards(opens.get(seat.handle, ()))}{turn}{mark}"
-        return f" {fit(name, 9)} seated{mark}"
+                return " " + name + t.gettext("not in this game") + mark
+            turn = "   " + t.gettext("<- in turn") if seat.handle == snap.current else ""
+            return " " + name + t.gettext("hidden {hidden}   open {open}").format(
+                hidden="[ ?? ] [ ?? ]", open=_cards(opens.get(seat.handle, ()))) + turn + mark
+        return " " + name + t.gettext("seated") + mark
 
     def _between_games(self, snap: TableSnapshot, board: Board) -> list[str]:
         """Up to five rows between games: the proposal being voted on, or the last ranking with
         every hand, or how to begin."""
+        t = self.t
         if board.proposal is not None:
             waiting = [s.handle for s in snap.seats if s.handle not in board.voted
                        and s.handle != snap.master]
-            return [_row(f" {snap.master} proposes {board.proposal} rounds."),
-                    _row(f" Agreed: {', '.join(board.voted)}."),
-                    _row(f" Waiting for: {', '.join(waiting) or 'nobody'}."), _row("")]
+            return [_row(" " + t.gettext("{h} proposes {rounds} rounds.").format(
+                        h=snap.master, rounds=board.proposal)),
+                    _row(" " + t.gettext("Agreed: {names}.").format(
+                        names=", ".join(board.voted))),
+                    _row(" " + (t.gettext("Waiting for: {names}.").format(
+                        names=", ".join(waiting)) if waiting
+                        else t.gettext("Waiting for nobody."))), _row("")]
         if board.ranking:
-            rows = [_row(" FINAL RANKING of the last game (hidden | open cards)")]
+            rows = [_row(" " + t.gettext("FINAL RANKING of the last game (hidden | open "
+                                         "cards)"))]
             for place, handle, value, cards in board.ranking[:4]:
                 rows.append(_row(f" {place}. {fit(clean_text(handle, 12), 12)} "
                                  f"{' '.join(cards[:2]):<8}| {' '.join(cards[2:]):<12} "
-                                 f"{CATEGORY_NAMES[value]}"))
+                                 f"{category_name(value, t)}"))
             return rows
-        need = "" if len(snap.seats) >= 2 else " Waiting for a second player."
-        return [_row(" No game yet." + need),
-                _row(f" {snap.master or 'The first to sit'} proposes the number of rounds "
-                     "(2-7); everyone else agrees."), _row(""), _row("")]
+        head = (t.gettext("No game yet.") if len(snap.seats) >= 2
+                else t.gettext("No game yet. Waiting for a second player."))
+        proposer = (t.gettext("{h} proposes the number of rounds (2-7); everyone else "
+                              "agrees.").format(h=snap.master) if snap.master
+                    else t.gettext("The first to sit proposes the number of rounds (2-7); "
+                                   "everyone else agrees."))
+        return [_row(" " + head), _row(" " + proposer), _row(""), _row("")]
 
     def _commands(self, snap: TableSnapshot, playing: bool) -> list[str]:
         """Four rows: the keys of exactly the legal choices now, then the prompt."""
+        t = self.t
         actions = () if self.watching else snap.actions.get(self.handle, ())
         lines: list[str] = []
         if Push in actions:
             if self.swap_from is not None:
-                pos = POSITIONS[self.swap_from]
-                lines += [f"Swap your {pos} open card with the",
-                          "middle row's card [1]-[3]? (Esc: back)"]
+                lines += textwrap.wrap(t.gettext(
+                    "Swap your {own} open card with the middle row's card [1]-[3]? (Esc: "
+                    "back)").format(own=t.pgettext(*OWN_POSITIONS[self.swap_from])),
+                    _LEFT - 1)
             else:
-                lines += ["[<] push left  [>] push right",
-                          "[1]-[3] then [1]-[3]: swap one with middle",
-                          "[A] swap all three  [N] no swap"]
+                lines += command_lines([t.gettext("[<] push left"), t.gettext("[>] push right")])
+                lines += [t.gettext("[1]-[3] then [1]-[3]: swap one with middle")]
+                lines += command_lines([t.gettext("[A] swap all three"),
+                                        t.gettext("[N] no swap")])
         elif Vote in actions:
             board: Board = snap.board or Board()
-            lines.append(f"[Y] agree to {board.proposal} rounds  [N] refuse")
+            lines += command_lines([t.gettext("[Y] agree to {rounds} rounds").format(
+                rounds=board.proposal), t.gettext("[N] refuse")])
         elif Propose in actions:
-            lines.append(f"[S] propose the rounds (2-7, {self.rules.rounds})")
+            lines.append(t.gettext("[S] propose the rounds (2-7, {rounds})").format(
+                rounds=self.rules.rounds))
         elif self.watching and self._may_sit():
-            lines.append("[J] take a free seat")
-        prompt = self._prompt()
-        lines = lines[:3 if prompt else 4]
-        keep = 4 - len(lines) - (1 if prompt else 0)
-        if keep > 0:
-            lines.append("[.] chat  [X] leave the table")
-        if prompt:
-            lines.append(prompt)
-        return (lines + [""] * 4)[:4]
+            lines.append(t.gettext("[J] take a free seat"))
+        return command_area(t, lines, self._prompt())
 
     def _prompt(self) -> str | None:
+        t = self.t
         if self.mode == "rounds" and self.editor is not None:
-            return f"Rounds (2-7, Enter: {self.rules.rounds}): {self.editor.text}_"
+            return t.gettext("Rounds (2-7, Enter: {rounds}): ").format(
+                rounds=self.rules.rounds) + f"{self.editor.text}_"
         if self.mode == "exit":
             if self.snapshot.phase is Phase.PLAYING and not self.watching:
-                return "Leave? You are out of the game. (y/n)"
-            return "Really leave the table? (y/n)"
+                return t.gettext("Leave? You are out of the game. (y/n)")
+            return t.gettext("Really leave the table? (y/n)")
         return self.error
 
     def _info(self, snap: TableSnapshot, board: Board, playing: bool) -> list[str]:
         """Four rows: whose turn, the clock, the action of the turn, the pot."""
         remaining = None if snap.deadline is None else max(0.0, snap.deadline - self.service.clock())
         clock = "" if remaining is None else f"{math.ceil(remaining) // 60}:{math.ceil(remaining) % 60:02d}"
+        t = self.t
         if playing:
             done = 3 - board.actions_left
-            return [f"Turn ..... {clean_text(snap.current or '', 14)}", f"Clock .... {clock}",
-                    f"Action ... {done} of 2", f"Pot ...... {board.pot:,} CUBES"]
+            return [labelled(t, _TURN, clean_text(snap.current or "", 14)),
+                    labelled(t, _CLOCK, clock),
+                    labelled(t, _ACTION, t.gettext("{done} of 2").format(done=done)),
+                    labelled(t, _POT, t.gettext("{cubes} CUBES").format(
+                        cubes=t.number(board.pot)))]
         if board.proposal is not None:
-            return ["Vote on the rounds", f"Clock .... {clock}", "", ""]
-        return ["No game", "", f"Ante ..... {self.rules.ante:,} CUBES", ""]
+            return [t.gettext("Vote on the rounds"), labelled(t, _CLOCK, clock), "", ""]
+        return [t.gettext("No game"), "", labelled(t, _ANTE, t.gettext("{cubes} CUBES").format(
+            cubes=t.number(self.rules.ante))), ""]
 
 
 
@@ -418,12 +510,15 @@ def bottom_rows(screen: PokerScreen, rows: list[str], more: str
     spectators), the log (the last :data:`LOG_ROWS` message rows), the chat line; with
     the cursor's place on the chat line."""
     snap = screen.snapshot
-    status = (f"- {clean_text(screen.handle, 16)} "
-              f"[{snap.balances.get(screen.handle, screen._own_cubes):,} CUBES] {more}")
+    t = screen.t
+    cubes = t.gettext("[{n} CUBES]").format(
+        n=t.number(snap.balances.get(screen.handle, screen._own_cubes)))
+    status = f"- {clean_text(screen.handle, 16)} {cubes} {more}"
     xmsgs = len(screen.session.inbox)
-    extra = f"[{xmsgs} X-message{'s' if xmsgs != 1 else ''}] " if xmsgs else ""
+    extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
+        n=t.number(xmsgs)) + " ") if xmsgs else ""
     if snap.watchers:
-        extra += f"[{snap.watchers} watching] "
+        extra += t.gettext("[{n} watching]").format(n=t.number(snap.watchers)) + " "
     line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
     rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
     shown = list(screen.messages)[-LOG_ROWS:]
