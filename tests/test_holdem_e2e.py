@@ -156,3 +156,34 @@ async def test_a_person_plays_hold_em_against_computer_players(tmp_path):
         assert ledger.verify() == []
         t = ledger.totals()                   # the next hand may be running: its pot counts
         assert t.accounts + t.system + t.open_pots + t.stacks == 2000 + 2000 + 100 + 1000
+
+
+async def test_who_leaves_during_a_hand_sees_the_stack_still_at_the_table(tmp_path):
+    """A player who leaves in the middle of a hand folds when their turn comes and their
+    stack stays at the table until the hand ends: the lobby says so instead of showing a
+    balance that seems short of it; once the hand is over it is all back."""
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", RULES)]) as (
+            server, connect, advance):
+        ledger = server.app.ledger
+        clients = {h: await connect(h) for h in ("alice", "bob")}
+        await sit(clients["alice"], 500)
+        await sit(clients["bob"], 500)
+        table = server.app.tables["holdem"].service.table
+        advance(5)
+        await wait_until(lambda: table.current is not None)
+        waiting = next(h for h in clients if h != table.current)
+        c = clients[waiting]
+        await c.wait_for("[X] leave the table")
+        await c.send("x")
+        await c.wait_for("(y/n)")
+        await c.send("y")
+        await c.wait_for("[Q] Quit")
+        stack = ledger.stack(waiting, table="holdem")
+        assert 0 < stack < 500 and ledger.balance(waiting) == 500
+        assert f"You have 500 CUBES, and {stack} CUBES at the tables." in c.text
+        stayed = {h: x for h, x in clients.items() if h != waiting}
+        while table.street is not Street.IDLE:     # the leaver checks or folds on their own
+            await press(server, stayed, lambda legal: "c")
+        await wait_until(lambda: ledger.stack(waiting, table="holdem") == 0)
+        assert ledger.stacks_of(waiting) == {} and ledger.balance(waiting) > 500
+        assert ledger.verify() == []

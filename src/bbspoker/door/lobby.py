@@ -77,9 +77,14 @@ def _draw_menu(session: Terminal, app: DoorContext) -> None:
     _ = t.gettext
     unread = len(session.inbox)
     cubes = app.ledger.balance(session.handle)
+    held = sum(app.ledger.stacks_of(session.handle).values())
+    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=session.handle,
+                                                                 cubes=t.number(cubes))
+    if held:     # a Hold'em stack stays at its table until the hand one left ends
+        you = _("Logged in as {h}. You have {cubes} CUBES, and {held} CUBES at the "
+                "tables.").format(h=session.handle, cubes=t.number(cubes), held=t.number(held))
     lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS" + _(" - PoKeR door")
-             + f"{term.normal}", "", _("Logged in as {h}. You have {cubes} CUBES.").format(
-                 h=session.handle, cubes=t.number(cubes)), ""]
+             + f"{term.normal}", "", you, ""]
     for key, label in _MENU:
         extra = (" " + _("({n} unread)").format(n=t.number(unread))) if key == "R" and unread \
             else ""

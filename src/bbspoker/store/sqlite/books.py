@@ -416,6 +416,18 @@ class Books:
         with self.w.write():
             return self.cached_stack(table, self.account_id(handle))
 
+    def stacks_of(self, handle: str) -> dict[str, int]:
+        """``handle``'s stacks at every table that holds some of their CUBES: ``{table id:
+        CUBES}`` (a Hold'em player who left during a hand keeps their stack there until it
+        ends); raises UnknownAccount."""
+        with self.w.write():
+            account_id = self.account_id(handle)
+            tables = {t for (t,) in self.w.sql(
+                "SELECT table_id FROM stacks WHERE account_id = ?", (account_id,))}
+            tables |= {t for t, a in self._stacks if a == account_id}
+            held = {t: self.cached_stack(t, account_id) for t in sorted(tables)}
+            return {t: cubes for t, cubes in held.items() if cubes}
+
     def buy_in(self, handle: str, amount: int, table: str = DEFAULT_TABLE) -> int:
         """:meth:`bbspoker.rules.money.StackWallet.buy_in` at ``table``; returns the stack."""
         with self.w.write(durable=False):

@@ -233,6 +233,7 @@ class Ledger:
     cancel_game = _via("books", Books.cancel_game)
     recover_unfinished_games = _via("books", Books.recover_unfinished_games)
     stack = _via("books", Books.stack)
+    stacks_of = _via("books", Books.stacks_of)
     buy_in = _via("books", Books.buy_in)
     cash_out = _via("books", Books.cash_out)
     stack_into_pot = _via("books", Books.stack_into_pot)
