@@ -407,7 +407,7 @@ async def test_a_german_and_a_french_player_play_a_game_each_in_their_own_langua
         await alice.send("y")
         await alice.wait_for("[X] Spieltisch verlassen")
         await bob.send("p")
-        await bob.wait_for("À la table de poker (1 places sur 5) : alice")
+        await bob.wait_for("À la table de poker (1 sur 5 places) : alice")
         await bob.send("y")
         await bob.wait_for("[X] Quitter le jeu")
 
@@ -422,7 +422,7 @@ async def test_a_german_and_a_french_player_play_a_game_each_in_their_own_langua
         await bob.wait_for("La partie est LANCÉE (pot initial : 20) ...")
         await alice.wait_for("[B] Einsatz")
         await alice.send("b")
-        await alice.wait_for("Enter hält mit")
+        await alice.wait_for("Enter hält)")
         await alice.send("\r")
         # The same event, on both screens, each in its own language.
         await alice.wait_for("alice hält den Einsatz (1), der Pot ist 21.")
@@ -445,7 +445,7 @@ async def test_a_german_and_a_french_player_play_a_game_each_in_their_own_langua
 
         await alice.wait_for("[B] Einsatz")
         await alice.send("b")
-        await alice.wait_for("Enter hält mit")
+        await alice.wait_for("Enter hält)")
         await alice.send("\r")
         await bob.wait_for("[H] Voir le jeu !")
         await bob.send("h")
@@ -454,7 +454,7 @@ async def test_a_german_and_a_french_player_play_a_game_each_in_their_own_langua
         await alice.wait_for("bob will die Karten sehen: jeder ist noch einmal dran.")
         await alice.wait_for("[B] Einsatz")
         await alice.send("b")
-        await alice.wait_for("Enter hält mit")
+        await alice.wait_for("Enter hält)")
         await alice.send("\r")
         await alice.wait_for("[R] Karten zeigen")
         await bob.wait_for("SHOWDOWN : chaque joueur à son tour révèle son jeu ([R]).")
