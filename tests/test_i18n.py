@@ -396,6 +396,14 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
 
 # --- end to end ---------------------------------------------------------------------------
 
+async def _alice_in_german_bob_in_french(connect):
+    """alice and bob logged in, each having chosen a language with [L]: German, French."""
+    alice, bob = await connect("alice"), await connect("bob")
+    await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+    await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+    return alice, bob
+
+
 async def _choose_language(c, number: str, said: str) -> None:
     await c.send("l")
     await c.wait_for("[3] Français")
@@ -411,9 +419,7 @@ async def test_a_german_and_a_french_player_play_a_game_each_in_their_own_langua
     KEIN SPIEL, KARTEN TAUSCHEN / maître du jeu, PAS DE PARTIE, ÉCHANGE DE CARTES), the
     commands, every event, the hands at the showdown."""
     async with table_world(tmp_path) as (server, connect, advance):
-        alice, bob = await connect("alice"), await connect("bob")
-        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
-        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        alice, bob = await _alice_in_german_bob_in_french(connect)
         await alice.wait_for("[P] Poker spielen: die Tische")
         await bob.wait_for("[P] Jouer au poker : les tables")
         assert server.app.ledger.language_of("alice") == "de"
@@ -847,9 +853,7 @@ async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_langu
              "turn_timeout": 60.0, "seats": 9}
     async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", rules)]) as (
             server, connect, advance):
-        alice, bob = await connect("alice"), await connect("bob")
-        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
-        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        alice, bob = await _alice_in_german_bob_in_french(connect)
         await alice.send("p")
         await alice.wait_for("Hold'em -- Texas Hold'em mit festem Limit 10/20 um CUBES, 2-9 "
                              "Spieler")
@@ -915,9 +919,7 @@ async def test_a_german_and_a_french_player_play_schiebe_poker_each_in_their_own
     rules = {"seats": 3, "rounds": 2, "ante": 10}
     async with table_world(tmp_path, tables=[("schiebe", "Schiebe", "schiebe", rules)]) as (
             server, connect, advance):
-        alice, bob = await connect("alice"), await connect("bob")
-        await _choose_language(alice, "2", "Die Tür spricht jetzt Deutsch mit dir.")
-        await _choose_language(bob, "3", "La porte vous parle maintenant en français.")
+        alice, bob = await _alice_in_german_bob_in_french(connect)
         await alice.send("p")
         await alice.wait_for("Schiebe -- Schiebe-Poker für 2-3 Spieler")
         await alice.wait_for("Grundeinsatz 10 CUBES pro Spieler; die Erstplatzierten teilen "
