@@ -510,3 +510,32 @@ def test_an_uncalled_bet_is_given_back_not_won():
     moves = [(h, a, r) for gid, _, h, a, r in wallet.stack_moves if gid == 1 and a > 0]
     assert moves == [("p1", 15, "win"), ("p1", 20, "return")]
     assert wallet.total() == 3000
+
+
+async def test_a_key_meant_for_a_turn_the_clock_played_does_not_land_on_the_next():
+    """Heads-up, the big blind is in turn preflop; their key leaves as the turn times out:
+    the clock checks for them, the flop comes and they are in turn again. The late key,
+    made for the preflop turn, is refused (turn_passed) instead of checking the flop; a
+    key made for the turn running now is taken."""
+    from bbspoker.rules.events import RuleError
+    from tests.telnetclient import wait_until
+    service, wallet, clock, task = await _holdem_service({"ann": 1000, "bob": 1000})
+    await service.call("ann", act.Sit())
+    await service.call("bob", act.Sit())
+    clock.advance(5)
+    service.wake()
+    await wait_until(lambda: service.table.current is not None)
+    table = service.table
+    now = service.snapshot                                   # a key for the turn running
+    await service.submit(now.current, act.CheckCall(), turn=(now.current, now.deadline))
+    bb = table.current                                       # was taken: the button called
+    seen = service.snapshot
+    assert seen.current == bb != now.current and table.street is Street.PREFLOP
+    clock.advance(HoldemRules().turn_timeout)                # the key is late
+    with pytest.raises(RuleError) as late:
+        await service.submit(bb, act.CheckCall(), turn=(seen.current, seen.deadline))
+    assert late.value.code == "turn_passed"
+    assert table.street is Street.FLOP and table.current == bb and set(bets(table).values()) == {0}
+    await service.submit(bb, act.Leave(), turn=(seen.current, seen.deadline))
+    assert table.current != bb     # seating is never refused: the leaver checked the flop
+    task.cancel()

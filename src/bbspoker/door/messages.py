@@ -308,6 +308,7 @@ _REFUSALS = {
     "discard_own": N_("You can only discard cards from your own hand."),
     "no_game": N_("No game is running."),
     "table_closed": N_("The table is closed."),
+    "turn_passed": N_("Too late: your time ran out and the clock played that turn for you."),
     "failed": N_("Sorry, that did not work; please try again."),
     "shutting_down": N_("The server is shutting down: no new games."),
     "spectator": N_("You are watching: take a seat to play."),

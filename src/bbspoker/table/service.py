@@ -165,11 +165,16 @@ class WantSeat(act.Action):
     is a person's."""
 
 
+#: Actions that seat or unseat a player: never refused as meant for a turn that passed.
+_UNTIMED = (act.Sit, act.Leave, act.SitOut, Hold, WantSeat)
+
+
 @dataclass
 class _Command:
     handle: str | None
     action: act.Action
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    turn: tuple[str | None, float | None] | None = None
 
 
 class TableService:
@@ -302,18 +307,25 @@ class TableService:
             # is not running now (a commit runs between steps), so this is safe here.
             resync()
 
-    def submit(self, handle: str | None, action: act.Action) -> asyncio.Future[None]:
+    def submit(self, handle: str | None, action: act.Action,
+               turn: tuple[str | None, float | None] | None = None) -> asyncio.Future[None]:
         """Queue ``action`` of ``handle`` (``None`` for the server's own, such as
         :class:`~bbspoker.rules.actions.Cancel`) for the owning task; returns the future of
         its outcome, for a caller that must not wait (a screen taking keys inside the
         event-loop turn they arrived, see :mod:`bbspoker.door.screens.draw40`).
+
+        ``turn``: ``(current, deadline)`` of the snapshot the player acted on (a screen
+        gives it; ``None``: no check). A game action meant for a turn that has passed --
+        the clock played it for them, and the same player is in turn again, say on the
+        next Hold'em street -- is refused (``turn_passed``) instead of landing on the new
+        turn. Seating actions are never refused for it.
 
         The future's exception is :class:`~bbspoker.rules.events.RuleError` (a code: the
         door says it to the player) if the rules refuse or the table is closed
         (``table_closed``). Raises ``TypeError`` at once for what is not an action."""
         if not isinstance(action, act.Action):
             raise TypeError(f"not a table action: {action!r}")
-        cmd = _Command(handle, action)
+        cmd = _Command(handle, action, turn=turn)
         if self._stopped:
             cmd.done.set_exception(RuleError("table_closed"))
         else:
@@ -425,6 +437,18 @@ class TableService:
         finally:
             asyncio.get_running_loop().call_soon(self._commit)
 
+    def _check_turn(self, cmd: _Command) -> None:
+        """Raise ``turn_passed`` if ``cmd`` is a game action of the player in turn made for
+        an earlier turn of theirs (:meth:`submit`'s ``turn``): the deadline of the turn
+        they saw is not the one running now (this step's time-outs already applied)."""
+        if cmd.turn is None or cmd.handle is None or isinstance(cmd.action, _UNTIMED):
+            return
+        table = self.table
+        current = table.current
+        if current is not None and current.lower() == cmd.handle.lower() \
+                and cmd.turn != (current, table.deadline()):
+            raise RuleError("turn_passed")
+
     def _step(self, cmd: _Command | None) -> None:
         """Games whose commit failed called off, timeouts, the command; publish and paint
         (``Bus.flush``); tell the caller.
@@ -448,6 +472,7 @@ class TableService:
                 if cmd.handle is not None:
                     self._active_at[cmd.handle.lower()] = now
                 try:
+                    self._check_turn(cmd)
                     events += self._act(cmd.handle, cmd.action, now)
                 except RuleError as err:
                     error = err

@@ -556,7 +556,9 @@ class PokerScreen:
     def _command(self, action: act.Action) -> None:
         """Send this player's action to the table; :meth:`_command_done` takes the outcome."""
         self._busy = True
-        self.service.submit(self.handle, action).add_done_callback(self._command_done)
+        snap = self.snapshot      # the turn this key was meant for (a late key is refused)
+        self.service.submit(self.handle, action, turn=(snap.current, snap.deadline)
+                            ).add_done_callback(self._command_done)
 
     def _command_done(self, outcome: asyncio.Future[None]) -> None:
         """The table applied (or refused) this player's command, and has painted everyone
