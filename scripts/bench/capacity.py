@@ -11,6 +11,8 @@ hold the clients, each many real telnet connections:
   Who acts is read from the first player's screen (pyte, the only screen a
   load process draws): ``Master``, ``Current`` and ``Round`` of the info area;
 - 2 spectators per 10 tables (``--spectators``), spread over the tables;
+  ``--spectators-per-table 2`` puts two at every table (the case of the issue's
+  target for the CPU per action: a 5-player table with 2 spectators);
 - ``--idle`` (1,000) sessions logged in and idle in the lobby.
 
 The tables come in one by one over 90% of the ``--warmup`` (60 s): the load
@@ -499,8 +501,23 @@ def serve(config: str, lagfile: str) -> int:
                     lines, flushed = [], now
                     gc_lines.clear()
 
+    async def profiled(path: str, start: float, duration: float) -> None:
+        # Experiments: CAPACITY_CPROFILE="out.prof,START_S,DURATION_S" runs cProfile in the
+        # server from START_S s after it started, for DURATION_S s (call counts and each
+        # function's time per call; its overhead inflates everything).
+        import cProfile
+        await asyncio.sleep(start)
+        prof = cProfile.Profile()
+        prof.enable()
+        await asyncio.sleep(duration)
+        prof.disable()
+        prof.dump_stats(path)
+
     async def probed(cfg):
         task = asyncio.create_task(probe())
+        if os.environ.get("CAPACITY_CPROFILE"):
+            path, start, duration = os.environ["CAPACITY_CPROFILE"].split(",")
+            prof_task = asyncio.create_task(profiled(path, float(start), float(duration)))  # noqa: F841
         try:
             return await serve_forever(cfg)
         finally:
@@ -599,6 +616,7 @@ class Step:
             if args.profile:
                 # Sampled from the load core; --nonblocking: the server is never paused.
                 out = Path(args.profile) / f"pyspy-{self.tables}.txt"
+                out.parent.mkdir(parents=True, exist_ok=True)
                 spy = subprocess.Popen(pinned(
                     [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking",
                      "-r", "250", "-f", "raw", "-d", str(int(args.measure)), "-p",
@@ -886,6 +904,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=2.0, help="s between a table's actions")
     parser.add_argument("--idle", type=int, default=1000, help="idle sessions in the lobby")
     parser.add_argument("--spectators", type=float, default=2.0, help="spectators per 10 tables")
+    parser.add_argument("--spectators-per-table", type=float, metavar="N",
+                        help="spectators at every table (the issue's CPU-per-action case: 2); "
+                             "overrides --spectators")
     parser.add_argument("--warmup", type=float, default=60.0,
                         help="s before the window; the tables start one by one over 90%% of it")
     parser.add_argument("--measure", type=float, default=30.0, help="s of the window")
@@ -897,6 +918,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="py-spy the server during each window (raw stacks to DIR)")
     parser.add_argument("--json", default="capacity.json", help="where the figures go")
     args = parser.parse_args(argv)
+    if args.spectators_per_table is not None:
+        args.spectators = 10 * args.spectators_per_table
     if args.quick:
         args.steps, args.idle, args.spectators = "2", 4, 5.0
         args.interval, args.warmup, args.measure, args.loaders = 0.25, 1.0, 2.0, 1
