@@ -78,6 +78,9 @@ class TableMessage:
     ``event.to`` is ``None`` for everyone at the table or the one handle that may see it."""
 
     event: Event
+    #: The line each language makes of it (a screen's cache: made once for every screen
+    #: at the table, not once per screen; issue 21).
+    lines: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def kind(self) -> str:

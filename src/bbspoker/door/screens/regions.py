@@ -99,9 +99,11 @@ class Opponent(NamedTuple):
     bot: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameView:
     """Everything one player sees on the game screen (chapter 2); the renderer's only input.
+    Read-only by convention, not frozen: one is made for every paint, and a frozen
+    dataclass takes four times as long to make (issue 21).
 
     Region (1), opponents:
       - ``opponents``: up to 4 :class:`Opponent`, in seat order, drawn on rows 2-5.
