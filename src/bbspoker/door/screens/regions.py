@@ -454,6 +454,7 @@ _INPUT = len(_REGIONS) - 1
 # Regions from the right to the left: a full paint puts each region's rows into frame rows
 # whose cells left of it are still one ASCII character each.
 _RIGHT_TO_LEFT = sorted(range(len(_REGIONS)), key=lambda i: -_REGIONS[i].cols.start)
+_INDEXED = tuple(enumerate(_REGIONS))
 _NOTHING = object()  # the key of a region not drawn yet
 
 #: Laid-out regions shared by every screen: (region index, encoding, key) to the text of
@@ -568,7 +569,7 @@ def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
     # changes together with its left half, which is then in the same run.
     for run in _RUN.finditer(changed):
         first, after = run.span()
-        text = "".join(cells[first:after])
+        text = cells[first:after] if cells is new else "".join(cells[first:after])
         out.append(_move(term, cursor, row, col0 + first) + text)
         after += after < width and cells[after] == ""
         cursor = (row, col0 + after) if text.isascii() and col0 + after < WIDTH else None
@@ -693,25 +694,27 @@ class ScreenRenderer:
     def _update(self, view: GameView) -> str:
         """The bytes of every changed row of the regions whose fields changed since the last
         render."""
-        out = []
+        out: list[str] = []
         term = self.term
+        keys, rows = self._keys, self._rows
         new_messages, self._message_count = view.message_count - self._message_count, view.message_count
-        for i, region in enumerate(_REGIONS):
-            old_key, key = self._keys[i], region.key(view)
-            lines = self._scrolled(old_key, new_messages) if i == _MESSAGES else 0
-            if key == old_key and not lines:
+        for i, region in _INDEXED:
+            old_key, key = keys[i], region.key(view)
+            lines = self._scrolled(old_key, new_messages) if i == _MESSAGES and new_messages else 0
+            if not lines and (key is old_key or key == old_key):
                 continue
-            old_rows = self._rows[i]
+            old_rows = rows[i]
             self._set(i, key, view)
             if lines:  # the terminal moves the kept lines: they are compared where they went
                 out.append(_scroll(term, self.rows, lines))
                 self._cursor = None
                 old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
             col0 = region.cols.start
-            for row, old, new in zip(region.rows, old_rows, self._rows[i]):
+            shared = region.shared
+            for row, old, new in zip(region.rows, old_rows, rows[i]):
                 if old is new or old == new:
                     continue
-                if not region.shared:
+                if not shared:
                     piece, self._cursor = _diff(term, row, col0, old, new, self._cursor)
                     out.append(piece)
                     continue
