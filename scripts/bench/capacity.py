@@ -619,7 +619,7 @@ class Step:
                 out.parent.mkdir(parents=True, exist_ok=True)
                 spy = subprocess.Popen(pinned(
                     [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking",
-                     "-r", "250", "-f", "raw", "-d", str(int(args.measure)), "-p",
+                     "-r", str(args.profile_rate), "-f", "raw", "-d", str(int(args.measure)), "-p",
                      str(server.pid), "-o", str(out)],
                     "1" if multi else None), stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL)
@@ -672,6 +672,10 @@ class Step:
                                    for gen in (0, 1, 2)],
             "server_cpu_s": cpu, "server_cpu_share": cpu / args.measure,
             "cpu_us_per_action": cpu / actions * 1e6 if actions else None,
+            # The same without the full collections in the window (one of ~0.4 s comes
+            # every few minutes: in a 30 s window or not, by chance), for A/B runs.
+            "cpu_us_per_action_no_full_gc": (cpu - sum(full) / 1000) / actions * 1e6
+            if actions else None,
             "rss_kib_start": rss0, "rss_kib_idle": rss_idle, "rss_kib_seated": rss_seated,
             "rss_kib_end": rss_end,
             "rss_kib_per_idle": (rss_idle - rss0) / args.idle if args.idle else None,
@@ -916,6 +920,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-pin", action="store_true", help="no taskset")
     parser.add_argument("--profile", metavar="DIR",
                         help="py-spy the server during each window (raw stacks to DIR)")
+    parser.add_argument("--profile-rate", type=int, default=250, metavar="HZ",
+                        help="py-spy's samples per second (--profile)")
     parser.add_argument("--json", default="capacity.json", help="where the figures go")
     args = parser.parse_args(argv)
     if args.spectators_per_table is not None:
