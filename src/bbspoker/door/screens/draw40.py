@@ -227,7 +227,6 @@ class PokerScreen:
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
         self._ticked = False                  # the clock's timer fired: paint its second
-        self._shown: GameView | None = None   # the view last painted (see _paint_clock)
         master = self.snapshot.master
         if watching or returning:     # what just happened at the table, then the greeting
             for item in self.service.recent():
@@ -716,24 +715,23 @@ class PokerScreen:
         if self._stale:
             self._stale = False
             self.renderer.invalidate()
-        view = self._shown = self.view()
-        out = self.renderer.render(view)
+        out = self.renderer.render(self.view())
         if out:
             self.session.write(out)
 
     def _paint_clock(self) -> None:
         """The clock's next second. Every other change to the screen is painted when it
-        happens (a key, a table update, an X-message), so the view last painted is the
-        view now but for the clock: it is painted again with the new one rather than
-        made anew (issue 21: the player in turn's screen ticks once a second, twice per
-        action at a table that acts every two seconds)."""
-        view = self._shown
-        if view is None or self._busy or self._stale or self.session.congested:
+        happens (a key, a table update, an X-message), so the screen as last painted is
+        the screen now but for the clock: only the clock is brought up to date
+        (:meth:`ScreenRenderer.render_clock`), without making a view (issue 21: the
+        player in turn's screen ticks once a second, twice per action at a table that
+        acts every two seconds). Unless the last paint was skipped (a command in flight,
+        a congested session): then a whole paint, as ever."""
+        if self._busy or self._stale or self.session.congested:
             self._paint()
             return
-        clock = self._clock_text()
-        if clock != view.clock:
-            view.clock = clock
-            out = self.renderer.render(view)
-            if out:
-                self.session.write(out)
+        out = self.renderer.render_clock(self._clock_text())
+        if out is None:
+            self._paint()
+        elif out:
+            self.session.write(out)

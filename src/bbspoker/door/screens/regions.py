@@ -455,6 +455,15 @@ _INPUT = len(_REGIONS) - 1
 # whose cells left of it are still one ASCII character each.
 _RIGHT_TO_LEFT = sorted(range(len(_REGIONS)), key=lambda i: -_REGIONS[i].cols.start)
 _INDEXED = tuple(enumerate(_REGIONS))
+_CLOCK = next(i for i, r in enumerate(_REGIONS) if r.draw is _draw_clock)
+#: The clock region's rows by (encoding, clock text) (:meth:`ScreenRenderer.render_clock`).
+_CLOCK_CACHE: dict[tuple[str, str | None], tuple[str, ...]] = {}
+
+
+class _ClockOnly(NamedTuple):
+    """What :func:`_draw_clock` reads of a view."""
+
+    clock: str | None
 _NOTHING = object()  # the key of a region not drawn yet
 
 #: Laid-out regions shared by every screen: (region index, encoding, key) to the text of
@@ -656,6 +665,39 @@ class ScreenRenderer:
             )
         before = self._cursor
         body = self._paint_all(view) if not self._painted else self._update(view)
+        target = (_INPUT_ROW, self._input_col)
+        back = _move(term, self._cursor, *target)
+        self._cursor = target
+        if back and before == target and term.save and term.restore and len(term.save + term.restore) < len(back):
+            return term.save + body + term.restore
+        return body + back
+
+    def render_clock(self, clock: str | None) -> str | None:
+        """The bytes that bring only the status line's clock to ``clock`` (``"0:59"``, or
+        None for none), the rest of the screen as last rendered: the clock's tick once a
+        second needs no :class:`GameView` (issue 21). ``None`` when :meth:`render` is
+        needed instead (nothing painted yet, or a window too small)."""
+        if not self._painted or self.cols < WIDTH or self.rows < HEIGHT:
+            return None
+        if self._keys[_CLOCK] == clock:       # the clock region's key is the clock text
+            return ""
+        term = self.term
+        before = self._cursor
+        old = self._rows[_CLOCK]
+        rows = _CLOCK_CACHE.get((self.encoding, clock))
+        if rows is None:
+            rows = _draw_clock(_ClockOnly(clock), self.encoding)  # type: ignore[arg-type]
+            _remember(_CLOCK_CACHE, 256, (self.encoding, clock), rows)
+        self._keys[_CLOCK], self._rows[_CLOCK] = clock, rows
+        region = _REGIONS[_CLOCK]
+        body = ""
+        if old[0] != rows[0]:
+            cache_key = (term, region.rows[0], region.cols.start, old[0], rows[0])
+            cached = _PIECE_CACHE.get(cache_key)
+            if cached is None:
+                cached = _diff(term, region.rows[0], region.cols.start, old[0], rows[0], None)
+                _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+            body, self._cursor = cached
         target = (_INPUT_ROW, self._input_col)
         back = _move(term, self._cursor, *target)
         self._cursor = target
