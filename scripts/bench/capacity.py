@@ -535,8 +535,13 @@ def pinned(argv: list[str], cores: str | None) -> list[str]:
 
 
 def cpu_seconds(pid: int) -> float:
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def busy_seconds() -> float:
@@ -611,7 +616,8 @@ class Step:
                 p.stdin.flush()
             start, end = t0 + args.warmup, t0 + args.warmup + args.measure
             time.sleep(max(0.0, start - time.monotonic()))
-            cpu0, busy0 = cpu_seconds(server.pid), busy_seconds()
+            split0, busy0 = cpu_split(server.pid), busy_seconds()
+            cpu0 = sum(split0)
             spy = None
             if args.profile:
                 # Sampled from the load core; --nonblocking: the server is never paused.
@@ -624,7 +630,8 @@ class Step:
                     "1" if multi else None), stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL)
             time.sleep(max(0.0, end - time.monotonic()))
-            cpu1, busy1 = cpu_seconds(server.pid), busy_seconds()
+            split1, busy1 = cpu_split(server.pid), busy_seconds()
+            cpu1 = sum(split1)
             rss_end = rss_kib(server.pid)
             results = [json.loads(self._expect([p], "{", ACTION_TIMEOUT + 30)[0]) for p in loaders]
             if spy is not None:
@@ -671,6 +678,9 @@ class Step:
             "gc_ms_per_s_by_gen": [sum(ms for g, ms in gcs if g == gen) / args.measure
                                    for gen in (0, 1, 2)],
             "server_cpu_s": cpu, "server_cpu_share": cpu / args.measure,
+            # Of which in the kernel (socket calls; on loopback a send also runs the TCP
+            # receive path of the client's end).
+            "server_system_cpu_s": split1[1] - split0[1],
             "cpu_us_per_action": cpu / actions * 1e6 if actions else None,
             # The same without the full collections in the window (one of ~0.4 s comes
             # every few minutes: in a 30 s window or not, by chance), for A/B runs.
