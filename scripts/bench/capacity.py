@@ -870,8 +870,8 @@ def breakdown(raw_path: str, cpu_us: float | None = None) -> list[tuple[str, flo
     busy = 0
     for line in Path(raw_path).read_text().splitlines():
         stack, _, n = line.rpartition(" ")
-        if not stack:
-            continue
+        if not stack.endswith(")") or not n.isdigit():
+            continue        # a stray line (py-spy prints a multi-line name as it is)
         frames = [f.split(" (", 1)[0] for f in stack.split(";")]
         if frames[-1] in ("EpollSelector.select", "select"):
             continue
