@@ -160,6 +160,23 @@ def test_handles_are_unique_without_regard_to_case(ledger):
     assert [a.handle for a in ledger.list_accounts()] == ["Alice", "bob"]
 
 
+def test_admin_version_changes_with_a_ban_or_kick_here_or_another_connections_commit(ledger, db):
+    # Issue 21: the server's ban and kick watch reads the ledger only when this changed.
+    first = ledger.admin_version()
+    assert ledger.admin_version() == first
+    ledger.touch("bob")                      # this connection's other writes: no change
+    assert ledger.admin_version() == first
+    ledger.ban("bob", "spamming the chat")
+    second = ledger.admin_version()
+    assert second != first
+    ledger.kick("Alice", "go to bed", "sysop")
+    third = ledger.admin_version()
+    assert third != second
+    with Ledger(db) as cli:                  # the admin CLI: another connection
+        cli.unban("bob")
+    assert ledger.admin_version() != third
+
+
 def test_account_fields_password_ban_touch(ledger):
     assert ledger.password_hash("ALICE") == "hash-a"
     assert ledger.password_hash("nobody") is None

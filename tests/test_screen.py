@@ -575,3 +575,31 @@ def test_cursor_addresses_of_a_non_decimal_terminal_come_from_the_terminal():
     address = screen._cursor_address(t)
     assert [address(r, c) for r, c in ((0, 0), (23, 79), (101, 203))] == [
         "\x1bY  ", "\x1bY7o", "\x1bY\x85\xeb"]
+
+
+def test_the_clocks_tick_alone_shows_what_a_whole_render_shows():
+    """Issue 21: the clock's tick brings only the clock up to date (render_clock, no
+    view made); the screen is then the one a whole render of the view with the new
+    clock gives, on every kind of terminal, and a window too small asks for a render."""
+    view = GameView(handle="alice", cubes=990, clock="0:59", commands=("[B] Place bet",),
+                    messages=(("SYSTEM", "bob has called the bet (1), pot is 21."),),
+                    message_count=1)
+    for kind in ("xterm-256color", "telnet:ansi", "vt100"):
+        ticked, whole = Client(), Client()
+        a, b = ScreenRenderer(term(kind)), ScreenRenderer(term(kind))
+        ticked.feed(a.render(view))
+        whole.feed(b.render(view))
+        for clock in ("0:58", "0:58", "0:09", None, "2:00"):
+            out = a.render_clock(clock)
+            assert out is not None
+            ticked.feed(out)
+            whole.feed(b.render(dataclasses.replace(view, clock=clock)))
+            assert ticked.display == whole.display, kind
+            assert (ticked.cursor.x, ticked.cursor.y) == (whole.cursor.x, whole.cursor.y)
+        assert a.render_clock("0:58") not in (None, "")
+        assert a.render_clock("0:58") == ""                   # no change: no bytes
+    small = ScreenRenderer(term())
+    small.resize(60, 20)
+    small.render(view)
+    assert small.render_clock("0:58") is None
+    assert ScreenRenderer(term()).render_clock("0:58") is None  # nothing painted yet

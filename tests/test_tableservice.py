@@ -364,3 +364,26 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
     for ledger in (immediate, deferred):
         assert ledger.verify() == []
         ledger.close()
+
+
+async def test_the_balance_poll_steps_only_when_a_balance_changed(table, monkeypatch):
+    # Issue 21: the once-a-second poll used to run a whole step (and take a snapshot)
+    # for every table; now it looks at the CUBES and steps only if one changed.
+    service, ledger, db, _ = table
+    monkeypatch.setattr("bbspoker.table.service.BALANCE_POLL", 0.02)
+    service.wake()                                # the task sets its timer anew
+    await service.call("alice", act.Start())
+    steps = []
+    step = service._step
+    monkeypatch.setattr(service, "_step", lambda cmd: (steps.append(cmd), step(cmd)))
+    version = service.snapshot.version
+    await asyncio.sleep(0.2)                      # some ten polls: nothing changed
+    assert steps == [] and service.snapshot.version == version
+
+    def admin() -> None:                          # the CLI: another connection
+        with Ledger(db) as cli:
+            cli.grant("bob", 5, "a present", "sysop")
+
+    await asyncio.to_thread(admin)                # no wake(): the poll finds it
+    await wait_until(lambda: service.snapshot.balances["bob"] == 995, 2.0)
+    assert steps and all(cmd is None for cmd in steps)

@@ -11,6 +11,8 @@ hold the clients, each many real telnet connections:
   Who acts is read from the first player's screen (pyte, the only screen a
   load process draws): ``Master``, ``Current`` and ``Round`` of the info area;
 - 2 spectators per 10 tables (``--spectators``), spread over the tables;
+  ``--spectators-per-table 2`` puts two at every table (the case of the issue's
+  target for the CPU per action: a 5-player table with 2 spectators);
 - ``--idle`` (1,000) sessions logged in and idle in the lobby.
 
 The tables come in one by one over 90% of the ``--warmup`` (60 s): the load
@@ -499,8 +501,23 @@ def serve(config: str, lagfile: str) -> int:
                     lines, flushed = [], now
                     gc_lines.clear()
 
+    async def profiled(path: str, start: float, duration: float) -> None:
+        # Experiments: CAPACITY_CPROFILE="out.prof,START_S,DURATION_S" runs cProfile in the
+        # server from START_S s after it started, for DURATION_S s (call counts and each
+        # function's time per call; its overhead inflates everything).
+        import cProfile
+        await asyncio.sleep(start)
+        prof = cProfile.Profile()
+        prof.enable()
+        await asyncio.sleep(duration)
+        prof.disable()
+        prof.dump_stats(path)
+
     async def probed(cfg):
         task = asyncio.create_task(probe())
+        if os.environ.get("CAPACITY_CPROFILE"):
+            path, start, duration = os.environ["CAPACITY_CPROFILE"].split(",")
+            prof_task = asyncio.create_task(profiled(path, float(start), float(duration)))  # noqa: F841
         try:
             return await serve_forever(cfg)
         finally:
@@ -518,8 +535,13 @@ def pinned(argv: list[str], cores: str | None) -> list[str]:
 
 
 def cpu_seconds(pid: int) -> float:
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def busy_seconds() -> float:
@@ -597,19 +619,22 @@ class Step:
                 p.stdin.flush()
             start, end = t0 + args.warmup, t0 + args.warmup + args.measure
             time.sleep(max(0.0, start - time.monotonic()))
-            cpu0, busy0 = cpu_seconds(server.pid), busy_seconds()
+            split0, busy0 = cpu_split(server.pid), busy_seconds()
+            cpu0 = sum(split0)
             spy = None
             if args.profile:
                 # Sampled from the load core; --nonblocking: the server is never paused.
                 out = Path(args.profile) / f"pyspy-{self.tables}.txt"
+                out.parent.mkdir(parents=True, exist_ok=True)
                 spy = subprocess.Popen(pinned(
                     [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking",
-                     "-r", "250", "-f", "raw", "-d", str(int(args.measure)), "-p",
+                     "-r", str(args.profile_rate), "-f", "raw", "-d", str(int(args.measure)), "-p",
                      str(server.pid), "-o", str(out)],
                     "1" if multi else None), stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL)
             time.sleep(max(0.0, end - time.monotonic()))
-            cpu1, busy1 = cpu_seconds(server.pid), busy_seconds()
+            split1, busy1 = cpu_split(server.pid), busy_seconds()
+            cpu1 = sum(split1)
             rss_end = rss_kib(server.pid)
             results = [json.loads(self._expect([p], "{", ACTION_TIMEOUT + 30)[0]) for p in loaders]
             if spy is not None:
@@ -656,7 +681,14 @@ class Step:
             "gc_ms_per_s_by_gen": [sum(ms for g, ms in gcs if g == gen) / args.measure
                                    for gen in (0, 1, 2)],
             "server_cpu_s": cpu, "server_cpu_share": cpu / args.measure,
+            # Of which in the kernel (socket calls; on loopback a send also runs the TCP
+            # receive path of the client's end).
+            "server_system_cpu_s": split1[1] - split0[1],
             "cpu_us_per_action": cpu / actions * 1e6 if actions else None,
+            # The same without the full collections in the window (one of ~0.4 s comes
+            # every few minutes: in a 30 s window or not, by chance), for A/B runs.
+            "cpu_us_per_action_no_full_gc": (cpu - sum(full) / 1000) / actions * 1e6
+            if actions else None,
             "rss_kib_start": rss0, "rss_kib_idle": rss_idle, "rss_kib_seated": rss_seated,
             "rss_kib_end": rss_end,
             "rss_kib_per_idle": (rss_idle - rss0) / args.idle if args.idle else None,
@@ -841,8 +873,8 @@ def breakdown(raw_path: str, cpu_us: float | None = None) -> list[tuple[str, flo
     busy = 0
     for line in Path(raw_path).read_text().splitlines():
         stack, _, n = line.rpartition(" ")
-        if not stack:
-            continue
+        if not stack.endswith(")") or not n.isdigit():
+            continue        # a stray line (py-spy prints a multi-line name as it is)
         frames = [f.split(" (", 1)[0] for f in stack.split(";")]
         if frames[-1] in ("EpollSelector.select", "select"):
             continue
@@ -889,6 +921,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=2.0, help="s between a table's actions")
     parser.add_argument("--idle", type=int, default=1000, help="idle sessions in the lobby")
     parser.add_argument("--spectators", type=float, default=2.0, help="spectators per 10 tables")
+    parser.add_argument("--spectators-per-table", type=float, metavar="N",
+                        help="spectators at every table (the issue's CPU-per-action case: 2); "
+                             "overrides --spectators")
     parser.add_argument("--warmup", type=float, default=60.0,
                         help="s before the window; the tables start one by one over 90%% of it")
     parser.add_argument("--measure", type=float, default=30.0, help="s of the window")
@@ -898,8 +933,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-pin", action="store_true", help="no taskset")
     parser.add_argument("--profile", metavar="DIR",
                         help="py-spy the server during each window (raw stacks to DIR)")
+    parser.add_argument("--profile-rate", type=int, default=250, metavar="HZ",
+                        help="py-spy's samples per second (--profile)")
     parser.add_argument("--json", default="capacity.json", help="where the figures go")
     args = parser.parse_args(argv)
+    if args.spectators_per_table is not None:
+        args.spectators = 10 * args.spectators_per_table
     if args.quick:
         args.steps, args.idle, args.spectators = "2", 4, 5.0
         args.interval, args.warmup, args.measure, args.loaders = 0.25, 1.0, 2.0, 1

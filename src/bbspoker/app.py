@@ -107,6 +107,7 @@ class App:
         self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep
         self.online: dict[str, Session] = {}
+        self._logins = 0  # log_in calls so far (the admin watch looks at who is new)
         self.sessions: set[Session] = set()
         self.limits = ConnectionLimits(config.server.max_connections,
                                        config.server.max_per_address,
@@ -152,14 +153,22 @@ class App:
     async def _watch_admin(self) -> None:
         """Every ``[server] admin_poll`` s: end the sessions of users the sysop banned or
         kicked from the command line (issue 20: a ban took effect only at the next login)."""
+        seen: tuple[object, int] | None = None
         while True:
             await asyncio.sleep(self.config.server.admin_poll)
             try:
+                # Nothing to look for unless the ledger may hold a new ban or kick, or
+                # someone logged in since the last look (issue 21: the reads ran every
+                # second over every online handle).
+                now = (self.ledger.admin_version(), self._logins)
+                if now == seen:
+                    continue
                 ends = [(h, N_("The sysop ended your session: {reason}"), r)
                         for h, r in self.ledger.take_kicks()]
                 online = [s.handle for s in self.online.values() if s.handle is not None]
                 ends += [(h, N_("You have been banned from this door: {reason}"), r)
                          for h, r in self.ledger.banned_among(online).items()]
+                seen = now
             except sqlite3.Error:
                 log.exception("looking for bans and kicks failed; trying again")
                 continue
@@ -208,6 +217,7 @@ class App:
         session.handle = handle
         session.activity = "lobby"
         self.online[handle_key(handle)] = session
+        self._logins += 1
         self.limits.logged_in(session.address)
 
     def serve_door(self, session: Session) -> Awaitable[None]:

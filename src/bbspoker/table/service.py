@@ -74,6 +74,9 @@ class TableMessage:
     ``event.to`` is ``None`` for everyone at the table or the one handle that may see it."""
 
     event: Event
+    #: The line each language makes of it (a screen's cache: made once for every screen
+    #: at the table, not once per screen; issue 21).
+    lines: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -167,6 +170,8 @@ class WantSeat(act.Action):
 
 #: Actions that seat or unseat a player: never refused as meant for a turn that passed.
 _UNTIMED = (act.Sit, act.Leave, act.SitOut, Hold, WantSeat)
+#: What the balance poll's timer queues (see :meth:`TableService.run`).
+_POLL: Any = object()
 
 
 @dataclass
@@ -404,23 +409,54 @@ class TableService:
                     idle = self._idle_deadline()
                     if idle is not None:
                         deadline = idle if deadline is None else min(deadline, idle)
-                    wait = BALANCE_POLL
+                    wait, poll = BALANCE_POLL, True
                     if deadline is not None:
-                        wait = min(wait, max(0.0, deadline - self.clock()))
+                        due = max(0.0, deadline - self.clock())
+                        if due <= wait:
+                            wait, poll = due, False
                     waiter = self._waiter = loop.create_future()
-                    timer = loop.call_later(wait, self._enqueue, None)
+                    timer = loop.call_later(wait, self._enqueue, _POLL if poll else None)
                     try:
                         await waiter
                     finally:
                         timer.cancel()
                         self._waiter = None
-                self._apply(self._queue.popleft())
+                cmd = self._queue.popleft()
+                if cmd is _POLL:
+                    # The balance poll: a step only if a balance shown changed (or the
+                    # clock ran past a deadline meanwhile). Most polls find nothing, and
+                    # a step with its snapshot for each table each second was a good part
+                    # of the server's CPU with many tables (issue 21).
+                    if self._poll_finds_nothing():
+                        continue
+                    cmd = None
+                self._apply(cmd)
         finally:
             self._stopped = True
             for cmd in self._queue:
-                if cmd is not None and not cmd.done.done():
+                if isinstance(cmd, _Command) and not cmd.done.done():
                     cmd.done.set_exception(RuleError("table_closed"))
             self._queue.clear()
+
+    def _poll_finds_nothing(self) -> bool:
+        """Whether a balance poll would change nothing: no other step is queued, no game
+        is to be called off, nobody waits for a seat, no deadline has come, and every
+        seated player's CUBES (the wallet's, which reads the store again when another
+        connection wrote it: an admin's grant) are those of the last snapshot."""
+        if self._queue or self._lost or self._waiting or self._held:
+            return False
+        deadline = self.table.deadline()
+        if deadline is not None and deadline <= self.clock():
+            return False
+        idle = self._idle_deadline()
+        if idle is not None and idle <= self.clock():
+            return False
+        snap = self.snapshot
+        handles = [s.handle for s in snap.seats]
+        if not handles:
+            return True
+        balances = dict.fromkeys(handles, 0) | self.table.wallet.balances_of(handles)
+        return balances == snap.balances
 
     def _apply(self, cmd: _Command | None) -> None:
         """One step (:meth:`_step`), then, whatever happened in it, the commit of its ledger

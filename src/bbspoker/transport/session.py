@@ -373,7 +373,9 @@ class Session:
             text = text.translate(_CP437_C1)
         data = text.encode(self.encoding, errors="replace")
         output = self.config.output
-        unsent = self.unsent + len(data)
+        transport = self._writer.transport
+        held = transport.get_write_buffer_size() if transport is not None else 0
+        unsent = self._backlog + held + len(data)
         if unsent > output.backlog_bytes:
             self.abort(f"output backlog over {output.backlog_bytes} bytes")
             return
@@ -381,12 +383,14 @@ class Session:
             self._congested = True
             log.info("session %r from %s: output congested (%d bytes unsent)", self.handle,
                      self.address, unsent)
-        if self._writer_idle is not None and not self._writer_idle.done() and self._sent_all():
+        idle = self._writer_idle
+        if idle is not None and not idle.done() and transport is not None and not held:
             # Nothing queued or waiting in the socket: hand the bytes over now rather
             # than one event-loop turn later (issue 6, latency). If the socket does not
             # take them all, the writer task drains them.
             self._writer.write(data)
-            if self._socket_full() or self._congested:
+            if self._congested or (transport.get_write_buffer_size()
+                                   and self._socket_full()):
                 self._wake_writer()
             return
         self._out.append(data)

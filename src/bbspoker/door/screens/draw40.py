@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 from collections import deque
@@ -71,6 +72,36 @@ TAKE_SEAT = N_("[J] Take a free seat")
 #: and the message area ("[handle] text" in 72 cells).
 CHAT_MAX = 200
 CHAT_WIDTH = 72
+
+
+_UNSET: Any = object()
+#: The info area's round in a language, made once per (phase, round, language).
+_round_label = functools.lru_cache(maxsize=256)(round_label)
+
+
+@functools.lru_cache(maxsize=512)
+def _command_lines(t: i18n.Translator, more: tuple[str, ...]) -> tuple[str, ...]:
+    """The command area's lines in ``t``'s language: :data:`ALWAYS`, then ``more`` (the
+    English texts of the commands open now); made once per language and set of commands,
+    not on every paint (issue 21)."""
+    return tuple(map(t.gettext, ALWAYS + more))
+
+
+def _opponents(snap: TableSnapshot, handle: str | None) -> tuple[Any, tuple[Opponent, ...]]:
+    """(the seat of ``handle`` or None, the :class:`Opponent` of every other seat) in
+    ``snap``; ``handle`` None for a spectator (who sees every seat)."""
+    me = None if handle is None else snap.seat_of(handle)
+    in_game = snap.phase is not Phase.IDLE
+    held, bots = snap.held, snap.bots
+    # tuple.__new__: an Opponent without the call of its generated __new__ (every seat,
+    # every screen, every paint).
+    return me, tuple(_new_tuple(Opponent, (s.handle, in_game and s.active, s.revealed,
+                                           s.handle in held,
+                                           bool(bots) and s.handle.lower() in bots))
+                     for s in snap.seats if s is not me)
+
+
+_new_tuple = tuple.__new__
 
 
 def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
@@ -274,7 +305,7 @@ class PokerScreen:
                         timer.cancel()
                 if self._ticked:
                     self._ticked = False
-                    self._paint()      # the clock's next second
+                    self._paint_clock()   # the clock's next second
                 self._take()           # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
             reason = "lost_connection"
@@ -428,10 +459,11 @@ class PokerScreen:
     def _on_item(self, item: Any) -> None:
         if isinstance(item, TableSnapshot):
             self.snapshot = item
+            seat = item.seat_of(self.handle)
             if self.watching:
-                if item.seat_of(self.handle) is not None and not self._sitting:
+                if seat is not None and not self._sitting:
                     self._become_player()    # a seat came free for them (WantSeat)
-            elif item.seat_of(self.handle) is None:
+            elif seat is None:
                 self.leaving = True          # removed by the table (idle rule)
             elif act.Discard not in item.actions.get(self.handle, ()):
                 self.discards.clear()
@@ -440,7 +472,11 @@ class PokerScreen:
         elif isinstance(item, TableMessage):
             to = item.event.to
             if to is None or to.lower() == self.handle.lower():
-                line = describe_event(item.event, self.t)
+                # Made once per language for every screen at the table (issue 21).
+                lines = item.lines
+                line = lines.get(self.t, _UNSET)
+                if line is _UNSET:
+                    line = lines[self.t] = describe_event(item.event, self.t)
                 if line is not None:
                     self._add_message(*line)
         elif isinstance(item, PrivateCards):
@@ -582,11 +618,8 @@ class PokerScreen:
     def view(self) -> GameView:
         """The :class:`GameView` of this player's screen now."""
         snap = self.snapshot
-        me = None if self.watching else snap.seat_of(self.handle)
+        me, opponents = _opponents(snap, None if self.watching else self.handle)
         in_game = snap.phase is not Phase.IDLE
-        opponents = tuple(Opponent(s.handle, competing=in_game and s.active, revealed=s.revealed,
-                                   away=s.handle in snap.held, bot=s.handle.lower() in snap.bots)
-                          for s in snap.seats if s is not me)
         my_cards = None
         message = None
         if self.watching:
@@ -599,16 +632,11 @@ class PokerScreen:
             else:
                 message = self.t.gettext("A game is running. You may join the next game.")
         if self.watching:
-            commands = ALWAYS + ((TAKE_SEAT,) if self._may_sit() else ())
+            commands = _command_lines(self.t, (TAKE_SEAT,) if self._may_sit() else ())
         else:
-            actions = snap.actions.get(self.handle, ())
-            commands = ALWAYS + tuple(COMMAND_TEXT[a] for a in actions)
-        commands = tuple(map(self.t.gettext, commands))
-        remaining = self._remaining()
-        clock = None
-        if remaining is not None:
-            secs = math.ceil(remaining)
-            clock = f"{secs // 60}:{secs % 60:02d}"
+            commands = _command_lines(self.t, tuple(
+                COMMAND_TEXT[a] for a in snap.actions.get(self.handle, ())))
+        clock = self._clock_text()
         return GameView(
             handle=self.handle,
             cubes=self._own_cubes if self.watching else snap.balances.get(self.handle, 0),
@@ -616,7 +644,7 @@ class PokerScreen:
             master=snap.master,
             current=snap.current,
             pot=snap.pot,
-            round_label=round_label(snap.phase.value, snap.round, self.t),
+            round_label=_round_label(snap.phase.value, snap.round, self.t),
             xmsg_count=len(self.session.inbox),
             watchers=snap.watchers,
             my_cards=my_cards,
@@ -631,6 +659,14 @@ class PokerScreen:
             lang=self.t.lang,
         )
 
+    def _clock_text(self) -> str | None:
+        """The count-down as the status line shows it (``"0:59"``), or None."""
+        remaining = self._remaining()
+        if remaining is None:
+            return None
+        secs = math.ceil(remaining)
+        return f"{secs // 60}:{secs % 60:02d}"
+
     @property
     def rules_max_discard(self) -> int:
         """Cards one may discard (chapter 2, 0-3)."""
@@ -638,8 +674,17 @@ class PokerScreen:
 
     def _watching_message(self, more: tuple[Opponent, ...]) -> str:
         """The spectator's player area: the seated players region (1) has no row for,
-        then what the spectator may do."""
-        _ = self.t.gettext
+        then what the spectator may do (:func:`_watching_text`)."""
+        waits = self._waits()
+        return self._watching_text(self.t, more, waits, not waits and self._may_sit())
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1024)
+    def _watching_text(t: i18n.Translator, more: tuple[Opponent, ...], waits: bool,
+                       may_sit: bool) -> str:
+        """:meth:`_watching_message`'s text, made once per language and state (issue 21:
+        every spectator's every paint)."""
+        _ = t.gettext
         lines = []
         for opp in more:
             state = (_("Also seated: {h} (revealed).") if opp.revealed
@@ -647,8 +692,8 @@ class PokerScreen:
                      else _("Also seated: {h}."))
             lines.append(state.format(h=opp.handle))
         lines.append(_("You are watching this table.") + " " + (
-            _("You have the next free seat.") if self._waits()
-            else _("[J] takes a free seat.") if self._may_sit()
+            _("You have the next free seat.") if waits
+            else _("[J] takes a free seat.") if may_sit
             else _("You may take a free seat between games.")))
         return " ".join(lines)
 
@@ -685,4 +730,21 @@ class PokerScreen:
             self.renderer.invalidate()
         out = self.renderer.render(self.view())
         if out:
+            self.session.write(out)
+
+    def _paint_clock(self) -> None:
+        """The clock's next second. Every other change to the screen is painted when it
+        happens (a key, a table update, an X-message), so the screen as last painted is
+        the screen now but for the clock: only the clock is brought up to date
+        (:meth:`ScreenRenderer.render_clock`), without making a view (issue 21: the
+        player in turn's screen ticks once a second, twice per action at a table that
+        acts every two seconds). Unless the last paint was skipped (a command in flight,
+        a congested session): then a whole paint, as ever."""
+        if self._busy or self._stale or self.session.congested:
+            self._paint()
+            return
+        out = self.renderer.render_clock(self._clock_text())
+        if out is None:
+            self._paint()
+        elif out:
             self.session.write(out)

@@ -99,9 +99,11 @@ class Opponent(NamedTuple):
     bot: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameView:
     """Everything one player sees on the game screen (chapter 2); the renderer's only input.
+    Read-only by convention, not frozen: one is made for every paint, and a frozen
+    dataclass takes four times as long to make (issue 21).
 
     Region (1), opponents:
       - ``opponents``: up to 4 :class:`Opponent`, in seat order, drawn on rows 2-5.
@@ -452,6 +454,16 @@ _INPUT = len(_REGIONS) - 1
 # Regions from the right to the left: a full paint puts each region's rows into frame rows
 # whose cells left of it are still one ASCII character each.
 _RIGHT_TO_LEFT = sorted(range(len(_REGIONS)), key=lambda i: -_REGIONS[i].cols.start)
+_INDEXED = tuple(enumerate(_REGIONS))
+_CLOCK = next(i for i, r in enumerate(_REGIONS) if r.draw is _draw_clock)
+#: The clock region's rows by (encoding, clock text) (:meth:`ScreenRenderer.render_clock`).
+_CLOCK_CACHE: dict[tuple[str, str | None], tuple[str, ...]] = {}
+
+
+class _ClockOnly(NamedTuple):
+    """What :func:`_draw_clock` reads of a view."""
+
+    clock: str | None
 _NOTHING = object()  # the key of a region not drawn yet
 
 #: Laid-out regions shared by every screen: (region index, encoding, key) to the text of
@@ -566,7 +578,7 @@ def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
     # changes together with its left half, which is then in the same run.
     for run in _RUN.finditer(changed):
         first, after = run.span()
-        text = "".join(cells[first:after])
+        text = cells[first:after] if cells is new else "".join(cells[first:after])
         out.append(_move(term, cursor, row, col0 + first) + text)
         after += after < width and cells[after] == ""
         cursor = (row, col0 + after) if text.isascii() and col0 + after < WIDTH else None
@@ -662,6 +674,39 @@ class ScreenRenderer:
             return term.save + body + term.restore
         return body + back
 
+    def render_clock(self, clock: str | None) -> str | None:
+        """The bytes that bring only the status line's clock to ``clock`` (``"0:59"``, or
+        None for none), the rest of the screen as last rendered: the clock's tick once a
+        second needs no :class:`GameView` (issue 21). ``None`` when :meth:`render` is
+        needed instead (nothing painted yet, or a window too small)."""
+        if not self._painted or self.cols < WIDTH or self.rows < HEIGHT:
+            return None
+        if self._keys[_CLOCK] == clock:       # the clock region's key is the clock text
+            return ""
+        term = self.term
+        before = self._cursor
+        old = self._rows[_CLOCK]
+        rows = _CLOCK_CACHE.get((self.encoding, clock))
+        if rows is None:
+            rows = _draw_clock(_ClockOnly(clock), self.encoding)  # type: ignore[arg-type]
+            _remember(_CLOCK_CACHE, 256, (self.encoding, clock), rows)
+        self._keys[_CLOCK], self._rows[_CLOCK] = clock, rows
+        region = _REGIONS[_CLOCK]
+        body = ""
+        if old[0] != rows[0]:
+            cache_key = (term, region.rows[0], region.cols.start, old[0], rows[0])
+            cached = _PIECE_CACHE.get(cache_key)
+            if cached is None:
+                cached = _diff(term, region.rows[0], region.cols.start, old[0], rows[0], None)
+                _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+            body, self._cursor = cached
+        target = (_INPUT_ROW, self._input_col)
+        back = _move(term, self._cursor, *target)
+        self._cursor = target
+        if back and before == target and term.save and term.restore and len(term.save + term.restore) < len(back):
+            return term.save + body + term.restore
+        return body + back
+
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
         screen = list(_FRAME)
@@ -693,25 +738,27 @@ class ScreenRenderer:
     def _update(self, view: GameView) -> str:
         """The bytes of every changed row of the regions whose fields changed since the last
         render."""
-        out = []
+        out: list[str] = []
         term = self.term
+        keys, rows = self._keys, self._rows
         new_messages, self._message_count = view.message_count - self._message_count, view.message_count
-        for i, region in enumerate(_REGIONS):
-            old_key, key = self._keys[i], region.key(view)
-            lines = self._scrolled(old_key, new_messages) if i == _MESSAGES else 0
-            if key == old_key and not lines:
+        for i, region in _INDEXED:
+            old_key, key = keys[i], region.key(view)
+            lines = self._scrolled(old_key, new_messages) if i == _MESSAGES and new_messages else 0
+            if not lines and (key is old_key or key == old_key):
                 continue
-            old_rows = self._rows[i]
+            old_rows = rows[i]
             self._set(i, key, view)
             if lines:  # the terminal moves the kept lines: they are compared where they went
                 out.append(_scroll(term, self.rows, lines))
                 self._cursor = None
                 old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
             col0 = region.cols.start
-            for row, old, new in zip(region.rows, old_rows, self._rows[i]):
+            shared = region.shared
+            for row, old, new in zip(region.rows, old_rows, rows[i]):
                 if old is new or old == new:
                     continue
-                if not region.shared:
+                if not shared:
                     piece, self._cursor = _diff(term, row, col0, old, new, self._cursor)
                     out.append(piece)
                     continue

@@ -35,6 +35,9 @@ class Accounts:
         # handle_key -> client seed phrase (None: random), as read or set by this process:
         # a game's start asks for the seated players' phrases without running SQL.
         self._phrases: dict[str, str | None] = {}
+        #: Bans and kicks made on this connection (another connection's show in
+        #: ``PRAGMA data_version``): see :meth:`admin_version`.
+        self.bans_here = 0
 
     def find_account(self, handle: str) -> Account | None:
         """The account with that handle (any case), or ``None``."""
@@ -153,6 +156,7 @@ class Accounts:
         if not reason.strip():
             raise ValueError("a ban needs a reason")
         self._update(handle, "banned = 1, ban_reason = ?", (reason,))
+        self.bans_here += 1
 
     def unban(self, handle: str) -> None:
         """Lift a ban; raises UnknownAccount."""
@@ -233,6 +237,7 @@ class Accounts:
         with w.write():
             w.sql("INSERT INTO kicks (account_id, reason, at, actor) VALUES (?, ?, ?, ?)",
                   (books.account_id(handle), reason, books.clock(), actor))
+        self.bans_here += 1
 
     def take_kicks(self) -> list[tuple[str, str]]:
         """The kicks waiting, ``[(handle, reason)]`` oldest first, deleted as they are
@@ -245,6 +250,14 @@ class Accounts:
                          "ON a.id = k.account_id ORDER BY k.id").fetchall()
             w.sql("DELETE FROM kicks WHERE id <= ?", (rows[-1][0],))
         return [(handle, reason) for _, handle, reason in rows]
+
+    def admin_version(self) -> tuple[int, int]:
+        """A value that changes whenever a ban or kick may have been made since it was last
+        read: ``PRAGMA data_version`` (another connection committed: the admin CLI) and
+        the bans and kicks made on this connection. The server's watch over the online
+        users (:meth:`take_kicks`, :meth:`banned_among`) skips its reads while it stays
+        the same (issue 21: they ran every second over every online handle)."""
+        return self.books.w.data_version(), self.bans_here
 
     def banned_among(self, handles: list[str]) -> dict[str, str]:
         """``{handle: ban reason}`` of those of ``handles`` who are banned now."""

@@ -253,6 +253,7 @@ class Ledger:
     kick = _via("accounts", Accounts.kick)
     take_kicks = _via("accounts", Accounts.take_kicks)
     banned_among = _via("accounts", Accounts.banned_among)
+    admin_version = _via("accounts", Accounts.admin_version)
     allowance = _via("accounts", Accounts.allowance)
     notices = _via("accounts", Accounts.notices)
     clear_notices = _via("accounts", Accounts.clear_notices)

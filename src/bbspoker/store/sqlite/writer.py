@@ -328,6 +328,11 @@ class Writer:
             self._version = version
             self._forget(False)
 
+    def data_version(self) -> int:
+        """``PRAGMA data_version``: it changes when another connection commits (and only
+        then); unlike :meth:`check_version` this only reads it."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0]
+
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: several SELECTs see one consistent state. Commits pending
