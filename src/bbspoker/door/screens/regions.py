@@ -667,10 +667,17 @@ class ScreenRenderer:
             )
         before = self._cursor
         body = self._paint_all(view) if not self._painted else self._update(view)
+        return self._back_to_input(body, before)
+
+    def _back_to_input(self, body: str, before: tuple[int, int]) -> str:
+        """``body`` and the cursor's way back to the input row; when it was there before
+        (``before``) and save/restore is shorter than that way, ``body`` between them."""
+        term = self.term
         target = (_INPUT_ROW, self._input_col)
         back = _move(term, self._cursor, *target)
         self._cursor = target
-        if back and before == target and term.save and term.restore and len(term.save + term.restore) < len(back):
+        if back and before == target and term.save and term.restore \
+                and len(term.save + term.restore) < len(back):
             return term.save + body + term.restore
         return body + back
 
@@ -700,12 +707,7 @@ class ScreenRenderer:
                 cached = _diff(term, region.rows[0], region.cols.start, old[0], rows[0], None)
                 _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
             body, self._cursor = cached
-        target = (_INPUT_ROW, self._input_col)
-        back = _move(term, self._cursor, *target)
-        self._cursor = target
-        if back and before == target and term.save and term.restore and len(term.save + term.restore) < len(back):
-            return term.save + body + term.restore
-        return body + back
+        return self._back_to_input(body, before)
 
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
