@@ -44,7 +44,6 @@ from aiohttp import WSMsgType, web
 from babel.core import negotiate_locale
 
 from bbspoker.door import i18n
-from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",

@@ -29,6 +29,7 @@ import functools
 import logging
 import math
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bbspoker.door import i18n
@@ -136,6 +137,35 @@ async def _choose(session: Terminal, keys: str, timeout: float) -> str:
             return char
 
 
+async def join_or_watch(session: Terminal, app: DoorContext, entry: TableEntry,
+                        screen: type[PokerScreen],
+                        sit: Callable[[], Awaitable[act.Sit | None]] | None = None) -> None:
+    """The end of every game kind's entry text: ``Join the table? (y/n) [W] Watch``. No
+    (or no key within ``[server] lobby_idle_timeout`` s): back to the lobby; W: ``screen``
+    as a spectator; yes: the ``Sit`` that ``sit`` gives (``None``: back; Hold'em asks the
+    buy-in there; default a plain :class:`~bbspoker.rules.actions.Sit`), then ``screen``
+    as a player. A refused seat is said until a key is pressed."""
+    t = i18n.of(session)
+    idle = app.config.server.lobby_idle_timeout
+    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
+    choice = await _choose(session, "ynw", idle)
+    if choice == "n":
+        return
+    if choice == "w":
+        await screen(session, app, entry, watching=True).run()
+        return
+    action = act.Sit() if sit is None else await sit()
+    if action is None:
+        return
+    try:
+        await entry.service.call(session.handle, action)
+    except RuleError as err:
+        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
+        await session.read_key(idle)
+        return
+    await screen(session, app, entry).run()
+
+
 async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
     """Chapter 2, entering the game: the ANSI notice, the table's stakes and who is there,
     then join, watch or go back; then play (or watch).
@@ -184,20 +214,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if char == "w" or (char == "j" and snap.bots):
             await PokerScreen(session, app, entry, watching=True, want_seat=char == "j").run()
         return
-    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
-    choice = await _choose(session, "ynw", app.config.server.lobby_idle_timeout)
-    if choice == "n":
-        return
-    if choice == "w":
-        await PokerScreen(session, app, entry, watching=True).run()
-        return
-    try:
-        await service.call(session.handle, act.Sit())
-    except RuleError as err:
-        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
-        await session.read_key()
-        return
-    await PokerScreen(session, app, entry).run()
+    await join_or_watch(session, app, entry, PokerScreen)
 
 
 class PokerScreen:

@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING
 from bbspoker.door import i18n
 from bbspoker.door.i18n import NP_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import refusal, street_name
+from bbspoker.door.messages import street_name
 from bbspoker.door.prompts import read_line
-from bbspoker.door.screens.draw40 import _choose
+from bbspoker.door.screens.draw40 import join_or_watch
 from bbspoker.door.screens.schiebe import (RowScreen, bottom_rows, command_area,
                                             command_lines, labelled)
 from bbspoker.rules import actions as act
-from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
 from bbspoker.table.service import TableSnapshot
 from bbspoker.text import clean_text, display_width, fit
@@ -128,36 +127,26 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
             await HoldemScreen(session, app, entry, watching=True,
                                want_seat=char == "j").run()
         return
-    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
-    choice = await _choose(session, "ynw", idle)
-    if choice == "n":
-        return
-    if choice == "w":
-        await HoldemScreen(session, app, entry, watching=True).run()
-        return
-    if cubes < low:
-        session.write(t.gettext("You need at least {low} CUBES to sit here; you have {cubes}. "
-                                "Press any key.").format(low=n(low), cubes=n(cubes)))
-        await session.read_key(idle)
-        return
-    most = min(high, cubes)
-    while True:
-        typed = (await read_line(session, t.gettext(
-            "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
-                low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
-        amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
-            else None
-        if amount is not None and low <= amount <= most:
-            break
-        session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
-            low=n(low), most=n(most)) + "\r\n")
-    try:
-        await service.call(session.handle, act.Sit(buy_in=amount))
-    except RuleError as err:
-        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
-        await session.read_key(idle)
-        return
-    await HoldemScreen(session, app, entry).run()
+    async def buy_in() -> act.Sit | None:
+        """The stack to bring: asked until it is in range; ``None`` when too poor."""
+        if cubes < low:
+            session.write(t.gettext("You need at least {low} CUBES to sit here; you have "
+                                    "{cubes}. Press any key.").format(low=n(low), cubes=n(cubes)))
+            await session.read_key(idle)
+            return None
+        most = min(high, cubes)
+        while True:
+            typed = (await read_line(session, t.gettext(
+                "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
+                    low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
+            amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
+                else None
+            if amount is not None and low <= amount <= most:
+                return act.Sit(buy_in=amount)
+            session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
+                low=n(low), most=n(most)) + "\r\n")
+
+    await join_or_watch(session, app, entry, HoldemScreen, buy_in)
 
 
 class HoldemScreen(RowScreen):

@@ -36,11 +36,9 @@ from typing import TYPE_CHECKING, Any
 from bbspoker.door import i18n
 from bbspoker.door.i18n import ENGLISH, NP_, Translator
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
-from bbspoker.door.messages import OWN_POSITIONS, category_name, refusal
-from bbspoker.door.screens.draw40 import PokerScreen, _choose
+from bbspoker.door.messages import OWN_POSITIONS, category_name
+from bbspoker.door.screens.draw40 import PokerScreen, join_or_watch
 from bbspoker.door.screens.regions import CONTINUED
-from bbspoker.rules import actions as act
-from bbspoker.rules.events import RuleError
 from bbspoker.rules.schiebe.actions import LEFT, RIGHT, NoSwap, Propose, Push, Swap, SwapAll, Vote
 from bbspoker.rules.schiebe.game import Board, Phase
 from bbspoker.table.service import TableSnapshot
@@ -218,20 +216,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if key.kind is KeyKind.CHAR and key.char.lower() == "w":
             await SchiebeScreen(session, app, entry, watching=True).run()
         return
-    session.write(t.gettext("Join the table? (y/n) [W] Watch "))
-    choice = await _choose(session, "ynw", idle)
-    if choice == "n":
-        return
-    if choice == "w":
-        await SchiebeScreen(session, app, entry, watching=True).run()
-        return
-    try:
-        await service.call(session.handle, act.Sit())
-    except RuleError as err:
-        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
-        await session.read_key()
-        return
-    await SchiebeScreen(session, app, entry).run()
+    await join_or_watch(session, app, entry, SchiebeScreen)
 
 
 class RowScreen(PokerScreen):
