@@ -277,6 +277,10 @@ async def test_timeouts_pass_the_idle_player_and_master_clock_counts_down(world)
     await bob.wait_for(" 1:00 ")
     advance(60)  # bob does not bet in time: he is out; alice is alone but bob still sits
     await alice.wait_for("bob did not act within 1 minute and is out of the game.")
+    await alice.wait_for(" 1:00 ")      # alice's turn: her clock starts, bob's has stopped
+    assert not re.search(r" \d:\d\d ", bob.row(12))
+    advance(15)
+    await alice.wait_for(" 0:45 ")      # and ticks on its own (no table update meanwhile)
     await bet(alice)
     await alice.wait_for("[R] Reveal hand")
     advance(60)  # the reveal happens by itself

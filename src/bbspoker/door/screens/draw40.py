@@ -253,8 +253,8 @@ class PokerScreen:
         self._sub: Subscription | None = None  # the table's bus, once run() subscribed
         self._stale = False  # updates were skipped (the session is congested): repaint all
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
-        self._clock_for: float | None = None  # the deadline the loop's clock tick is set for
-        self._ticked = False                  # the clock's timer fired: paint its second
+        self._clock_for: float | None = None  # the deadline the clock's timer ticks for
+        self._clock_timer: asyncio.TimerHandle | None = None  # the clock's next second
         master = self.snapshot.master
         if watching or returning:     # what just happened at the table, then the greeting
             for item in self.service.recent():
@@ -275,12 +275,13 @@ class PokerScreen:
     async def run(self) -> None:
         """Play until the player leaves or is removed; always leaves the table cleanly.
 
-        Keys are taken by :meth:`_on_keys` in the event-loop turn they arrive, and table
+        Keys are taken by :meth:`_on_keys` in the event-loop turn they arrive, table
         updates painted by :meth:`_on_bus` as they come (issue 6: no task switch on the
-        way from a key to the table, nor from the table to the screens). This loop only
-        ticks the clock once a second while the player's count-down is shown, and ends
-        the screen: it sleeps on one future that the end of the session, a removal from
-        the table, [X] and a new deadline resolve (no task per key, no ``asyncio.wait``)."""
+        way from a key to the table, nor from the table to the screens), and the clock's
+        seconds by a timer (:meth:`_set_clock`, issue 21: no task switch per tick). This
+        loop only ends the screen: it sleeps on one future that the end of the session
+        or of the subscription, a removal from the table and [X] resolve (no task per
+        key, no ``asyncio.wait``)."""
         session = self.session
         loop = asyncio.get_running_loop()
         self._subscribe()
@@ -305,29 +306,18 @@ class PokerScreen:
                 self._sitting = True
                 self._command(WantSeat())
             self._on_keys()            # keys typed before the screen was up
+            self._set_clock()
             while not self.leaving:
                 if session.closed:
                     raise SessionClosed()
                 self._wakeup = loop.create_future()
-                self._clock_for = self._clock_deadline()
-                # The clock's next second: a timer that wakes the loop (issue 21: no
-                # asyncio.timeout, whose cancellation and TimeoutError cost a traceback
-                # per tick and left cyclic garbage for the collector).
-                wait = self._clock_wait()
-                timer = loop.call_later(wait, self._tick) if wait is not None else None
-                try:
-                    await self._wakeup
-                finally:
-                    if timer is not None:
-                        timer.cancel()
-                if self._ticked:
-                    self._ticked = False
-                    self._paint_clock()   # the clock's next second
+                await self._wakeup
                 self._take()           # raises EOFError if the subscription ended
         except (SessionClosed, EOFError):
             reason = "lost_connection"
         finally:
             self._ended = True
+            self._stop_clock()
             assert self._sub is not None
             self._sub.close()
             session.where = None
@@ -363,10 +353,48 @@ class PokerScreen:
         if self._sub is not None:
             self._sub.put(item, key=key)
 
+    def _set_clock(self) -> None:
+        """Keep the clock's timer on this player's count-down: started, moved or stopped
+        when the deadline shown changed (:meth:`_clock_deadline`), else left ticking.
+        A timer calls :meth:`_tick` at each next second, in the event loop itself: no
+        task to wake and no future per second (issue 21: the screen of the player in turn
+        ticks once a second, twice per action at a table that acts every two seconds; an
+        ``asyncio.timeout`` per tick, before, cost a ``TimeoutError`` and its traceback)."""
+        deadline = self._clock_deadline()
+        if deadline == self._clock_for and (deadline is None or self._clock_timer is not None):
+            return
+        self._stop_clock()
+        self._clock_for = deadline
+        wait = self._clock_wait()
+        if wait is not None:
+            self._clock_timer = asyncio.get_running_loop().call_later(wait, self._tick)
+
+    def _stop_clock(self) -> None:
+        """Cancel the clock's timer, if any."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+
     def _tick(self) -> None:
-        """The clock's timer: the loop paints the next second once it runs."""
-        self._ticked = True
-        self._wake_up()
+        """The clock's timer: paint the next second (:meth:`_paint_clock`) and set the timer
+        for the one after. A bug here disconnects only this player, as in :meth:`_refresh`."""
+        self._clock_timer = None
+        if self._ended or self.leaving:
+            return
+        try:
+            self._paint_clock()
+        except SessionClosed:
+            self._wake_up()              # the loop ends the screen
+            return
+        except Exception:
+            log.exception("screen of %s failed", self.handle)
+            self.session.abort("screen update failed")
+            return
+        wait = self._clock_wait()
+        if wait is not None and self._clock_for == self._clock_deadline():
+            self._clock_timer = asyncio.get_running_loop().call_later(wait, self._tick)
+        else:
+            self._set_clock()
 
     def _wake_up(self) -> None:
         """Let the loop run: the session ended, the player leaves or is removed, or the
@@ -403,9 +431,10 @@ class PokerScreen:
 
     def _refresh(self, keys: bool) -> None:
         """Apply what the table sent, then (``keys``) the keys waiting, and paint once unless
-        a command went out. The screen loop is woken when it has to act: the session or
-        the subscription ended, removal or [X], a count-down that starts, stops or moves.
-        A bug here disconnects only this player; the table goes on."""
+        a command went out. The screen loop is woken when it has to act (the session or
+        the subscription ended, removal or [X]); the clock's timer follows a count-down
+        that starts, stops or moves (:meth:`_set_clock`). A bug here disconnects only
+        this player; the table goes on."""
         try:
             # First what the table sent: the keys apply to the screen it left.
             self._take()
@@ -422,8 +451,10 @@ class PokerScreen:
             log.exception("screen of %s failed", self.handle)
             self.session.abort("screen update failed")
             return
-        if self.leaving or self._clock_deadline() != self._clock_for:
-            self._wake_up()              # the loop stops, or sets its clock tick anew
+        if self.leaving:
+            self._wake_up()              # the loop ends the screen
+        elif not self._ended:
+            self._set_clock()            # a count-down that starts, stops or moves
 
     def _take(self) -> None:
         """Apply every item waiting in the table's subscription (:meth:`run` made it);
