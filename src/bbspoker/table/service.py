@@ -132,9 +132,14 @@ class TableSnapshot:
     bots: frozenset[str] = frozenset()
     waiting: tuple[str, ...] = ()
     board: Any = None
+    #: ``seats`` by lower-case handle: :meth:`seat_of`'s index, made with the snapshot
+    #: (every screen asks for its own seat at every update; issue 21).
+    by_handle: Mapping[str, SeatView] = field(default_factory=dict, compare=False, repr=False)
 
     def seat_of(self, handle: str) -> SeatView | None:
         """The seat of ``handle`` (case-insensitive), or ``None``."""
+        if self.by_handle or not self.seats:
+            return self.by_handle.get(handle.lower())
         low = handle.lower()
         return next((s for s in self.seats if s.handle.lower() == low), None)
 
@@ -690,4 +695,5 @@ class TableService:
             bots=frozenset(self._bots),
             waiting=tuple(self._waiting),
             board=t.board() if hasattr(t, "board") else None,
+            by_handle={s.handle.lower(): s for s in seats},
         )
