@@ -88,6 +88,17 @@ def _command_lines(t: i18n.Translator, more: tuple[str, ...]) -> tuple[str, ...]
     return tuple(map(t.gettext, ALWAYS + more))
 
 
+@functools.lru_cache(maxsize=512)
+def _action_lines(t: i18n.Translator, actions: tuple[type[act.Action], ...]) -> tuple[str, ...]:
+    """:func:`_command_lines` for a player who may use ``actions`` now (the snapshot's
+    tuple of action types, :data:`COMMAND_TEXT`'s keys)."""
+    return _command_lines(t, tuple(COMMAND_TEXT[a] for a in actions))
+
+
+#: The discards of a view when none are chosen (most paints): one object, no new set.
+_NO_DISCARDS: frozenset[Any] = frozenset()
+
+
 def _opponents(snap: TableSnapshot, handle: str | None) -> tuple[Any, tuple[Opponent, ...]]:
     """(the seat of ``handle`` or None, the :class:`Opponent` of every other seat) in
     ``snap``; ``handle`` None for a spectator (who sees every seat)."""
@@ -242,6 +253,9 @@ class PokerScreen:
         self._want_seat = want_seat  # a spectator who came for a computer player's seat
         self.messages: deque[tuple[str, str]] = deque(maxlen=MESSAGE_ROWS)
         self.message_count = 0
+        # ``messages`` as the view's tuple, made again only after a message came: the same
+        # object from paint to paint, which the renderer then takes as unchanged at once.
+        self._shown: tuple[tuple[str, str], ...] | None = None
         self.discards: set[Any] = set()
         self.mode: str | None = None      # None, "bet", "hands", "pass", "exit", "chat"
         self.editor: LineEditor | None = None
@@ -541,6 +555,7 @@ class PokerScreen:
         rows = message_rows(tag, text)
         self.messages.extend(rows)
         self.message_count += len(rows)
+        self._shown = None
 
     def _on_key(self, key: Key) -> None:
         char = key.char.lower() if key.kind is KeyKind.CHAR else ""
@@ -682,9 +697,11 @@ class PokerScreen:
         if self.watching:
             commands = _command_lines(self.t, (TAKE_SEAT,) if self._may_sit() else ())
         else:
-            commands = _command_lines(self.t, tuple(
-                COMMAND_TEXT[a] for a in snap.actions.get(self.handle, ())))
+            commands = _action_lines(self.t, snap.actions.get(self.handle, ()))
         clock = self._clock_text()
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = tuple(self.messages)
         return GameView(
             handle=self.handle,
             cubes=self._own_cubes if self.watching else snap.balances.get(self.handle, 0),
@@ -696,12 +713,12 @@ class PokerScreen:
             xmsg_count=len(self.session.inbox),
             watchers=snap.watchers,
             my_cards=my_cards,
-            discards=frozenset(self.discards),
+            discards=frozenset(self.discards) if self.discards else _NO_DISCARDS,
             player_message=message,
             commands=commands,
             prompt=self._prompt(),
             clock=clock,
-            messages=tuple(self.messages),
+            messages=shown,
             message_count=self.message_count,
             chat_input=self.editor.text if self.mode == "chat" and self.editor else None,
             lang=self.t.lang,
