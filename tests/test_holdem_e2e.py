@@ -116,9 +116,15 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
         idle = table.current
         for c in clients.values():
             await c.wait_for("Hand 2:")
-        advance(60)
+        # Everyone sees the clock of the turn count down, second by second, with no
+        # table update meanwhile (each screen's clock ticks on its own).
+        advance(15)
+        for c in clients.values():
+            await c.wait_for("0:45")
+        advance(45)
         for c in clients.values():
             await c.wait_for(f"{idle} did not act in time and folds.")
+            assert not c.eof.is_set()
 
 
 async def test_a_person_plays_hold_em_against_computer_players(tmp_path):

@@ -124,6 +124,11 @@ async def test_three_players_play_two_rounds_with_the_log_and_a_tied_ranking(tmp
         expected = iter(lines)
         first = turns[0]
         await wait_log(alice, f"{first} was drawn to begin.")
+        # Everyone sees the turn's clock count down, second by second, with no table
+        # update meanwhile (each screen's clock ticks on its own).
+        advance(15)
+        for c in clients.values():
+            await c.wait_for("Clock .... 0:45")
         for turn, (who, keys) in enumerate(zip(turns, SCRIPT)):
             c = clients[who]
             await c.wait_for("[<] push left  [>] push right")

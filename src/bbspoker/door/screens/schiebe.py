@@ -243,6 +243,13 @@ class RowScreen(PokerScreen):
         if out:
             self.session.write(out)
 
+    def _paint_clock(self) -> None:
+        """The clock's next second: the rows again (:class:`RowRenderer` sends only the
+        rows that changed, here the clock's). The draw40 screen's clock-only path
+        (``ScreenRenderer.render_clock``) has no counterpart here: without this, every
+        screen at a Hold'em or Schiebe-Poker table failed at its clock's first tick."""
+        self._paint()
+
 
 class SchiebeScreen(RowScreen):
     """One player's (or spectator's, ``watching``) Schiebe-Poker screen; see the module
