@@ -184,3 +184,51 @@ async def test_a_viewer_that_takes_nothing_for_the_drain_timeout_is_cut_off(worl
     await alice.wait_for("eve has lost the connection.", timeout=5)
     assert session.closed
     assert "eve" not in server.app.tables["poker"].service.table.handles
+
+
+async def test_a_stalled_viewer_at_a_hold_em_table_is_repainted_not_cut_off(tmp_path):
+    """The same at a Hold'em table (its screen draws rows, not regions): a spectator whose
+    link stalls while two players chat past the output bound keeps the connection, the
+    server holds a bounded amount for it, and once it reads again it gets the table as it
+    is now."""
+    clock = FakeClock()
+    rules = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 1000, "between_hands": 5.0}
+    async with running_server(tmp_path, clock=clock,
+                              tables=[("holdem", "Hold'em", "holdem", rules)],
+                              output={"congestion_bytes": CONGESTION, "resume_bytes": RESUME,
+                                      "backlog_bytes": HARD_CAP, "drain_timeout": 30.0},
+                              login={"failure_delay": 0},
+                              input={"rate_burst_bytes": 1 << 20,
+                                     "rate_bytes_per_second": 1 << 20}) as server:
+        clients = []
+        for handle in ("alice", "bob", "sam"):
+            c = await TelnetClient.connect(server.port, rcvbuf=4096)
+            clients.append(c)
+            await c.login(handle, "pw-" + handle)
+            await c.send("p")
+            await c.wait_for("Join the table? (y/n)")
+            if handle == "sam":
+                await c.send("w")
+            else:
+                await c.send("y")
+                await c.wait_for("Buy in with how many CUBES")
+                await c.send("\r")
+            await c.wait_for("[X] leave the table")
+            sock = server.app.find_online(handle)._writer.transport.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        alice, bob, sam = clients
+        session = server.app.find_online("sam")
+        seen = spy_unsent(session)
+        sam.pause_reading()
+        received = len(alice.received)
+        last = await flood([alice, bob], rounds=120)
+        assert len(alice.received) - received > 8 * CONGESTION   # far more than the bound
+        assert not session.closed
+        assert seen["congested"]
+        assert seen["peak"] <= CONGESTION + ONE_SCREEN, seen
+        sam.resume_reading()
+        await sam.wait_for(last)
+        await wait_until(lambda: sam.display[14:23] == alice.display[14:23])
+        assert not session.congested
+        for c in clients:
+            await c.close()

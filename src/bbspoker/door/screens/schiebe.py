@@ -236,8 +236,18 @@ class RowScreen(PokerScreen):
         raise NotImplementedError
 
     def _paint(self) -> None:
+        """Send the rows that changed; as :meth:`PokerScreen._paint`: nothing while this
+        player's own command is in flight, nothing while the session is congested (the
+        screen is marked stale and drawn in full, once, when the client has caught up:
+        issue 20, item 5; the row screens wrote on until the backlog cut them off)."""
         if self._busy:
             return
+        if self.session.congested:
+            self._stale = True
+            return
+        if self._stale:
+            self._stale = False
+            self.renderer.invalidate()
         rows, cursor = self.rows()
         out = self.renderer.render(rows, cursor)  # type: ignore[call-arg, arg-type]
         if out:
