@@ -393,16 +393,7 @@ class PokerScreen:
         """The clock's timer: paint the next second (:meth:`_paint_clock`) and set the timer
         for the one after. A bug here disconnects only this player, as in :meth:`_refresh`."""
         self._clock_timer = None
-        if self._ended or self.leaving:
-            return
-        try:
-            self._paint_clock()
-        except SessionClosed:
-            self._wake_up()              # the loop ends the screen
-            return
-        except Exception:
-            log.exception("screen of %s failed", self.handle)
-            self.session.abort("screen update failed")
+        if self._ended or self.leaving or not self._guarded(self._paint_clock):
             return
         wait = self._clock_wait()
         if wait is not None and self._clock_for == self._clock_deadline():
@@ -449,26 +440,39 @@ class PokerScreen:
         the subscription ended, removal or [X]); the clock's timer follows a count-down
         that starts, stops or moves (:meth:`_set_clock`). A bug here disconnects only
         this player; the table goes on."""
-        try:
-            # First what the table sent: the keys apply to the screen it left.
-            self._take()
-            while keys and not self._busy and not self.leaving:
-                key = self.session.read_key_nowait()
-                if key is None:
-                    break
-                self._on_key(key)
-            self._paint()
-        except (SessionClosed, EOFError):
-            self._wake_up()              # the loop ends the screen
-            return
-        except Exception:
-            log.exception("screen of %s failed", self.handle)
-            self.session.abort("screen update failed")
+        if not self._guarded(self._take_keys_and_paint, keys):
             return
         if self.leaving:
             self._wake_up()              # the loop ends the screen
         elif not self._ended:
             self._set_clock()            # a count-down that starts, stops or moves
+
+    def _take_keys_and_paint(self, keys: bool) -> None:
+        """:meth:`_refresh`'s work: first what the table sent (the keys apply to the screen
+        it left), then the keys waiting if ``keys``, then one paint."""
+        self._take()
+        while keys and not self._busy and not self.leaving:
+            key = self.session.read_key_nowait()
+            if key is None:
+                break
+            self._on_key(key)
+        self._paint()
+
+    def _guarded(self, update: Callable[..., None], *args: Any) -> bool:
+        """Run ``update(*args)`` (a screen update from a callback: a table update, keys, the
+        clock's tick); False if it ended the screen: the session or the subscription
+        ended (the loop is woken to end it), or a bug, logged, which disconnects only
+        this player (the table goes on)."""
+        try:
+            update(*args)
+        except (SessionClosed, EOFError):
+            self._wake_up()              # the loop ends the screen
+            return False
+        except Exception:
+            log.exception("screen of %s failed", self.handle)
+            self.session.abort("screen update failed")
+            return False
+        return True
 
     def _take(self) -> None:
         """Apply every item waiting in the table's subscription (:meth:`run` made it);
