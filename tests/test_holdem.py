@@ -213,6 +213,24 @@ def test_a_turn_that_times_out_folds_or_checks_when_checking_is_free():
     assert game.street is Street.FLOP
 
 
+def test_a_player_who_waited_alone_gets_a_whole_turn_when_the_second_one_sits():
+    """The first hand is dealt ``between_hands`` after the second player sits, whatever
+    time the first one spent alone: its first turn has the whole ``turn_timeout`` (a
+    deal time set when the first sat used to be kept: the first turn's clock then showed
+    what was left of it, and after a minute alone the first player to act was folded by
+    the clock at once)."""
+    wallet = MemoryWallet({"alice": 1000, "bob": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(buy_in_max=1000), rng=random.Random(1))
+    game.apply("alice", act.Sit(), 0.0)
+    assert game.deadline() is None                 # alone: no hand is coming
+    game.apply("bob", act.Sit(), 300.0)            # five minutes later
+    assert game.deadline() == 305.0
+    events = game.tick(305.0)
+    assert "timeout" not in str([e.data for e in events])
+    assert game.current is not None and game.deadline() == 305.0 + 60.0
+    assert game.tick(364.0) == []                  # nobody timed out before the minute
+
+
 def test_random_hands_conserve_cubes_and_end_with_pokerkits_stacks():
     rng = random.Random(5)
     game, wallet = table(4, cubes=300, buy_in_min=20)

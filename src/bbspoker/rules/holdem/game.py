@@ -643,8 +643,11 @@ class Holdem(SeatedTable):
 
     def _ready(self, now: float) -> None:
         """A player came (back): the next hand falls due ``between_hands`` from now unless
-        one is due already."""
-        if self._hand is None and self._next_hand_at is None:
+        one is due already. A deal time already past is stale (the table's clock deals
+        every hand that falls due, so one past due had fewer than two players to deal
+        to, say the first player waiting alone): it is set anew, else the hand would be
+        dealt as of that time, its first turn's clock started in the past."""
+        if self._hand is None and (self._next_hand_at is None or self._next_hand_at <= now):
             self._next_hand_at = now + self.rules.between_hands
 
     @staticmethod
