@@ -57,7 +57,10 @@ async def test_a_person_plays_a_whole_game_against_two_bots_over_telnet(tmp_path
         await _play_my_turns(alice, "wins the pot of")
         ledger = server.app.ledger
         ledger.commit_pending()
-        (game,) = [g for g in ledger.list_games() if g.ended_at is not None]
+        # The first game (the bot master opens the next at once, and it may be over too
+        # by now: the suite saw two ended games once in ~30 runs).
+        game = min((g for g in ledger.list_games() if g.ended_at is not None),
+                   key=lambda g: g.id)
         assert game.players == ["Robo", "Tin", "alice"] and game.end_reason == "finished"
         assert game.table == "poker" and game.winner in game.players
         winner = game.history["winner"]
