@@ -402,8 +402,8 @@ class PokerScreen:
             self._set_clock()
 
     def _wake_up(self) -> None:
-        """Let the loop run: the session ended, the player leaves or is removed, or the
-        count-down starts, stops or moves."""
+        """Let the loop run: the session or the subscription ended, or the player leaves or
+        is removed (the clock has a timer of its own, :meth:`_set_clock`)."""
         if self._wakeup is not None and not self._wakeup.done():
             self._wakeup.set_result(None)
 
