@@ -407,13 +407,7 @@ class TableService:
         try:
             while True:
                 if not self._queue:
-                    deadline = self.table.deadline()
-                    if self._held:
-                        hold = min(self._held.values())
-                        deadline = hold if deadline is None else min(deadline, hold)
-                    idle = self._idle_deadline()
-                    if idle is not None:
-                        deadline = idle if deadline is None else min(deadline, idle)
+                    deadline = self._next_deadline()
                     wait, poll = BALANCE_POLL, True
                     if deadline is not None:
                         due = max(0.0, deadline - self.clock())
@@ -443,6 +437,15 @@ class TableService:
                     cmd.done.set_exception(RuleError("table_closed"))
             self._queue.clear()
 
+    def _next_deadline(self) -> float | None:
+        """When the task must step next by the clock (service clock, seconds): the first of
+        the game's deadline, the end of a held seat's grace and a seated person's idle
+        limit; ``None`` if none runs."""
+        times = [t for t in (self.table.deadline(), self._idle_deadline()) if t is not None]
+        if self._held:
+            times.append(min(self._held.values()))
+        return min(times) if times else None
+
     def _poll_finds_nothing(self) -> bool:
         """Whether a balance poll would change nothing: no other step is queued, no game
         is to be called off, nobody waits for a seat, no deadline has come, and every
@@ -450,11 +453,8 @@ class TableService:
         connection wrote it: an admin's grant) are those of the last snapshot."""
         if self._queue or self._lost or self._waiting or self._held:
             return False
-        deadline = self.table.deadline()
+        deadline = self._next_deadline()
         if deadline is not None and deadline <= self.clock():
-            return False
-        idle = self._idle_deadline()
-        if idle is not None and idle <= self.clock():
             return False
         snap = self.snapshot
         handles = [s.handle for s in snap.seats]

@@ -25,7 +25,6 @@ shown, nothing to type), ``I`` sit out / come back.
 
 from __future__ import annotations
 
-import math
 import textwrap
 from typing import TYPE_CHECKING
 
@@ -294,10 +293,7 @@ class HoldemScreen(RowScreen):
         if board is None or board.game_id is None:
             return [t.gettext("No hand") if len(snap.seats) >= 2
                     else t.gettext("No hand: waiting for players"), "", "", ""]
-        remaining = (None if snap.deadline is None or snap.current is None
-                     else max(0.0, snap.deadline - self.service.clock()))
-        clock = "" if remaining is None else \
-            f"{math.ceil(remaining) // 60}:{math.ceil(remaining) % 60:02d}"
+        clock = self._clock_text() or ""
         size = board.big_bet if board.street in (Street.TURN, Street.RIVER) else board.small_bet
         return [labelled(t, _TURN, clean_text(snap.current or "", 14)),
                 labelled(t, _CLOCK, clock),

@@ -29,7 +29,6 @@ screen is drawn as 24 rows of text and only the rows that changed are sent.
 from __future__ import annotations
 
 import codecs
-import math
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -488,8 +487,7 @@ class SchiebeScreen(RowScreen):
 
     def _info(self, snap: TableSnapshot, board: Board, playing: bool) -> list[str]:
         """Four rows: whose turn, the clock, the action of the turn, the pot."""
-        remaining = None if snap.deadline is None else max(0.0, snap.deadline - self.service.clock())
-        clock = "" if remaining is None else f"{math.ceil(remaining) // 60}:{math.ceil(remaining) % 60:02d}"
+        clock = self._clock_text() or ""
         t = self.t
         if playing:
             done = 3 - board.actions_left
