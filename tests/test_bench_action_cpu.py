@@ -45,3 +45,18 @@ def test_action_cpu_quick_plays_every_kind_of_action_and_paints_every_screen(tmp
     assert "top 25 by own time" in out and "tottime" in out
     names = {name for _, _, name in pstats.Stats(str(stats_path)).stats}
     assert {"_step", "render", "write", "submit"} <= names
+
+
+def test_action_cpu_no_paints_plays_the_tables_and_sends_nothing(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    out = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--no-paints",
+                          "--json", str(figures_path)], check=True, capture_output=True,
+                         text=True, timeout=120).stdout
+    f = json.loads(figures_path.read_text())
+    # The tables played the window as ever (each action applied: the driver reads the
+    # table, not the screens) while no screen was painted or written to.
+    assert f["no_paints"] is True
+    assert f["actions"] == 200 and f["unapplied"] == 0 and f["games_started"] >= 2
+    assert f["paints_per_action"] == 0 and f["writes_per_action"] == 0
+    assert f["bytes_per_action"] == 0
+    assert "NO SCREEN PAINTS in the window" in out and "WARNING" not in out

@@ -93,6 +93,7 @@ from tests.telnetclient import FakeClock  # noqa: E402
 
 from bbspoker.app import GC_THRESHOLDS, App  # noqa: E402
 from bbspoker.config import Config, TableSpec  # noqa: E402
+from bbspoker.door.screens.draw40 import PokerScreen  # noqa: E402
 from bbspoker.door.screens.regions import ScreenRenderer  # noqa: E402
 from bbspoker.rules import actions as act  # noqa: E402
 from bbspoker.rules.draw40.game import Phase  # noqa: E402
@@ -384,6 +385,21 @@ class PaintCounter:
         ScreenRenderer.render_clock = render_clock  # type: ignore[method-assign]
 
 
+class NoPaints:
+    """While installed, no screen paints (``PokerScreen._paint`` and ``_paint_clock`` do
+    nothing): no view, render or write. For ``--no-paints``, which measures what an
+    action costs before any screen is updated (the key, the table's step, rules, wallet,
+    snapshot, bus, the ledger's commit, asyncio); :meth:`remove` puts them back."""
+
+    def __init__(self) -> None:
+        self._originals = (PokerScreen._paint, PokerScreen._paint_clock)
+        PokerScreen._paint = PokerScreen._paint_clock = lambda screen: None  # type: ignore[method-assign]
+
+    def remove(self) -> None:
+        """Put the screens' own methods back."""
+        PokerScreen._paint, PokerScreen._paint_clock = self._originals  # type: ignore[method-assign]
+
+
 async def bench(args: argparse.Namespace) -> dict:
     """Build the app and the tables, warm up, measure; returns the figures."""
     directory = scratch_dir()
@@ -460,6 +476,7 @@ async def bench(args: argparse.Namespace) -> dict:
         kinds: dict[str, int] = dict.fromkeys(KEYS, 0)
         profile = cProfile.Profile() if args.cprofile else None
         counter = PaintCounter()
+        no_paints = NoPaints() if args.no_paints else None
         gc.callbacks.append(collected)
         cpu = checkpoint_cpu = 0.0
         segments: list[float] = []      # us per action of each stretch between checkpoints
@@ -492,6 +509,8 @@ async def bench(args: argparse.Namespace) -> dict:
         finally:
             gc.callbacks.remove(collected)
             counter.remove()
+            if no_paints is not None:
+                no_paints.remove()
         wall = time.perf_counter() - wall0
         longest_round = max(longest_round, time.perf_counter() - round_start)
         actions = args.actions
@@ -500,7 +519,7 @@ async def bench(args: argparse.Namespace) -> dict:
         # Screens of the tables that acted in the window and got no byte in it.
         acted = {c.handle for d in drivers[:actions] for c in d.connections}
         silent = [c.handle for c, b in zip(connections, each0)
-                  if c.handle in acted and c.transport.bytes == b]
+                  if c.handle in acted and c.transport.bytes == b and not args.no_paints]
         if profile is not None:
             profile.dump_stats(args.cprofile)
         return {
@@ -509,7 +528,7 @@ async def bench(args: argparse.Namespace) -> dict:
                         "processor": platform.processor() or platform.machine()},
             "tables": tables, "players_per_table": SEATS, "spectators_per_table": args.spectators,
             "sessions": len(connections), "seed": args.seed, "cprofile": bool(args.cprofile),
-            "pinned_core": args.pinned,
+            "pinned_core": args.pinned, "no_paints": args.no_paints,
             "setup_s": setup_s, "warmup_actions": warmup_actions, "warmup_s": warmup_s,
             "actions": actions, "kinds": kinds,
             "games_started": sum(d.games for d in drivers) - games0,
@@ -547,7 +566,8 @@ def report(figures: dict) -> None:
           f"{f['spectators_per_table']} spectators each ({f['sessions']} sessions); Python "
           f"{m['python']}, {m['cores']} cores"
           + ("" if f["pinned_core"] is None else f" (pinned to core {f['pinned_core']})")
-          + (" -- UNDER cProfile" if f["cprofile"] else ""))
+          + (" -- UNDER cProfile" if f["cprofile"] else "")
+          + (" -- NO SCREEN PAINTS in the window" if f.get("no_paints") else ""))
     print(f"set-up {f['setup_s']:.1f} s; warm-up {f['warmup_actions']:,} actions "
           f"({f['warmup_s']:.1f} s), every one checked")
     kinds = ", ".join(f"{k} {n:,}" for k, n in f["kinds"].items())
@@ -609,6 +629,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE")
     parser.add_argument("--no-pin", action="store_true",
                         help="do not pin the process to the last core")
+    parser.add_argument("--no-paints", action="store_true",
+                        help="no screen is painted in the window (no views, renders or "
+                             "writes): the cost of an action before the screens")
     parser.add_argument("--quick", action="store_true",
                         help="2 tables, 200 actions, 1 warm-up game (smoke run)")
     args = parser.parse_args(argv)
