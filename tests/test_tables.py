@@ -86,6 +86,32 @@ async def test_a_ledger_fault_at_one_table_calls_off_only_that_tables_game(two_t
     assert ledger.verify() == []
 
 
+async def test_one_balance_poll_wakes_only_the_table_whose_cubes_changed(two_tables,
+                                                                         monkeypatch):
+    # Issue 21: the registry polls every table's CUBES once a second with one read of the
+    # store; a table whose shown balances are still right is not woken.
+    registry, ledger, db = two_tables
+    monkeypatch.setattr("bbspoker.table.service.BALANCE_POLL", 0.02)
+    red, blue = registry["red"].service, registry["blue"].service
+    steps = {"red": [], "blue": []}
+    for table_id, service in (("red", red), ("blue", blue)):
+        step = service._step
+        monkeypatch.setattr(service, "_step",
+                            lambda cmd, step=step, seen=steps[table_id]: (seen.append(cmd), step(cmd)))
+    assert registry.poll_balances() == 0           # nothing changed anywhere
+
+    def admin() -> None:                           # the CLI: another connection
+        with Ledger(db) as cli:
+            cli.grant("carol", 50, "a present", "sysop")
+
+    await asyncio.to_thread(admin)
+    # No call here: the registry's own poll, every BALANCE_POLL s, finds it.
+    await wait_until(lambda: blue.snapshot.balances["carol"] == 1050, 5.0)
+    await asyncio.sleep(0.1)                       # some more polls
+    assert steps["red"] == [] and steps["blue"] == [None]
+    assert red.snapshot.balances == {"alice": 1000, "bob": 1000}
+
+
 async def test_private_cards_reach_only_their_player(two_tables):
     registry, ledger, _ = two_tables
     red = registry["red"].service

@@ -92,7 +92,7 @@ async def test_commands_after_the_table_task_stopped_are_refused_with_a_message(
 
 async def test_the_task_sets_its_timer_for_the_next_turns_deadline(table, monkeypatch):
     # The task sleeps until a command comes or its timer fires: after each step the timer
-    # is set for the next deadline (a turn's 60 s) or the next balance poll (1 s).
+    # is set for the next deadline (a turn's 60 s); the balance poll is the registry's.
     service, _, _, _ = table
     loop = asyncio.get_running_loop()
     delays: list[float] = []
@@ -112,7 +112,7 @@ async def test_the_task_sets_its_timer_for_the_next_turns_deadline(table, monkey
     service.clock.advance(0.25)                  # bob's time is up: he is out, alice reveals
     service.wake()
     await wait_until(lambda: service.snapshot.phase is Phase.SHOWDOWN)
-    assert delays[-1] == pytest.approx(1.0)      # her 60 s: the next balance poll comes first
+    assert delays[-1] == pytest.approx(60.0)     # her 60 s to reveal
 
 
 async def test_a_refused_bet_is_refused_at_once_and_commits_nothing(table):
@@ -370,20 +370,23 @@ async def test_the_balance_poll_steps_only_when_a_balance_changed(table, monkeyp
     # Issue 21: the once-a-second poll used to run a whole step (and take a snapshot)
     # for every table; now it looks at the CUBES and steps only if one changed.
     service, ledger, db, _ = table
-    monkeypatch.setattr("bbspoker.table.service.BALANCE_POLL", 0.02)
-    service.wake()                                # the task sets its timer anew
     await service.call("alice", act.Start())
     steps = []
     step = service._step
     monkeypatch.setattr(service, "_step", lambda cmd: (steps.append(cmd), step(cmd)))
     version = service.snapshot.version
-    await asyncio.sleep(0.2)                      # some ten polls: nothing changed
+    assert not any(service.poll_balances() for _ in range(10))   # nothing changed
+    await asyncio.sleep(0.05)
     assert steps == [] and service.snapshot.version == version
 
     def admin() -> None:                          # the CLI: another connection
         with Ledger(db) as cli:
             cli.grant("bob", 5, "a present", "sysop")
 
-    await asyncio.to_thread(admin)                # no wake(): the poll finds it
+    await asyncio.to_thread(admin)
+    assert service.poll_balances()                # the wallet reads the store again
     await wait_until(lambda: service.snapshot.balances["bob"] == 995, 2.0)
-    assert steps and all(cmd is None for cmd in steps)
+    assert steps == [None]                        # one step, no command
+    assert not service.poll_balances()            # shown now: nothing more to do
+
+

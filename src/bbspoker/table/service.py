@@ -59,7 +59,8 @@ log = logging.getLogger(__name__)
 #: Events that change the screen itself (cards, whose turn) and show no line.
 _SILENT = frozenset({"cards", "turn"})
 
-#: How often (seconds) the service re-reads balances when nothing else happens.
+#: How often (seconds) the registry's balance poll looks at every table's CUBES
+#: (:meth:`TableService.poll_balances`).
 BALANCE_POLL = 1.0
 #: The code of the reason a game is called off after its moves could not be committed.
 LOST_REASON = "commit_failed"
@@ -175,9 +176,6 @@ class WantSeat(act.Action):
 
 #: Actions that seat or unseat a player: never refused as meant for a turn that passed.
 _UNTIMED = (act.Sit, act.Leave, act.SitOut, Hold, WantSeat)
-#: What the balance poll's timer queues (see :meth:`TableService.run`).
-_POLL: Any = object()
-
 
 @dataclass
 class _Command:
@@ -397,45 +395,54 @@ class TableService:
         return tuple(self._recent)
 
     async def run(self) -> None:
-        """The owning task: apply commands in order, timeouts when due, and poll balances.
+        """The owning task: apply commands in order, and time-outs when due.
         When it is cancelled, waiting and later actions fail with ``RuleError("table_closed")``.
 
-        It sleeps on one future, which a command and the timer of the next deadline (or
-        balance poll) resolve: no ``asyncio.Queue`` and no timeout context per command
-        (issue 6, latency)."""
+        It sleeps on one future, which a command, a wake-up (:meth:`wake`,
+        :meth:`poll_balances`) and the timer of the next deadline resolve: no
+        ``asyncio.Queue`` and no timeout context per command (issue 6, latency); and no
+        timer at all while no deadline runs (issue 21: the balance poll is the
+        registry's, one for all tables)."""
         loop = asyncio.get_running_loop()
         try:
             while True:
                 if not self._queue:
                     deadline = self._next_deadline()
-                    wait, poll = BALANCE_POLL, True
-                    if deadline is not None:
-                        due = max(0.0, deadline - self.clock())
-                        if due <= wait:
-                            wait, poll = due, False
                     waiter = self._waiter = loop.create_future()
-                    timer = loop.call_later(wait, self._enqueue, _POLL if poll else None)
+                    timer = None if deadline is None else loop.call_later(
+                        max(0.0, deadline - self.clock()), self._enqueue, None)
                     try:
                         await waiter
                     finally:
-                        timer.cancel()
+                        if timer is not None:
+                            timer.cancel()
                         self._waiter = None
-                cmd = self._queue.popleft()
-                if cmd is _POLL:
-                    # The balance poll: a step only if a balance shown changed (or the
-                    # clock ran past a deadline meanwhile). Most polls find nothing, and
-                    # a step with its snapshot for each table each second was a good part
-                    # of the server's CPU with many tables (issue 21).
-                    if self._poll_finds_nothing():
-                        continue
-                    cmd = None
-                self._apply(cmd)
+                self._apply(self._queue.popleft())
         finally:
             self._stopped = True
             for cmd in self._queue:
                 if isinstance(cmd, _Command) and not cmd.done.done():
                     cmd.done.set_exception(RuleError("table_closed"))
             self._queue.clear()
+
+    def poll_balances(self, balances: Mapping[str, int] | None = None) -> bool:
+        """The balance poll, every :data:`BALANCE_POLL` s from the registry
+        (:meth:`~bbspoker.table.registry.TableRegistry.poll_balances`): wake the task for
+        a step if a seated player's CUBES are no longer those of the last snapshot (an
+        admin's grant from the CLI, a Hold'em stack cashed out at another table), or
+        the table has something to do each second (a game to call off, someone waiting
+        for a seat, a held seat) or a deadline passed unnoticed. Most polls find
+        nothing, and cost no step, snapshot or task switch (issue 21).
+
+        ``balances``: ``{handle: CUBES}`` as the wallet has them now for (at least) every
+        seated handle, read once for all tables; ``None``: read here. Returns whether
+        a step was queued. Raises what the wallet's read raises."""
+        if self._stopped or self._queue:      # a step is coming anyway
+            return False
+        if self._poll_finds_nothing(balances):
+            return False
+        self._enqueue(None)
+        return True
 
     def _next_deadline(self) -> float | None:
         """When the task must step next by the clock (service clock, seconds): the first of
@@ -446,11 +453,12 @@ class TableService:
             times.append(min(self._held.values()))
         return min(times) if times else None
 
-    def _poll_finds_nothing(self) -> bool:
+    def _poll_finds_nothing(self, balances: Mapping[str, int] | None = None) -> bool:
         """Whether a balance poll would change nothing: no other step is queued, no game
         is to be called off, nobody waits for a seat, no deadline has come, and every
-        seated player's CUBES (the wallet's, which reads the store again when another
-        connection wrote it: an admin's grant) are those of the last snapshot."""
+        seated player's CUBES (``balances``, else the wallet's, which reads the store
+        again when another connection wrote it: an admin's grant) are those of the last
+        snapshot."""
         if self._queue or self._lost or self._waiting or self._held:
             return False
         deadline = self._next_deadline()
@@ -460,8 +468,10 @@ class TableService:
         handles = [s.handle for s in snap.seats]
         if not handles:
             return True
-        balances = dict.fromkeys(handles, 0) | self.table.wallet.balances_of(handles)
-        return balances == snap.balances
+        if balances is None:
+            balances = self.table.wallet.balances_of(handles)
+        shown = snap.balances
+        return all(balances.get(h, 0) == shown.get(h) for h in handles)
 
     def _apply(self, cmd: _Command | None) -> None:
         """One step (:meth:`_step`), then, whatever happened in it, the commit of its ledger
