@@ -86,12 +86,18 @@ async def test_a_ledger_fault_at_one_table_calls_off_only_that_tables_game(two_t
     assert ledger.verify() == []
 
 
-async def test_one_balance_poll_wakes_only_the_table_whose_cubes_changed(two_tables,
+@pytest.fixture
+def fast_poll(monkeypatch):
+    """The registry's balance poll every 0.02 s instead of every second (ask for it
+    before ``two_tables``: the poll's task reads it when it starts)."""
+    monkeypatch.setattr("bbspoker.table.service.BALANCE_POLL", 0.02)
+
+
+async def test_one_balance_poll_wakes_only_the_table_whose_cubes_changed(fast_poll, two_tables,
                                                                          monkeypatch):
     # Issue 21: the registry polls every table's CUBES once a second with one read of the
     # store; a table whose shown balances are still right is not woken.
     registry, ledger, db = two_tables
-    monkeypatch.setattr("bbspoker.table.service.BALANCE_POLL", 0.02)
     red, blue = registry["red"].service, registry["blue"].service
     steps = {"red": [], "blue": []}
     for table_id, service in (("red", red), ("blue", blue)):
@@ -110,6 +116,38 @@ async def test_one_balance_poll_wakes_only_the_table_whose_cubes_changed(two_tab
     await asyncio.sleep(0.1)                       # some more polls
     assert steps["red"] == [] and steps["blue"] == [None]
     assert red.snapshot.balances == {"alice": 1000, "bob": 1000}
+
+
+async def test_the_balance_poll_goes_on_past_a_failed_read_and_a_failed_table(two_tables,
+                                                                              monkeypatch,
+                                                                              caplog):
+    # The store cannot be read: what is due without it (a turn's time is up) still is, and
+    # a table whose poll fails leaves the other tables polled.
+    registry, ledger, db = two_tables
+    red, blue = registry["red"].service, registry["blue"].service
+    await red.call("alice", act.Start())
+    await red.call("alice", act.Bet(10))           # bob's turn: 60 s
+    red.clock.advance(61)                          # no wake(): only a poll can see it
+
+    def unreadable(handles):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(ledger, "balances_of", unreadable)
+    assert registry.poll_balances() == 1           # red: bob's time is up
+    await wait_until(lambda: red.snapshot.phase is not Phase.BETTING or
+                     red.snapshot.current != "bob", 2.0)
+    assert "reading the CUBES failed" in caplog.text
+    monkeypatch.undo()
+
+    def broken(balances, compare=True):
+        raise RuntimeError("a bug at one table")
+
+    monkeypatch.setattr(red, "poll_balances", broken)
+    with Ledger(db) as cli:                        # the CLI: another connection
+        cli.grant("carol", 50, "a present", "sysop")
+    assert registry.poll_balances() == 1           # blue all the same
+    await wait_until(lambda: blue.snapshot.balances["carol"] == 1050, 2.0)
+    assert "balance poll of table red failed" in caplog.text
 
 
 async def test_private_cards_reach_only_their_player(two_tables):

@@ -253,7 +253,7 @@ async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(tabl
             cli.grant("alice", 250, "birthday present", "sysop")
 
     await asyncio.to_thread(admin)
-    service.wake()                               # what the once-a-second poll does
+    service.wake()                               # what the balance poll does when it sees it
     await wait_until(lambda: service.snapshot.balances == {"alice": 1215, "bob": 990}, 2.0)
     await service.call("bob", act.Bet(30))
     assert service.snapshot.balances == {"alice": 1215, "bob": 960}

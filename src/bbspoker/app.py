@@ -143,8 +143,8 @@ class App:
         return [key for key, _, _ in self.ledger.user_keys(handle)]
 
     def start_tables(self) -> None:
-        """Start every table's task and its computer players, and the watch for the
-        sysop's bans and kicks (inside the event loop)."""
+        """Start every table's task, the tables' balance poll and their computer players,
+        and the watch for the sysop's bans and kicks (inside the event loop)."""
         self.tables.start()
         self._bot_tasks = [asyncio.create_task(b.run(), name=f"bots at {b.entry.id}")
                            for b in self.bots]

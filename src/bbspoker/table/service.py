@@ -14,9 +14,10 @@ After every change the task publishes on the :class:`~bbspoker.table.bus.Bus`:
 - one :class:`TableSnapshot` under the key ``"table"`` (a state item: a session
   that falls behind skips straight to the newest).
 
-The task also applies timeouts (``table.tick``) when the next deadline comes,
-and re-reads the seated players' CUBES every second so that an admin's change
-reaches their status line within two seconds (issue 4).
+The task also applies timeouts (``table.tick``) when the next deadline comes. The
+registry's balance poll (:meth:`TableService.poll_balances`, once a second for all
+tables) wakes it when a seated player's CUBES changed, so that an admin's change reaches
+their status line within two seconds (issues 4 and 21).
 
 Ledger writes are made after the screens (issue 6): each step runs inside
 :meth:`~bbspoker.store.wallet.Wallet.defer_commits`, so its CUBES moves are checked
@@ -312,8 +313,11 @@ class TableService:
         if resync is not None:
             # A kind with stacks (Hold'em): a buy-in or cash-out in the lost writes touched
             # no game, but the table's stacks must be the store's again. The table's task
-            # is not running now (a commit runs between steps), so this is safe here.
+            # is not running now (a commit runs between steps), so this is safe here. Who
+            # may be dealt in, and so the next deal's time, may have changed with them:
+            # the task looks at its deadline again.
             resync()
+            self.wake()
 
     def submit(self, handle: str | None, action: act.Action,
                turn: tuple[str | None, float | None] | None = None) -> asyncio.Future[None]:
@@ -425,7 +429,8 @@ class TableService:
                     cmd.done.set_exception(RuleError("table_closed"))
             self._queue.clear()
 
-    def poll_balances(self, balances: Mapping[str, int] | None = None) -> bool:
+    def poll_balances(self, balances: Mapping[str, int] | None = None, *,
+                      compare: bool = True) -> bool:
         """The balance poll, every :data:`BALANCE_POLL` s from the registry
         (:meth:`~bbspoker.table.registry.TableRegistry.poll_balances`): wake the task for
         a step if a seated player's CUBES are no longer those of the last snapshot (an
@@ -435,11 +440,12 @@ class TableService:
         nothing, and cost no step, snapshot or task switch (issue 21).
 
         ``balances``: ``{handle: CUBES}`` as the wallet has them now for (at least) every
-        seated handle, read once for all tables; ``None``: read here. Returns whether
-        a step was queued. Raises what the wallet's read raises."""
+        seated handle, read once for all tables; ``None``: read here. ``compare=False``
+        (the read failed): everything but the CUBES is looked at. Returns whether a step
+        was queued. Raises what the wallet's read raises."""
         if self._stopped or self._queue:      # a step is coming anyway
             return False
-        if self._poll_finds_nothing(balances):
+        if self._poll_finds_nothing(balances, compare):
             return False
         self._enqueue(None)
         return True
@@ -453,12 +459,13 @@ class TableService:
             times.append(min(self._held.values()))
         return min(times) if times else None
 
-    def _poll_finds_nothing(self, balances: Mapping[str, int] | None = None) -> bool:
+    def _poll_finds_nothing(self, balances: Mapping[str, int] | None = None,
+                            compare: bool = True) -> bool:
         """Whether a balance poll would change nothing: no other step is queued, no game
-        is to be called off, nobody waits for a seat, no deadline has come, and every
-        seated player's CUBES (``balances``, else the wallet's, which reads the store
-        again when another connection wrote it: an admin's grant) are those of the last
-        snapshot."""
+        is to be called off, nobody waits for a seat, no deadline has come, and (unless
+        not ``compare``) every seated player's CUBES (``balances``, else the wallet's,
+        which reads the store again when another connection wrote it: an admin's
+        grant) are those of the last snapshot."""
         if self._queue or self._lost or self._waiting or self._held:
             return False
         deadline = self._next_deadline()
@@ -466,7 +473,7 @@ class TableService:
             return False
         snap = self.snapshot
         handles = [s.handle for s in snap.seats]
-        if not handles:
+        if not handles or not compare:
             return True
         if balances is None:
             balances = self.table.wallet.balances_of(handles)
