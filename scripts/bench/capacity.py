@@ -534,6 +534,23 @@ def pinned(argv: list[str], cores: str | None) -> list[str]:
     return ["taskset", "-c", cores, *argv] if cores else argv
 
 
+def wait_listening(server: subprocess.Popen, port: int, died=lambda: "the server ended",
+                   timeout: float = 60.0) -> None:
+    """Return once 127.0.0.1:``port`` takes a connection; ``RuntimeError`` with ``died()``
+    if ``server`` ended first, or after ``timeout`` s."""
+    import socket
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(died())
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("the server did not start")
+
+
 def cpu_seconds(pid: int) -> float:
     return sum(cpu_split(pid))
 
@@ -701,17 +718,7 @@ class Step:
         }
 
     def _wait_listening(self, server: subprocess.Popen) -> None:
-        import socket
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                raise RuntimeError((self.dir / "server.log").read_text())
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+        wait_listening(server, self.port, lambda: (self.dir / "server.log").read_text())
 
     def _start_loaders(self, me: list[str], cores: str | None) -> list[subprocess.Popen]:
         args = self.args

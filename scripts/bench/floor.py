@@ -42,13 +42,14 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import free_port, percentile, print_table, raise_fd_limit  # noqa: E402
-from capacity import Client, cpu_split, pinned  # noqa: E402
+from capacity import Client, cpu_split, pinned, wait_listening  # noqa: E402
 
 SEATS = 5
 KINDS = ("asyncio", "telnetlib3")
@@ -116,7 +117,7 @@ def serve(kind: str, port: int, frame_size: int) -> None:
 
 
 async def load(port: int, tables: int, spectators: int, idle: int, interval: float,
-               warmup: float, measure: float, frame_size: int, out: str) -> None:
+               warmup: float, measure: float, out: str) -> None:
     """Connect every client, play the tables' beats, and write the window's counts to ``out``."""
     raise_fd_limit()
     sem = asyncio.Semaphore(64)
@@ -177,20 +178,12 @@ def run_kind(kind: str, args: argparse.Namespace) -> dict:
     server = subprocess.Popen(pinned([sys.executable, me, "serve", kind, str(port),
                                       str(args.frame)], "0" if multi else None))
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with __import__("socket").create_connection(("127.0.0.1", port), 0.2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError(f"the {kind} relay did not start")
-                time.sleep(0.05)
+        wait_listening(server, port, lambda: f"the {kind} relay ended", timeout=10)
         out = Path(args.scratch) / f"floor-{kind}.json"
         loader = subprocess.Popen(pinned(
             [sys.executable, me, "load", str(port), str(args.tables), str(args.spectators),
              str(args.idle), str(args.interval), str(args.warmup), str(args.measure),
-             str(args.frame), str(out)], "1" if multi else None))
+             str(out)], "1" if multi else None))
         # Sample the server's CPU at the window's edges, from the load's clock: the load
         # connects first (its time is not in the window), then plays warmup + measure.
         while not _started(loader, out):
@@ -230,17 +223,7 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["load"]:
         port, tables, spectators, idle = (int(v) for v in argv[1:5])
         interval, warmup, measure = (float(v) for v in argv[5:8])
-        out = argv[9]
-
-        async def go() -> None:
-            task = asyncio.ensure_future(load(port, tables, spectators, idle, interval,
-                                              warmup, measure, int(argv[8]), out))
-            # Tell the coordinator when the clients are in (the first beat is near).
-            while not task.done() and not Path(out).with_suffix(".started").exists():
-                await asyncio.sleep(0.05)
-            await task
-
-        asyncio.run(go())
+        asyncio.run(load(port, tables, spectators, idle, interval, warmup, measure, argv[8]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -257,7 +240,6 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.idle, args.warmup, args.measure, args.interval = 2, 4, 1.0, 3.0, 0.5
-    import tempfile
     with tempfile.TemporaryDirectory() as scratch:
         args.scratch = scratch
         rows = [run_kind(kind, args) for kind in args.kinds.split(",")]

@@ -212,8 +212,8 @@ class TableRegistry:
         Issue 21: each table polled on a timer of its own, one task switch and one
         look at the store per table per second; at 200 tables that was ~23 ms of the
         server's CPU each second, most of an idle server's."""
-        services = [e.service for e in self._entries.values()]
-        seated = list({s.handle: None for svc in services for s in svc.snapshot.seats})
+        entries = self._entries.values()
+        seated = list({s.handle: None for e in entries for s in e.service.snapshot.seats})
         balances: Mapping[str, int] = {}
         compare = True
         try:
@@ -224,7 +224,7 @@ class TableRegistry:
                           service_module.BALANCE_POLL)
             compare = False
         woken = 0
-        for entry in self._entries.values():
+        for entry in entries:
             try:
                 woken += entry.service.poll_balances(balances, compare=compare)
             except Exception:

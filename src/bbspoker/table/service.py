@@ -445,7 +445,7 @@ class TableService:
         was queued. Raises what the wallet's read raises."""
         if self._stopped or self._queue:      # a step is coming anyway
             return False
-        if self._poll_finds_nothing(balances, compare):
+        if not self._due(balances, compare):
             return False
         self._enqueue(None)
         return True
@@ -459,26 +459,25 @@ class TableService:
             times.append(min(self._held.values()))
         return min(times) if times else None
 
-    def _poll_finds_nothing(self, balances: Mapping[str, int] | None = None,
-                            compare: bool = True) -> bool:
-        """Whether a balance poll would change nothing: no other step is queued, no game
-        is to be called off, nobody waits for a seat, no deadline has come, and (unless
-        not ``compare``) every seated player's CUBES (``balances``, else the wallet's,
-        which reads the store again when another connection wrote it: an admin's
-        grant) are those of the last snapshot."""
-        if self._queue or self._lost or self._waiting or self._held:
-            return False
+    def _due(self, balances: Mapping[str, int] | None, compare: bool) -> bool:
+        """Whether the balance poll finds a step due: a game to call off, someone waiting
+        for a seat, a held seat, a deadline that has come, or (when ``compare``) a
+        seated player whose CUBES (``balances``, else the wallet's, which reads the
+        store again when another connection wrote it: an admin's grant) are not those
+        of the last snapshot."""
+        if self._lost or self._waiting or self._held:
+            return True
         deadline = self._next_deadline()
         if deadline is not None and deadline <= self.clock():
-            return False
+            return True
         snap = self.snapshot
         handles = [s.handle for s in snap.seats]
         if not handles or not compare:
-            return True
+            return False
         if balances is None:
             balances = self.table.wallet.balances_of(handles)
         shown = snap.balances
-        return all(balances.get(h, 0) == shown.get(h) for h in handles)
+        return any(balances.get(h, 0) != shown.get(h) for h in handles)
 
     def _apply(self, cmd: _Command | None) -> None:
         """One step (:meth:`_step`), then, whatever happened in it, the commit of its ledger
