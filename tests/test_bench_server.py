@@ -83,7 +83,29 @@ def test_capacity_bench_steps_tables_and_writes_its_figures(tmp_path):
     [step] = figures["steps"]
     assert step["tables"] == 2 and step["players"] == 10 and step["spectators"] == 1
     assert step["actions"] > 0 and step["lost"] == 0
+    assert step["journal_rows"] > 0             # the games moved CUBES in the ledger
     for key in ("p50_ms", "p99_ms", "lag_p99_ms", "cpu_us_per_action", "rss_kib_end",
                 "bytes_per_action", "rss_kib_per_seated"):
         assert key in step
     assert figures["machine"]["cores"] >= 1
+
+
+def test_capacity_bench_knocks_parts_out_and_the_tables_still_play(tmp_path):
+    # --knock is the experiment behind docs/performance.md's fifth round: the server with
+    # its screens constant, its clocks stopped and its tables' ledger in memory must still
+    # play every table (the load reads the one real screen per table), and say so.
+    out_json = tmp_path / "knocked.json"
+    out = subprocess.run([sys.executable, str(BENCH / "capacity.py"), "--quick", "--knock",
+                          "screens,ticks,ledger", "--json", str(out_json)], check=True,
+                         capture_output=True, text=True, timeout=120).stdout
+    assert "knocked out: screens,ticks,ledger (an experiment" in out
+    import json
+    figures = json.loads(out_json.read_text())
+    [step] = figures["steps"]
+    assert figures["knock"] == "screens,ticks,ledger"
+    assert step["actions"] > 0 and step["lost"] == 0
+    assert step["journal_rows"] == 0            # no CUBES moved through the ledger
+    bad = subprocess.run([sys.executable, str(BENCH / "capacity.py"), "--quick", "--knock",
+                          "renderer", "--json", str(tmp_path / "x.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "unknown part(s) ['renderer']" in bad.stdout + bad.stderr

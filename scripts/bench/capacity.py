@@ -40,6 +40,11 @@ JSON PNG`` draws T against p99 and CPU per action with matplotlib;
 ``capacity.py breakdown RAW [US_PER_ACTION]`` sorts its samples by where an
 action's CPU goes.
 
+``--knock screens,ticks,ledger`` (any of them) switches those parts of the server
+off, an experiment to measure what an action costs without them (:func:`knock`);
+the report then says so, and ``journal_rows`` (CUBES movements the step's ledger
+recorded) shows a ledger knocked out.
+
 Targets (issue 21): >= 400 tables at one action per table every 2 s with p99
 <= 50 ms and loop lag p99 <= 20 ms; server CPU per action <= 400 us; RSS per
 seated player <= 64 KiB.
@@ -54,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -62,6 +68,7 @@ import random
 import resource
 import shutil
 import signal
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -482,6 +489,7 @@ def serve(config: str, lagfile: str) -> int:
                             f"{(time.perf_counter() - started[0]) * 1000:.3f}\n")
 
     gc.callbacks.append(collected)
+    knock(os.environ.get("CAPACITY_KNOCK", ""))
     if os.environ.get("CAPACITY_GC"):          # experiments: thresholds for the server
         gc.set_threshold(*(int(v) for v in os.environ["CAPACITY_GC"].split(",")))
 
@@ -525,6 +533,102 @@ def serve(config: str, lagfile: str) -> int:
 
     app_module._serve_forever = probed
     return cli_main(["--config", config, "serve"])
+
+
+#: What ``--knock`` can switch off in the server (an experiment: the figures are then
+#: not bbspoker's, but what is left of an action without that part).
+KNOCKABLE = ("screens", "ticks", "ledger")
+#: The frame a knocked-out screen writes for each paint: the mean write of
+#: ``action_cpu.py`` (183 B), as ``floor.py``'s relay does; a clock's tick writes 12.
+KNOCKED_FRAME = ("\x1b[12;44HCurrent ...... bob      \x1b[14;2Halice has bet 20 CUBES. " * 4)[:183]
+
+
+def knock_parts(parts: str) -> set[str]:
+    """The parts named in ``--knock``'s comma-separated ``parts``; ValueError naming any
+    not in :data:`KNOCKABLE`."""
+    wanted = {p for p in parts.split(",") if p}
+    if unknown := wanted - set(KNOCKABLE):
+        raise ValueError(f"--knock: unknown part(s) {sorted(unknown)}; "
+                         f"known: {', '.join(KNOCKABLE)}")
+    return wanted
+
+
+def knock(parts: str) -> None:
+    """Switch parts of the server off, in this process, before it starts (``--knock``):
+
+    - ``screens``: every table screen but the first player's of each table (the one the
+      load reads) paints a constant :data:`KNOCKED_FRAME` instead of its view after its
+      first paint (a real one, which the load waits for), and takes the table's messages
+      without applying them (only the table's snapshot, for the clock): what an action
+      would cost if a screen's update were free but its write;
+    - ``ticks``: no screen's clock ticks (the clock shows the second of the last paint);
+    - ``ledger``: the tables' wallet is a :class:`MemoryWallet` (balances read once from
+      the ledger): no SQL, no commit, no checkpoint work for a table's step.
+
+    An experiment to measure what is left of an action's CPU without the part; a server
+    so changed plays, but its screens and ledger are not the product's."""
+    try:
+        wanted = knock_parts(parts)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+    from bbspoker.door.screens import draw40
+
+    screen = draw40.PokerScreen
+    if "screens" in wanted:
+        paint, paint_clock, take = screen._paint, screen._paint_clock, screen._take
+
+        def reader(self) -> bool:             # the screen the load's pyte reads: t<N>s0
+            return self.handle.endswith("s0") and self.handle.startswith("t")
+
+        def knocked_paint(self) -> None:
+            if reader(self) or not self.knock_painted:   # the first paint: the real one
+                self.knock_painted = True
+                return paint(self)
+            if not self._busy:
+                self.session.write(KNOCKED_FRAME)
+
+        def knocked_clock(self) -> None:
+            if reader(self):
+                return paint_clock(self)
+            self.session.write(KNOCKED_FRAME[:12])
+
+        def knocked_take(self) -> None:
+            if reader(self):
+                return take(self)
+            sub = self._sub
+            sub.drain()
+            self.snapshot = self.service.snapshot
+            if sub.closed or sub.overflowed:
+                raise EOFError("subscription ended")
+
+        screen.knock_painted = False
+        screen._paint, screen._paint_clock, screen._take = (
+            knocked_paint, knocked_clock, knocked_take)
+    if "ticks" in wanted:
+        screen._set_clock = lambda self: None
+    if "ledger" in wanted:
+        from bbspoker.store.wallet import SYSTEM, MemoryWallet
+        from bbspoker.table import registry
+
+        init = registry.TableRegistry.__init__
+
+        def with_memory(self, specs, wallet, *args, **kwargs):
+            memory = MemoryWallet({SYSTEM: 0})
+            key, read = memory._key, {SYSTEM.lower()}
+
+            def seeded(handle: str) -> str:    # each account's CUBES read once
+                if (low := handle.lower()) not in read:
+                    memory.balances[handle] = wallet.balance(handle)
+                    read.add(low)
+                return key(handle)
+
+            def balances_of(handles):       # (MemoryWallet's reads every account)
+                return {h: memory.balances[seeded(h)] for h in handles}
+
+            memory._key, memory.balances_of = seeded, balances_of
+            init(self, specs, memory, *args, **kwargs)
+
+        registry.TableRegistry.__init__ = with_memory
 
 
 # ----------------------------------------------------------------- the coordinator
@@ -615,8 +719,10 @@ class Step:
         me = [sys.executable, str(Path(__file__).resolve())]
         server = subprocess.Popen(pinned([*me, "serve", str(self.config), str(self.lagfile)],
                                          "0" if multi else None),
+                                  env={**os.environ, "CAPACITY_KNOCK": args.knock},
                                   stdout=subprocess.DEVNULL, stderr=open(self.dir / "server.log", "w"))
         loaders: list[subprocess.Popen] = []
+        journal0 = self._journal_rows()
         try:
             self._wait_listening(server)
             rss0 = rss_kib(server.pid)
@@ -664,6 +770,7 @@ class Step:
                     p.kill()
                 p.wait()
         time.sleep(0.5)
+        journal = self._journal_rows() - journal0
         records = [line.split() for line in self.lagfile.read_text().splitlines() if line]
         lags = [float(r[2]) for r in records if r[0] == "lag" and start <= float(r[1]) < end]
         gcs = [(int(r[2]), float(r[3])) for r in records
@@ -711,11 +818,18 @@ class Step:
             "rss_kib_per_idle": (rss_idle - rss0) / args.idle if args.idle else None,
             "rss_kib_per_seated": (rss_end - rss_idle) / players,
             "bytes_per_action": sum(r["bytes"] for r in results) / actions if actions else None,
+            # CUBES movements the ledger recorded in the step (none with --knock ledger).
+            "journal_rows": journal,
             "load_cpu_share": sum(r["cpu"] for r in results) / args.measure,
             # What other processes of the machine used meanwhile (cores' worth).
             "other_cpu_share": max(0.0, busy1 - busy0 - cpu - sum(r["cpu"] for r in results))
             / args.measure,
         }
+
+    def _journal_rows(self) -> int:
+        """Rows in the step's ledger's journal (every movement of CUBES)."""
+        with contextlib.closing(sqlite3.connect(self.dir / "bench.db")) as db:
+            return db.execute("SELECT count(*) FROM journal").fetchone()[0]
 
     def _wait_listening(self, server: subprocess.Popen) -> None:
         wait_listening(server, self.port, lambda: (self.dir / "server.log").read_text())
@@ -777,6 +891,8 @@ def report(steps: list[dict], args: argparse.Namespace) -> dict:
     print(f"\ncapacity: {args.idle} idle sessions, {args.spectators:g} spectators per 10 tables, "
           f"one action per table every {args.interval:g} s, window {args.measure:g} s; "
           f"{os.cpu_count()} cores (server on one)")
+    if args.knock:
+        print(f"knocked out: {args.knock} (an experiment: these are not bbspoker's figures)")
     rows = [("tables", "players", "actions/s", "p50 ms", "p99 ms", "lag p99 ms",
              "CPU us/action", "server CPU", "RSS MiB", "B/action", "load CPU", "others",
              "lost")]
@@ -942,8 +1058,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="py-spy the server during each window (raw stacks to DIR)")
     parser.add_argument("--profile-rate", type=int, default=250, metavar="HZ",
                         help="py-spy's samples per second (--profile)")
+    parser.add_argument("--knock", default="", metavar="PARTS",
+                        help="an experiment: switch these parts of the server off (comma-"
+                             f"separated, of {', '.join(KNOCKABLE)}; see knock()) to measure "
+                             "what is left of an action without them")
     parser.add_argument("--json", default="capacity.json", help="where the figures go")
     args = parser.parse_args(argv)
+    try:
+        knock_parts(args.knock)
+    except ValueError as e:
+        parser.error(str(e))
     if args.spectators_per_table is not None:
         args.spectators = 10 * args.spectators_per_table
     if args.quick:
@@ -967,7 +1091,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                        "processor": platform.processor() or platform.machine()},
            "interval": args.interval, "idle": args.idle, "spectators_per_10": args.spectators,
-           "warmup": args.warmup, "measure": args.measure, "steps": steps, **summary}
+           "warmup": args.warmup, "measure": args.measure, "knock": args.knock,
+           "steps": steps, **summary}
     Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
     print(f"figures written to {args.json}")
     return 0
