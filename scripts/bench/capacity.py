@@ -556,8 +556,9 @@ def knock_parts(parts: str) -> set[str]:
 def knock(parts: str) -> None:
     """Switch parts of the server off, in this process, before it starts (``--knock``):
 
-    - ``screens``: every table screen but the first player's of each table (the one the
-      load reads) paints a constant :data:`KNOCKED_FRAME` instead of its view after its
+    - ``screens``: every draw40 table screen (the only kind this bench seats; Schiebe-Poker
+      and Hold'em screens paint their own way and are left as they are) but the first
+      player's of each table (the one the load reads) paints a constant :data:`KNOCKED_FRAME` instead of its view after its
       first paint (a real one, which the load waits for), and takes the table's messages
       without applying them (only the table's snapshot, for the clock): what an action
       would cost if a screen's update were free but its write;
