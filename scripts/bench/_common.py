@@ -68,6 +68,13 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
 
+def frame_bytes(size: int) -> bytes:
+    """A frame of ``size`` bytes shaped like a bet update: cursor moves and text (what
+    ``floor.py``'s relay and ``capacity.py --knock screens`` write in place of a screen)."""
+    unit = b"\x1b[12;44HCurrent ...... bob      \x1b[14;2Halice has bet 20 CUBES. "
+    return (unit * (size // len(unit) + 1))[:size]
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago."""
     with socket.socket() as s:

@@ -79,7 +79,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import (  # noqa: E402
-    PASSWORD, create_accounts, free_port, percentile, print_table, raise_fd_limit,
+    PASSWORD, create_accounts, frame_bytes, free_port, percentile, print_table, raise_fd_limit,
     scratch_dir)
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -540,7 +540,7 @@ def serve(config: str, lagfile: str) -> int:
 KNOCKABLE = ("screens", "ticks", "ledger")
 #: The frame a knocked-out screen writes for each paint: the mean write of
 #: ``action_cpu.py`` (183 B), as ``floor.py``'s relay does; a clock's tick writes 12.
-KNOCKED_FRAME = ("\x1b[12;44HCurrent ...... bob      \x1b[14;2Halice has bet 20 CUBES. " * 4)[:183]
+KNOCKED_FRAME = frame_bytes(183).decode()
 
 
 def knock_parts(parts: str) -> set[str]:
@@ -578,8 +578,8 @@ def knock(parts: str) -> None:
     if "screens" in wanted:
         paint, paint_clock, take = screen._paint, screen._paint_clock, screen._take
 
-        def reader(self) -> bool:             # the screen the load's pyte reads: t<N>s0
-            return self.handle.endswith("s0") and self.handle.startswith("t")
+        def reader(self) -> bool:             # the screen the load's pyte reads
+            return self.handle == player(self.entry.number - 1, 0)
 
         def knocked_paint(self) -> None:
             if reader(self) or not self.knock_painted:   # the first paint: the real one

@@ -48,17 +48,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import free_port, percentile, print_table, raise_fd_limit  # noqa: E402
+from _common import frame_bytes, free_port, percentile, print_table, raise_fd_limit  # noqa: E402
 from capacity import Client, cpu_split, pinned, wait_listening  # noqa: E402
 
 SEATS = 5
 KINDS = ("asyncio", "telnetlib3")
-
-
-def frame_bytes(size: int) -> bytes:
-    """A frame of ``size`` bytes shaped like a bet update: cursor moves and text."""
-    unit = b"\x1b[12;44HCurrent ...... bob      \x1b[14;2Halice has bet 20 CUBES. "
-    return (unit * (size // len(unit) + 1))[:size]
 
 
 # ----------------------------------------------------------------- the two servers
