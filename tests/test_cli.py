@@ -167,11 +167,11 @@ def test_commands_need_an_existing_database(db, run):
 # ---------------------------------------------------------------- cubes
 
 
-def test_cubes_show_json_is_exactly_handle_and_cubes(users, run):
+def test_cubes_show_json_is_exactly_handle_cubes_stacks_and_total(users, run):
     code, out, _ = run("cubes", "show", "BOB", "--json")
     assert code == 0
-    assert out == '{"handle": "bob", "cubes": 50}\n'
-    assert json.loads(out) == {"handle": "bob", "cubes": 50}
+    assert out == '{"handle": "bob", "cubes": 50, "stacks": {}, "total": 50}\n'
+    assert json.loads(out) == {"handle": "bob", "cubes": 50, "stacks": {}, "total": 50}
     assert run("cubes", "show", "bob")[1] == "bob: 50 CUBES\n"
 
 
@@ -349,7 +349,8 @@ def test_installed_console_script(users, pwfile):
     shown = subprocess.run([str(BBSPOKER), "cubes", "show", "alice", "--json"], env=env,
                            capture_output=True, text=True, check=False)
     assert shown.returncode == 0
-    assert json.loads(shown.stdout) == {"handle": "Alice", "cubes": 1000}
+    assert json.loads(shown.stdout) == {"handle": "Alice", "cubes": 1000, "stacks": {},
+                                        "total": 1000}
     taken = subprocess.run([str(BBSPOKER), "cubes", "take", "alice", "5000", "--reason", "x"],
                            env=env, capture_output=True, text=True, check=False)
     assert taken.returncode == 1
@@ -429,3 +430,94 @@ def test_users_approve_lets_a_waiting_account_in_with_its_starting_cubes(users, 
     with Ledger(users) as led:
         assert led.find_account("newbie").approved and led.balance("newbie") == 300
         assert led.history("newbie", 1)[0].actor == "sysop-test" and led.verify() == []
+
+
+# ---------------------------------------------------------------- issue 20: stacks, pipes, text
+
+
+@pytest.fixture
+def seated(users):
+    """bob (50 CUBES) has bought in for 40 at Hold'em table ``holdem``: 10 in the account."""
+    with Ledger(users) as led:
+        led.buy_in("bob", 40, table="holdem")
+    return users
+
+
+def test_users_list_cubes_show_and_users_show_count_the_cubes_in_table_stacks(seated, run):
+    lines = run("users", "list")[1].splitlines()
+    assert lines[0].split()[:4] == ["HANDLE", "CUBES", "AT", "TABLES"]
+    assert lines[1].split()[:3] == ["Alice", "1000", "0"]
+    assert lines[2].split()[:3] == ["bob", "10", "40"]
+    assert run("cubes", "show", "bob")[1] == (
+        "bob: 10 CUBES in the account, 40 at table holdem (50 in all)\n")
+    assert run("cubes", "show", "alice")[1] == "Alice: 1000 CUBES\n"
+    out = run("cubes", "show", "bob", "--json")[1]
+    assert json.loads(out) == {"handle": "bob", "cubes": 10, "stacks": {"holdem": 40},
+                               "total": 50}
+    assert "CUBES:      10 in the account, 40 at table holdem (50 in all)\n" \
+        in run("users", "show", "bob")[1]
+
+
+def test_cubes_history_says_whether_a_balance_is_the_account_or_a_stack(seated, run):
+    lines = run("cubes", "history", "bob")[1].splitlines()
+    assert lines[0].split()[:6] == ["ID", "TIME", "AMOUNT", "BALANCE", "OF", "WHAT"]
+    # newest first: the buy-in into the stack, the buy-in out of the account, the signup
+    assert lines[1].split()[3:8] == ["+40", "40", "stack", "holdem", "buy-in"]
+    assert lines[2].split()[3:7] == ["-40", "10", "account", "buy-in"]
+    assert lines[3].split()[3:7] == ["+50", "50", "account", "signup"]
+
+
+def test_cubes_set_says_that_a_stack_at_a_table_is_not_affected(seated, run):
+    code, out, _ = run("cubes", "set", "bob", "100", "--reason", "reset")
+    assert code == 0 and out == (
+        "bob: set to 100, now 100 CUBES (reset)\n"
+        "note: bob also has 40 CUBES at table holdem; cubes set sets the account only, "
+        "the stack is not affected\n")
+    with Ledger(seated) as led:
+        assert led.balance("bob") == 100 and led.stack("bob", "holdem") == 40
+        assert led.verify() == []
+    assert run("cubes", "set", "alice", "5", "--reason", "reset")[1] == (
+        "Alice: set to 5, now 5 CUBES (reset)\n")
+
+
+def test_a_reason_with_escape_sequences_is_stored_and_printed_without_them(users, run):
+    code, out, _ = run("cubes", "grant", "bob", "5", "--reason", "prize\x1b[2J\x1b]0;pwned\x07!")
+    assert code == 0 and out == "bob: +5, now 55 CUBES (prize[2J]0;pwned!)\n"
+    assert run("users", "ban", "bob", "--reason", "spam\r\x1b[1Aok")[0] == 0
+    assert run("users", "kick", "bob", "--reason", "bye\x1b[5m")[0] == 0
+    with Ledger(users) as led:
+        assert led.history("bob", 1)[0].note == "prize[2J]0;pwned!"
+        assert led.find_account("bob").ban_reason == "spam[1Aok"
+        assert led.take_kicks() == [("bob", "bye[5m")]
+    with pytest.raises(SystemExit) as stop:      # nothing left of it: no reason at all
+        run("cubes", "take", "bob", "5", "--reason", "\x1b\x07\r\n")
+    assert stop.value.code == 2 and balance(users, "bob") == 55
+    # rows written before the input was cleaned are printed without their controls
+    raw = sqlite3.connect(users)
+    with raw:
+        raw.execute("UPDATE journal SET note = 'old\x1b[31mred', actor = 'ev\x1bil' "
+                    "WHERE id = (SELECT MAX(id) FROM journal)")
+        raw.execute("UPDATE accounts SET ban_reason = 'x\x1b[2Jy' WHERE handle = 'bob'")
+    raw.close()
+    out = run("cubes", "history", "bob")[1]
+    assert "\x1b" not in out and "evil / old[31mred" in out
+    for argv in (("users", "show", "bob"), ("users", "list")):
+        out = run(*argv)[1]
+        assert "\x1b" not in out and "x[2Jy" in out
+
+
+def test_cubes_history_piped_into_a_reader_that_stops_early_exits_quietly(users):
+    """``bbspoker cubes history bob | head -n 1``: the reader goes away after one line;
+    the command ends as Unix tools do (status 141, as if killed by SIGPIPE), nothing on
+    stderr."""
+    with Ledger(users) as led, led.transaction():
+        for _ in range(3000):                    # far more than a pipe's buffer holds
+            led.grant("bob", 1, "a long history", "sysop-test")
+    env = {**os.environ, "BBSPOKER_DB": str(users)}
+    proc = subprocess.Popen([str(BBSPOKER), "cubes", "history", "bob", "--limit", "5000"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().split()[0] == b"ID"
+    proc.stdout.close()                          # what head does after its line
+    err = proc.stderr.read()
+    assert proc.wait(timeout=30) == 141
+    assert err == b""

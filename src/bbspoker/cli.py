@@ -15,7 +15,13 @@
   (:func:`bbspoker.bots.sim.simulate`), and the CUBES each policy wins per game.
 
 Exit status: 0 done, 1 a user mistake or a failed check (one line on stderr,
-no traceback), 2 bad command-line usage (argparse).
+no traceback), 2 bad command-line usage (argparse), 141 the reader of the output went
+away (``bbspoker cubes history alice | head``: the rest of the output is dropped quietly,
+and the status is the one the shell gives a Unix tool ended by SIGPIPE).
+
+Text typed by somebody (a ``--reason``, a ban reason, a journal note) is stored and
+printed without control or escape characters (:func:`bbspoker.text.clean_text`): it
+cannot move the cursor or recolour the sysop's terminal.
 """
 
 from __future__ import annotations
@@ -37,8 +43,13 @@ from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_han
 from bbspoker.store.passwords import hash_password, validate_password
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.wallet import InsufficientCubes, UnknownAccount
+from bbspoker.text import clean_text
 
 __all__ = ["main"]
+
+#: The exit status after the reader of standard output went away (128 + SIGPIPE: what a
+#: shell reports for a Unix tool that the signal ended).
+EXIT_BROKEN_PIPE = 141
 
 
 class CliError(Exception):
@@ -90,6 +101,16 @@ def _actor() -> str:
     return f"{invoker} (sudo as {user})" if invoker and invoker != user else user
 
 
+def _holdings(cubes: int, stacks: dict[str, int], unit: str = " CUBES") -> str:
+    """``cubes`` (an account's CUBES) with the ``stacks`` (``{table id: CUBES}``) its owner
+    holds at tables: ``"10 CUBES in the account, 40 at table holdem (50 in all)"``, or
+    ``"10 CUBES"`` with none (``unit`` follows the first number)."""
+    if not stacks:
+        return f"{cubes}{unit}"
+    at = ", ".join(f"{n} at table {table}" for table, n in stacks.items())
+    return f"{cubes}{unit} in the account, {at} ({cubes + sum(stacks.values())} in all)"
+
+
 def _account_or_fail(ledger: Ledger, handle: str):
     account = ledger.find_account(handle)
     if account is None:
@@ -126,15 +147,19 @@ def _users_add(args: argparse.Namespace, config: Config) -> int:
 def _users_list(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         accounts = ledger.list_accounts()
+        stacks = ledger.table_stacks()
     if not accounts:
         print("no accounts")
         return 0
-    print(f"{'HANDLE':<16}  {'CUBES':>10}  {'LAST SEEN':<19}  STATUS")
+    # CUBES: the account; AT TABLES: the stacks bought in at tables (still the player's).
+    print(f"{'HANDLE':<16}  {'CUBES':>10}  {'AT TABLES':>10}  {'LAST SEEN':<19}  STATUS")
     for a in accounts:
-        status = f"banned: {a.ban_reason}" if a.banned else "ok"
+        status = f"banned: {clean_text(a.ban_reason or '')}" if a.banned else "ok"
         status = "waiting for approval" if not a.approved else status
         status += " (bot)" if a.bot else ""
-        print(f"{a.handle:<16}  {a.cubes:>10}  {_when(a.last_seen):<19}  {status}")
+        at_tables = sum(stacks.get(a.handle, {}).values())
+        print(f"{clean_text(a.handle):<16}  {a.cubes:>10}  {at_tables:>10}  "
+              f"{_when(a.last_seen):<19}  {status}")
     return 0
 
 
@@ -235,11 +260,12 @@ def _users_show(args: argparse.Namespace, config: Config) -> int:
         a = _account_or_fail(ledger, args.name)
         waiting = ledger.notices(a.handle)
         stats = ledger.stats(a.handle)
+        stacks = ledger.table_stacks(a.handle).get(a.handle, {})
     print(f"handle:     {a.handle}" + ("  (computer player)" if a.bot else ""))
-    print(f"CUBES:      {a.cubes}")
+    print(f"CUBES:      {_holdings(a.cubes, stacks, unit='')}")
     print(f"created:    {_when(a.created)}")
     print(f"last seen:  {_when(a.last_seen)}")
-    print(f"banned:     {'yes: ' + (a.ban_reason or '') if a.banned else 'no'}")
+    print(f"banned:     {'yes: ' + clean_text(a.ban_reason or '') if a.banned else 'no'}")
     print(f"notices:    {len(waiting)} waiting for the next login")
     print(_stats_text(stats, config))
     return 0
@@ -280,21 +306,32 @@ def _users_unban(args: argparse.Namespace, config: Config) -> int:
 def _cubes_show(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         a = _account_or_fail(ledger, args.name)
+        stacks = ledger.table_stacks(a.handle).get(a.handle, {})
     if args.json:
-        print(json.dumps({"handle": a.handle, "cubes": a.cubes}))
+        # cubes: the account (what grant, take and set change); stacks: {table id: CUBES}
+        # bought in at tables; total: both.
+        print(json.dumps({"handle": a.handle, "cubes": a.cubes, "stacks": stacks,
+                          "total": a.cubes + sum(stacks.values())}))
     else:
-        print(f"{a.handle}: {a.cubes} CUBES")
+        print(f"{a.handle}: {_holdings(a.cubes, stacks)}")
     return 0
 
 
 def _adjuster(method: str, verb: str) -> Callable[[argparse.Namespace, Config], int]:
     """``cubes grant|take|set``: call ``Ledger.<method>`` with the reason and OS user;
-    ``verb`` formats N for the confirmation line (``"+{}"`` gives ``+25``)."""
+    ``verb`` formats N for the confirmation line (``"+{}"`` gives ``+25``). They change
+    the account only: for ``set``, a note names the stacks the player holds at tables,
+    which keep their CUBES."""
     def run(args: argparse.Namespace, config: Config) -> int:
         with _open(config) as ledger:
             after = getattr(ledger, method)(args.name, args.n, args.reason, _actor())
             handle = _account_or_fail(ledger, args.name).handle
+            stacks = ledger.table_stacks(handle).get(handle, {})
         print(f"{handle}: {verb.format(args.n)}, now {after} CUBES ({args.reason})")
+        if method == "set_cubes" and stacks:
+            at = ", ".join(f"{n} CUBES at table {table}" for table, n in stacks.items())
+            print(f"note: {handle} also has {at}; cubes set sets the account only, "
+                  f"the stack{'s are' if len(stacks) > 1 else ' is'} not affected")
         return 0
     return run
 
@@ -303,13 +340,15 @@ def _cubes_history(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         handle = _account_or_fail(ledger, args.name).handle
         rows = ledger.history(handle, args.limit)
-    print(f"{'ID':>7}  {'TIME':<19}  {'AMOUNT':>8}  {'BALANCE':>8}  {'WHAT':<13}  "
-          f"{'GAME':>6}  BY / NOTE")
+    # BALANCE is that of the account, or of the stack at a table the row moved ("OF").
+    print(f"{'ID':>7}  {'TIME':<19}  {'AMOUNT':>8}  {'BALANCE':>8}  {'OF':<14}  "
+          f"{'WHAT':<13}  {'GAME':>6}  BY / NOTE")
     for r in rows:
         game = "" if r.game_id is None else str(r.game_id)
-        by = " / ".join(x for x in (r.actor, r.note) if x)
+        of = "account" if r.stack_table is None else f"stack {r.stack_table}"
+        by = clean_text(" / ".join(x for x in (r.actor, r.note) if x))
         print(f"{r.id:>7}  {_when(r.at):<19}  {r.amount:>+8d}  {r.balance:>8}  "
-              f"{r.reason:<13}  {game:>6}  {by}")
+              f"{of:<14}  {r.reason:<13}  {game:>6}  {by}")
     return 0
 
 
@@ -318,7 +357,7 @@ def _result(g) -> str:
         return f"open, pot {g.pot} CUBES"
     if g.end_reason == "finished":
         return f"winner {g.winner}" if g.winner else "nobody won"
-    return g.end_reason or ""
+    return clean_text(g.end_reason or "")
 
 
 def _games_list(args: argparse.Namespace, config: Config) -> int:
@@ -517,6 +556,16 @@ def _int_at_least(lowest: int, highest: int | None = None) -> Callable[[str], in
     return parse
 
 
+def _reason(text: str) -> str:
+    """A ``--reason`` as stored and shown: without control or escape characters
+    (:func:`bbspoker.text.clean_text`), surrounding spaces dropped; a usage error if
+    nothing printable is left."""
+    cleaned = clean_text(text).strip()
+    if not cleaned:
+        raise argparse.ArgumentTypeError("a reason needs printable text")
+    return cleaned
+
+
 def _cubes_at_least(lowest: int) -> Callable[[str], int]:
     """An amount of CUBES on the command line: ``lowest`` .. :data:`MAX_CUBES`."""
     return _int_at_least(lowest, MAX_CUBES)
@@ -572,11 +621,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="read the password from the first line of F instead of asking")
     p = command(users, "ban", "bar a handle from logging in", _users_ban)
     p.add_argument("name")
-    p.add_argument("--reason", required=True, help="why (recorded, shown by users show)")
+    p.add_argument("--reason", required=True, type=_reason,
+                   help="why (recorded, shown by users show)")
     p = command(users, "kick", "end a user's session on the running server (not a ban)",
                 _users_kick)
     p.add_argument("name")
-    p.add_argument("--reason", required=True, help="why (shown to the user)")
+    p.add_argument("--reason", required=True, type=_reason, help="why (shown to the user)")
     p = command(users, "unban", "lift a ban", _users_unban)
     p.add_argument("name")
     key = users.add_parser("key", parents=[common], help="public keys for logging in over SSH",
@@ -596,15 +646,18 @@ def _parser() -> argparse.ArgumentParser:
     p = command(cubes, "show", "show the CUBES of a handle", _cubes_show)
     p.add_argument("name")
     p.add_argument("--json", action="store_true",
-                   help='print {"handle": ..., "cubes": N} as JSON')
+                   help='print {"handle": ..., "cubes": N (the account), "stacks": {TABLE: N}, '
+                        '"total": N} as JSON')
     for name, method, verb, lowest, help in (
             ("grant", "grant", "+{}", 1, "give N CUBES to a handle"),
             ("take", "take", "-{}", 1, "take N CUBES from a handle (never below zero)"),
-            ("set", "set_cubes", "set to {}", 0, "set the CUBES of a handle to N")):
+            ("set", "set_cubes", "set to {}", 0,
+             "set the CUBES in a handle's account to N (stacks at tables are not affected)")):
         p = command(cubes, name, help, _adjuster(method, verb))
         p.add_argument("name")
         p.add_argument("n", metavar="N", type=_cubes_at_least(lowest), help="CUBES")
-        p.add_argument("--reason", required=True, help="why (recorded in the journal)")
+        p.add_argument("--reason", required=True, type=_reason,
+                       help="why (recorded in the journal)")
     p = command(cubes, "history", "journal rows of a handle, newest first", _cubes_history)
     p.add_argument("name")
     p.add_argument("--limit", type=_int_at_least(1, 10**6), default=20, help="rows (default 20)")
@@ -690,16 +743,36 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     return 1 if result.illegal else 0
 
 
+def _drop_output() -> None:
+    """Point standard output at the null device, so that what is still buffered for a
+    reader who went away is dropped when Python flushes it at exit (instead of a second
+    ``BrokenPipeError`` and a message on stderr)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):   # an output with no file descriptor (a test's capture)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one ``bbspoker`` command; returns the exit status (0 ok, 1 error, 2 usage).
+    """Run one ``bbspoker`` command; returns the exit status (0 ok, 1 error, 2 usage,
+    :data:`EXIT_BROKEN_PIPE`).
 
     User mistakes (unknown handle, bad config, not enough CUBES, ...) print one
-    line ``bbspoker: error: ...`` on stderr and return 1, never a traceback.
+    line ``bbspoker: error: ...`` on stderr and return 1, never a traceback. When the
+    reader of standard output goes away (``| head``), the rest of the output is dropped
+    without a word and the status is :data:`EXIT_BROKEN_PIPE`, as for a Unix tool.
     """
     args = _parser().parse_args(argv)
     try:
         config = load_config(getattr(args, "config", None))
-        return args.run(args, config)
+        status = args.run(args, config)
+        sys.stdout.flush()     # a closed pipe shows here, not at the interpreter's exit
+        return status
+    except BrokenPipeError:
+        _drop_output()
+        return EXIT_BROKEN_PIPE
     except UnknownAccount as exc:
         message = f"no account named {exc.args[0]}"
     except (CliError, ConfigError, LedgerError, HandleTaken, InsufficientCubes,

@@ -19,6 +19,7 @@ from bbspoker.store.sqlite.records import (
     handle_key, handle_skeleton, validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
+from bbspoker.text import clean_text
 
 __all__ = ["Accounts"]
 
@@ -151,9 +152,11 @@ class Accounts:
         self._update(handle, "last_seen = ?", (self.books.clock(),))
 
     def ban(self, handle: str, reason: str) -> None:
-        """Bar ``handle`` from logging in, recording ``reason`` (non-empty, else ValueError);
+        """Bar ``handle`` from logging in, recording ``reason`` without control or escape
+        characters (:func:`~bbspoker.text.clean_text`; nothing printable left: ValueError);
         raises UnknownAccount. CUBES are untouched."""
-        if not reason.strip():
+        reason = clean_text(reason).strip()
+        if not reason:
             raise ValueError("a ban needs a reason")
         self._update(handle, "banned = 1, ban_reason = ?", (reason,))
         self.bans_here += 1
@@ -229,9 +232,12 @@ class Accounts:
 
     def kick(self, handle: str, reason: str, actor: str) -> None:
         """Ask the running server to end ``handle``'s session (``users kick``): a row it
-        takes within a second or two (:meth:`take_kicks`). Raises UnknownAccount, or
-        ValueError for an empty reason."""
-        if not reason.strip():
+        takes within a second or two (:meth:`take_kicks`); ``reason``, shown to the
+        user, is stored without control or escape characters
+        (:func:`~bbspoker.text.clean_text`). Raises UnknownAccount, or ValueError for a
+        reason with nothing printable."""
+        reason = clean_text(reason).strip()
+        if not reason:
             raise ValueError("a kick needs a reason")
         books, w = self.books, self.books.w
         with w.write():

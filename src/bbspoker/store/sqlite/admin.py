@@ -1,8 +1,9 @@
 """What the sysop does and reads from the command line: :class:`Admin`.
 
 Money enters or leaves the system only here and at sign-up: ``grant``, ``take`` and
-``set`` are journal rows with no game, the admin's reason text and the operating-system
-user who ran the command. The journal and game records are read here too.
+``set`` are journal rows with no game, the admin's reason text (control and escape
+characters removed, :func:`bbspoker.text.clean_text`) and the operating-system user who
+ran the command. The journal, the stacks at tables and the game records are read here too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Callable
 
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
+from bbspoker.text import clean_text
 from bbspoker.store.sqlite.records import (
     GAME_SELECT, JOURNAL_SELECT, GameRecord, JournalRow, PlayerStats, game_of,
 )
@@ -34,7 +36,8 @@ class Admin:
 
     def _adjust(self, handle: str, amount_of: Callable[[int], int], kind: str,
                 reason: str, actor: str) -> int:
-        if not reason.strip():
+        reason = clean_text(reason).strip()
+        if not reason:
             raise ValueError("an adjustment needs a reason")
         books = self.books
         with books.w.write():
@@ -48,8 +51,9 @@ class Admin:
 
     def grant(self, handle: str, n: int, reason: str, actor: str) -> int:
         """Give ``n`` (> 0) CUBES to ``handle``; journal reason ``grant`` with the admin's
-        ``reason`` text and OS user ``actor``. Returns the new balance. Raises ValueError
-        (n <= 0, empty reason) or UnknownAccount."""
+        ``reason`` text (stored without control or escape characters) and OS user
+        ``actor``. Returns the new balance. Raises ValueError (n <= 0, a reason with
+        nothing printable) or UnknownAccount."""
         _check_amount(n, 1)
         return self._adjust(handle, lambda _: n, "grant", reason, actor)
 
@@ -60,8 +64,10 @@ class Admin:
         return self._adjust(handle, lambda _: -n, "take", reason, actor)
 
     def set_cubes(self, handle: str, n: int, reason: str, actor: str) -> int:
-        """Set the balance of ``handle`` to ``n`` (>= 0) CUBES; journalled as reason ``set``
-        with the signed difference (counts as a grant or a take). Returns ``n``."""
+        """Set the balance of ``handle``'s account to ``n`` (>= 0) CUBES; journalled as reason
+        ``set`` with the signed difference (counts as a grant or a take). A stack the
+        player holds at a table (:meth:`table_stacks`) is a balance of its own and is not
+        changed. Returns ``n``."""
         _check_amount(n, 0)
         return self._adjust(handle, lambda current: n - current, "set", reason, actor)
 
@@ -71,6 +77,23 @@ class Admin:
         rows = self.books.w.sql(f"{JOURNAL_SELECT} WHERE j.account_id = ? "
                                 "ORDER BY j.id DESC LIMIT ?", (account_id, limit)).fetchall()
         return [JournalRow(*r) for r in rows]
+
+    def table_stacks(self, handle: str | None = None) -> dict[str, dict[str, int]]:
+        """The CUBES players hold in stacks at tables (bought in at a table-stakes table
+        such as Hold'em: not in their account, still theirs), as committed:
+        ``{handle: {table id: CUBES}}`` for every account with a stack above 0, tables in
+        id order; only ``handle``'s (possibly ``{}``) if given, raising UnknownAccount for
+        an unknown one. A plain read: it takes no write lock."""
+        where, params = "", ()
+        if handle is not None:
+            where, params = " AND s.account_id = ?", (self.books.account_id(handle),)
+        held: dict[str, dict[str, int]] = {}
+        for owner, table, cubes in self.books.w.sql(
+                "SELECT a.handle, s.table_id, s.cubes FROM stacks s JOIN accounts a "
+                f"ON a.id = s.account_id WHERE s.cubes > 0{where} "
+                "ORDER BY a.handle_key, s.table_id", params):
+            held.setdefault(owner, {})[table] = cubes
+        return held
 
     def stats(self, handle: str) -> list[PlayerStats]:
         """``handle``'s results per table (issue 20: per-user stats), from the journal of

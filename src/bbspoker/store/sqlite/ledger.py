@@ -273,6 +273,7 @@ class Ledger:
     take = _via("admin", Admin.take)
     set_cubes = _via("admin", Admin.set_cubes)
     history = _via("admin", Admin.history)
+    table_stacks = _via("admin", Admin.table_stacks)
     latest_journal_id = _via("admin", Admin.latest_journal_id)
     journal_since = _via("admin", Admin.journal_since)
     list_games = _via("admin", Admin.list_games)
