@@ -198,6 +198,39 @@ def test_account_fields_password_ban_touch(ledger):
             call()
 
 
+def test_admin_reasons_are_stored_without_control_or_escape_characters(ledger):
+    """Whoever calls the ledger (not only the CLI), a reason shown later on a terminal or
+    to a user keeps no control or escape character; one with nothing printable left is
+    refused and changes nothing."""
+    ledger.grant("bob", 5, "prize\x1b[2J\r\n", "sysop")
+    ledger.ban("bob", "\x1b]0;title\x07spam")
+    ledger.kick("bob", "bye\x1b[5m", "sysop")
+    assert ledger.history("bob", 1)[0].note == "prize[2J"
+    assert ledger.find_account("bob").ban_reason == "]0;titlespam"
+    assert ledger.take_kicks() == [("bob", "bye[5m")]
+    for call in (lambda: ledger.take("bob", 5, "\x1b\x07", "sysop"),
+                 lambda: ledger.ban("alice", "\x1b\r"),
+                 lambda: ledger.kick("alice", "\x7f", "sysop")):
+        with pytest.raises(ValueError):
+            call()
+    assert ledger.balance("bob") == 55 and not ledger.find_account("alice").banned
+    assert ledger.take_kicks() == []
+
+
+def test_table_stacks_are_read_per_player_and_table(ledger):
+    assert ledger.table_stacks() == {} and ledger.table_stacks("bob") == {}
+    ledger.buy_in("bob", 30, table="holdem")
+    ledger.buy_in("alice", 100, table="holdem")
+    ledger.buy_in("alice", 200, table="big")
+    assert ledger.table_stacks() == {"Alice": {"big": 200, "holdem": 100},
+                                     "bob": {"holdem": 30}}
+    assert ledger.table_stacks("BOB") == {"bob": {"holdem": 30}}
+    ledger.cash_out("bob", table="holdem")
+    assert ledger.table_stacks("bob") == {}
+    with pytest.raises(UnknownAccount):
+        ledger.table_stacks("zed")
+
+
 # ---------------------------------------------------------------- Wallet API
 
 
