@@ -208,12 +208,58 @@ async def test_when_the_disk_keeps_failing_the_game_is_refunded_at_the_next_star
             if isinstance(item, TableMessage):
                 told.append(text(item.event))
     assert told[-1] == ("The game was called off (the server could not save the last move): "
-                        "every ante and bet will be given back when the server restarts.")
+                        "every ante and bet will be given back as soon as the server can "
+                        "save again.")
     assert service.table.phase is Phase.IDLE     # nothing of the lost moves is shown
     assert item.balances == {"alice": 965, "bob": 990}
-    assert ledger.recover_unfinished_games(0.0) == [1]
+    assert ledger.recover_unfinished_games(0.0) == [1]   # the server stopped before that
     assert (committed(db, "alice"), committed(db, "bob")) == (1000, 1000)
     assert ledger.verify() == []
+
+
+async def test_a_call_off_the_disk_cannot_take_is_retried_each_poll_until_it_can(
+        table, caplog):
+    """A full disk refuses a bet and then the call-off of its game too: the table keeps the
+    refund pending and writes it at the first balance poll (once a second) after the
+    disk takes writes again, not at the next start; the players are told when it is
+    done, the stored game keeps what the table knew of it, and the log says it once,
+    not once per try."""
+    service, ledger, db, disk = table
+    sub = service.bus.subscribe()
+    await play(service, "alice", act.Start())
+    await play(service, "alice", act.Bet(25))
+    disk.failures = 2                            # the bet's commit, then the refund's
+    with caplog.at_level(logging.INFO, logger="bbspoker.table"):
+        await service.call("bob", act.Bet(30))
+        await wait_until(lambda: disk.failures == 0, 2.0)
+        assert service.snapshot.balances == {"alice": 965, "bob": 990}
+        disk.failures = 3                        # the disk stays full for three more polls
+        for left in (2, 1, 0):
+            assert service.poll_balances()       # the registry's poll: a step is due
+            await wait_until(lambda: disk.failures == left, 2.0)
+            assert (committed(db, "alice"), committed(db, "bob")) == (965, 990)
+        assert service.poll_balances()           # now the disk takes it
+        told = []
+        async with asyncio.timeout(5):
+            while not (isinstance(item := await sub.get(), TableSnapshot)
+                       and item.balances == {"alice": 1000, "bob": 1000}):
+                if isinstance(item, TableMessage):
+                    told.append(text(item.event))
+    assert "Every ante and bet of the game called off (the server could not save the last " \
+           "move) has now been given back." in told
+    assert (committed(db, "alice"), committed(db, "bob")) == (1000, 1000)
+    assert ledger.verify() == [] and ledger.totals().open_pots == 0
+    game = ledger.game(1)
+    assert game.end_reason == "cancelled: the server could not save the last move"
+    # what the table knew of the game is stored with it, as for any game called off
+    assert game.history["commitment"] == game.commitment
+    assert [(op["op"], op["handle"], op.get("amount")) for op in game.history["operations"]
+            if op["op"] in ("ante", "bet")] == [("ante", "alice", 10), ("ante", "bob", 10),
+                                                ("bet", "alice", 25), ("bet", "bob", 30)]
+    assert not service.poll_balances()           # nothing left to do
+    mine = [r for r in caplog.records if r.name == "bbspoker.table.service"]
+    assert [r.levelname for r in mine] == ["ERROR", "WARNING"], [r.getMessage() for r in mine]
+    assert "game(s) [1]" in mine[0].getMessage() and "game(s) [1]" in mine[1].getMessage()
 
 
 async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_play_goes_on(

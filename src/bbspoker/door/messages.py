@@ -260,10 +260,19 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     if k == "cancelled":
         code = d.get("reason", "")
         reason = _(REASONS[code]) if code in REASONS else code
+        if d.get("retry"):
+            return SYSTEM, _("The game was called off ({reason}): every ante and bet will be "
+                             "given back as soon as the server can save again."
+                             ).format(reason=reason)
         if d.get("later"):
             return SYSTEM, _("The game was called off ({reason}): every ante and bet will be "
                              "given back when the server restarts.").format(reason=reason)
         return SYSTEM, _("The game was called off ({reason}): every ante and bet has been "
+                         "given back.").format(reason=reason)
+    if k == "refunded":
+        code = d.get("reason", "")
+        reason = _(REASONS[code]) if code in REASONS else code
+        return SYSTEM, _("Every ante and bet of the game called off ({reason}) has now been "
                          "given back.").format(reason=reason)
     if k == "shutdown_grace":
         return SYSTEM, _("The server is shutting down: this game may finish within {grace} "

@@ -1,5 +1,5 @@
 """What the tables of every game kind share: seats found by handle, ``handles``,
-``is_full`` and ``can``.
+``is_full`` and ``can``; and calling games off in the wallet (:func:`refund_games`).
 
 A game kind keeps ``self._seats``: one entry per seat, ``None`` when free, else an object
 with the ``handle`` and its lower-case ``key`` (handles are compared without regard to
@@ -8,14 +8,52 @@ case), and implements ``verify``; :class:`SeatedTable` gives it the rest.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Collection, Mapping
 from typing import Any
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 
-__all__ = ["SeatedTable"]
+__all__ = ["SeatedTable", "RefundFailed", "refund_games"]
+
+#: Games to call off in the wallet: ``{game id: (note, what the table knew of the game or
+#: None)}`` (see :func:`refund_games`).
+Refunds = Mapping[int, tuple[str, Mapping[str, Any] | None]]
+
+
+class RefundFailed(Exception):
+    """The wallet could not write the call-off of some games (e.g. a full disk: the
+    ``__cause__`` says what): they are still open there with every stake they took.
+    ``pending``: those games as :func:`refund_games` takes them, to try again;
+    ``refunds``: ``{handle: CUBES}`` given back before the failure."""
+
+    def __init__(self, pending: dict[int, tuple[str, Mapping[str, Any] | None]],
+                 refunds: dict[str, int]) -> None:
+        super().__init__(f"the call-off of game(s) {sorted(pending)} could not be written")
+        self.pending, self.refunds = pending, refunds
+
+
+def refund_games(wallet: Any, games: Refunds) -> dict[str, int]:
+    """Call ``games`` off in ``wallet``, in id order (``cancel_game``: every stake back to
+    whoever paid it, with the game's note; its history, if known, stored with it);
+    ``{handle: CUBES refunded}`` over all of them. A game the wallet does not hold as open
+    took nothing (or was refunded already) and is skipped. Raises :class:`RefundFailed`
+    with the games not yet called off when the wallet cannot write one (any error but
+    ``ValueError``): what was refunded stays refunded, the rest stays open in the wallet
+    (and is refunded at its next start if nobody tries again)."""
+    refunds: dict[str, int] = {}
+    order = sorted(games)
+    for n, gid in enumerate(order):
+        note, known = games[gid]
+        try:
+            given = wallet.cancel_game(gid, note, known)
+        except ValueError:
+            continue
+        except Exception as exc:
+            raise RefundFailed({g: games[g] for g in order[n:]}, refunds) from exc
+        for handle, cubes in given.items():
+            refunds[handle] = refunds.get(handle, 0) + cubes
+    return refunds
 
 
 class SeatedTable:
@@ -26,16 +64,12 @@ class SeatedTable:
 
     def _refund(self, game_ids: Collection[int], note: str,
                 known: Mapping[int, Mapping[str, Any]]) -> dict[str, int]:
-        """Call games ``game_ids`` off in the wallet (``cancel_game``: every stake back to
-        whoever paid it, ``note`` recorded; ``known[id]``: what the table knew of a game,
-        stored with it); ``{handle: CUBES refunded}`` over all of them. A game the wallet
-        does not hold as open took nothing and is skipped."""
-        refunds: dict[str, int] = {}
-        for gid in sorted(game_ids):
-            with contextlib.suppress(ValueError):
-                for handle, cubes in self.wallet.cancel_game(gid, note, known.get(gid)).items():
-                    refunds[handle] = refunds.get(handle, 0) + cubes
-        return refunds
+        """Call games ``game_ids`` off in the wallet (:func:`refund_games`: every stake back
+        to whoever paid it, ``note`` recorded; ``known[id]``: what the table knew of a
+        game, stored with it); ``{handle: CUBES refunded}`` over all of them. Raises
+        :class:`RefundFailed` (with what it needs to try again) if the wallet cannot
+        write them."""
+        return refund_games(self.wallet, {gid: (note, known.get(gid)) for gid in game_ids})
 
     def verify(self, handle: str, action: act.Action, now: float) -> None:
         """Raise :class:`RuleError` if ``action`` is not allowed now (the kind's)."""

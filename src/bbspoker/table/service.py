@@ -31,7 +31,10 @@ wake-up. If that fails (:class:`~bbspoker.store.wallet.CommitFailed`: disk full,
 I/O error, a statement that wrote nothing) the ledger has undone the step,
 and the next step calls the games it touched off (:meth:`Draw40.call_off`,
 every ante and bet the ledger holds given back) with a ``SYSTEM`` line saying
-why.
+why. If the ledger cannot write that refund either (the disk is still full), the
+table has dropped the game all the same and keeps the refund pending: every step
+tries it again (the balance poll makes one each second while one is pending), and
+a second line tells the players when it is written.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
 from bbspoker.rules.draw40.game import Draw40, Phase, SeatView
 from bbspoker.rules.events import Event, RuleError
+from bbspoker.rules.seating import RefundFailed, refund_games
 from bbspoker.store.wallet import CommitFailed
 from bbspoker.table.bus import Bus
 
@@ -222,6 +226,8 @@ class TableService:
         self._idle = asyncio.Event()
         self._idle.set()
         self._lost: set[int] = set()  # games whose last moves the ledger could not commit
+        # Games called off whose refund the ledger could not write yet: {id: (note, history)}.
+        self._unrefunded: dict[int, tuple[str, Mapping[str, Any] | None]] = {}
         self._recent: deque[TableMessage | ChatMessage] = deque(maxlen=RECENT)
 
     # ------------------------------------------------------------- viewers and seats
@@ -435,8 +441,8 @@ class TableService:
         (:meth:`~bbspoker.table.registry.TableRegistry.poll_balances`): wake the task for
         a step if a seated player's CUBES are no longer those of the last snapshot (an
         admin's grant from the CLI, a Hold'em stack cashed out at another table), or
-        the table has something to do each second (a game to call off, someone waiting
-        for a seat, a held seat) or a deadline passed unnoticed. Most polls find
+        the table has something to do each second (a game to call off or a refund to
+        write again, someone waiting for a seat, a held seat) or a deadline passed unnoticed. Most polls find
         nothing, and cost no step, snapshot or task switch (issue 21).
 
         ``balances``: ``{handle: CUBES}`` as the wallet has them now for (at least) every
@@ -460,12 +466,12 @@ class TableService:
         return min(times) if times else None
 
     def _due(self, balances: Mapping[str, int] | None, compare: bool) -> bool:
-        """Whether the balance poll finds a step due: a game to call off, someone waiting
-        for a seat, a held seat, a deadline that has come, or (when ``compare``) a
-        seated player whose CUBES (``balances``, else the wallet's, which reads the
-        store again when another connection wrote it: an admin's grant) are not those
-        of the last snapshot."""
-        if self._lost or self._waiting or self._held:
+        """Whether the balance poll finds a step due: a game to call off or a refund to
+        write again, someone waiting for a seat, a held seat, a deadline that has come,
+        or (when ``compare``) a seated player whose CUBES (``balances``, else the
+        wallet's, which reads the store again when another connection wrote it: an
+        admin's grant) are not those of the last snapshot."""
+        if self._lost or self._unrefunded or self._waiting or self._held:
             return True
         deadline = self._next_deadline()
         if deadline is not None and deadline <= self.clock():
@@ -661,19 +667,54 @@ class TableService:
                 del sent[key]
 
     def _call_off_lost(self, now: float) -> list[Event]:
-        """Call off the games whose moves the ledger lost (:meth:`Draw40.call_off`). If the
-        ledger fails again the table has dropped the game all the same, and the ledger,
-        which still holds it open, refunds it at the next start: the players are told so."""
+        """Call off the games whose moves the ledger lost (:meth:`Draw40.call_off`), after
+        writing the refunds still pending (:meth:`_refund_pending`).
+
+        If the ledger cannot write the refund (:class:`~bbspoker.rules.seating.RefundFailed`:
+        a full disk), the table has dropped the game all the same; the refund, with what
+        the table knew of the game, is kept pending and tried again at every step until
+        the ledger takes it (the players are told it comes as soon as the server can save
+        again; the log says so once, not at every try). Any other failure is logged, and
+        the ledger, which still holds the game open, refunds it at the next start."""
+        events = self._refund_pending()
         if not self._lost:
-            return []
+            return events
         games, self._lost = self._lost, set()
         try:
-            return self.table.call_off(now, LOST_REASON, games)
+            return events + self.table.call_off(now, LOST_REASON, games)
+        except RefundFailed as failed:
+            self._unrefunded.update(failed.pending)
+            log.exception("the call-off of game(s) %s could not be written; the table tries "
+                          "again at every step until it can", sorted(failed.pending))
+            later: dict[str, Any] = {"retry": True, "refunds": failed.refunds}
         except Exception:
             log.exception("calling off game(s) %s failed; they are refunded at the next "
                           "start", sorted(games))
-            return [Event("cancelled", None, {"reason": LOST_REASON, "refunds": {},
-                                              "later": True})]
+            later = {"later": True, "refunds": {}}
+        return events + [Event("cancelled", None, {"reason": LOST_REASON, **later})]
+
+    def _refund_pending(self) -> list[Event]:
+        """Write the refunds of games called off that the ledger could not write then
+        (:func:`~bbspoker.rules.seating.refund_games`); those it still cannot write stay
+        pending, quietly (their first failure was logged). Returns a ``refunded`` event
+        (``reason``, ``refunds`` ``{handle: CUBES}``, ``games``) once some are written."""
+        pending = self._unrefunded
+        if not pending:
+            return []
+        try:
+            refunds = refund_games(self.table.wallet, pending)
+            self._unrefunded = {}
+        except RefundFailed as failed:
+            refunds, self._unrefunded = failed.refunds, failed.pending
+        done = sorted(set(pending) - set(self._unrefunded))
+        if not done:
+            return []
+        log.warning("the call-off of game(s) %s is written now: every stake given back", done)
+        resync = getattr(self.table, "resync", None)
+        if resync is not None:     # a kind with stacks: the refunds went to them
+            resync()
+        return [Event("refunded", None, {"reason": LOST_REASON, "refunds": refunds,
+                                         "games": done})]
 
     def _differs(self, snap: TableSnapshot) -> bool:
         old = self.snapshot

@@ -595,9 +595,10 @@ class Draw40(SeatedTable):
         vanish whatever part of a game was lost. ``reason`` is a code (``shutdown``,
         ``commit_failed``) the ``cancelled`` event carries with ``refunds``
         (``{handle: CUBES}``); ``note`` is what the wallet records with each refund
-        (``None``: the code). What ``cancel_game`` raises other than ``ValueError``
-        propagates; the game then stays open in the wallet and is refunded at the next
-        start."""
+        (``None``: the code). If the wallet cannot write a refund it raises
+        :class:`~bbspoker.rules.seating.RefundFailed` (the table has dropped the game all
+        the same): the games it names stay open in the wallet, for the caller to try
+        again (:func:`~bbspoker.rules.seating.refund_games`) or for the next start."""
         g = self._game
         if g is not None and g.id in game_ids:
             self._game = None
