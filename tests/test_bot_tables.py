@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bbspoker.bots import seats
 from bbspoker.rules.draw40.game import Phase
 from tests.tableplay import info, table_world
-from tests.telnetclient import TelnetClient, wait_until
+from tests.telnetclient import TelnetClient, running_server, wait_until
 
 BOTS = {"Robo": 500, "Tin": 500, "Pauper": 5}     # Pauper cannot pay the ante of 10
 
@@ -152,3 +153,148 @@ async def test_bots_sit_at_an_empty_table_but_open_no_game_for_nobody(tmp_path):
         with_bots = [a.handle for a in server.app.ledger.list_accounts(bots=True)]
         assert with_bots == ["Pauper", "Robo", "Tin"]
         assert service.table.handles == ["Robo", "Tin"]
+
+
+HOLDEM = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 10_000, "between_hands": 0.05,
+          "turn_timeout": 10.0, "seats": 9, "bots": 1, "bot_think_min": 0.0,
+          "bot_think_max": 0.02}
+
+
+async def _no_login_delay(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+async def _sit_at_holdem(port: int, handle: str, buy_in: int) -> TelnetClient:
+    c = await TelnetClient.connect(port)
+    await c.login(handle, "pw-" + handle)
+    await c.send("p")
+    await c.wait_for("Join the table? (y/n)")
+    await c.send("y")
+    await c.wait_for("Buy in with how many CUBES")
+    await c.send(f"{buy_in}\r")
+    await c.wait_for("[X] leave the table")
+    return c
+
+
+async def test_a_hold_em_bot_acts_in_every_one_of_thirty_hands_against_a_person(tmp_path):
+    """A live Hold'em table on the real clock with the real TableBots (the default
+    policy, short think times): a person who only checks and calls plays 30 hands against
+    one bot, and the bot acts in every hand (no turn of it runs out the clock)."""
+    async with running_server(tmp_path, sleep=_no_login_delay,
+                              tables=[("holdem", "Hold'em", "holdem", HOLDEM)],
+                              ledger={"starting_cubes": 10_000},
+                              bot_accounts={"Robo": 20_000}) as server:
+        service = server.app.tables["holdem"].service
+        table = service.table
+        await wait_until(lambda: len(service.snapshot.seats) == 1)
+        alice = await _sit_at_holdem(server.port, "alice", 5000)
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 90
+            bot_turn: tuple[object, float] | None = None
+            while table.game_id is None or table.game_id <= 30:
+                assert loop.time() < deadline, f"hand {table.game_id} never ended"
+                if table.current == "Robo":
+                    turn = (table.game_id, table.deadline())
+                    if bot_turn is None or bot_turn[0] != turn:
+                        bot_turn = (turn, loop.time())
+                    assert loop.time() - bot_turn[1] < 5, f"Robo stalled in hand {turn[0]}"
+                if table.current == "alice" and "[C] " in alice.text:
+                    version = service.snapshot.version
+                    await alice.send("c")
+                    await wait_until(lambda: service.snapshot.version > version
+                                     or table.current != "alice", timeout=10)
+                else:
+                    await asyncio.sleep(0.005)
+        finally:
+            await alice.close()
+        ledger = server.app.ledger
+        ledger.commit_pending()
+        hands = sorted((g for g in ledger.games_from(1) if g.ended_at is not None),
+                       key=lambda g: g.id)[:30]
+        assert len(hands) == 30
+        for hand in hands:
+            assert hand.players == ["Robo", "alice"] or hand.players == ["alice", "Robo"]
+            ops = hand.history["operations"]
+            assert not [op for op in ops if op.get("timeout")], (hand.id, ops)
+            acted = [op for op in ops if op.get("handle") == "Robo"
+                     and op["op"] in ("fold", "check", "call", "bet", "raise")]
+            assert acted, (hand.id, ops)
+        bots = {p.handle: p for p, _ in server.app.bots[0].players.values()}
+        assert bots["Robo"].illegal == 0
+        assert ledger.verify() == []
+
+
+async def test_shutdown_with_a_bot_seated_leaves_no_cubes_in_stacks(tmp_path):
+    """SIGTERM's shutdown at a Hold'em table with a bot and a person in a hand: the hand
+    is called off after the grace, every stack is cashed out, and no bot buys in again
+    afterwards: the ledger holds no CUBES at the table."""
+    async with running_server(tmp_path, sleep=_no_login_delay,
+                              tables=[("holdem", "Hold'em", "holdem", HOLDEM)],
+                              table={"shutdown_grace": 0.2},
+                              bot_accounts={"Robo": 20_000, "Tin": 20_000}) as server:
+        service = server.app.tables["holdem"].service
+        await wait_until(lambda: len(service.snapshot.seats) == 1)
+        alice = await _sit_at_holdem(server.port, "alice", 1000)
+        await wait_until(lambda: service.table.game_id is not None)
+        ledger = server.app.ledger
+        await server.shutdown()
+        await alice.close()
+        ledger.commit_pending()
+        assert ledger.totals().stacks == 0
+        assert ledger.verify() == []
+        assert sum(ledger.balance(h) for h in ("alice", "Robo", "Tin")) == 1000 + 40_000
+
+
+async def test_a_failing_bot_is_logged_started_again_and_at_last_stands_up(
+        tmp_path, monkeypatch, caplog):
+    """A bot whose task dies (here its policy raises) never dies silently: each failure is
+    logged with its traceback and the bot is started again; after RESTARTS restarts it
+    stands up, the table says so, and it is not seated there again."""
+
+    class Broken:
+        name = "broken"
+
+        def decide(self, obs, rng):
+            raise ValueError("policy bug")
+
+    monkeypatch.setattr(seats, "policy", lambda name: Broken())
+    async with table_world(tmp_path, bot_accounts={"Robo": 500}, **_table(bots=1)) as (
+            server, connect, _):
+        service = server.app.tables["poker"].service
+        await wait_until(lambda: len(service.snapshot.seats) == 1)
+        alice = await connect("alice")
+        await alice.send("p")
+        await alice.wait_for("Join the table? (y/n)")
+        await alice.send("y")
+        await alice.wait_for("[X] Exit the game")
+        await alice.wait_for("Robo has left the table.")     # the bot master never opened
+        assert [s.handle for s in service.snapshot.seats] == ["alice"]
+        assert service.snapshot.bots == frozenset()
+        failed = [r for r in caplog.records if r.exc_info and "failed" in r.getMessage()]
+        assert len(failed) == seats.RESTARTS + 1
+        assert all("policy bug" in str(r.exc_info[1]) for r in failed)
+        assert server.app.bots[0].pool.claim(0, exclude=server.app.bots[0]._benched) is None
+        assert server.app.ledger.verify() == []
+
+
+async def test_a_hold_em_bot_waiting_for_a_person_comes_back_without_a_word(tmp_path):
+    """Bots sit out while no person is at a Hold'em table and come back when one sits:
+    that is the table waiting for people, so nobody is told "Robo is back in the game"
+    (the bot never left, as far as the person can tell)."""
+    async with running_server(tmp_path, sleep=_no_login_delay,
+                              tables=[("holdem", "Hold'em", "holdem", HOLDEM)],
+                              bot_accounts={"Robo": 20_000}) as server:
+        service = server.app.tables["holdem"].service
+        await wait_until(lambda: [s.out for s in service.snapshot.seats] == [True])
+        alice = await _sit_at_holdem(server.port, "alice", 1000)
+        try:
+            await wait_until(lambda: [s.out for s in service.snapshot.seats] == [False, False])
+            await alice.wait_for("posts the big blind")
+            assert "back in the game" not in alice.text
+            assert "sits out" not in alice.text
+            events = [m.event for m in service.recent() if hasattr(m, "event")]
+            assert not [e for e in events if e.handle == "Robo"
+                        and e.kind in ("sit_in", "sit_out")]
+        finally:
+            await alice.close()

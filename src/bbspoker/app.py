@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bbspoker import tasks
 from bbspoker.bots import remote
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config
@@ -146,9 +147,9 @@ class App:
         """Start every table's task, the tables' balance poll and their computer players,
         and the watch for the sysop's bans and kicks (inside the event loop)."""
         self.tables.start()
-        self._bot_tasks = [asyncio.create_task(b.run(), name=f"bots at {b.entry.id}")
+        self._bot_tasks = [tasks.start(b.run(), name=f"bots at {b.entry.id}")
                            for b in self.bots]
-        self._bot_tasks.append(asyncio.create_task(self._watch_admin(), name="admin watch"))
+        self._bot_tasks.append(tasks.start(self._watch_admin(), name="admin watch"))
 
     async def _watch_admin(self) -> None:
         """Every ``[server] admin_poll`` s: end the sessions of users the sysop banned or
@@ -173,7 +174,10 @@ class App:
                 log.exception("looking for bans and kicks failed; trying again")
                 continue
             for handle, message, reason in ends:
-                await self.remove_user(handle, message, reason)
+                try:
+                    await self.remove_user(handle, message, reason)
+                except Exception:   # a bug: the next user, and the next look, go on
+                    log.exception("ending the session of %s failed", handle)
 
     async def remove_user(self, handle: str, message: str, reason: str | None = None) -> None:
         """Take ``handle`` off any table at once (no seat held) and end their session, if

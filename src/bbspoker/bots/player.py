@@ -141,7 +141,10 @@ class BotPlayer:
                 self.snapshot = item
             elif isinstance(item, PrivateCards):
                 self.cards = item.cards
-            elif isinstance(item, TableMessage):
+            elif isinstance(item, TableMessage) and not isinstance(
+                    self.snapshot.board, (HoldemTable, Board)):
+                # The public record is draw40's (its bets, see-hands, discards): the
+                # events of another kind have other shapes and mean other things.
                 self.log.feed((item.event,))
 
     def _my_turn(self) -> tuple[type[act.Action], ...]:

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING
 
 from bbspoker.bots.holdem import holdem_policy
@@ -46,8 +46,12 @@ __all__ = ["BotPool", "TableBots"]
 
 log = logging.getLogger(__name__)
 
-#: Seconds a table without a free funded bot waits before it asks the pool again.
+#: Seconds a table without a free funded bot waits before it asks the pool again (and
+#: before it tries again after a step of its own failed).
 RETRY = 10.0
+#: How often one bot's task may fail at a table and be started again; at the next failure
+#: the bot stands up and this table does not seat it again.
+RESTARTS = 3
 
 
 class BotPool:
@@ -63,12 +67,14 @@ class BotPool:
         self.registry = registry
         self._claimed: set[str] = set()
 
-    def claim(self, cubes: int) -> str | None:
+    def claim(self, cubes: int, exclude: Collection[str] = ()) -> str | None:
         """A free bot's handle holding >= ``cubes`` CUBES (alphabetical first), reserved
-        for the caller; ``None`` if there is none."""
+        for the caller; ``None`` if there is none. ``exclude``: lower-case handles the
+        caller will not take (bots that failed at its table)."""
         for account in self.ledger.list_accounts(bots=True):
             key = account.handle.lower()
-            if account.banned or key in self._claimed or account.cubes < cubes:
+            if account.banned or key in self._claimed or account.cubes < cubes \
+                    or key in exclude:
                 continue
             if self.registry.seat_of(account.handle) is not None:
                 continue
@@ -96,7 +102,14 @@ class TableBots:
     """The computer players of one table (``entry``; its ``spec.rules`` give ``bots``,
     ``bot_policy`` and ``bot_think_min``/``bot_think_max`` seconds). :meth:`run` is its
     task: it watches the table's snapshots and seats, stands up and runs bots.
-    ``sleep`` is what the bots think with (tests inject one that does not wait)."""
+    ``sleep`` is what the bots think with (tests inject one that does not wait).
+
+    Each bot plays in a task of its own. A bot task that fails (a bug: its policy or its
+    view of the table raised) is logged with its traceback and started again, so the bot
+    goes on playing from the table's current state; after :data:`RESTARTS` restarts the
+    bot stands up (everyone at the table sees it leave) and this table does not seat it
+    again. A step of :meth:`run` itself that fails is logged and tried again after
+    :data:`RETRY` s."""
 
     def __init__(self, entry: TableEntry, pool: BotPool, *, rng: random.Random | None = None,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
@@ -109,6 +122,8 @@ class TableBots:
         self._changed = asyncio.Event()
         self._retry_at = 0.0       # loop time before which the pool is not asked again
         self._sitting: set[str] = set()   # bots whose Sit is in flight (lower case)
+        self._failures: dict[str, int] = {}   # failed tasks per bot (lower case)
+        self._benched: set[str] = set()       # bots that failed too often: not seated again
 
     def _humans(self) -> list[str]:
         """Who the bots play for: everyone seated but this table's own bots (people, and
@@ -125,7 +140,15 @@ class TableBots:
             while True:
                 self._changed.clear()
                 sub.drain()
-                if not await self._step(self.service.snapshot):
+                try:
+                    progressed = await self._step(self.service.snapshot)
+                except Exception:
+                    log.exception("the computer players of %s failed a step; trying again "
+                                  "in %s s", self.entry.id, RETRY)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), RETRY)
+                    continue
+                if not progressed:
                     await self._changed.wait()
         finally:
             sub.close()
@@ -139,6 +162,11 @@ class TableBots:
         seated = {s.handle.lower(): s.handle for s in snap.seats}
         for key in [k for k in self.players if k not in seated]:     # gone (idle rule ...)
             self._forget(key)
+        for key, (bot, task) in list(self.players.items()):
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                return await self._recover(key, bot)
+        if self.service.closing:
+            return False                     # the server is stopping: nobody sits down
         holdem = isinstance(snap.board, HoldemTable)
         if holdem:
             between = snap.board.game_id is None
@@ -177,7 +205,7 @@ class TableBots:
         loop = asyncio.get_running_loop()
         if loop.time() < self._retry_at:
             return False
-        handle = self.pool.claim(ante)
+        handle = self.pool.claim(ante, exclude=self._benched)
         if handle is None:
             self._retry_at = loop.time() + RETRY
             return False
@@ -195,6 +223,13 @@ class TableBots:
             return False
         finally:
             self._sitting.discard(handle.lower())
+        self._start(handle)
+        log.info("bot %s (%s) sat at %s", handle, self.entry.spec.rules.bot_policy,
+                 self.entry.id)
+        return True
+
+    def _start(self, handle: str) -> None:
+        """Run seated ``handle`` as a :class:`BotPlayer` in a task of its own."""
         rules = self.entry.spec.rules
         mind = {"holdem": holdem_policy, "schiebe": schiebe_policy}.get(
             self.entry.spec.game, policy)(rules.bot_policy)
@@ -202,9 +237,32 @@ class TableBots:
                         rng=random.Random(self.rng.random()),
                         think=(rules.bot_think_min, rules.bot_think_max), sleep=self.sleep)
         task = asyncio.create_task(bot.run(), name=f"bot {handle} at {self.entry.id}")
+        task.add_done_callback(self._ended)
         self.players[handle.lower()] = (bot, task)
-        log.info("bot %s (%s) sat at %s", handle, rules.bot_policy, self.entry.id)
-        return True
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """A bot's task ended: a failure is logged with its traceback at once (the next
+        step of :meth:`run` restarts the bot or stands it up)."""
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.error("%s failed", task.get_name(), exc_info=error)
+        self._changed.set()
+
+    async def _recover(self, key: str, bot: BotPlayer) -> bool:
+        """The task of seated bot ``key`` failed: start it again, or after
+        :data:`RESTARTS` restarts stand it up and keep it off this table."""
+        failures = self._failures[key] = self._failures.get(key, 0) + 1
+        if failures <= RESTARTS:
+            log.warning("bot %s at %s: starting it again (failure %d of %d allowed)",
+                        bot.handle, self.entry.id, failures, RESTARTS)
+            self._start(bot.handle)
+            return True
+        log.error("bot %s at %s failed %d times: it stands up and is not seated here "
+                  "again", bot.handle, self.entry.id, failures)
+        self._benched.add(key)
+        return await self._stand_up(key, "left")
 
     async def _stand_up(self, key: str, reason: str) -> bool:
         bot, _ = self.players[key]

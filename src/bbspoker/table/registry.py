@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bbspoker import tasks
 from bbspoker.config import TableSpec
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules
 from bbspoker.rules.fairness import Seal
@@ -196,9 +197,9 @@ class TableRegistry:
 
     def start(self) -> None:
         """Start every table's task and the balance poll (call once, inside the event loop)."""
-        self._tasks = [asyncio.create_task(e.service.run(), name=f"table {e.id}")
+        self._tasks = [tasks.start(e.service.run(), name=f"table {e.id}")
                        for e in self._entries.values()]
-        self._tasks.append(asyncio.create_task(self._poll_every_second(), name="balance poll"))
+        self._tasks.append(tasks.start(self._poll_every_second(), name="balance poll"))
 
     def poll_balances(self) -> int:
         """One balance poll of every table (:meth:`TableService.poll_balances`): the CUBES

@@ -220,7 +220,8 @@ class TableService:
         self._waiter: asyncio.Future[None] | None = None
         self._versions = itertools.count(1)
         self.snapshot = self._take_snapshot()
-        #: Set once the server is stopping: no new game may start.
+        #: Set once the server is stopping: no new game may start and nobody sits down
+        #: (a seat taken then would hold CUBES that the shutdown has already cashed out).
         self.closing = False
         self._stopped = False
         self._idle = asyncio.Event()
@@ -529,7 +530,8 @@ class TableService:
         with table.wallet.defer_commits():
             events = self._call_off_lost(now) + table.tick(now) + self._release_held(now)
             events += self._stand_idle(now)
-            if cmd is not None and self.closing and isinstance(cmd.action, act.Start):
+            if cmd is not None and self.closing and isinstance(cmd.action, (act.Start,
+                                                                           act.Sit)):
                 error, cmd = RuleError("shutting_down"), None
             if cmd is not None:
                 if cmd.handle is not None:
@@ -542,13 +544,13 @@ class TableService:
                 except Exception:  # a bug or a storage failure: log it, tell the player
                     log.exception("table action %r of %r failed", cmd.action, cmd.handle)
                     error = RuleError("failed")
-            if self._waiting:
+            if self._waiting and not self.closing:
                 events += self._seat_waiting(now)
         for gid in (before, table.game_id):
             if gid is not None:
                 self._touched.add(gid)
         for e in events:
-            if e.kind not in _SILENT:
+            if e.kind not in _SILENT and not self._housekeeping(e):
                 item = TableMessage(e)
                 if e.to is not None:               # private news: to that player only
                     self.bus.publish_to(e.to, item)
@@ -572,6 +574,13 @@ class TableService:
                 caller.set_result(None)
             else:
                 caller.set_exception(error)
+
+    def _housekeeping(self, e: Event) -> bool:
+        """Whether ``e`` is a computer player sitting out or coming back: bots sit out
+        while no person is at the table and come back when one sits down, which is the
+        table waiting for people, not news to tell them."""
+        return e.kind in ("sit_out", "sit_in") and e.handle is not None \
+            and e.handle.lower() in self._bots
 
     def _commit(self) -> None:
         """Write and commit the pending ledger work (this table's last step, and whatever
