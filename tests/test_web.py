@@ -4,11 +4,13 @@ door session against the real server, next to telnet players; bad input on it.""
 from __future__ import annotations
 
 import importlib.resources
+import json
 import re
 
 import aiohttp
 import pytest
 
+from bbspoker.transport import web
 from bbspoker.transport.web import FILES, SECURITY_HEADERS, page_language
 from tests.tableplay import join
 from tests.telnetclient import wait_until
@@ -205,3 +207,58 @@ async def test_the_connection_caps_count_the_browser_with_telnet(tmp_path):
         await wait_until(lambda: server.app.limits.total == 0)
         c = await browser(server, made)
         await c.wait_for("Handle:")
+
+
+async def test_a_deeply_nested_control_message_is_refused_and_the_session_goes_on(tmp_path):
+    """4,000 bytes of nested brackets (under the message cap) made the JSON parser raise
+    RecursionError: the handler died and left the door session behind without its
+    connection. Now the message is refused with a text message and nothing else changes."""
+    async with web_server(tmp_path, i18n={"default": "de"}) as (server, made, clock):
+        c = await browser(server, made)
+        await c.wait_for("Name:")
+        for frame in ("[" * 2000 + "]" * 2000, '{"a":' * 600 + "1" + "}" * 600,
+                      "not json", '{"type": "resize", "cols": "x", "rows": []}'):
+            mark = len(c.texts)
+            await c.send_frame(frame)
+            await wait_until(lambda: len(c.texts) > mark)
+            assert json.loads(c.texts[-1]) == {
+                "type": "refused", "message": "Unbekannte Steuernachricht: ignoriert."}
+        await c.send("ulla\r")
+        await c.wait_for("Neuen Benutzer ulla anlegen? (j/n)")
+        assert len(server.app.sessions) == 1 and server.app.limits.total == 1
+        await c.resize(100, 30)
+        (session,) = server.app.sessions
+        await wait_until(lambda: (session.cols, session.rows) == (100, 30))
+        assert len(c.texts) == 4                    # a good resize is not answered
+
+
+async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_back(
+        tmp_path, monkeypatch, caplog):
+    """Whatever way the reader ends, the door session is ended first and the address's
+    count released after it: no session lives on without its connection."""
+    async with web_server(tmp_path) as (server, made, clock):
+        app = server.app
+        live_at_release: list[int] = []
+        release = app.limits.release
+
+        def counted_release(address: str, *, prelogin: bool) -> None:
+            live_at_release.append(len(app.sessions))
+            release(address, prelogin=prelogin)
+
+        monkeypatch.setattr(app.limits, "release", counted_release)
+        alice = await browser(server, made)
+        await alice.login("alice", "pw-alice")
+
+        def broken(self, data: bytes) -> None:
+            raise RuntimeError("the reader broke")
+
+        monkeypatch.setattr(web.SocketLink, "feed", broken)
+        await alice.send("w")
+        await alice.wait_for("Sorry, something went wrong. Please log in again.")
+        await alice.wait_closed()
+        await wait_until(lambda: app.limits.total == 0)
+        assert live_at_release == [0]
+        assert not app.sessions and app.find_online("alice") is None
+        failures = [r for r in caplog.records if r.exc_info and "the reader broke" in
+                    str(r.exc_info[1])]
+        assert len(failures) == 1 and failures[0].name == "bbspoker.transport.web"

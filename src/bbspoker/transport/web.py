@@ -18,8 +18,11 @@ scripts), no framing, no sniffing, no referrer.
 
 The WebSocket's messages (:func:`handle_socket`): binary messages from the page are the
 keys typed, UTF-8 (``term.onData``, cut in pieces of at most 1 KiB); a text message is
-JSON ``{"type": "resize", "cols": C, "rows": R}``; the first size comes in the URL
-(``/ws?cols=C&rows=R``). Binary messages to the page are the terminal's output. Every
+JSON ``{"type": "resize", "cols": C, "rows": R}`` (:func:`parse_resize`); the first size
+comes in the URL (``/ws?cols=C&rows=R``). Binary messages to the page are the terminal's
+output; any other text message is answered with the text message ``{"type":
+"refused", "message": "Unknown control message: ignored."}`` (translated; the page
+ignores text messages) and changes nothing. Every
 message counts against the rate limit with its length; a message longer than ``[web]
 max_message_bytes`` ends the connection (aiohttp refuses it from its header, close code
 1009, before reading it); the page's ``Origin`` must be this server (or one of
@@ -44,10 +47,11 @@ from aiohttp import WSMsgType, web
 from babel.core import negotiate_locale
 
 from bbspoker.door import i18n
+from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
-           "page_language", "render_page",
+           "page_language", "render_page", "parse_resize", "CONTROL_MAX_CHARS",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
 log = logging.getLogger("bbspoker.transport.web")
@@ -59,6 +63,12 @@ TERMINAL_KIND = "xterm-256color"
 HEARTBEAT = 30.0
 #: Unsent output (bytes) above which the session's writer waits for the page.
 WRITE_HIGH = 64 * 1024
+#: The longest control message parsed (characters); the page's resize is about 40.
+CONTROL_MAX_CHARS = 256
+#: The answer to a text message that is not a control message this server knows.
+UNKNOWN_CONTROL = N_("Unknown control message: ignored.")
+#: What the user reads when the server failed to read the socket.
+SORRY = N_("Sorry, something went wrong. Please log in again.")
 #: What ``/static/`` serves: URL name -> (file in the package's ``static/``, type).
 FILES = {
     "bbspoker.js": ("bbspoker.js", "text/javascript; charset=utf-8"),
@@ -304,13 +314,19 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
             language=lang if lang in i18n.LANGUAGES else None), name=f"web {gate.address}")
         tasks.add(door)
         door.add_done_callback(tasks.discard)
-        if await _read(gate, ws, link):
-            link.end(None)              # the page went away
-        # else a limit was broken: the session says why, flushes and closes the socket
+        try:
+            if await _read(gate, ws, link):
+                link.end(None)              # the page went away
+            # else a limit was broken: the session says why, flushes and closes the socket
+        except Exception:
+            log.exception("websocket from %s: reading failed", gate.address)
+            gate.end(SORRY)
         await door
         await link.wait_closed()
         return ws
     finally:
+        # However the reader ended (the page, a limit, an exception, cancellation): the
+        # gate ends a session still running before the address's count goes down.
         gate.release()
 
 
@@ -335,22 +351,33 @@ async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> bool
         if msg.type == WSMsgType.BINARY:
             link.feed(data)
         else:
-            _control(gate, msg.data)
+            size = parse_resize(msg.data)
+            if size is None:
+                log.info("websocket from %s: unknown control message (%d bytes) refused",
+                         gate.address, len(data))
+                await ws.send_str(json.dumps({"type": "refused", "message":
+                                              gate.text(UNKNOWN_CONTROL)}))
+            elif gate.session is not None:
+                gate.session.resize(*size)
 
 
-def _control(gate: Gate, text: str) -> None:
-    """A text message: ``{"type": "resize", "cols": C, "rows": R}``; anything else is
-    ignored."""
+def parse_resize(text: str) -> tuple[int, int] | None:
+    """The window size ``(cols, rows)`` of a control message ``{"type": "resize",
+    "cols": C, "rows": R}`` (whole numbers, clamped later by the session), else ``None``:
+    not JSON, another shape, or longer than :data:`CONTROL_MAX_CHARS` characters (such a
+    message is not parsed at all, so no nesting can exhaust the parser). Never raises."""
+    if len(text) > CONTROL_MAX_CHARS:
+        return None
     try:
         message = json.loads(text)
-    except ValueError:
-        return
+    except (ValueError, RecursionError):
+        return None
     if not isinstance(message, dict) or message.get("type") != "resize":
-        return
+        return None
     cols, rows = message.get("cols"), message.get("rows")
-    if isinstance(cols, int) and isinstance(rows, int) and gate.session is not None \
-            and not isinstance(cols, bool) and not isinstance(rows, bool):
-        gate.session.resize(cols, rows)
+    if type(cols) is not int or type(rows) is not int:     # bool is an int: not a size
+        return None
+    return cols, rows
 
 
 class WebListener:
