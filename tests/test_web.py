@@ -3,8 +3,10 @@ door session against the real server, next to telnet players; bad input on it.""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.resources
 import json
+import logging
 import re
 
 import aiohttp
@@ -262,3 +264,95 @@ async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_ba
         failures = [r for r in caplog.records if r.exc_info and "the reader broke" in
                     str(r.exc_info[1])]
         assert len(failures) == 1 and failures[0].name == "bbspoker.transport.web"
+
+
+async def raw_http(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A plain TCP connection to the web port (for what a browser would not send)."""
+    return await asyncio.open_connection("127.0.0.1", port)
+
+
+def parse_response(data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """``(status, headers with lower-case names, body)`` of one HTTP response."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, body
+
+
+async def test_a_request_whose_headers_trickle_in_is_closed(tmp_path):
+    """A client sending one header line now and then held a socket for an hour (300 of
+    them held 300 descriptors): a request must be complete within [web] header_timeout."""
+    async with web_server(tmp_path, web={"header_timeout": 0.2}) as (server, made, clock):
+        player = await browser(server, made)
+        await player.wait_for("Handle:")
+        reader, writer = await raw_http(server.web_port)
+        try:
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            await writer.drain()
+            assert await asyncio.wait_for(reader.read(), 5) == b""     # closed, no answer
+            # A WebSocket open all that time is not a request waiting for its headers.
+            await player.send("alice\r")
+            await player.wait_for("Create new user alice? (y/n)")
+            # A request sent in time is served, and its keep-alive socket then has as
+            # long to send the next one.
+            reader, writer = await raw_http(server.web_port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = await asyncio.wait_for(reader.read(), 5)
+            assert parse_response(data)[0] == 200
+        finally:
+            writer.close()
+
+
+async def test_http_connections_are_counted_per_address_at_accept(tmp_path):
+    """Plain HTTP sockets (not only WebSocket sessions) count against a cap per address,
+    from the moment they are accepted: the one over it gets a 503 and is closed."""
+    async with web_server(tmp_path, web={"max_connections_per_address": 3},
+                          i18n={"default": "fr"}) as (server, made, clock):
+        counts = server.web_connections
+        idle = [await raw_http(server.web_port) for _ in range(2)]
+        c = await browser(server, made)                    # a WebSocket is one of them
+        await c.wait_for("Pseudo")
+        await wait_until(lambda: counts.total == 3)
+        reader, writer = await raw_http(server.web_port)
+        data = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        status, headers, body = parse_response(data)
+        assert status == 503
+        assert body.decode() == "Trop de connexions, veuillez réessayer plus tard.\n"
+        for name, value in SECURITY_HEADERS.items():
+            assert headers[name.lower()] == value
+        assert counts.total == 3
+        for _, w in idle:
+            w.close()
+        await wait_until(lambda: counts.total == 1)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{server.web_port}/") as r:
+                assert r.status == 200
+        await c.close()
+        await wait_until(lambda: counts.total == 0 and server.app.limits.total == 0)
+
+
+async def test_a_request_line_too_long_is_refused_with_our_headers_and_no_echo(
+        tmp_path, caplog):
+    """aiohttp's own 400 went out without the security headers, echoed the request and
+    logged a traceback; the Server header named aiohttp's version."""
+    async with web_server(tmp_path) as (server, made, clock):
+        reader, writer = await raw_http(server.web_port)
+        writer.write(b"GET /" + b"secret" * 1500 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        status, headers, body = parse_response(data)
+        assert status == 400 and body == b"Bad request.\n"
+        for name, value in SECURITY_HEADERS.items():
+            assert headers[name.lower()] == value
+        assert headers["server"] == "bbspoker"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{server.web_port}/") as r:
+                assert r.headers["Server"] == "bbspoker"
+        records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(records) == 1 and records[0].levelno == logging.WARNING
+        assert records[0].exc_info is None and "\n" not in records[0].getMessage()
+        assert "secret" not in records[0].getMessage() and "400" in records[0].getMessage()

@@ -309,7 +309,15 @@ class WebConfig:
     must pass on). ``forwarded_for``: behind one's own reverse proxy on the same
     machine, a connection from 127.0.0.1 or ::1 counts as coming from the last address
     of its ``X-Forwarded-For`` header (lockouts and caps per player, not per proxy);
-    off, the header is ignored (anyone can send one)."""
+    off, the header is ignored (anyone can send one).
+
+    The port's sockets (page, files and WebSockets alike) are counted from the moment
+    they are accepted: at most ``max_connections`` at once, at most
+    ``max_connections_per_address`` from one address (with ``forwarded_for``, a
+    connection from the proxy on this machine counts only in the total); one more gets
+    a 503 and is closed. A socket must send a complete request within
+    ``header_timeout`` s of its opening or of the end of its previous response, else it
+    is closed."""
 
     enabled: bool = _key(True)
     host: str = _key("127.0.0.1")
@@ -317,6 +325,9 @@ class WebConfig:
     max_message_bytes: int = _key(4096, 256, 1 << 20)
     origins: str = _key("", empty=True)
     forwarded_for: bool = _key(False)
+    max_connections: int = _key(2048, 1)
+    max_connections_per_address: int = _key(32, 1)
+    header_timeout: float = _seconds(10.0)
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.transport.session import Session
 
-__all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "terminal_for",
-           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST"]
+__all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "SocketLimits",
+           "terminal_for", "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST"]
 
 log = logging.getLogger("bbspoker.transport.gateway")
 
@@ -155,6 +155,38 @@ class ConnectionLimits:
         self.prelogin[address] -= 1
         if self.prelogin[address] <= 0:
             del self.prelogin[address]
+
+
+class SocketLimits:
+    """The caps on the open sockets of a port that serves more than door sessions (the
+    web port: the page, its files and WebSockets), counted at accept, before a byte is
+    read: at most ``max_total`` at once, at most ``max_per_address`` from one address.
+    A door session on such a socket also counts in :class:`ConnectionLimits` through its
+    :class:`Gate`."""
+
+    def __init__(self, max_total: int, max_per_address: int) -> None:
+        self.max_total, self.max_per_address = max_total, max_per_address
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+
+    def admit(self, address: str | None) -> bool:
+        """Count a socket just accepted from ``address`` (``None``: a trusted proxy's,
+        counted in the total only); ``False`` (nothing counted) if over a cap."""
+        if self.total >= self.max_total or (
+                address is not None and self.by_address[address] >= self.max_per_address):
+            return False
+        self.total += 1
+        if address is not None:
+            self.by_address[address] += 1
+        return True
+
+    def release(self, address: str | None) -> None:
+        """A socket counted by :meth:`admit` with the same ``address`` has closed."""
+        self.total -= 1
+        if address is not None:
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
 
 
 class Host(Protocol):

@@ -39,8 +39,9 @@ import importlib.resources
 import ipaddress
 import json
 import logging
+from http import HTTPStatus
 from string import Template
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -48,9 +49,10 @@ from babel.core import negotiate_locale
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
-from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
+from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
+                                        SocketLimits)
 
-__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
+__all__ = ["WebListener", "SocketLink", "HttpConnection", "SERVER_NAME", "start_web", "handle_socket", "client_address", "FILES",
            "page_language", "render_page", "parse_resize", "CONTROL_MAX_CHARS",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
@@ -63,6 +65,12 @@ TERMINAL_KIND = "xterm-256color"
 HEARTBEAT = 30.0
 #: Unsent output (bytes) above which the session's writer waits for the page.
 WRITE_HIGH = 64 * 1024
+#: The ``Server`` header of every response (aiohttp's own names its version).
+SERVER_NAME = "bbspoker"
+#: The body of the answer to a request that cannot be parsed (4xx).
+BAD_REQUEST = N_("Bad request.")
+#: The body of the answer when a handler of ours failed (5xx).
+FAILED = N_("Sorry, something went wrong.")
 #: The longest control message parsed (characters); the page's resize is about 40.
 CONTROL_MAX_CHARS = 256
 #: The answer to a text message that is not a control message this server knows.
@@ -380,21 +388,101 @@ def parse_resize(text: str) -> tuple[int, int] | None:
     return cols, rows
 
 
-class WebListener:
-    """The listening web port (from :func:`start_web`): ``port`` is the TCP port."""
+def _plain_response(status: int, text: str) -> bytes:
+    """A whole HTTP/1.1 response of ``status`` with the body ``text`` (one line) and the
+    page's headers, that closes the connection (for a socket refused before aiohttp reads
+    it)."""
+    body = (text + "\n").encode()
+    fields = {"Content-Type": "text/plain; charset=utf-8", "Content-Length": str(len(body)),
+              "Connection": "close", "Server": SERVER_NAME, **SECURITY_HEADERS}
+    status_line = f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+    return (status_line + "".join(f"{name}: {value}\r\n" for name, value in fields.items())
+            + "\r\n").encode() + body
 
-    def __init__(self, runner: web.AppRunner, site: web.TCPSite, port: int,
-                 tasks: set[asyncio.Task[Any]]) -> None:
-        self._runner, self._site = runner, site
+
+class HttpConnection(web.RequestHandler):
+    """One socket of the web port: aiohttp's connection handler (its ``keepalive_timeout``
+    is ``[web] header_timeout``: a socket that has not sent a whole request that long
+    after it opened or after its last response is closed), plus:
+
+    - the socket is counted in the port's :class:`SocketLimits` from accept to close
+      (the address as ``[web] forwarded_for`` says: a trusted proxy's counts in the
+      total only); one over a cap gets a 503 with :data:`~bbspoker.transport.gateway.TOO_MANY`
+      in ``[i18n] default`` and is closed before a byte is read;
+    - a request aiohttp cannot parse (a request line or a header past 8,190 bytes, bad
+      syntax) is answered by :meth:`handle_error` with the page's headers and one
+      translated line, never an echo of the request, and logged as one WARNING line.
+    """
+
+    def __init__(self, manager: web.Server, *, host: Host, counts: SocketLimits,
+                 **kwargs: Any) -> None:
+        super().__init__(manager, **kwargs)
+        self._host, self._counts = host, counts
+        self._address = "-"
+        self._counted_as: str | None = None
+        self._counted = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Count the socket, or refuse it (503) when over a cap."""
+        peer = transport.get_extra_info("peername") or ("-",)
+        self._address = str(peer[0])
+        trusted = self._host.config.web.forwarded_for and self._address in _LOOPBACK
+        self._counted_as = None if trusted else self._address
+        super().connection_made(transport)
+        if self._counts.admit(self._counted_as):
+            self._counted = True
+            return
+        log.warning("refused web connection from %s: too many connections", self._address)
+        t = i18n.translator(self._host.config.i18n.default)
+        cast(asyncio.Transport, transport).write(_plain_response(503, t.gettext(TOO_MANY)))
+        self.force_close()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        """Uncount the socket (once)."""
+        super().connection_lost(exc)
+        if self._counted:
+            self._counted = False
+            self._counts.release(self._counted_as)
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500,
+                     exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        """The answer to a request aiohttp could not parse (4xx) or whose handler raised
+        (5xx): ``status`` with the page's headers and one translated line; the request
+        is never echoed. A 4xx is logged as one WARNING line (status and error class);
+        an exception of our own handlers as an ERROR with its traceback. The connection
+        is closed after it. Raises ``ConnectionError`` if a response had already begun."""
+        if request.writer.output_size > 0:
+            raise ConnectionError("a response was already sent: cannot send the error")
+        if status >= 500 and exc is not None:
+            log.error("web request from %s failed", self._address, exc_info=exc)
+        else:
+            log.warning("web request from %s refused: %d %s", self._address, status,
+                        type(exc).__name__ if exc is not None else HTTPStatus(status).phrase)
+        t = i18n.translator(self._host.config.i18n.default)
+        text = t.gettext(BAD_REQUEST if status < 500 else FAILED)
+        response = web.Response(status=status, text=text + "\n",
+                                headers={**SECURITY_HEADERS, "Server": SERVER_NAME})
+        response.force_close()
+        return response
+
+
+class WebListener:
+    """The listening web port (from :func:`start_web`): ``port`` is the TCP port,
+    ``connections`` the :class:`SocketLimits` of its open sockets, ``tasks`` the door
+    tasks of its WebSockets."""
+
+    def __init__(self, runner: web.AppRunner, listening: asyncio.Server, port: int,
+                 tasks: set[asyncio.Task[Any]], connections: SocketLimits) -> None:
+        self._runner, self._listening = runner, listening
         self.port = port
         self.tasks = tasks
+        self.connections = connections
         self._cleanup: asyncio.Task[None] | None = None
 
     def stop_accepting(self) -> None:
         """Close the listening socket; sessions already open go on."""
-        server = self._site._server
-        if server is not None:
-            server.close()
+        self._listening.close()
 
     def close(self) -> None:
         """Stop accepting and close every connection (in a task; see :meth:`wait_closed`)."""
@@ -409,6 +497,7 @@ class WebListener:
         if self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
         await self._cleanup
+        await self._listening.wait_closed()
 
 
 async def start_web(host: Host) -> WebListener:
@@ -419,16 +508,11 @@ async def start_web(host: Host) -> WebListener:
     files, pages = _static(), _pages()
     tasks: set[asyncio.Task[Any]] = set()
 
-    @web.middleware
-    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
-        try:
-            response = await handler(request)
-        except web.HTTPException as exc:
-            exc.headers.update(SECURITY_HEADERS)
-            raise
-        if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
-        return response
+    async def headers(request: web.Request, response: web.StreamResponse) -> None:
+        # Every response of the application, errors and the WebSocket's 101 included,
+        # just before its headers go out.
+        response.headers.update(SECURITY_HEADERS)
+        response.headers["Server"] = SERVER_NAME
 
     async def page(request: web.Request) -> web.Response:
         lang = page_language(request.headers.get("Accept-Language"), config.i18n.default)
@@ -446,15 +530,30 @@ async def start_web(host: Host) -> WebListener:
     async def socket(request: web.Request) -> web.StreamResponse:
         return await handle_socket(host, request, tasks)
 
-    app = web.Application(middlewares=[headers], client_max_size=4096)
+    app = web.Application(client_max_size=4096)
+    app.on_response_prepare.append(headers)
     app.router.add_get("/", page)
     app.router.add_get("/static/{name:.+}", static)
     app.router.add_get("/ws", socket)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0,
                            handle_signals=False)
     await runner.setup()
-    site = web.TCPSite(runner, config.web.host, config.web.port)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
+    server = runner.server
+    assert server is not None                   # set up just above
+    loop = asyncio.get_running_loop()
+    counts = SocketLimits(config.web.max_connections, config.web.max_connections_per_address)
+
+    def connection() -> HttpConnection:
+        # aiohttp's TCPSite would make a plain RequestHandler: ours counts and answers
+        # unparseable requests itself.
+        return HttpConnection(server, loop=loop, host=host, counts=counts, access_log=None,
+                              keepalive_timeout=config.web.header_timeout)
+
+    try:
+        listening = await loop.create_server(connection, config.web.host, config.web.port)
+    except BaseException:
+        await runner.cleanup()
+        raise
+    port = listening.sockets[0].getsockname()[1]
     log.info("web listening on %s port %d", config.web.host, port)
-    return WebListener(runner, site, port, tasks)
+    return WebListener(runner, listening, port, tasks, counts)
