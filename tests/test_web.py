@@ -356,3 +356,31 @@ async def test_a_request_line_too_long_is_refused_with_our_headers_and_no_echo(
         assert len(records) == 1 and records[0].levelno == logging.WARNING
         assert records[0].exc_info is None and "\n" not in records[0].getMessage()
         assert "secret" not in records[0].getMessage() and "400" in records[0].getMessage()
+
+
+async def test_a_rebound_host_name_may_not_open_a_session(tmp_path):
+    """DNS rebinding: a page of evil.example whose name now points at this machine sends
+    an Origin that matches its own Host header. With no [web] origins only loopback
+    names are this server's."""
+    async def open_ws(server, made, origin: str, host: str) -> WebClient:
+        http = aiohttp.ClientSession()
+        try:
+            ws = await http.ws_connect(f"http://127.0.0.1:{server.web_port}/ws",
+                                       headers={"Origin": origin, "Host": host})
+        except BaseException:
+            await http.close()
+            raise
+        c = WebClient(http, ws, 80, 24)
+        made.append(c)
+        return c
+
+    async with web_server(tmp_path) as (server, made, clock):
+        port = server.web_port
+        for name in ("evil.example", "127.0.0.1.nip.io", "192.168.1.1"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await open_ws(server, made, f"http://{name}:{port}", f"{name}:{port}")
+            assert refused.value.status == 403
+        assert server.app.limits.total == 0
+        for name in ("localhost", "127.0.0.1", "[::1]"):
+            c = await open_ws(server, made, f"http://{name}:{port}", f"{name}:{port}")
+            await c.wait_for("Handle:")

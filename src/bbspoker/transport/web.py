@@ -25,8 +25,9 @@ output; any other text message is answered with the text message ``{"type":
 ignores text messages) and changes nothing. Every
 message counts against the rate limit with its length; a message longer than ``[web]
 max_message_bytes`` ends the connection (aiohttp refuses it from its header, close code
-1009, before reading it); the page's ``Origin`` must be this server (or one of
-``[web] origins``): a page elsewhere cannot open a session in a visitor's name.
+1009, before reading it); the page's ``Origin`` must be one of ``[web] origins`` or,
+with none, this server under a loopback name: a page elsewhere cannot open a session in
+a visitor's name, not even under a name its owner has pointed at this machine.
 Compression is off (a small message cannot inflate into a large one).
 """
 
@@ -47,6 +48,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 from babel.core import negotiate_locale
 
+from bbspoker.config import loopback_host, web_origins
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
@@ -257,18 +259,25 @@ class SocketLink(InputRelay):
 
 def _allowed_origin(request: web.Request, origins: str) -> bool:
     """Whether the page that opens the WebSocket may: no ``Origin`` (not a browser), an
-    ``Origin`` among ``origins`` (comma-separated), or with ``origins`` empty one whose
-    host and port are the request's ``Host``."""
+    ``Origin`` among ``origins`` (``[web] origins``), or with ``origins`` empty one on a
+    loopback name (:func:`~bbspoker.config.loopback_host`: ``localhost``, 127.0.0.1,
+    [::1]) whose host and port are the request's ``Host``. Any other name is refused
+    then: its owner may have pointed it at this machine (DNS rebinding), and a page of
+    such a name sends an ``Origin`` that matches its own ``Host``."""
     origin = request.headers.get("Origin")
     if origin is None:
         return True
-    allowed = [o.strip().rstrip("/") for o in origins.split(",") if o.strip()]
+    allowed = web_origins(origins)
     if allowed:
         return origin.rstrip("/") in allowed
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+        hostname = parts.hostname
+    except ValueError:
+        return False
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
-    return parts.netloc.lower() == request.host.lower()
+    return parts.netloc.lower() == request.host.lower() and loopback_host(hostname)
 
 
 _LOOPBACK = ("127.0.0.1", "::1")
