@@ -16,6 +16,7 @@ from bbspoker.transport import web
 from bbspoker.transport.web import FILES, SECURITY_HEADERS, page_language
 from tests.tableplay import join
 from tests.telnetclient import wait_until
+from tests.test_server import count_releases
 from tests.termclients import WebClient, telnet, transport_server
 
 pytestmark = pytest.mark.e2e
@@ -240,14 +241,7 @@ async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_ba
     count released after it: no session lives on without its connection."""
     async with web_server(tmp_path) as (server, made, clock):
         app = server.app
-        live_at_release: list[int] = []
-        release = app.limits.release
-
-        def counted_release(address: str, *, prelogin: bool) -> None:
-            live_at_release.append(len(app.sessions))
-            release(address, prelogin=prelogin)
-
-        monkeypatch.setattr(app.limits, "release", counted_release)
+        live_at_release = count_releases(monkeypatch, app)
         alice = await browser(server, made)
         await alice.login("alice", "pw-alice")
 
@@ -384,3 +378,26 @@ async def test_a_rebound_host_name_may_not_open_a_session(tmp_path):
         for name in ("localhost", "127.0.0.1", "[::1]"):
             c = await open_ws(server, made, f"http://{name}:{port}", f"{name}:{port}")
             await c.wait_for("Handle:")
+
+
+async def test_a_cancelled_reader_ends_its_session_before_its_place_is_given_back(
+        tmp_path, monkeypatch):
+    """The handler's reader cancelled (the server closing a connection, aiohttp giving
+    up on it): the session does not outlive it either."""
+    async with web_server(tmp_path) as (server, made, clock):
+        app = server.app
+        live_at_release = count_releases(monkeypatch, app)
+        reading = asyncio.Event()
+
+        async def cancelled(gate, ws, link) -> bool:
+            await reading.wait()
+            raise asyncio.CancelledError()
+
+        monkeypatch.setattr(web, "_read", cancelled)
+        alice = await browser(server, made)
+        await alice.wait_for("Handle:")
+        assert len(app.sessions) == 1
+        reading.set()
+        await alice.wait_closed()
+        await wait_until(lambda: app.limits.total == 0)
+        assert live_at_release == [0] and not app.sessions
