@@ -329,10 +329,11 @@ class WebConfig:
     (``https://bbs.example.org``); empty: only a page on a loopback name (``localhost``,
     127.0.0.1, [::1]) whose ``Origin`` matches the request's ``Host`` (any other name
     may be one rebound to this machine by its owner's DNS), and then ``host`` must be a
-    loopback address (:func:`loopback_host`) or the file is refused. ``forwarded_for``: behind one's own reverse proxy on the same
-    machine, a connection from 127.0.0.1 or ::1 counts as coming from the last address
-    of its ``X-Forwarded-For`` header (lockouts and caps per player, not per proxy);
-    off, the header is ignored (anyone can send one).
+    loopback address (:func:`loopback_host`) or the file is refused. ``forwarded_for``:
+    behind one's own reverse proxy on the same machine, a connection from 127.0.0.1 or
+    ::1 counts as coming from the last address of its ``X-Forwarded-For`` header
+    (lockouts and caps per player, not per proxy); off, the header is ignored (anyone
+    can send one).
 
     The port's sockets (page, files and WebSockets alike) are counted from the moment
     they are accepted: at most ``max_connections`` at once, at most

@@ -36,8 +36,9 @@ from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.transport.session import Session
 
-__all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "SocketLimits",
-           "terminal_for", "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST"]
+__all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "terminal_for",
+           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST",
+           "SocketLimits"]
 
 log = logging.getLogger("bbspoker.transport.gateway")
 

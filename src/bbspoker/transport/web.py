@@ -54,8 +54,9 @@ from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
                                         SocketLimits)
 
-__all__ = ["WebListener", "SocketLink", "HttpConnection", "SERVER_NAME", "start_web", "handle_socket", "client_address", "FILES",
-           "page_language", "render_page", "parse_resize", "CONTROL_MAX_CHARS",
+__all__ = ["WebListener", "SocketLink", "HttpConnection", "start_web", "handle_socket",
+           "client_address", "FILES", "page_language", "render_page", "parse_resize",
+           "CONTROL_MAX_CHARS", "SERVER_NAME",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
 log = logging.getLogger("bbspoker.transport.web")
