@@ -106,6 +106,9 @@ class WebClient(_Screen):
         super().__init__(cols, rows)
         self.http, self.ws = http, ws
         self.close_code: int | None = None
+        #: The text messages the server sent (the page ignores them; refusals of a
+        #: control message).
+        self.texts: list[str] = []
         self._task = asyncio.create_task(self._read())
 
     @classmethod
@@ -134,6 +137,8 @@ class WebClient(_Screen):
             async for msg in self.ws:
                 if msg.type == aiohttp.WSMsgType.BINARY:
                     self._feed(msg.data)
+                elif msg.type == aiohttp.WSMsgType.TEXT:
+                    self.texts.append(msg.data)
         finally:
             self.close_code = self.ws.close_code
             self.eof.set()

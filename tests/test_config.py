@@ -143,6 +143,10 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
      "entry 1: bot_policy must be one of equity, calling, aggressive, random for draw40"),
     ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nante = -1\n',
      "entry 1 ante must be between 0 and"),
+    ('[web]\nhost = "0.0.0.0"\n', "[web] origins must list the page's origins (such as "
+     "\"https://bbs.example.org\") when [web] host is not a loopback address, got "
+     "'0.0.0.0'"),
+    ('[web]\nhost = "bbs.example.org"\norigins = " , "\n', "[web] origins must list"),
 ])
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
     path = write(tmp_path, text)
@@ -210,3 +214,16 @@ seats = 3
 def test_missing_config_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="cannot read config file .*nope.toml"):
         load_config(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize("text", [
+    '[web]\nhost = "0.0.0.0"\norigins = "https://bbs.example.org"\n',
+    '[web]\nhost = "::"\nenabled = false\n',
+    '[web]\nhost = "::1"\n',
+    '[web]\nhost = "127.0.0.2"\n',
+    '[web]\nhost = "localhost"\n',
+])
+def test_the_web_port_beyond_loopback_needs_its_origins(tmp_path, text):
+    """With no [web] origins only a page on a loopback name may open the WebSocket, so a
+    web port open to the network must say which pages are its own."""
+    assert load_config(write(tmp_path, text)).web.enabled in (True, False)

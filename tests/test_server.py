@@ -13,7 +13,7 @@ import weakref
 
 import pytest
 
-from bbspoker.transport.telnet import FALLBACK_KIND, TokenBucket, terminal_for
+from bbspoker.transport.telnet import FALLBACK_KIND, DoorReader, TokenBucket, terminal_for
 from bbspoker.transport.session import clamp_size
 from tests.telnetclient import (ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient, wait_until,
                                 running_server)
@@ -324,6 +324,41 @@ async def test_a_closed_connection_leaves_nothing_behind(tmp_path, clients):
         await still_served(server, clients)   # telnetlib3 forgets closed protocols here
         gc.collect()
         assert [ref() for ref in gone] == [None] * 10
+
+
+def count_releases(monkeypatch, app) -> list[int]:
+    """Spy on ``app.limits.release``: the list of how many sessions were live each time a
+    connection's place was given back."""
+    live_at_release: list[int] = []
+    release = app.limits.release
+
+    def counted_release(address: str, *, prelogin: bool) -> None:
+        live_at_release.append(len(app.sessions))
+        release(address, prelogin=prelogin)
+
+    monkeypatch.setattr(app.limits, "release", counted_release)
+    return live_at_release
+
+
+async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_back(
+        tmp_path, clients, monkeypatch):
+    """Whatever way a connection's reader ends, its door session is ended and forgotten
+    before its count goes down: no session lives on without its connection."""
+    async with running_server(tmp_path) as server:
+        app = server.app
+        live_at_release = count_releases(monkeypatch, app)
+        c = await clients(server.port)
+        await c.login("alice", "pw-alice")
+
+        def broken(self, data: bytes) -> None:
+            raise RuntimeError("the reader broke")
+
+        monkeypatch.setattr(DoorReader, "feed_data", broken)
+        await c.send("w")
+        await c.wait_closed()
+        await wait_until(lambda: app.limits.total == 0)
+        assert live_at_release == [0]
+        assert not app.sessions and app.find_online("alice") is None
 
 
 async def test_connection_caps_per_address_before_login_and_in_total(tmp_path, clients):

@@ -12,8 +12,9 @@ import asyncssh
 import pytest
 
 from bbspoker.cli import main as cli_main
-from bbspoker.transport.ssh import load_host_key
+from bbspoker.transport.ssh import ChannelLink, load_host_key
 from tests.tableplay import bet, cubes, join, my_cards
+from tests.test_server import count_releases
 from tests.telnetclient import wait_until
 from tests.termclients import SshClient, telnet, transport_server
 
@@ -236,3 +237,23 @@ async def test_a_login_that_opens_no_shell_is_closed(tmp_path):
         finally:
             conn.close()
         await wait_until(lambda: server.app.limits.total == 0)
+
+
+async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_back(
+        tmp_path, monkeypatch):
+    """As on telnet and the web page: the session ends before the count goes down."""
+    async with ssh_server(tmp_path) as (server, made, clock):
+        app = server.app
+        live_at_release = count_releases(monkeypatch, app)
+        c = await ssh(server, made, "new")
+        await c.login("bob", "pw-bob-1")
+
+        def broken(self, data: bytes) -> None:
+            raise RuntimeError("the reader broke")
+
+        monkeypatch.setattr(ChannelLink, "feed", broken)
+        await c.send("w")
+        await c.wait_closed()
+        await wait_until(lambda: app.limits.total == 0)
+        assert live_at_release == [0]
+        assert not app.sessions and app.find_online("bob") is None

@@ -3,15 +3,20 @@ door session against the real server, next to telnet players; bad input on it.""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.resources
+import json
+import logging
 import re
 
 import aiohttp
 import pytest
 
+from bbspoker.transport import web
 from bbspoker.transport.web import FILES, SECURITY_HEADERS, page_language
 from tests.tableplay import join
 from tests.telnetclient import wait_until
+from tests.test_server import count_releases
 from tests.termclients import WebClient, telnet, transport_server
 
 pytestmark = pytest.mark.e2e
@@ -205,3 +210,194 @@ async def test_the_connection_caps_count_the_browser_with_telnet(tmp_path):
         await wait_until(lambda: server.app.limits.total == 0)
         c = await browser(server, made)
         await c.wait_for("Handle:")
+
+
+async def test_a_deeply_nested_control_message_is_refused_and_the_session_goes_on(tmp_path):
+    """4,000 bytes of nested brackets (under the message cap) made the JSON parser raise
+    RecursionError: the handler died and left the door session behind without its
+    connection. Now the message is refused with a text message and nothing else changes."""
+    async with web_server(tmp_path, i18n={"default": "de"}) as (server, made, clock):
+        c = await browser(server, made)
+        await c.wait_for("Name:")
+        for frame in ("[" * 2000 + "]" * 2000, '{"a":' * 600 + "1" + "}" * 600,
+                      "not json", '{"type": "resize", "cols": "x", "rows": []}'):
+            mark = len(c.texts)
+            await c.send_frame(frame)
+            await wait_until(lambda: len(c.texts) > mark)
+            assert json.loads(c.texts[-1]) == {
+                "type": "refused", "message": "Unbekannte Steuernachricht: ignoriert."}
+        await c.send("ulla\r")
+        await c.wait_for("Neuen Benutzer ulla anlegen? (j/n)")
+        assert len(server.app.sessions) == 1 and server.app.limits.total == 1
+        await c.resize(100, 30)
+        (session,) = server.app.sessions
+        await wait_until(lambda: (session.cols, session.rows) == (100, 30))
+        assert len(c.texts) == 4                    # a good resize is not answered
+
+
+async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_back(
+        tmp_path, monkeypatch, caplog):
+    """Whatever way the reader ends, the door session is ended first and the address's
+    count released after it: no session lives on without its connection."""
+    async with web_server(tmp_path) as (server, made, clock):
+        app = server.app
+        live_at_release = count_releases(monkeypatch, app)
+        alice = await browser(server, made)
+        await alice.login("alice", "pw-alice")
+
+        def broken(self, data: bytes) -> None:
+            raise RuntimeError("the reader broke")
+
+        monkeypatch.setattr(web.SocketLink, "feed", broken)
+        await alice.send("w")
+        await alice.wait_for("Sorry, something went wrong. Please log in again.")
+        await alice.wait_closed()
+        await wait_until(lambda: app.limits.total == 0)
+        assert live_at_release == [0]
+        assert not app.sessions and app.find_online("alice") is None
+        failures = [r for r in caplog.records if r.exc_info and "the reader broke" in
+                    str(r.exc_info[1])]
+        assert len(failures) == 1 and failures[0].name == "bbspoker.transport.web"
+
+
+async def raw_http(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A plain TCP connection to the web port (for what a browser would not send)."""
+    return await asyncio.open_connection("127.0.0.1", port)
+
+
+def parse_response(data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """``(status, headers with lower-case names, body)`` of one HTTP response."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, body
+
+
+async def test_a_request_whose_headers_trickle_in_is_closed(tmp_path):
+    """A client sending one header line now and then held a socket for an hour (300 of
+    them held 300 descriptors): a request must be complete within [web] header_timeout."""
+    async with web_server(tmp_path, web={"header_timeout": 0.2}) as (server, made, clock):
+        player = await browser(server, made)
+        await player.wait_for("Handle:")
+        reader, writer = await raw_http(server.web_port)
+        try:
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            await writer.drain()
+            assert await asyncio.wait_for(reader.read(), 5) == b""     # closed, no answer
+            # A WebSocket open all that time is not a request waiting for its headers.
+            await player.send("alice\r")
+            await player.wait_for("Create new user alice? (y/n)")
+            # A request sent in time is served, and its keep-alive socket then has as
+            # long to send the next one.
+            reader, writer = await raw_http(server.web_port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = await asyncio.wait_for(reader.read(), 5)
+            assert parse_response(data)[0] == 200
+        finally:
+            writer.close()
+
+
+async def test_http_connections_are_counted_per_address_at_accept(tmp_path):
+    """Plain HTTP sockets (not only WebSocket sessions) count against a cap per address,
+    from the moment they are accepted: the one over it gets a 503 and is closed."""
+    async with web_server(tmp_path, web={"max_connections_per_address": 3},
+                          i18n={"default": "fr"}) as (server, made, clock):
+        counts = server.web_connections
+        idle = [await raw_http(server.web_port) for _ in range(2)]
+        c = await browser(server, made)                    # a WebSocket is one of them
+        await c.wait_for("Pseudo")
+        await wait_until(lambda: counts.total == 3)
+        reader, writer = await raw_http(server.web_port)
+        data = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        status, headers, body = parse_response(data)
+        assert status == 503
+        assert body.decode() == "Trop de connexions, veuillez réessayer plus tard.\n"
+        for name, value in SECURITY_HEADERS.items():
+            assert headers[name.lower()] == value
+        assert counts.total == 3
+        for _, w in idle:
+            w.close()
+        await wait_until(lambda: counts.total == 1)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{server.web_port}/") as r:
+                assert r.status == 200
+        await c.close()
+        await wait_until(lambda: counts.total == 0 and server.app.limits.total == 0)
+
+
+async def test_a_request_line_too_long_is_refused_with_our_headers_and_no_echo(
+        tmp_path, caplog):
+    """aiohttp's own 400 went out without the security headers, echoed the request and
+    logged a traceback; the Server header named aiohttp's version."""
+    async with web_server(tmp_path) as (server, made, clock):
+        reader, writer = await raw_http(server.web_port)
+        writer.write(b"GET /" + b"secret" * 1500 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        status, headers, body = parse_response(data)
+        assert status == 400 and body == b"Bad request.\n"
+        for name, value in SECURITY_HEADERS.items():
+            assert headers[name.lower()] == value
+        assert headers["server"] == "bbspoker"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{server.web_port}/") as r:
+                assert r.headers["Server"] == "bbspoker"
+        records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(records) == 1 and records[0].levelno == logging.WARNING
+        assert records[0].exc_info is None and "\n" not in records[0].getMessage()
+        assert "secret" not in records[0].getMessage() and "400" in records[0].getMessage()
+
+
+async def test_a_rebound_host_name_may_not_open_a_session(tmp_path):
+    """DNS rebinding: a page of evil.example whose name now points at this machine sends
+    an Origin that matches its own Host header. With no [web] origins only loopback
+    names are this server's."""
+    async def open_ws(server, made, origin: str, host: str) -> WebClient:
+        http = aiohttp.ClientSession()
+        try:
+            ws = await http.ws_connect(f"http://127.0.0.1:{server.web_port}/ws",
+                                       headers={"Origin": origin, "Host": host})
+        except BaseException:
+            await http.close()
+            raise
+        c = WebClient(http, ws, 80, 24)
+        made.append(c)
+        return c
+
+    async with web_server(tmp_path) as (server, made, clock):
+        port = server.web_port
+        for name in ("evil.example", "127.0.0.1.nip.io", "192.168.1.1"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await open_ws(server, made, f"http://{name}:{port}", f"{name}:{port}")
+            assert refused.value.status == 403
+        assert server.app.limits.total == 0
+        for name in ("localhost", "127.0.0.1", "[::1]"):
+            c = await open_ws(server, made, f"http://{name}:{port}", f"{name}:{port}")
+            await c.wait_for("Handle:")
+
+
+async def test_a_cancelled_reader_ends_its_session_before_its_place_is_given_back(
+        tmp_path, monkeypatch):
+    """The handler's reader cancelled (the server closing a connection, aiohttp giving
+    up on it): the session does not outlive it either."""
+    async with web_server(tmp_path) as (server, made, clock):
+        app = server.app
+        live_at_release = count_releases(monkeypatch, app)
+        reading = asyncio.Event()
+
+        async def cancelled(gate, ws, link) -> bool:
+            await reading.wait()
+            raise asyncio.CancelledError()
+
+        monkeypatch.setattr(web, "_read", cancelled)
+        alice = await browser(server, made)
+        await alice.wait_for("Handle:")
+        assert len(app.sessions) == 1
+        reading.set()
+        await alice.wait_closed()
+        await wait_until(lambda: app.limits.total == 0)
+        assert live_at_release == [0] and not app.sessions

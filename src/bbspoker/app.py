@@ -38,6 +38,7 @@ from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
 from bbspoker.text import clean_text
+from bbspoker.transport.gateway import SocketLimits
 from bbspoker.transport.lines import LineListener, start_lines
 from bbspoker.transport.session import Session
 from bbspoker.transport.ssh import SshListener, load_host_key, start_ssh
@@ -256,6 +257,9 @@ class Server:
         self.ssh_port: int | None = ssh.port if ssh is not None else None
         #: The web port (``None`` when ``[web] enabled`` is false).
         self.web_port: int | None = web.port if web is not None else None
+        #: The web port's open sockets (``None`` when ``[web] enabled`` is false).
+        self.web_connections: SocketLimits | None = (web.connections if web is not None
+                                                     else None)
         app.start_tables()
 
     def _door_listeners(self) -> list[Any]:

@@ -15,6 +15,7 @@ start with a :class:`ConfigError` naming it.
 """
 
 import dataclasses
+import ipaddress
 import math
 import os
 import re
@@ -26,7 +27,7 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
-           "I18nConfig", "LANGUAGES"]
+           "I18nConfig", "LANGUAGES", "loopback_host", "web_origins"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -53,6 +54,27 @@ DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
 #: The SSH host key's file name in the ledger's directory, unless ``[ssh] host_key`` says.
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,23}")
+
+
+def loopback_host(name: str | None) -> bool:
+    """Whether a host name or address (``"localhost"``, ``"127.0.0.1"``, ``"::1"``, no
+    brackets) can only mean this machine: ``localhost`` or an address of the loopback
+    range (127.0.0.0/8, ::1). ``""`` or ``"0.0.0.0"`` (every interface) is not."""
+    if not name:
+        return False
+    name = name.lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def web_origins(value: str) -> list[str]:
+    """The origins of ``[web] origins``: comma-separated, blanks and a trailing ``/``
+    dropped (``"https://bbs.example.org, http://localhost:8023/"``)."""
+    return [o.strip().rstrip("/") for o in value.split(",") if o.strip()]
 
 
 class ConfigError(Exception):
@@ -304,12 +326,22 @@ class WebConfig:
     connects over a WebSocket to a door session. A WebSocket message longer than
     ``max_message_bytes`` ends that connection (the page sends keys in pieces far
     smaller). ``origins``: the pages allowed to open the WebSocket, comma-separated
-    (``https://bbs.example.org``); empty: only pages served by this port's own host name
-    (the browser's ``Origin`` must match the request's ``Host``, which a reverse proxy
-    must pass on). ``forwarded_for``: behind one's own reverse proxy on the same
-    machine, a connection from 127.0.0.1 or ::1 counts as coming from the last address
-    of its ``X-Forwarded-For`` header (lockouts and caps per player, not per proxy);
-    off, the header is ignored (anyone can send one)."""
+    (``https://bbs.example.org``); empty: only a page on a loopback name (``localhost``,
+    127.0.0.1, [::1]) whose ``Origin`` matches the request's ``Host`` (any other name
+    may be one rebound to this machine by its owner's DNS), and then ``host`` must be a
+    loopback address (:func:`loopback_host`) or the file is refused. ``forwarded_for``:
+    behind one's own reverse proxy on the same machine, a connection from 127.0.0.1 or
+    ::1 counts as coming from the last address of its ``X-Forwarded-For`` header
+    (lockouts and caps per player, not per proxy); off, the header is ignored (anyone
+    can send one).
+
+    The port's sockets (page, files and WebSockets alike) are counted from the moment
+    they are accepted: at most ``max_connections`` at once, at most
+    ``max_connections_per_address`` from one address (with ``forwarded_for``, a
+    connection from the proxy on this machine counts only in the total); one more gets
+    a 503 and is closed. A socket must send a complete request within
+    ``header_timeout`` s of its opening or of the end of its previous response, else it
+    is closed."""
 
     enabled: bool = _key(True)
     host: str = _key("127.0.0.1")
@@ -317,6 +349,9 @@ class WebConfig:
     max_message_bytes: int = _key(4096, 256, 1 << 20)
     origins: str = _key("", empty=True)
     forwarded_for: bool = _key(False)
+    max_connections: int = _key(2048, 1)
+    max_connections_per_address: int = _key(32, 1)
+    header_timeout: float = _seconds(10.0)
 
 
 @dataclass(frozen=True)
@@ -494,6 +529,16 @@ def _check_output(where: str, output: OutputConfig) -> None:
                           f"({output.backlog_bytes})")
 
 
+def _check_web(where: str, web: WebConfig) -> None:
+    """A web port bound beyond loopback must name its pages' origins: without them only
+    loopback names are accepted, and a page of any other name could be one rebound by
+    DNS to this machine. ConfigError naming ``where``."""
+    if web.enabled and not web_origins(web.origins) and not loopback_host(web.host):
+        raise ConfigError(f"{where} origins must list the page's origins (such as "
+                          f"\"https://bbs.example.org\") when [web] host is not a loopback "
+                          f"address, got {web.host!r}")
+
+
 def _build(origin: str, data: dict[str, Any]) -> Config:
     sections = {f.name: f for f in dataclasses.fields(Config) if f.name != "tables"}
     built: dict[str, Any] = {}
@@ -514,6 +559,7 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
             values[key] = _check(f"{origin}: [{name}] {key}", keys[key], value)
         built[name] = section_cls(**values)
     config = Config(**built)
+    _check_web(f"{origin}: [web]", config.web)
     _check_table(f"{origin}: [table]", config.table)
     _check_output(f"{origin}: [output]", config.output)
     if tables is not None:

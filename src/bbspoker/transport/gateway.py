@@ -37,7 +37,8 @@ from bbspoker.door.i18n import N_
 from bbspoker.transport.session import Session
 
 __all__ = ["Host", "Gate", "Link", "InputRelay", "TokenBucket", "ConnectionLimits", "terminal_for",
-           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST"]
+           "encoding_for", "FALLBACK_KIND", "CP437_KINDS", "DECSTBM_KINDS", "TOO_MANY", "TOO_FAST",
+           "SocketLimits"]
 
 log = logging.getLogger("bbspoker.transport.gateway")
 
@@ -157,6 +158,38 @@ class ConnectionLimits:
             del self.prelogin[address]
 
 
+class SocketLimits:
+    """The caps on the open sockets of a port that serves more than door sessions (the
+    web port: the page, its files and WebSockets), counted at accept, before a byte is
+    read: at most ``max_total`` at once, at most ``max_per_address`` from one address.
+    A door session on such a socket also counts in :class:`ConnectionLimits` through its
+    :class:`Gate`."""
+
+    def __init__(self, max_total: int, max_per_address: int) -> None:
+        self.max_total, self.max_per_address = max_total, max_per_address
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+
+    def admit(self, address: str | None) -> bool:
+        """Count a socket just accepted from ``address`` (``None``: a trusted proxy's,
+        counted in the total only); ``False`` (nothing counted) if over a cap."""
+        if self.total >= self.max_total or (
+                address is not None and self.by_address[address] >= self.max_per_address):
+            return False
+        self.total += 1
+        if address is not None:
+            self.by_address[address] += 1
+        return True
+
+    def release(self, address: str | None) -> None:
+        """A socket counted by :meth:`admit` with the same ``address`` has closed."""
+        self.total -= 1
+        if address is not None:
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+
+
 class Host(Protocol):
     """What a transport needs from the server it serves (the composition root's
     :class:`bbspoker.app.App` is one): the config, the clock (monotonic seconds), the
@@ -255,7 +288,14 @@ class Gate:
     Call :meth:`admit` when the connection opens (``False``: over a cap, nothing
     counted; refuse it), :meth:`take` with every chunk of input (``False``: faster than a
     person; end it), :meth:`serve` to run the door, and :meth:`release` once the
-    connection is gone (idempotent). ``session`` is the running session, else ``None``.
+    connection is gone, however it went (idempotent). ``session`` is the running session,
+    else ``None``.
+
+    The rule, for every transport: a connection's place in the caps is given back only
+    after its door session has ended and been forgotten. :meth:`release` ends a session
+    still running (its reader failed, its handler was cancelled, the peer went away) and
+    leaves the uncounting to :meth:`serve` once the session has closed; so no session
+    ever lives on without its connection, and the caps always count every live session.
     """
 
     def __init__(self, host: Host, address: str, kind: str) -> None:
@@ -264,6 +304,7 @@ class Gate:
         self.kind = kind
         self.session: Session | None = None
         self.counted = False
+        self.gone = False
         self._had_handle = False
         inp = host.config.input
         self._bucket = TokenBucket(inp.rate_bytes_per_second, inp.rate_burst_bytes, host.clock)
@@ -286,12 +327,21 @@ class Gate:
         return False
 
     def release(self) -> None:
-        """The connection is gone: uncount it (idempotent)."""
+        """The connection is gone (closed, lost, its reader failed or was cancelled): a
+        session still running is aborted and the connection uncounted once it has closed
+        (by :meth:`serve`); with no session it is uncounted now. Idempotent; never
+        raises."""
+        self.gone = True
+        if self.session is not None:
+            self.session.abort(f"{self.kind} connection gone")
+            return
+        self._uncount()
+
+    def _uncount(self) -> None:
+        """Give the connection's place in the caps back (once)."""
         if self.counted:
             self.counted = False
-            logged_in = self._had_handle or (self.session is not None
-                                             and self.session.handle is not None)
-            self.host.limits.release(self.address, prelogin=not logged_in)
+            self.host.limits.release(self.address, prelogin=not self._had_handle)
 
     async def serve(self, reader: Any, writer: Any, *, kind: str | None, cols: int, rows: int,
                     authenticated: str | None = None, language: str | None = None) -> None:
@@ -302,9 +352,13 @@ class Gate:
         ``authenticated`` (the handle the transport checked the password or key of, or
         ``None``). ``language``: the one the login speaks (the browser page's; ``None``:
         ``[i18n] default``). Any exception in the door is logged, the user sees one
-        line; the session is closed and forgotten when this returns. Never raises (but
+        line; the session is closed and forgotten when this returns, and if the
+        connection is already gone (:meth:`release`) its place in the caps is given back
+        then. With the connection already gone it returns at once. Never raises (but
         ``CancelledError``)."""
         host = self.host
+        if self.gone:
+            return
         term = terminal_for(kind)
         session = Session(host.config, reader, writer, address=self.address, term=term,
                           encoding=encoding_for(term), cols=cols or 80, rows=rows or 24,
@@ -323,16 +377,20 @@ class Gate:
             session.end(i18n.of(session).gettext(
                 "Sorry, something went wrong. Please log in again."))
         finally:
-            host.log_out(session)
-            session.end()
-            await session.wait_closed()
-            host.sessions.discard(session)
-            # Let the session go with its connection (telnetlib3 keeps the last 1,000
-            # protocols, and with them their gates).
-            self._had_handle = session.handle is not None
-            self.session = None
-            log.info("%s session %r from %s closed", self.kind, session.handle,
-                     session.address)
+            try:
+                host.log_out(session)
+                session.end()
+                await session.wait_closed()
+            finally:
+                host.sessions.discard(session)
+                # Let the session go with its connection (telnetlib3 keeps the last 1,000
+                # protocols, and with them their gates).
+                self._had_handle = session.handle is not None
+                self.session = None
+                log.info("%s session %r from %s closed", self.kind, session.handle,
+                         session.address)
+                if self.gone:
+                    self._uncount()
 
     def text(self, message: str, **data: Any) -> str:
         """``message`` (an English message id marked with ``N_``; ``{placeholders}``

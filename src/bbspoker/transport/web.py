@@ -18,12 +18,16 @@ scripts), no framing, no sniffing, no referrer.
 
 The WebSocket's messages (:func:`handle_socket`): binary messages from the page are the
 keys typed, UTF-8 (``term.onData``, cut in pieces of at most 1 KiB); a text message is
-JSON ``{"type": "resize", "cols": C, "rows": R}``; the first size comes in the URL
-(``/ws?cols=C&rows=R``). Binary messages to the page are the terminal's output. Every
+JSON ``{"type": "resize", "cols": C, "rows": R}`` (:func:`parse_resize`); the first size
+comes in the URL (``/ws?cols=C&rows=R``). Binary messages to the page are the terminal's
+output; any other text message is answered with the text message ``{"type":
+"refused", "message": "Unknown control message: ignored."}`` (translated; the page
+ignores text messages) and changes nothing. Every
 message counts against the rate limit with its length; a message longer than ``[web]
 max_message_bytes`` ends the connection (aiohttp refuses it from its header, close code
-1009, before reading it); the page's ``Origin`` must be this server (or one of
-``[web] origins``): a page elsewhere cannot open a session in a visitor's name.
+1009, before reading it); the page's ``Origin`` must be one of ``[web] origins`` or,
+with none, this server under a loopback name: a page elsewhere cannot open a session in
+a visitor's name, not even under a name its owner has pointed at this machine.
 Compression is off (a small message cannot inflate into a large one).
 """
 
@@ -36,18 +40,23 @@ import importlib.resources
 import ipaddress
 import json
 import logging
+from http import HTTPStatus
 from string import Template
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 from babel.core import negotiate_locale
 
+from bbspoker.config import loopback_host, web_origins
 from bbspoker.door import i18n
-from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
+from bbspoker.door.i18n import N_
+from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
+                                        SocketLimits)
 
-__all__ = ["WebListener", "SocketLink", "start_web", "handle_socket", "client_address", "FILES",
-           "page_language", "render_page",
+__all__ = ["WebListener", "SocketLink", "HttpConnection", "start_web", "handle_socket",
+           "client_address", "FILES", "page_language", "render_page", "parse_resize",
+           "CONTROL_MAX_CHARS", "SERVER_NAME",
            "SECURITY_HEADERS", "TERMINAL_KIND", "HEARTBEAT", "WRITE_HIGH"]
 
 log = logging.getLogger("bbspoker.transport.web")
@@ -59,6 +68,18 @@ TERMINAL_KIND = "xterm-256color"
 HEARTBEAT = 30.0
 #: Unsent output (bytes) above which the session's writer waits for the page.
 WRITE_HIGH = 64 * 1024
+#: The ``Server`` header of every response (aiohttp's own names its version).
+SERVER_NAME = "bbspoker"
+#: The body of the answer to a request that cannot be parsed (4xx).
+BAD_REQUEST = N_("Bad request.")
+#: The body of the answer when a handler of ours failed (5xx).
+FAILED = N_("Sorry, something went wrong.")
+#: The longest control message parsed (characters); the page's resize is about 40.
+CONTROL_MAX_CHARS = 256
+#: The answer to a text message that is not a control message this server knows.
+UNKNOWN_CONTROL = N_("Unknown control message: ignored.")
+#: What the user reads when the server failed to read the socket.
+SORRY = N_("Sorry, something went wrong. Please log in again.")
 #: What ``/static/`` serves: URL name -> (file in the package's ``static/``, type).
 FILES = {
     "bbspoker.js": ("bbspoker.js", "text/javascript; charset=utf-8"),
@@ -239,18 +260,25 @@ class SocketLink(InputRelay):
 
 def _allowed_origin(request: web.Request, origins: str) -> bool:
     """Whether the page that opens the WebSocket may: no ``Origin`` (not a browser), an
-    ``Origin`` among ``origins`` (comma-separated), or with ``origins`` empty one whose
-    host and port are the request's ``Host``."""
+    ``Origin`` among ``origins`` (``[web] origins``), or with ``origins`` empty one on a
+    loopback name (:func:`~bbspoker.config.loopback_host`: ``localhost``, 127.0.0.1,
+    [::1]) whose host and port are the request's ``Host``. Any other name is refused
+    then: its owner may have pointed it at this machine (DNS rebinding), and a page of
+    such a name sends an ``Origin`` that matches its own ``Host``."""
     origin = request.headers.get("Origin")
     if origin is None:
         return True
-    allowed = [o.strip().rstrip("/") for o in origins.split(",") if o.strip()]
+    allowed = web_origins(origins)
     if allowed:
         return origin.rstrip("/") in allowed
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+        hostname = parts.hostname
+    except ValueError:
+        return False
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
-    return parts.netloc.lower() == request.host.lower()
+    return parts.netloc.lower() == request.host.lower() and loopback_host(hostname)
 
 
 _LOOPBACK = ("127.0.0.1", "::1")
@@ -304,13 +332,19 @@ async def handle_socket(host: Host, request: web.Request, tasks: set[asyncio.Tas
             language=lang if lang in i18n.LANGUAGES else None), name=f"web {gate.address}")
         tasks.add(door)
         door.add_done_callback(tasks.discard)
-        if await _read(gate, ws, link):
-            link.end(None)              # the page went away
-        # else a limit was broken: the session says why, flushes and closes the socket
+        try:
+            if await _read(gate, ws, link):
+                link.end(None)              # the page went away
+            # else a limit was broken: the session says why, flushes and closes the socket
+        except Exception:
+            log.exception("websocket from %s: reading failed", gate.address)
+            gate.end(SORRY)
         await door
         await link.wait_closed()
         return ws
     finally:
+        # However the reader ended (the page, a limit, an exception, cancellation): the
+        # gate ends a session still running before the address's count goes down.
         gate.release()
 
 
@@ -335,39 +369,130 @@ async def _read(gate: Gate, ws: web.WebSocketResponse, link: SocketLink) -> bool
         if msg.type == WSMsgType.BINARY:
             link.feed(data)
         else:
-            _control(gate, msg.data)
+            size = parse_resize(msg.data)
+            if size is None:
+                log.info("websocket from %s: unknown control message (%d bytes) refused",
+                         gate.address, len(data))
+                await ws.send_str(json.dumps({"type": "refused", "message":
+                                              gate.text(UNKNOWN_CONTROL)}))
+            elif gate.session is not None:
+                gate.session.resize(*size)
 
 
-def _control(gate: Gate, text: str) -> None:
-    """A text message: ``{"type": "resize", "cols": C, "rows": R}``; anything else is
-    ignored."""
+def parse_resize(text: str) -> tuple[int, int] | None:
+    """The window size ``(cols, rows)`` of a control message ``{"type": "resize",
+    "cols": C, "rows": R}`` (whole numbers, clamped later by the session), else ``None``:
+    not JSON, another shape, or longer than :data:`CONTROL_MAX_CHARS` characters (such a
+    message is not parsed at all, so no nesting can exhaust the parser). Never raises."""
+    if len(text) > CONTROL_MAX_CHARS:
+        return None
     try:
         message = json.loads(text)
-    except ValueError:
-        return
+    except (ValueError, RecursionError):
+        return None
     if not isinstance(message, dict) or message.get("type") != "resize":
-        return
+        return None
     cols, rows = message.get("cols"), message.get("rows")
-    if isinstance(cols, int) and isinstance(rows, int) and gate.session is not None \
-            and not isinstance(cols, bool) and not isinstance(rows, bool):
-        gate.session.resize(cols, rows)
+    if type(cols) is not int or type(rows) is not int:     # bool is an int: not a size
+        return None
+    return cols, rows
+
+
+def _plain_response(status: int, text: str) -> bytes:
+    """A whole HTTP/1.1 response of ``status`` with the body ``text`` (one line) and the
+    page's headers, that closes the connection (for a socket refused before aiohttp reads
+    it)."""
+    body = (text + "\n").encode()
+    fields = {"Content-Type": "text/plain; charset=utf-8", "Content-Length": str(len(body)),
+              "Connection": "close", "Server": SERVER_NAME, **SECURITY_HEADERS}
+    status_line = f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+    return (status_line + "".join(f"{name}: {value}\r\n" for name, value in fields.items())
+            + "\r\n").encode() + body
+
+
+class HttpConnection(web.RequestHandler):
+    """One socket of the web port: aiohttp's connection handler (its ``keepalive_timeout``
+    is ``[web] header_timeout``: a socket that has not sent a whole request that long
+    after it opened or after its last response is closed), plus:
+
+    - the socket is counted in the port's :class:`SocketLimits` from accept to close
+      (the address as ``[web] forwarded_for`` says: a trusted proxy's counts in the
+      total only); one over a cap gets a 503 with :data:`~bbspoker.transport.gateway.TOO_MANY`
+      in ``[i18n] default`` and is closed before a byte is read;
+    - a request aiohttp cannot parse (a request line or a header past 8,190 bytes, bad
+      syntax) is answered by :meth:`handle_error` with the page's headers and one
+      translated line, never an echo of the request, and logged as one WARNING line.
+    """
+
+    def __init__(self, manager: web.Server, *, host: Host, counts: SocketLimits,
+                 **kwargs: Any) -> None:
+        super().__init__(manager, **kwargs)
+        self._host, self._counts = host, counts
+        self._address = "-"
+        self._counted_as: str | None = None
+        self._counted = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Count the socket, or refuse it (503) when over a cap."""
+        peer = transport.get_extra_info("peername") or ("-",)
+        self._address = str(peer[0])
+        trusted = self._host.config.web.forwarded_for and self._address in _LOOPBACK
+        self._counted_as = None if trusted else self._address
+        super().connection_made(transport)
+        if self._counts.admit(self._counted_as):
+            self._counted = True
+            return
+        log.warning("refused web connection from %s: too many connections", self._address)
+        t = i18n.translator(self._host.config.i18n.default)
+        cast(asyncio.Transport, transport).write(_plain_response(503, t.gettext(TOO_MANY)))
+        self.force_close()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        """Uncount the socket (once)."""
+        super().connection_lost(exc)
+        if self._counted:
+            self._counted = False
+            self._counts.release(self._counted_as)
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500,
+                     exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        """The answer to a request aiohttp could not parse (4xx) or whose handler raised
+        (5xx): ``status`` with the page's headers and one translated line; the request
+        is never echoed. A 4xx is logged as one WARNING line (status and error class);
+        an exception of our own handlers as an ERROR with its traceback. The connection
+        is closed after it. Raises ``ConnectionError`` if a response had already begun."""
+        if request.writer.output_size > 0:
+            raise ConnectionError("a response was already sent: cannot send the error")
+        if status >= 500 and exc is not None:
+            log.error("web request from %s failed", self._address, exc_info=exc)
+        else:
+            log.warning("web request from %s refused: %d %s", self._address, status,
+                        type(exc).__name__ if exc is not None else HTTPStatus(status).phrase)
+        t = i18n.translator(self._host.config.i18n.default)
+        text = t.gettext(BAD_REQUEST if status < 500 else FAILED)
+        response = web.Response(status=status, text=text + "\n",
+                                headers={**SECURITY_HEADERS, "Server": SERVER_NAME})
+        response.force_close()
+        return response
 
 
 class WebListener:
-    """The listening web port (from :func:`start_web`): ``port`` is the TCP port."""
+    """The listening web port (from :func:`start_web`): ``port`` is the TCP port,
+    ``connections`` the :class:`SocketLimits` of its open sockets, ``tasks`` the door
+    tasks of its WebSockets."""
 
-    def __init__(self, runner: web.AppRunner, site: web.TCPSite, port: int,
-                 tasks: set[asyncio.Task[Any]]) -> None:
-        self._runner, self._site = runner, site
+    def __init__(self, runner: web.AppRunner, listening: asyncio.Server, port: int,
+                 tasks: set[asyncio.Task[Any]], connections: SocketLimits) -> None:
+        self._runner, self._listening = runner, listening
         self.port = port
         self.tasks = tasks
+        self.connections = connections
         self._cleanup: asyncio.Task[None] | None = None
 
     def stop_accepting(self) -> None:
         """Close the listening socket; sessions already open go on."""
-        server = self._site._server
-        if server is not None:
-            server.close()
+        self._listening.close()
 
     def close(self) -> None:
         """Stop accepting and close every connection (in a task; see :meth:`wait_closed`)."""
@@ -382,6 +507,7 @@ class WebListener:
         if self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
         await self._cleanup
+        await self._listening.wait_closed()
 
 
 async def start_web(host: Host) -> WebListener:
@@ -392,16 +518,11 @@ async def start_web(host: Host) -> WebListener:
     files, pages = _static(), _pages()
     tasks: set[asyncio.Task[Any]] = set()
 
-    @web.middleware
-    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
-        try:
-            response = await handler(request)
-        except web.HTTPException as exc:
-            exc.headers.update(SECURITY_HEADERS)
-            raise
-        if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
-        return response
+    async def headers(request: web.Request, response: web.StreamResponse) -> None:
+        # Every response of the application, errors and the WebSocket's 101 included,
+        # just before its headers go out.
+        response.headers.update(SECURITY_HEADERS)
+        response.headers["Server"] = SERVER_NAME
 
     async def page(request: web.Request) -> web.Response:
         lang = page_language(request.headers.get("Accept-Language"), config.i18n.default)
@@ -419,15 +540,30 @@ async def start_web(host: Host) -> WebListener:
     async def socket(request: web.Request) -> web.StreamResponse:
         return await handle_socket(host, request, tasks)
 
-    app = web.Application(middlewares=[headers], client_max_size=4096)
+    app = web.Application(client_max_size=4096)
+    app.on_response_prepare.append(headers)
     app.router.add_get("/", page)
     app.router.add_get("/static/{name:.+}", static)
     app.router.add_get("/ws", socket)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0,
                            handle_signals=False)
     await runner.setup()
-    site = web.TCPSite(runner, config.web.host, config.web.port)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
+    server = runner.server
+    assert server is not None                   # set up just above
+    loop = asyncio.get_running_loop()
+    counts = SocketLimits(config.web.max_connections, config.web.max_connections_per_address)
+
+    def connection() -> HttpConnection:
+        # aiohttp's TCPSite would make a plain RequestHandler: ours counts and answers
+        # unparseable requests itself.
+        return HttpConnection(server, loop=loop, host=host, counts=counts, access_log=None,
+                              keepalive_timeout=config.web.header_timeout)
+
+    try:
+        listening = await loop.create_server(connection, config.web.host, config.web.port)
+    except BaseException:
+        await runner.cleanup()
+        raise
+    port = listening.sockets[0].getsockname()[1]
     log.info("web listening on %s port %d", config.web.host, port)
-    return WebListener(runner, site, port, tasks)
+    return WebListener(runner, listening, port, tasks, counts)
