@@ -1042,6 +1042,25 @@ def test_a_version_12_database_gets_skeletons_without_accents(db):
         with pytest.raises(HandleTaken, match="looks too much like B\u00f3b"):
             led.create_account("Bob", "h")
         assert led.find_account("B\u00f3b") is not None
+        assert led.recent_signups(600) == []             # schema 14's table, empty
+        led.create_account("carol", "h", signup_from="192.0.2.7")
+        assert [address for address, _age in led.recent_signups(600)] == ["192.0.2.7"]
+
+
+def test_sign_ups_are_kept_with_their_address_for_their_window_only(db):
+    """The sign-ups per address outlive a restart: the ledger keeps each one's address
+    group and time, and forgets those older than the window when asked."""
+    now = [1_700_000_000.0]
+    with Ledger(db, clock=lambda: now[0]) as led:
+        led.create_account("alice", "h", signup_from="2001:db8:0:1::/64")
+        now[0] += 400
+        led.create_account("bob", "h", signup_from="192.0.2.7")
+        led.create_account("Robo", None, bot=True)          # the sysop's: not a sign-up
+    now[0] += 300
+    with Ledger(db, clock=lambda: now[0]) as led:
+        assert led.recent_signups(800) == [("2001:db8:0:1::/64", 700.0), ("192.0.2.7", 300.0)]
+        assert led.recent_signups(600) == [("192.0.2.7", 300.0)]
+        assert led.recent_signups(800) == [("192.0.2.7", 300.0)]   # the older one is gone
 
 
 def test_an_old_account_with_a_now_reserved_name_can_still_log_in_and_gets_a_skeleton(db):

@@ -57,6 +57,18 @@ _SKELETONS_WITHOUT_MARKS: tuple[str, ...] = (
     "UPDATE accounts SET skeleton = NULL",
 )
 
+#: 14: the sign-ups at the login prompt, by address group (an IPv6 address's /64) and
+#: time, so that ``[login] signups_per_address`` outlives a restart; rows older than the
+#: window are deleted when the server starts (``Accounts.recent_signups``).
+_SIGNUPS: tuple[str, ...] = (
+    """CREATE TABLE signups (
+        id      INTEGER PRIMARY KEY,
+        address TEXT NOT NULL,
+        at      REAL NOT NULL
+    )""",
+    "CREATE INDEX signups_at ON signups(at)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -186,6 +198,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _NOTICE_CODES,
     # 13: skeletons without combining marks, above.
     _SKELETONS_WITHOUT_MARKS,
+    # 14: sign-ups by address, above.
+    _SIGNUPS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
