@@ -159,6 +159,24 @@ async def test_the_port_keeps_telnets_limits_and_one_login_per_bot(port_server, 
     await b.close()
 
 
+async def test_a_persons_handle_on_the_bot_port_costs_its_owner_nothing(tmp_path, clients):
+    """A person's handle with its right password was counted as a failed guess on the
+    handle: its owner's next login at the door was slowed down."""
+    async with running_server(tmp_path, sleep=_no_sleep, bots={"enabled": True, "port": 0},
+                              clock=FakeClock()) as server:
+        server.app.ledger.create_account("alice", hash_password("pw-alice"))
+        p = await Program.connect(server.bot_port)
+        await p.expect("0;bbspoker bot port")
+        p.send("10;alice;pw-alice")
+        assert (await p.expect("9;")).startswith("9;not_a_bot;alice is not a bot account")
+        p.send("10;ALICE;wrong")                      # nor is a wrong password counted
+        assert (await p.expect("9;")).startswith("9;not_a_bot;")
+        owner = await clients(server.port)
+        await owner.login("alice", "pw-alice")
+        assert b"Checking..." not in owner.received     # no wait for the failures of others
+        await p.close()
+
+
 async def test_a_closed_port_is_not_listening_by_default(tmp_path):
     async with running_server(tmp_path) as server:
         assert server.bot_port is None

@@ -1031,6 +1031,8 @@ def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):
     ("SYSTEM", "is reserved"), ("INFO", "is reserved"), ("sysop", "is reserved"),
     ("SYSTЕМ", "is reserved"),                      # Cyrillic Е and М
     ("Sys0p", "is reserved"),
+    ("SYST\u00c9M", "is reserved"), ("SYSTE\u0301M", "is reserved"),   # an accent on a letter
+    ("INFO\u0307", "is reserved"),                  # a combining dot above the O
     ("bob\u2800", "blank or invisible"), ("b\u3164ob", "printable characters|blank or invisible"),
     ("bo\u00a0b", "printable characters|blank or invisible"),
 ])
@@ -1047,11 +1049,51 @@ def test_a_handle_that_looks_like_an_existing_one_is_taken(db):
         led.create_account("alice", "h")
         led.create_account("Bob", "h")
         for alike, original in (("аlice", "alice"), ("a1ice", "alice"), ("B0B", "Bob"),
-                                ("Ｂｏｂ", "Bob")):
+                                ("Ｂｏｂ", "Bob"), ("B\u00f3b", "Bob"), ("alic\u0323e", "alice")):
             with pytest.raises(HandleTaken, match=f"looks too much like {original}|is taken"):
                 led.create_account(alike, "h")
         led.create_account("carol", "h")                   # different enough
         assert [a.handle for a in led.list_accounts()] == ["alice", "Bob", "carol"]
+
+
+def test_a_version_12_database_gets_skeletons_without_accents(db):
+    """An account made before accents were left out of skeletons ("B\u00f3b" kept the
+    skeleton "B\u00f3B") blocks its look-alike "Bob" once the database is migrated."""
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)                       # a database as schema 12 made it
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:12]:
+            for statement in statements:
+                raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (12)")
+        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
+                    "VALUES ('B\u00f3b', 'b\u00f3b', 0, 0, 'B\u00f3B')")
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION
+        with pytest.raises(HandleTaken, match="looks too much like B\u00f3b"):
+            led.create_account("Bob", "h")
+        assert led.find_account("B\u00f3b") is not None
+        assert led.recent_signups(600) == []             # schema 14's table, empty
+        led.create_account("carol", "h", signup_from="192.0.2.7")
+        assert [address for address, _age in led.recent_signups(600)] == ["192.0.2.7"]
+
+
+def test_sign_ups_are_kept_with_their_address_for_their_window_only(db):
+    """The sign-ups per address outlive a restart: the ledger keeps each one's address
+    group and time, and forgets those older than the window when asked."""
+    now = [1_700_000_000.0]
+    with Ledger(db, clock=lambda: now[0]) as led:
+        led.create_account("alice", "h", signup_from="2001:db8:0:1::/64")
+        now[0] += 400
+        led.create_account("bob", "h", signup_from="192.0.2.7")
+        led.create_account("Robo", None, bot=True)          # the sysop's: not a sign-up
+    now[0] += 300
+    with Ledger(db, clock=lambda: now[0]) as led:
+        assert led.recent_signups(800) == [("2001:db8:0:1::/64", 700.0), ("192.0.2.7", 300.0)]
+        assert led.recent_signups(600) == [("192.0.2.7", 300.0)]
+        assert led.recent_signups(800) == [("192.0.2.7", 300.0)]   # the older one is gone
 
 
 def test_an_old_account_with_a_now_reserved_name_can_still_log_in_and_gets_a_skeleton(db):

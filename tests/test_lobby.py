@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sqlite3
 
 import pytest
 
 from bbspoker.config import LoginConfig
-from bbspoker.door.guard import LoginGuard
+from bbspoker.door.guard import MAX_HANDLE_LINE, HandleBusy, LoginGuard, address_group
+from bbspoker.door.login import check_password
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.text import display_width
 from tests.telnetclient import FakeClock, running_server, wait_until
@@ -163,13 +165,15 @@ def test_guard_never_locks_a_handle_but_slows_its_guesses_down():
     guard = LoginGuard(LoginConfig(failure_delay=5), clock)
     waits = []
     for n in range(5):                       # five attackers, one guess each
-        waits.append(guard.reserve(f"10.0.0.{n}", "Carol"))
-        assert not guard.failed(f"10.0.0.{n}", "Carol")
+        turn = guard.reserve(f"10.0.0.{n}", "Carol")
+        waits.append(turn.wait)
+        assert not turn.failed()
     assert waits == [0, 5, 10 + 5, 20 + 15, 40 + 35]   # each waits for the one before
     clock.advance(200)
-    assert guard.reserve("192.168.1.1", "CAROL") == 60   # the owner: slowed, never refused
-    guard.succeeded("192.168.1.1", "carol")
-    assert guard.reserve("192.168.1.1", "carol") == 0    # and the slow-down is forgotten
+    owner = guard.reserve("192.168.1.1", "CAROL")
+    assert owner.wait == 60                              # the owner: slowed, never refused
+    owner.succeeded()
+    assert guard.reserve("192.168.1.1", "carol").wait == 0   # and the slow-down is forgotten
     assert not guard.locked("192.168.1.1")
 
 
@@ -177,12 +181,14 @@ def test_guard_counts_parallel_guesses_from_one_address_when_they_are_made():
     """Issue 20 (3): eight parallel connections got eight guesses, not five."""
     clock = FakeClock()
     guard = LoginGuard(LoginConfig(), clock)
+    turns = []
     for n in range(5):
         assert not guard.busy("10.0.0.1")
-        assert guard.reserve("10.0.0.1", f"user{n}") == 0
+        turns.append(guard.reserve("10.0.0.1", f"user{n}"))
+        assert turns[-1].wait == 0
     assert guard.busy("10.0.0.1") and not guard.busy("10.0.0.2")   # the sixth waits
-    for n in range(5):                                # the five are wrong
-        guard.failed("10.0.0.1", f"user{n}")
+    for turn in turns:                                # the five are wrong
+        turn.failed()
     assert guard.locked("10.0.0.1") and guard.reserve("10.0.0.1", "user5") is None
     clock.advance(601)
     assert not guard.locked("10.0.0.1")
@@ -191,23 +197,159 @@ def test_guard_counts_parallel_guesses_from_one_address_when_they_are_made():
 def test_people_behind_one_address_logging_in_at_once_are_never_locked_out():
     clock = FakeClock()
     guard = LoginGuard(LoginConfig(), clock)
+    turns = []
     for n in range(20):                               # five at a time, all right
         while guard.busy("10.0.0.1"):
-            guard.succeeded("10.0.0.1", f"user{n - 5}")
-        assert guard.reserve("10.0.0.1", f"user{n}") == 0
+            turns.pop(0).succeeded()
+        turns.append(guard.reserve("10.0.0.1", f"user{n}"))
+        assert turns[-1].wait == 0
     assert not guard.locked("10.0.0.1")
+
+
+def test_a_handles_line_is_bounded_and_a_turn_given_up_leaves_it():
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(), clock)
+    turns = [guard.reserve(f"10.0.{n}.1", "carol") for n in range(MAX_HANDLE_LINE)]
+    with pytest.raises(HandleBusy):
+        guard.reserve("10.0.99.1", "carol")
+    turns[3].release()
+    turns[3].failed()                                 # after the release: nothing counted
+    assert guard.reserve("10.0.99.1", "carol").wait == 0
+    assert not guard.busy("10.0.3.1") and not guard.locked("10.0.3.1")
 
 
 def test_guard_forgets_failures_older_than_the_window():
     clock = FakeClock()
     guard = LoginGuard(LoginConfig(), clock)
     for _ in range(4):
-        guard.reserve("10.0.0.1", "erin")
-        guard.failed("10.0.0.1", "erin")
+        guard.reserve("10.0.0.1", "erin").failed()
     clock.advance(301)
-    assert guard.reserve("10.0.0.1", "erin") == 0
-    assert not guard.failed("10.0.0.1", "erin")
+    turn = guard.reserve("10.0.0.1", "erin")
+    assert turn.wait == 0
+    assert not turn.failed()
     assert not guard.locked("10.0.0.1")
+
+
+class VirtualTime:
+    """Monotonic seconds and a sleep on them, for ``clock`` and ``sleep``: a sleeper wakes
+    once :meth:`advance` has passed its end, so waits of minutes take no real time."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+        self._sleepers: list[tuple[float, asyncio.Future]] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        wake = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, wake))
+        await wake
+
+    async def advance(self, seconds: float) -> None:
+        """Move on ``seconds``, waking the sleepers it passes, and let them run."""
+        self.now += seconds
+        for end, wake in list(self._sleepers):
+            if end <= self.now:
+                self._sleepers.remove((end, wake))
+                if not wake.done():
+                    wake.set_result(None)
+        for _ in range(3):
+            await asyncio.sleep(0.002)
+
+    async def run_until(self, done, seconds: float) -> None:
+        """Advance one second at a time until ``done()`` or ``seconds`` have passed."""
+        for _ in range(int(seconds)):
+            if done():
+                return
+            await self.advance(1)
+
+
+async def _verify_now(stored: str, password: str) -> bool:
+    """The app's password check without its worker thread: each step of a login then
+    follows the virtual time."""
+    return verify_password(stored, password)
+
+
+async def _guess(app, address: str, handle: str, passwords) -> bool | None:
+    """One connection's SSH password tries, one after another, until one is right or the
+    address is locked out: the last answer of :func:`check_password`."""
+    verdict = False
+    for password in passwords:
+        verdict = await check_password(app, address, handle, password)
+        if verdict is not False:
+            break
+    return verdict
+
+
+async def test_guesses_cut_off_by_a_timeout_leave_no_place_and_no_count_behind(tmp_path):
+    """Guesses on one handle from a few addresses, dropped by their timeout while they
+    waited their turn, kept their places in the handle's line (its owner waited past the
+    pre-login timeout) and their counts against their address (which could not log in to
+    another account, with the right password, minutes later)."""
+    time = VirtualTime()
+    async with running_server(tmp_path, clock=time, sleep=time.sleep) as server:
+        app = server.app
+        app.verify_password = _verify_now
+        add_user(server, "carol", "pw-carol")
+        add_user(server, "dave", "pw-dave")
+        # One address guesses five times: it is locked out, carol's guesses wait a minute.
+        first = asyncio.create_task(_guess(app, "10.0.0.2", "carol",
+                                           [f"guess-{n}" for n in range(5)]))
+        await time.run_until(first.done, 300)
+        assert first.done() and first.result() is None
+        # Another sends five guesses at once, on five connections; they drop after 10 s.
+        drops = [asyncio.create_task(check_password(app, "10.0.0.1", "carol", f"try-{n}"))
+                 for n in range(5)]
+        await time.advance(10)
+        for task in drops:
+            task.cancel()
+        await asyncio.gather(*drops, return_exceptions=True)
+        # The owner, from a fourth address, gets in within the pre-login timeout.
+        owner = asyncio.create_task(check_password(app, "10.0.0.4", "carol", "pw-carol"))
+        await time.run_until(owner.done, app.config.server.prelogin_timeout)
+        assert owner.done() and owner.result() is True
+        # Six minutes later the address whose guesses dropped logs in to its own account.
+        await time.advance(360)
+        own = asyncio.create_task(check_password(app, "10.0.0.1", "dave", "pw-dave"))
+        await time.run_until(own.done, 10)
+        assert own.done() and own.result() is True
+
+
+async def test_a_guess_whose_turn_comes_after_the_prelogin_timeout_is_refused_at_once(
+        tmp_path, clients):
+    """The owner's right password, behind guesses that will take minutes, waited until
+    "Login timed out"; now the door says how long to wait, and lets them in afterwards."""
+    time = VirtualTime()
+    async with running_server(tmp_path, clock=time, sleep=time.sleep) as server:
+        app = server.app
+        add_user(server, "carol", "pw-carol")
+        first = asyncio.create_task(_guess(app, "10.0.0.2", "carol",
+                                           [f"guess-{n}" for n in range(5)]))
+        await time.run_until(first.done, 300)
+        assert first.result() is None                 # carol's guesses wait a minute each
+        waiting = [asyncio.create_task(check_password(app, "10.0.0.1", "carol", f"try-{n}"))
+                   for n in range(3)]                 # three turns: a minute, two, three
+        await time.advance(0)
+        owner = await clients(server.port)
+        await owner.wait_for("Handle:")
+        await owner.send("carol\r")
+        await owner.wait_for("Password:")
+        await owner.send("pw-carol\r")
+        await owner.wait_for("Too many logins on carol are waiting to be checked.")
+        assert "Please try again in 180" in owner.text and b"Checking..." not in owner.received
+        for task in waiting:                           # those connections drop
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        await owner.send("carol\r")
+        await wait_until(lambda: owner.text.count("Password:") == 2)
+        await owner.send("pw-carol\r")
+        await owner.wait_for("Checking...")
+        await time.run_until(lambda: "Logged in as carol." in owner.text, 61)
+        await owner.wait_for("Logged in as carol.")
 
 
 async def test_banned_user_is_refused_with_the_reason_once_the_password_is_right(
@@ -494,24 +636,124 @@ async def _sign_up(clients, server, handle: str):
 
 
 async def test_one_address_may_create_only_so_many_accounts_in_a_window(tmp_path, clients):
-    """Issue 20 (1): one address created 803 accounts in 41 s, each with 1,000 CUBES."""
+    """Issue 20 (1): one address created 803 accounts in 41 s, each with 1,000 CUBES. A
+    third sign-up was asked "Create new user carol? (y/n)", then refused, the message
+    broken mid-word at column 80: now it is refused before the question, in whole words,
+    and the connection may still log in."""
     clock = FakeClock()
     async with running_server(tmp_path, sleep=no_sleep, clock=clock,
                               login={"signups_per_address": 2, "signup_window": 600}) as server:
-        for handle in ("farm1", "farm2"):
+        for handle in ("alice", "bob"):
             c = await clients(server.port)
             await c.login(handle, "pw-" + handle)
-        third = await _sign_up(clients, server, "farm3")
-        await third.wait_for("No more new accounts from your address for now.")
-        await third.wait_closed()
-        assert "Password:" not in third.text
+        third = await clients(server.port)
+        await third.wait_for("Handle:")
+        await third.send("carol\r")
+        await third.wait_for("No more new accounts")
+        await wait_until(lambda: third.text.count("Handle:") == 2)
+        assert "Create new user" not in third.text and "Password:" not in third.text
+        lines = [line.rstrip() for line in third.display]
+        assert all(display_width(line) <= 79 for line in lines)
+        said = " ".join(line for line in lines if line)
+        assert ("There is no account carol here. No more new accounts from your address for "
+                "now. Please try again later, or log in with the account you have.") in said
         ledger = server.app.ledger
-        assert ledger.find_account("farm3") is None
+        assert ledger.find_account("carol") is None
         assert ledger.totals().grants == 2 * 1000
+        await third.send("alice\r")                   # the account they have still works
+        await wait_until(lambda: "Password:" in third.text)
+        await third.send("pw-alice\r")
+        await third.wait_for("alice is already online")
         clock.advance(601)                            # the window has passed
         c = await clients(server.port)
-        await c.login("farm3", "pw-farm3")
-        assert ledger.balance("farm3") == 1000
+        await c.login("carol", "pw-carol")
+        assert ledger.balance("carol") == 1000
+
+
+async def test_sign_ups_are_counted_when_offered_and_given_back_when_abandoned(
+        tmp_path, clients):
+    """Eight connections that all answered y before any typed a password made eight
+    accounts against a limit of two: the check came at y, the count after the hash."""
+    async with running_server(tmp_path, sleep=no_sleep,
+                              login={"signups_per_address": 2, "signup_window": 600}) as server:
+        farm = [await clients(server.port) for _ in range(8)]
+        for n, c in enumerate(farm):
+            await c.wait_for("Handle:")
+            await c.send(f"farm{n}\r")
+        await wait_until(lambda: all("Create new user" in c.text or "No more new" in c.text
+                                     for c in farm))
+        asked = [c for c in farm if "Create new user" in c.text]
+        for c in asked:
+            await c.send("y")
+        for c in asked:
+            await c.wait_for("Password:")
+        for c in asked:
+            await c.send("pw-farm\r")
+            await c.wait_for("again")
+            await c.send("pw-farm\r")
+        await wait_until(lambda: sum("Logged in as" in c.text or "No more new" in c.text
+                                     for c in farm) == 8)
+        ledger = server.app.ledger
+        assert len(ledger.list_accounts()) == 2 and ledger.totals().grants == 2 * 1000
+    async with running_server(tmp_path, sleep=no_sleep,            # a restart
+                              login={"signups_per_address": 3, "signup_window": 600}) as server:
+        quitter = await clients(server.port)              # asked, then says no
+        await quitter.wait_for("Handle:")
+        await quitter.send("dora\r")
+        await quitter.wait_for("Create new user dora? (y/n)")
+        late = await clients(server.port)                 # the window is full meanwhile
+        await late.wait_for("Handle:")
+        await late.send("erin\r")
+        await late.wait_for("No more new accounts")
+        await quitter.send("n")                            # given back: erin may sign up now
+        await wait_until(lambda: quitter.text.count("Handle:") == 2)
+        await late.login("erin", "pw-erin")
+        assert server.app.ledger.find_account("erin") is not None
+        assert server.app.ledger.find_account("dora") is None
+
+
+def test_sign_ups_from_one_ipv6_64_count_together():
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(signups_per_address=1), clock,
+                       signups=[("2001:db8:0:1::/64", 30.0)])     # made before a restart
+    assert address_group("2001:db8:0:1::5") == address_group("2001:db8:0:1:ffff::9") \
+        == "2001:db8:0:1::/64"
+    assert address_group("::ffff:192.0.2.7") == "192.0.2.7" == address_group("192.0.2.7")
+    assert guard.reserve_signup("2001:db8:0:1:abcd::1") is None   # same /64 as before
+    place = guard.reserve_signup("2001:db8:0:2::1")                # the next /64
+    assert place is not None and guard.reserve_signup("2001:db8:0:2::2") is None
+    place.release()
+    assert guard.reserve_signup("2001:db8:0:2::2") is not None
+    clock.advance(600 - 30)                                        # the window has passed
+    assert guard.reserve_signup("2001:db8:0:1::1") is not None
+
+
+async def test_a_sign_up_on_a_full_disk_is_told_so_and_logged_in_one_line(
+        tmp_path, clients, caplog):
+    """It gave "Sorry, something went wrong" and a traceback in the log."""
+    caplog.set_level(logging.INFO)
+    async with running_server(tmp_path, sleep=no_sleep,
+                              login={"signups_per_address": 1}) as server:
+        ledger = server.app.ledger
+
+        def disk_full(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        ledger.create_account = disk_full
+        c = await _sign_up(clients, server, "newbie")
+        await c.wait_for("Password:")
+        await c.send("pw-newbie\r")
+        await c.wait_for("again")
+        await c.send("pw-newbie\r")
+        await c.wait_for("the server cannot store new accounts right now.")
+        await wait_until(lambda: c.text.count("Handle:") == 2)
+        assert "something went wrong" not in c.text
+        failed = [r for r in caplog.records if "database or disk is full" in r.getMessage()]
+        assert len(failed) == 1 and failed[0].exc_info is None
+        assert "\n" not in failed[0].getMessage() and "Traceback" not in caplog.text
+        del ledger.create_account                        # room again: the sign-up was
+        await c.login("newbie", "pw-newbie")              # given back, it may be made
+        assert ledger.find_account("newbie") is not None
 
 
 async def test_with_approval_a_new_account_waits_for_the_sysop_and_its_cubes(tmp_path, clients):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bbspoker.text import clean_text, display_width, fit
+from bbspoker.text import clean_text, display_width, fit, wrap
 
 C0 = [chr(c) for c in range(0x00, 0x20)]
 C1 = [chr(c) for c in range(0x80, 0xA0)]
@@ -55,3 +55,20 @@ def test_any_text_fits_exactly_and_only_keeps_drawable_characters(s, width):
     assert all(unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in out)
     assert not any(c in BANNED for c in out)
     assert clean_text(out) == out  # cleaning is idempotent
+
+
+def test_wrap_breaks_at_spaces_and_only_cuts_a_word_wider_than_a_line():
+    text = ("No more new accounts from your address for now. Please try again later, or "
+            "log in with the account you have.")
+    lines = wrap(text, 40)
+    assert all(display_width(line) <= 40 for line in lines)
+    assert " ".join(lines) == text                      # every word whole, in order
+    assert wrap("Ａｂｃｄｅ xy", 4) == ["Ａｂ", "ｃｄ", "ｅ", "xy"]   # never half a wide one
+    assert wrap("  \r\n ", 10) == []
+
+
+@given(st.text(), st.integers(min_value=2, max_value=80))
+def test_wrapped_lines_fit_and_keep_every_drawable_character(s, width):
+    lines = wrap(s, width)
+    assert all(0 < display_width(line) <= width for line in lines)
+    assert "".join(lines).replace(" ", "") == clean_text(s.replace("\n", " ")).replace(" ", "")

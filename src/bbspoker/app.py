@@ -114,7 +114,8 @@ class App:
         self.limits = ConnectionLimits(config.server.max_connections,
                                        config.server.max_per_address,
                                        config.server.max_sessions_per_address)
-        self.guard = LoginGuard(config.login, clock)
+        self.guard = LoginGuard(config.login, clock,
+                                ledger.recent_signups(config.login.signup_window))
         self.floods = FloodGuard(config.input, clock)
         self.blocks = Blocks(ledger)
         self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [

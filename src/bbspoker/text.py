@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from wcwidth import wcwidth
 
-__all__ = ["clean_text", "display_width", "fit", "char_width"]
+__all__ = ["clean_text", "display_width", "fit", "char_width", "wrap"]
 
 _BANNED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
@@ -85,3 +85,36 @@ def fit(s: str, width: int) -> str:
     """``s`` cleaned, truncated and padded with spaces to exactly ``width`` cells (``width`` >= 0)."""
     text = clean_text(s, width)
     return text + " " * (width - display_width(text))
+
+
+def wrap(s: str, width: int) -> list[str]:
+    """``s`` cleaned (:func:`clean_text`) and broken into lines of at most ``width`` cells
+    (>= 1) at spaces, as many words on a line as fit: a word is never broken unless it is
+    wider than a line by itself, then it is cut where it must be (never inside a wide
+    character). The spaces at a break are dropped; an empty or blank ``s`` gives ``[]``."""
+    lines: list[str] = []
+    line, used = "", 0
+    for word in clean_text(s.replace("\n", " ")).split(" "):
+        if not word:
+            continue
+        cells = display_width(word)
+        while cells > width:                # a word wider than a line: cut it
+            if line:
+                lines.append(line)
+                line, used = "", 0
+            head = clean_text(word, width) or word[0]
+            lines.append(head)
+            word = word[len(head):]
+            cells = display_width(word)
+        if not word:
+            continue
+        if not line:
+            line, used = word, cells
+        elif used + 1 + cells <= width:
+            line, used = f"{line} {word}", used + 1 + cells
+        else:
+            lines.append(line)
+            line, used = word, cells
+    if line:
+        lines.append(line)
+    return lines

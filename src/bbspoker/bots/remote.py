@@ -80,7 +80,8 @@ class LineChannel(Protocol):
 
 class RemoteHost(Protocol):
     """What the protocol needs of the server (the composition root's ``App``):
-    ``config``, ``ledger``, ``tables`` (the registry), ``guard`` (failed logins),
+    ``config``, ``ledger``, ``tables`` (the registry), ``guard`` (failed logins:
+    :class:`bbspoker.door.guard.LoginGuard`), ``clock`` (its monotonic seconds),
     ``sleep``, ``verify_password``, ``describe(event) -> (tag, text) | None`` and
     ``refusal(error) -> text`` (the door's English), and ``bot_pool`` (which bot
     accounts are in use)."""
@@ -90,6 +91,7 @@ class RemoteHost(Protocol):
     tables: Any
     guard: Any
     bot_pool: Any
+    clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[Any]]
     describe: Callable[[Event], tuple[str, str] | None]
     refusal: Callable[[RuleError], str]
@@ -119,6 +121,11 @@ async def serve(channel: LineChannel, host: RemoteHost) -> None:
 
 
 async def _login(channel: LineChannel, host: RemoteHost) -> str | None:
+    """``10;handle;password`` until a bot account logs in (its handle) or the connection
+    ends (``None``). A person's account is refused before its password is looked at: it
+    costs no guess on the handle, so its owner is not slowed down at the door. A guess on
+    a bot account holds its turn (``host.guard``) until it is decided or the connection
+    ends, however it ends."""
     timeout = host.config.server.prelogin_timeout
     while True:
         line = await channel.read_line(timeout)
@@ -129,16 +136,37 @@ async def _login(channel: LineChannel, host: RemoteHost) -> str | None:
             channel.send("9;login_first;log in with 10;handle;password")
             continue
         name, password = data
-        wait = await host.guard.reserve_turn(channel.address, name)
-        if wait is None:
+        account = host.ledger.find_account(name)
+        if account is not None and not account.bot:
+            log.info("bot port: %s from %s refused: not a bot account", account.handle,
+                     channel.address)
+            await host.sleep(host.config.login.failure_delay)
+            channel.send(f"9;not_a_bot;{account.handle} is not a bot account: people log "
+                         f"in over telnet, SSH or the web page")
+            continue
+        try:
+            turn = await host.guard.reserve_turn(channel.address, name,
+                                                 host.clock() + timeout)
+        except host.guard.Busy as busy:
+            channel.send(f"9;busy;too many logins on this handle are waiting: try again "
+                         f"in {max(1, round(busy.retry_after))} s")
+            continue
+        if turn is None:
             channel.close("9;locked;too many failed logins: try again later")
             return None
-        await host.sleep(wait)
-        account = host.ledger.find_account(name)
-        stored = host.ledger.password_hash(name) if account is not None else None
-        if account is not None and account.bot and not account.banned and stored \
-                and await host.verify_password(stored, password):
-            host.guard.succeeded(channel.address, account.handle)
+        locked = False
+        try:
+            await host.sleep(turn.wait)
+            stored = host.ledger.password_hash(name) if account is not None else None
+            right = account is not None and account.bot and not account.banned \
+                and stored is not None and await host.verify_password(stored, password)
+            if right:
+                turn.succeeded()
+            else:
+                locked = turn.failed()
+        finally:
+            turn.release()
+        if right and account is not None:
             if not host.bot_pool.reserve(account.handle):
                 channel.send(f"9;in_use;{account.handle} is playing already")
                 continue
@@ -147,7 +175,6 @@ async def _login(channel: LineChannel, host: RemoteHost) -> str | None:
             channel.send(f"0;Welcome, {account.handle}. Sit with 13;table.")
             channel.send(f"6;{account.handle};{account.cubes};out")
             return account.handle
-        locked = host.guard.failed(channel.address, name)
         await host.sleep(host.config.login.failure_delay)
         if locked:
             channel.close("9;locked;too many failed logins: try again later")

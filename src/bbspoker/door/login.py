@@ -8,29 +8,39 @@
 - ``Handle:`` then ``Password:`` (never echoed). An unknown handle is offered
   ``Create new user <handle>? (y/n)``, a password typed twice and the
   configured starting CUBES (at most ``[login] signups_per_address`` new accounts per
-  address within ``signup_window``; with ``[login] approval`` the account waits for
-  ``bbspoker users approve``). Handles are checked by
+  address, an IPv6 address counted by its /64, within ``signup_window``: an address that
+  has used them up is told so before the question, and asked for a handle again; with
+  ``[login] approval`` the account waits for ``bbspoker users approve``). A ledger that
+  cannot store the account (disk full) is told to the user in a sentence and logged in
+  one line. Handles are checked by
   :func:`bbspoker.store.sqlite.validate_handle` (2-16 printable characters, unique
   without regard to case). A banned user is refused with the reason, once the
   password is right (nobody else learns it).
 - A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
   guesses from one address within ``failure_window`` seconds lock that address out for
   ``lockout`` seconds; a handle is never locked, its guesses are slowed down
-  (:class:`bbspoker.door.guard.LoginGuard`). Logs record address, handle and outcome only.
+  (:class:`bbspoker.door.guard.LoginGuard`). A guess whose turn on the handle would come
+  after the connection's ``[server] prelogin_timeout`` is refused at once with the
+  seconds to wait; every way out of the dialogue (a timeout, a dropped connection)
+  gives back the guess's place and the sign-up it was counting.
+  Logs record address, handle and outcome only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import sqlite3
 from typing import TYPE_CHECKING
 
 from bbspoker.door import i18n
+from bbspoker.door.guard import HandleBusy, SignupPlace
 from bbspoker.door.i18n import N_
 from bbspoker.door.prompts import ask_yes_no, read_line
 from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
 from bbspoker.store.sqlite import HandleTaken, validate_handle
-from bbspoker.text import clean_text
+from bbspoker.text import clean_text, wrap
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
@@ -45,6 +55,23 @@ log = logging.getLogger("bbspoker.door.login")
 HANDLE_INPUT = 32
 _WAITING = N_("The sysop approves new accounts here: you can log in, with your starting "
               "CUBES, once yours is approved.")
+
+
+def _say(session: Terminal, text: str) -> str:
+    """``text`` broken at spaces into lines that fit the session's window (at most 79
+    columns: a line filling the 80th would wrap by itself on many terminals), joined
+    with CR LF: for :meth:`Terminal.write` (add the line end) or :meth:`Terminal.end`."""
+    width = max(20, min(getattr(session, "cols", 80) or 80, 80) - 1)
+    return "\r\n".join(wrap(text, width))
+
+
+def _busy_text(t: i18n.Translator, handle: str, busy: HandleBusy) -> str:
+    """What a user whose guess on ``handle`` was not queued (:class:`HandleBusy`) reads."""
+    seconds = max(1, math.ceil(busy.retry_after))
+    return t.ngettext("Too many logins on {h} are waiting to be checked. Please try again "
+                      "in {n} second.",
+                      "Too many logins on {h} are waiting to be checked. Please try again "
+                      "in {n} seconds.", seconds).format(h=handle, n=t.number(seconds))
 
 
 def _log_login(session: Terminal, handle: str, outcome: str) -> None:
@@ -63,8 +90,10 @@ async def check_password(app: DoorContext, address: str, handle: str,
     handle); ``False`` for a wrong one (after ``[login] failure_delay`` s, counted
     against ``address`` and slowing down the next guess on the handle, as on telnet), an
     unknown handle or a bot's account (after the same wait, counted against nothing, as
-    an unknown handle typed on telnet costs no guess); ``None`` if ``address`` is locked
-    out, now or by this failure (the caller disconnects with the lockout message).
+    an unknown handle typed on telnet costs no guess, and so when too many guesses wait
+    on the handle to be checked before ``[server] prelogin_timeout`` from now); ``None``
+    if ``address`` is locked out, now or by this failure (the caller disconnects with
+    the lockout message). Cancelled while it waits, it leaves no guess counted.
     A banned or not yet approved account's right password is ``True``: the door tells
     its owner why it stays shut (:func:`log_in`)."""
     if app.guard.locked(address):
@@ -80,18 +109,28 @@ async def check_password(app: DoorContext, address: str, handle: str,
         _log_address(address, handle, "unknown handle" if account is None else "refused")
         await app.sleep(app.config.login.failure_delay)
         return False
-    wait = await app.guard.reserve_turn(address, account.handle)
-    if wait is None:
+    # SSH's own login timeout started with the connection, a little earlier than this.
+    deadline = app.clock() + app.config.server.prelogin_timeout
+    try:
+        turn = await app.guard.reserve_turn(address, account.handle, deadline)
+    except HandleBusy:
+        _log_address(address, account.handle, "refused: too many guesses wait on the handle")
+        await app.sleep(app.config.login.failure_delay)
+        return False
+    if turn is None:
         _log_address(address, account.handle, "address locked out")
         return None
-    if wait > 0:
-        await app.sleep(wait)
-    stored = app.ledger.password_hash(account.handle)
-    if stored is not None and await app.verify_password(stored, password):
-        app.guard.succeeded(address, account.handle)
-        _log_address(address, account.handle, "password ok")
-        return True
-    now_locked = app.guard.failed(address, account.handle)
+    try:
+        if turn.wait > 0:
+            await app.sleep(turn.wait)
+        stored = app.ledger.password_hash(account.handle)
+        if stored is not None and await app.verify_password(stored, password):
+            turn.succeeded()
+            _log_address(address, account.handle, "password ok")
+            return True
+        now_locked = turn.failed()
+    finally:
+        turn.release()
     _log_address(address, account.handle, "wrong password")
     await app.sleep(app.config.login.failure_delay)
     return None if now_locked else False
@@ -125,15 +164,16 @@ def _shut_out(session: Terminal, account: Account) -> bool:
         return True
     if not account.approved:
         _log_login(session, account.handle, "waiting for approval")
-        session.end(i18n.of(session).gettext(_WAITING))
+        session.end(_say(session, i18n.of(session).gettext(_WAITING)))
         return True
     return False
 
 
 # --- login --------------------------------------------------------------------------
 
-async def _login(session: Terminal, app: DoorContext) -> str | None:
-    """The login dialogue; returns the handle as stored, or None if the session ended."""
+async def _login(session: Terminal, app: DoorContext, deadline: float) -> str | None:
+    """The login dialogue, to be over by ``deadline`` (on ``app.clock``); returns the
+    handle as stored, or None if the session ended."""
     term = session.term
     # Until logged in: the transport's choice (the browser page's language), else the
     # configured default.
@@ -171,24 +211,37 @@ async def _login(session: Terminal, app: DoorContext) -> str | None:
                                    hidden=True)
         if not password:
             continue
-        wait = await app.guard.reserve_turn(session.address, account.handle)
-        if wait is None:
+        try:
+            turn = await app.guard.reserve_turn(session.address, account.handle, deadline)
+        except HandleBusy as busy:
+            _log_login(session, account.handle, "refused: too many guesses wait on the handle")
+            session.write(_say(session, _busy_text(i18n.of(session), account.handle, busy))
+                          + "\r\n\r\n")
+            continue
+        if turn is None:
             _log_login(session, account.handle, "address locked out")
             session.end(_("Too many failed logins from your address. Try again later."))
             return None
-        if wait > 0:                       # recent failures on this handle: slowed down
-            session.write(_("Checking...") + "\r\n")
-            await app.sleep(wait)
-        stored = app.ledger.password_hash(account.handle)
-        if stored is not None and await app.verify_password(stored, password):
-            app.guard.succeeded(session.address, account.handle)
+        now_locked = False
+        try:
+            if turn.wait > 0:              # recent failures on this handle: slowed down
+                session.write(_("Checking...") + "\r\n")
+                await app.sleep(turn.wait)
+            stored = app.ledger.password_hash(account.handle)
+            right = stored is not None and await app.verify_password(stored, password)
+            if right:
+                turn.succeeded()
+            else:
+                now_locked = turn.failed()
+        finally:
+            turn.release()                 # a timeout or a dropped connection
+        if right:
             # Only the owner learns why the door stays shut (issue 20: the ban reason was
             # shown to anyone who typed the handle).
             if _shut_out(session, account):
                 return None
             _log_login(session, account.handle, "ok")
             return account.handle
-        now_locked = app.guard.failed(session.address, account.handle)
         _log_login(session, account.handle, "wrong password")
         await app.sleep(app.config.login.failure_delay)
         if now_locked:
@@ -228,21 +281,38 @@ def why_refused(exc: Exception, t: i18n.Translator) -> str:
 
 async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | None:
     """Offer to create ``handle``; returns it as stored, or None to ask for a handle again
-    (or when the session ends: sign-ups from this address are used up, or the new account
-    waits for the sysop's approval)."""
-    _ = i18n.of(session).gettext
+    (or when the session ends: the new account waits for the sysop's approval). The
+    sign-up counts against the address from before the question until the account is
+    made, and no longer if it is given up (``n``, a password refused, a timeout, a
+    dropped connection); an address that has used up its sign-ups is told so at once."""
+    t = i18n.of(session)
+    _ = t.gettext
     try:
         handle = app.ledger.check_new_handle(handle)
     except (ValueError, HandleTaken) as exc:
-        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, i18n.of(session))) + "\r\n"
+        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, t)) + "\r\n"
                       + _("Please choose another.") + "\r\n")
         return None
-    if not await ask_yes_no(session, _("Create new user {h}? (y/n)").format(h=handle)):
-        return None
-    if not app.guard.signup_allowed(session.address):
+    place = app.guard.reserve_signup(session.address)
+    if place is None:
         _log_login(session, handle, "sign-up refused: too many from this address")
-        session.end(_("No more new accounts from your address for now. Please try again "
-                      "later, or log in with the account you have."))
+        session.write(_say(session, _("There is no account {h} here.").format(h=handle) + " "
+                           + _("No more new accounts from your address for now. Please try "
+                               "again later, or log in with the account you have."))
+                      + "\r\n\r\n")
+        return None
+    try:
+        return await _make_account(session, app, handle, place)
+    finally:
+        place.release()
+
+
+async def _make_account(session: Terminal, app: DoorContext, handle: str,
+                        place: SignupPlace) -> str | None:
+    """The rest of :func:`_new_user`, with the sign-up counted in ``place``."""
+    t = i18n.of(session)
+    _ = t.gettext
+    if not await ask_yes_no(session, _("Create new user {h}? (y/n)").format(h=handle)):
         return None
     # One character more than allowed, so that a password too long is refused with the
     # reason rather than cut (issue 20).
@@ -251,7 +321,7 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
     try:
         validate_password(password)
     except ValueError as exc:
-        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, i18n.of(session))) + "\r\n")
+        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, t)) + "\r\n")
         return None
     again = await read_line(session, _("Password again: "), max_chars=MAX_PASSWORD_LENGTH,
                             hidden=True)
@@ -261,14 +331,22 @@ async def _new_user(session: Terminal, app: DoorContext, handle: str) -> str | N
     password_hash = await app.hash_password(password)
     approval = app.config.login.approval
     try:
-        account = app.ledger.create_account(handle, password_hash, approved=not approval)
+        account = app.ledger.create_account(handle, password_hash, approved=not approval,
+                                            signup_from=place.group)
     except HandleTaken:
         session.write(_("Someone just took that handle. Please choose another.") + "\r\n")
         return None
-    app.guard.signed_up(session.address)
+    except sqlite3.Error as exc:           # disk full, I/O error, the write lock held
+        log.error("login address=%s handle=%r outcome=sign-up failed: the ledger cannot "
+                  "store the account: %s", session.address, handle, exc)
+        session.write(_say(session, _("Sorry, the server cannot store new accounts right "
+                                      "now. Please try again later.")) + "\r\n\r\n")
+        return None
+    place.made()
     _log_login(session, account.handle, "new user")
     if approval:
-        session.end(_("Your account {h} is made.").format(h=account.handle) + " " + _(_WAITING))
+        session.end(_say(session, _("Your account {h} is made.").format(h=account.handle)
+                         + " " + _(_WAITING)))
         return None
     return account.handle
 
@@ -296,9 +374,10 @@ async def log_in(session: Terminal, app: DoorContext) -> str | None:
     Returns the handle as stored once ``session`` is logged in, or ``None`` if it ended
     (refused, timed out: the user has been told). Raises
     :class:`~bbspoker.door.terminal.SessionClosed` if the connection drops."""
+    deadline = app.clock() + app.config.server.prelogin_timeout
     try:
         async with asyncio.timeout(app.config.server.prelogin_timeout):
-            handle = await _login(session, app)
+            handle = await _login(session, app, deadline)
             if handle is None or not await _take_over(session, app, handle, None):
                 return None
             return handle

@@ -63,7 +63,7 @@ class Accounts:
 
     def create_account(self, handle: str, password_hash: str | None, cubes: int | None = None,
                        *, actor: str = SIGNUP_ACTOR, bot: bool = False,
-                       approved: bool = True) -> Account:
+                       approved: bool = True, signup_from: str | None = None) -> Account:
         """Create an account with ``cubes`` (default: ``starting_cubes``) starting CUBES.
 
         The starting CUBES are journalled as reason ``signup`` by ``actor``
@@ -71,8 +71,11 @@ class Accounts:
         count as a grant. ``bot``: a computer player's account; ``password_hash`` may then
         be ``None`` (no password: it can log in nowhere, and plays only at tables whose
         config seats bots). ``approved`` False: the account waits for :meth:`approve` and
-        gets no CUBES until then. Raises ValueError (bad handle, see
-        :meth:`check_new_handle`, or ``cubes`` out of range) or :class:`HandleTaken`.
+        gets no CUBES until then. ``signup_from``: the address (group) an account made at
+        the login prompt came from, kept with the time for :meth:`recent_signups` (the
+        sign-ups per address outlive a restart). Raises ValueError (bad handle, see
+        :meth:`check_new_handle`, or ``cubes`` out of range), :class:`HandleTaken`, or
+        ``sqlite3.Error`` if the database cannot store it (disk full: nothing is made).
         """
         handle = validate_handle(handle)
         cubes = self.starting_cubes if cubes is None else cubes
@@ -94,7 +97,21 @@ class Accounts:
                 raise HandleTaken(f"the handle {handle} is taken", handle=handle) from None
             books.new_account(account_id)
             books.move(account_id, cubes, "signup", None, "account created", actor)
+            if signup_from is not None:
+                w.sql("INSERT INTO signups (address, at) VALUES (?, ?)", (signup_from, now))
         return Account(handle, cubes, now, None, False, None, bot, approved)
+
+    def recent_signups(self, window: float) -> list[tuple[str, float]]:
+        """The accounts made at the login prompt within the last ``window`` seconds, oldest
+        first: ``[(address group, age in seconds)]`` (``create_account``'s
+        ``signup_from``). Older rows are deleted: an address is kept no longer than the
+        sign-up limit needs it (until the next start after its window)."""
+        books, w = self.books, self.books.w
+        now = books.clock()
+        with w.write():
+            w.sql("DELETE FROM signups WHERE at <= ?", (now - window,))
+        return [(address, now - at) for address, at in w.sql(
+            "SELECT address, at FROM signups ORDER BY at, id").fetchall()]
 
     def approve(self, handle: str, actor: str, cubes: int | None = None) -> int:
         """Let a waiting account log in and give it its starting CUBES (``cubes``, default

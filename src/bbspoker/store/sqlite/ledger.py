@@ -242,6 +242,7 @@ class Ledger:
     # accounts
     find_account = _via("accounts", Accounts.find_account)
     create_account = _via("accounts", Accounts.create_account)
+    recent_signups = _via("accounts", Accounts.recent_signups)
     check_new_handle = _via("accounts", Accounts.check_new_handle)
     password_hash = _via("accounts", Accounts.password_hash)
     set_password_hash = _via("accounts", Accounts.set_password_hash)

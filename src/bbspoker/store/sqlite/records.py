@@ -126,14 +126,16 @@ def _ascii_classes() -> dict[str, str]:
 @functools.lru_cache(maxsize=4096)
 def handle_skeleton(handle: str) -> str:
     """The form of a handle under which look-alikes collide (issue 20; after Unicode TS #39's
-    skeletons, with the confusables data of ``confusable_homoglyphs``): NFKC, then every
-    character replaced by the class of the ASCII letter or digit it looks like (Cyrillic
-    ``а`` as ``a``; ``0``, ``o`` and ``O`` alike; ``1``, ``I`` and ``l`` alike; the two
-    cases of a letter alike), characters that draw nothing dropped, the rest case-folded.
+    skeletons, with the confusables data of ``confusable_homoglyphs``): NFKD, so that an
+    accented letter is its base letter and its marks, then the marks (categories ``Mn``,
+    ``Me``: ``É`` and ``E`` + U+0307 look like ``E``) and characters that draw nothing
+    dropped, every other character replaced by the class of the ASCII letter or digit it
+    looks like (Cyrillic ``а`` as ``a``; ``0``, ``o`` and ``O`` alike; ``1``, ``I`` and
+    ``l`` alike; the two cases of a letter alike), the rest case-folded.
     Two accounts with one skeleton cannot both be made."""
     classes = _ascii_classes()
     out = []
-    for ch in unicodedata.normalize("NFKC", handle):
+    for ch in unicodedata.normalize("NFKD", handle):
         if ch in _BLANKS or unicodedata.category(ch) in ("Cf", "Mn", "Me", "Zs"):
             continue
         if ch in classes:

@@ -50,6 +50,25 @@ _NOTICE_CODES: tuple[str, ...] = (
     "ALTER TABLE notices ADD COLUMN data TEXT",
 )
 
+#: 13: skeletons leave out accents and other combining marks (``records.handle_skeleton``
+#: decomposes with NFKD first): every account's is made again when the ledger opens
+#: (:func:`migrate_skeletons`), so that an old ``Bób`` blocks a new ``Bob``.
+_SKELETONS_WITHOUT_MARKS: tuple[str, ...] = (
+    "UPDATE accounts SET skeleton = NULL",
+)
+
+#: 14: the sign-ups at the login prompt, by address group (an IPv6 address's /64) and
+#: time, so that ``[login] signups_per_address`` outlives a restart; rows older than the
+#: window are deleted when the server starts (``Accounts.recent_signups``).
+_SIGNUPS: tuple[str, ...] = (
+    """CREATE TABLE signups (
+        id      INTEGER PRIMARY KEY,
+        address TEXT NOT NULL,
+        at      REAL NOT NULL
+    )""",
+    "CREATE INDEX signups_at ON signups(at)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -177,6 +196,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _USER_LANGUAGE,
     # 12: notices as codes with data (issue 18), above.
     _NOTICE_CODES,
+    # 13: skeletons without combining marks, above.
+    _SKELETONS_WITHOUT_MARKS,
+    # 14: sign-ups by address, above.
+    _SIGNUPS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
@@ -204,7 +227,8 @@ def migrate(writer: Writer) -> None:
 
 
 def migrate_skeletons(writer: Writer) -> None:
-    """Fill in the skeleton of every account that has none (made before schema 6)."""
+    """Fill in the skeleton of every account that has none (made before schema 6, or
+    emptied by schema 13 for the rule of today)."""
     with writer.write():
         for account_id, handle in writer.sql(
                 "SELECT id, handle FROM accounts WHERE skeleton IS NULL").fetchall():
