@@ -436,3 +436,52 @@ async def test_the_balance_poll_steps_only_when_a_balance_changed(table, monkeyp
     assert not service.poll_balances()            # shown now: nothing more to do
 
 
+
+
+async def test_a_hold_em_hand_whose_call_off_the_disk_refused_is_over_and_the_next_plays(
+        tmp_path):
+    """A full disk refuses a Hold'em move and then the call-off of its hand too: the hand
+    is over at once (nobody plays on in a hand the ledger is about to close), the refund
+    is written at the first poll once the disk takes writes again, and the next hand is
+    dealt and played normally with every CUBE accounted for."""
+    from bbspoker.rules.holdem.game import Holdem, HoldemRules
+    from bbspoker.table.registry import TableWallet
+
+    db = tmp_path / "table.db"
+    ledger = Ledger(db)
+    for handle in ("alice", "bob"):
+        ledger.create_account(handle, "h")
+    disk = ledger._db = FailingCommits(ledger._db)
+    clock = FakeClock()
+    game = Holdem(TableWallet(ledger, "holdem"), HoldemRules(buy_in_max=200, between_hands=0),
+                  rng=random.Random(5))
+    service = TableService(game, Bus(), clock)
+    task = asyncio.create_task(service.run())
+    try:
+        await service.call("alice", act.Sit(buy_in=200))
+        await service.call("bob", act.Sit(buy_in=200))
+        service.wake()
+        await wait_until(lambda: game.game_id is not None, 2.0)
+        first = game.game_id
+        disk.failures = 2                          # the move's commit, then the refund's
+        await service.call(game.current, act.BetRaise())
+        await wait_until(lambda: disk.failures == 0, 2.0)
+        assert game.game_id != first               # that hand is over, whatever comes next
+        service.poll_balances()                    # the disk takes writes again
+        await wait_until(lambda: not service._unrefunded, 2.0)
+        assert ledger.game(first).ended_at is not None
+        service.wake()
+        await wait_until(lambda: game.game_id is not None and game.game_id != first, 2.0)
+        second = game.game_id
+        while game.game_id == second:              # the next hand plays to its end
+            await service.call(game.current, act.CheckCall())
+        ledger.commit_pending()
+        assert ledger.game(second).end_reason == "finished"
+        assert ledger.verify() == []
+        t = ledger.totals()
+        assert t.accounts + t.stacks + t.open_pots == 2000
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        ledger.close()

@@ -39,7 +39,7 @@ from pokerkit import state as pk
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
-from bbspoker.rules.seating import SeatedTable
+from bbspoker.rules.seating import RefundFailed, SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
@@ -526,18 +526,27 @@ class Holdem(SeatedTable):
     def call_off(self, now: float, reason: str, game_ids: Collection[int],
                  note: str | None = None) -> list[Event]:
         """Call hands ``game_ids`` off without a winner (shutdown, a failed commit): the
-        wallet refunds their blinds and bets to the stacks; the running hand, if among
-        them, ends and its seed is revealed. See ``Draw40.call_off``."""
+        running hand, if among them, ends at once and its seed is revealed; then the
+        wallet refunds their blinds and bets to the stacks. See ``Draw40.call_off``: if
+        the wallet cannot write a refund it raises
+        :class:`~bbspoker.rules.seating.RefundFailed`, and the hand is over all the same
+        (nobody plays on in a hand the wallet will close when the refund is written);
+        every stack not in a hand is then taken from the wallet again."""
         h = self._hand
         if h is not None and h.id not in game_ids:
             h = None
-        refunds = self._refund(game_ids, note or reason,
-                               {h.id: self._history(h)} if h is not None else {})
-        ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
         if h is not None:
             self._hand = None
             self._operations, self._payouts = h.operations, {}
             self._next_hand_at = now + self.rules.between_hands
+        try:
+            refunds = self._refund(game_ids, note or reason,
+                                   {h.id: self._history(h)} if h is not None else {})
+        except RefundFailed:
+            self.resync()
+            raise
+        ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
+        if h is not None:
             ev.append(self._seed_event(h))
             for s in h.seats:                  # who left during the hand goes now
                 if s.leaving and any(x is s for x in self._seats):
