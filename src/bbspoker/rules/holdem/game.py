@@ -216,16 +216,24 @@ class _Hand:
     button: int
     operations: list[Operation] = field(default_factory=list)
     seen: int = 0                   # pokerkit operations already turned into events
-    stacks: list[int] = field(default_factory=list)   # pokerkit stacks as the wallet has them
+    moved: int = 0                  # pokerkit operations already paid in the wallet
+    paid: list[int] = field(default_factory=list)       # blinds and bets the wallet moved
+    round_bets: list[int] = field(default_factory=list)  # of which this betting round's
     collected: list[int] = field(default_factory=list)  # bets that went into the pots
     returned: list[int] = field(default_factory=list)   # uncalled bets told back so far
     turn_since: float = 0.0
 
-    def uncalled(self, p: int) -> int:
-        """What player ``p`` paid in and no pot took (an uncalled bet, given back), and
-        was not yet told back."""
-        paid = self.state.starting_stacks[p] - self.stacks[p]
-        return max(0, paid - self.collected[p] - self.returned[p])
+    def unsettled(self, p: int) -> int:
+        """What player ``p`` paid in (CUBES) that is neither in a pot nor given back yet:
+        their bets of the betting round in play."""
+        return max(0, self.paid[p] - self.collected[p] - self.returned[p])
+
+    def share(self, p: int) -> int:
+        """What player ``p`` took from the pots (CUBES; once the hand is over): their
+        stack now, less what they came with, plus what they paid in, less what came
+        back uncalled."""
+        st = self.state
+        return st.stacks[p] - st.starting_stacks[p] + self.paid[p] - self.returned[p]
 
 
 class Holdem(SeatedTable):
@@ -675,10 +683,11 @@ class Holdem(SeatedTable):
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
             state = self.rules.game()(stacks, len(order))
+            zeros = [0] * len(order)
             h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players,
                       [self._seats[i] for i in order], button,  # type: ignore[misc]
-                      stacks=list(stacks), collected=[0] * len(order),
-                      returned=[0] * len(order))
+                      paid=list(zeros), round_bets=list(zeros), collected=list(zeros),
+                      returned=list(zeros))
             self._move_chips(h, "blind")
         self._button = button
         self._hand = h
@@ -714,12 +723,28 @@ class Holdem(SeatedTable):
         return ev
 
     def _move_chips(self, h: _Hand, reason: str) -> None:
-        """Mirror pokerkit's stacks in the wallet: what left a stack went into the pot."""
-        for p, handle in enumerate(h.players):
-            paid = h.stacks[p] - h.state.stacks[p]
+        """Mirror in the wallet what pokerkit's operations since the last call put in:
+        each blind, call, bet and raise goes from its stack into the hand's pot (journal
+        ``reason``). Read from the operations, not from the stacks: an action that ends
+        the hand has pokerkit pay the pots out in the same call, and the stacks then
+        show the payout, not the bet."""
+        ops = h.state.operations[h.moved:]
+        h.moved += len(ops)
+        for op in ops:
+            if isinstance(op, (pk.BlindOrStraddlePosting, pk.CheckingOrCalling)):
+                p, paid = op.player_index, op.amount
+            elif isinstance(op, pk.CompletionBettingOrRaisingTo):
+                p = op.player_index
+                paid = op.amount - h.round_bets[p]    # a bet or raise *to* op.amount
+            elif isinstance(op, pk.BetCollection):
+                h.round_bets = [0] * len(h.players)
+                continue
+            else:
+                continue
             if paid > 0:
-                self.wallet.stack_into_pot(h.id, handle, paid, reason)
-                h.stacks[p] = h.state.stacks[p]
+                h.round_bets[p] += paid
+                h.paid[p] += paid
+                self.wallet.stack_into_pot(h.id, h.players[p], paid, reason)
 
     def _act(self, handle: str, kind: type[act.Action], now: float, *,
              timeout: bool) -> list[Event]:
@@ -787,19 +812,42 @@ class Holdem(SeatedTable):
                     h.operations.append(Operation("muck", name))
                     ev.append(Event("muck", name))
             elif isinstance(op, pk.BetCollection):
-                for p, bet in enumerate(op.bets):
-                    h.collected[p] += bet
+                ev += self._collect(h)
             elif isinstance(op, pk.ChipsPulling):
-                back = h.uncalled(op.player_index)   # pokerkit pulls it with the pot
-                h.returned[op.player_index] += back
-                if op.amount == back:
-                    continue                          # only its own bet back: no win
-                data = {"amount": op.amount - back}
-                if h.state.hole_cards[op.player_index] and any(
+                p = op.player_index
+                # What the pots paid this player (pokerkit's pull also holds, when the
+                # others folded, the bets of the last round: said apart at the collection).
+                won = h.share(p)
+                if won <= 0:
+                    continue
+                data = {"amount": won, "pot": sum(h.collected)}
+                if h.state.hole_cards[p] and any(
                         o.kind == "show" and o.handle == name for o in h.operations):
-                    data |= self._made_hand(h, op.player_index)
+                    data |= self._made_hand(h, p)
                 h.operations.append(Operation("won", name, data))
                 ev.append(Event("won", name, data))
+        return ev
+
+    @staticmethod
+    def _collect(h: _Hand) -> list[Event]:
+        """A betting round's bets go into the pot (pokerkit's ``BetCollection``): each
+        player's bet up to the second-highest bet of the round is in the pot; what the
+        highest bet has above it nobody called, and it goes back to its bettor (a
+        ``returned`` event; the ledger journals it as ``return``). The poker convention,
+        whether the others folded (pokerkit then keeps the whole bet out of its pot and
+        gives it back with the pot) or could not match it all-in (pokerkit gives the excess
+        back at once): "p1 raises to 20, both blinds fold" puts 5 + 10 + 10 in the pot and
+        returns 10."""
+        bets = [h.unsettled(p) for p in range(len(h.players))]   # as the wallet paid them
+        called = sorted(bets)[-2] if len(bets) > 1 else 0
+        ev = []
+        for p, bet in enumerate(bets):
+            h.collected[p] += min(bet, called)
+            back = bet - min(bet, called)
+            if back > 0:
+                h.returned[p] += back
+                h.operations.append(Operation("return", h.players[p], {"amount": back}))
+                ev.append(Event("returned", h.players[p], {"amount": back}))
         return ev
 
     @staticmethod
@@ -863,11 +911,9 @@ class Holdem(SeatedTable):
         h = self._hand
         assert h is not None
         st = h.state
-        for p in range(len(h.players)):               # given back without a pull
-            h.returned[p] += h.uncalled(p)
-        shares = {handle: st.stacks[p] - h.stacks[p] - h.returned[p]
-                  for p, handle in enumerate(h.players)
-                  if st.stacks[p] - h.stacks[p] - h.returned[p] > 0}
+        for p in range(len(h.players)):     # a bet no collection took: back with the pot
+            h.returned[p] += h.unsettled(p)
+        shares = {handle: h.share(p) for p, handle in enumerate(h.players) if h.share(p) > 0}
         returns = {handle: h.returned[p] for p, handle in enumerate(h.players)
                    if h.returned[p]}
         history = {**self._history(h), "board": " ".join(self.community),
