@@ -644,3 +644,18 @@ def test_the_showdown_winner_wins_the_whole_pot_and_a_split_names_each_share(tmp
         "p1 wins 10 of the 20 CUBES in the pot with one pair (A# K+ K# Q- J*).",
         "p2 wins 10 of the 20 CUBES in the pot with one pair (A- K+ K# Q- J*)."]
     assert game.payouts() == {"p1": 10, "p2": 10}
+
+
+def test_every_seated_player_is_told_their_cards_and_one_not_dealt_in_has_none():
+    """The table names every seated player's hole cards (what the service sends each
+    screen): the last hand's until the next is dealt, then none for one who sits it out,
+    so that no screen keeps showing cards of a hand its player is not in."""
+    game, _ = table(3)
+    dealt = game.hands()
+    assert set(dealt) == {"p1", "p2", "p3"} and all(len(c) == 2 for c in dealt.values())
+    play(game, ("p1", FOLD), ("p2", FOLD))               # the big blind wins the blinds
+    assert game.street is Street.IDLE and game.hands() == dealt   # on show until the next
+    game.apply("p3", act.SitOut(out=True), 2.0)
+    game.tick(game.deadline())
+    assert game.game_id is not None and game.hands()["p3"] == ()
+    assert game.hands()["p1"] == game.hole_cards("p1") != dealt["p1"]

@@ -886,8 +886,8 @@ async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_langu
         await alice.wait_for("bob setzt sich mit 500 CUBES an den Tisch.")
 
         advance(5)
-        await alice.wait_for("Hand 1: alice hat den Button; Blinds 5/10.")
-        await bob.wait_for("Main 1 : alice a le bouton ; blinds 5/10.")
+        await alice.wait_for("Hand 1 (Spiel 1): alice hat den Button; Blinds 5/10.")
+        await bob.wait_for("Main 1 (partie 1) : alice a le bouton ; blinds 5/10.")
         await alice.wait_for("bob setzt den Big Blind (10).")
         await bob.wait_for("bob pose la grosse blind (10).")
         await alice.wait_for("[F] Aussteigen  [C] Mitgehen 5")
@@ -914,8 +914,10 @@ async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_langu
         await bob.send("f")
         await alice.wait_for("bob steigt aus.")
         await bob.wait_for("bob se couche.")
-        await alice.wait_for("alice gewinnt 40 CUBES.")
-        await bob.wait_for("alice gagne 40 CUBES.")
+        await alice.wait_for("Nicht gecallter Einsatz von 10 CUBES geht an alice zurück.")
+        await bob.wait_for("Mise non suivie de 10 CUBES rendue à alice.")
+        await alice.wait_for("alice gewinnt den Pot von 40 CUBES.")
+        await bob.wait_for("alice gagne le pot de 40 CUBES.")
         await alice.wait_for("[Chips 1.020]")
         await bob.wait_for("[tapis 480]")
 

@@ -732,9 +732,11 @@ def _holdem_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                     if reason == "idle" else _("{h} leaves the table."))
         return SYSTEM, text.format(h=h, cubes=n(cashed))
     if k == "hand":
-        return INFO, _("Hand {game}: {button} has the button; blinds {small}/{big}.").format(
-            game=d["game_id"], button=d["button"], small=n(d["small_blind"]),
-            big=n(d["big_blind"]))
+        # TRANSLATORS: {hand} counts this table's hands, {game} is the game record's number.
+        return INFO, _("Hand {hand} (game {game}): {button} has the button; blinds "
+                       "{small}/{big}.").format(
+            hand=n(d.get("hand", d["game_id"])), game=d["game_id"], button=d["button"],
+            small=n(d["small_blind"]), big=n(d["big_blind"]))
     if k == "blind":
         text = (_("{h} posts the small blind ({amount}).") if d["blind"] == "small"
                 else _("{h} posts the big blind ({amount})."))

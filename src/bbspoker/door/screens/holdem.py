@@ -31,12 +31,13 @@ from typing import TYPE_CHECKING
 from bbspoker.door import i18n
 from bbspoker.door.i18n import NP_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import street_name
+from bbspoker.door.messages import refusal, street_name
 from bbspoker.door.prompts import read_line
 from bbspoker.door.screens.draw40 import join_or_watch
 from bbspoker.door.screens.schiebe import (RowScreen, bottom_rows, command_area,
                                             command_lines, labelled)
 from bbspoker.rules import actions as act
+from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
 from bbspoker.table.service import TableSnapshot
 from bbspoker.text import clean_text, display_width, fit
@@ -158,6 +159,8 @@ class HoldemScreen(RowScreen):
         actions = self.snapshot.actions.get(self.handle, ())
         if char == "f" and act.Pass in actions:
             self._command(act.Pass())
+        elif char == "f" and act.CheckCall in actions:     # in turn, checking is free
+            self.error = refusal(RuleError("check_free"), self.t)
         elif char == "c" and act.CheckCall in actions:
             self._command(act.CheckCall())
         elif char == "r" and act.BetRaise in actions:
@@ -195,8 +198,8 @@ class HoldemScreen(RowScreen):
         title = "+- " + t.gettext("Limit Hold'em {small}/{big}: {table}").format(
             small=num(rules.small_bet), big=num(2 * rules.small_bet),
             table=clean_text(self.entry.name, 20)) + " "
-        where = " " + (t.gettext("Hand {game}, {street}").format(
-            game=board.game_id, street=street_name(board.street.value, t))
+        where = " " + (t.gettext("Hand {hand}, {street}").format(
+            hand=num(board.hand or board.game_id), street=street_name(board.street.value, t))
             if board is not None and board.game_id is not None
             else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
                                                            seats=rules.seats)) + " -+"
@@ -251,13 +254,18 @@ class HoldemScreen(RowScreen):
         board_label, you = clean_text(t.gettext("BOARD"), 7), clean_text(t.gettext("YOU"), 7)
         width = max(display_width(board_label), display_width(you)) + 2
         rows = [_row(" " + fit(board_label, width) + f"{cards}    {pot}")]
+        me = snap.seat_of(self.handle)
+        running = board is not None and board.game_id is not None
         if self.watching:
             rows.append(_row(" " + t.gettext("You are watching this table.")))
-        elif self.cards:
+        elif self.cards and me is not None and (me.dealt if running else not me.out):
+            # Your cards of the hand in play, or of the last one until the next is dealt.
             rows.append(_row(" " + fit(you, width) + " ".join(_box(c) for c in self.cards)))
         else:
-            me = snap.seat_of(self.handle)
-            why = (t.gettext("You sit out: [I] to come back.") if me is not None and me.out
+            why = (t.gettext("You sit out with no chips: [X] to leave, then buy in again.")
+                   if me is not None and me.out and not me.stack and not me.dealt
+                   else t.gettext("You sit out: [I] to come back.")
+                   if me is not None and me.out
                    else t.gettext("You are dealt in from the next hand."))
             rows.append(_row(" " + fit(you, width) + why))
         return rows
@@ -279,8 +287,9 @@ class HoldemScreen(RowScreen):
                             if first else
                             t.gettext("[R] raise to {amount}").format(amount=n(board.raise_to)))
             lines += command_lines(turn)
-        if act.SitOut in actions:
-            me = snap.seat_of(self.handle)
+        me = snap.seat_of(self.handle)
+        broke = me is not None and me.out and not me.stack and not me.dealt
+        if act.SitOut in actions and not broke:     # no chips: only [X] helps
             lines.append(t.gettext("[I] come back in") if me is not None and me.out
                          else t.gettext("[I] sit out from the next hand"))
         elif self.watching and self._may_sit():
