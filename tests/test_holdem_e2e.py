@@ -252,3 +252,40 @@ async def test_the_screen_numbers_hands_per_table_names_an_all_in_hand_and_a_bus
         assert "[I] come back in" not in "".join(busted["en"])
         assert "[ 7- ]" not in "".join(busted["en"]) and "[ 2# ]" not in "".join(busted["en"])
         assert "Du setzt ohne Chips aus: [X] zum Aufstehen" in "".join(busted["de"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_who_left_during_a_hand_and_comes_back_is_told_the_seat_is_still_theirs(
+        tmp_path, lang):
+    """A player who left during a hand and enters the table again before it ends is told
+    at once that the seat is still theirs until the hand ends, and may watch; they are
+    not asked to join and to buy in only to be refused ("already sitting")."""
+    from tests.test_i18n import _choose_language
+    words = {"en": ("You are still seated here until the hand in play ends", "Join the table?",
+                    "[W] Watch the game, any other key: back.", "You are watching Hold'em"),
+             "de": ("Du sitzt hier noch, bis die laufende Hand zu Ende ist",
+                    "An den Tisch setzen?", "[W] Zuschauen, andere Taste: zurück.",
+                    "Du schaust an Hold'em zu")}[lang]
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", RULES)]) as (
+            server, connect, advance):
+        clients = {h: await connect(h) for h in ("alice", "bob", "carol")}
+        for c in clients.values():
+            await sit(c, 500)
+        table = server.app.tables["holdem"].service.table
+        advance(5)
+        await wait_until(lambda: table.current is not None)
+        waiting = next(h for h in clients if h != table.current)  # out of turn: stays seated
+        c = clients[waiting]
+        await c.send("x")
+        await c.wait_for("(y/n)")
+        await c.send("y")
+        await c.wait_for("[Q] Quit")
+        assert waiting in table.handles and table.game_id is not None
+        if lang == "de":
+            await _choose_language(c, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+        await c.send("p")
+        await c.wait_for(words[0])
+        await c.wait_for(words[2])
+        assert words[1] not in c.text
+        await c.send("w")
+        await c.wait_for(words[3])

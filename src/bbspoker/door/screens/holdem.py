@@ -109,6 +109,21 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if names else t.gettext("Nobody is at this table right now."))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     idle = app.config.server.lobby_idle_timeout
+    me = snap.seat_of(session.handle)
+    if me is not None:
+        # Left during a hand they are still in: the seat and stack stay theirs until it
+        # ends (docs/rules.md), so there is no seat to join yet; they may watch it.
+        session.write(t.gettext("You are still seated here until the hand in play ends "
+                                "(stack {stack} CUBES); then you may sit down again.").format(
+            stack=n(me.stack)) + "\r\n" + t.gettext("[W] Watch the game, any other key: "
+                                                     "back. "))
+        try:
+            key = await session.read_key(idle)
+        except TimeoutError:
+            return
+        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
+            await HoldemScreen(session, app, entry, watching=True).run()
+        return
     if len(names) >= rules.seats:
         if snap.bots:
             session.write(t.gettext("All {seats} seats are taken; a computer player stands up "
