@@ -454,3 +454,24 @@ async def test_a_ban_or_a_kick_from_the_command_line_ends_the_session_at_once(tm
         assert server.app.tables["poker"].service.table.handles == ["alice"]
         assert server.app.find_online("bob") is None and server.app.find_online("carol") is None
         assert "[X] Exit the game" in alice.text               # alice plays on
+
+
+async def test_ones_own_revealed_hand_stays_on_show_after_the_game(world):
+    """docs/rules.md: revealed cards stay on show until the next game starts, one's own
+    hand as well as the opponents' (it used to turn face down when the game ended)."""
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await alice.send("s")
+    await bet(alice)
+    await bob.wait_for("[P] Pass")
+    await bob.send("p")
+    await bob.wait_for("Really pass? (y/n)")
+    await bob.send("y")
+    await alice.wait_for("[R] Reveal hand")      # the one left in has bet: showdown
+    await alice.send("r")
+    await alice.wait_for("alice wins the pot of 21 CUBES")
+    await alice.wait_for("as sealed)")
+    shown = {str(card) for card in ledger_hand(ledger, "alice")}
+    assert set(my_cards(alice)) == shown, alice.text
+    opponent = next(row for row in bob.text.splitlines() if "| alice " in row)
+    assert all(card in opponent for card in shown)          # as the others see it

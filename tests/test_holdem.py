@@ -519,14 +519,16 @@ def test_resync_takes_the_stacks_from_the_store_after_a_lost_commit():
 
 
 def test_an_uncalled_bet_is_given_back_not_won():
-    """Found by review: a bet nobody called came back as part of a "win" (stats counted it
-    as won, the message said 35 when the player won 15)."""
+    """The part of a bet nobody called comes back apart from the pot: p1 raises to 20
+    over the big blind's 10 and both blinds fold: the pot is 25 (5 + 10 + p1's 10 the big
+    blind matched) and the other 10 is returned, not won."""
     game, wallet = table(3)
     events = play(game, ("p1", RAISE), ("p2", FOLD), ("p3", FOLD))
-    assert [(e.handle, e.data["amount"]) for e in events if e.kind == "won"] == [("p1", 15)]
-    assert game.payouts() == {"p1": 15} and game.stack("p1") == 1015
+    assert [(e.kind, e.handle, e.data["amount"]) for e in events
+            if e.kind in ("won", "returned")] == [("returned", "p1", 10), ("won", "p1", 25)]
+    assert game.payouts() == {"p1": 25} and game.stack("p1") == 1015
     moves = [(h, a, r) for gid, _, h, a, r in wallet.stack_moves if gid == 1 and a > 0]
-    assert moves == [("p1", 15, "win"), ("p1", 20, "return")]
+    assert moves == [("p1", 25, "win"), ("p1", 10, "return")]
     assert wallet.total() == 3000
 
 
@@ -557,3 +559,103 @@ async def test_a_key_meant_for_a_turn_the_clock_played_does_not_land_on_the_next
     await service.submit(bb, act.Leave(), turn=(seen.current, seen.deadline))
     assert table.current != bb     # seating is never refused: the leaver checked the flop
     task.cancel()
+
+
+def _ledger_table(tmp_path, n: int, deck: list[str] | None = None) -> tuple:
+    """(game, ledger): ``n`` players p1..pn with 1,000 CUBES each in a SQLite ledger,
+    seated with 1,000 at a 10/20 table "hold"; the first hand dealt (button p1)."""
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    ledger = Ledger(tmp_path / "pots.db")
+    handles = [f"p{i + 1}" for i in range(n)]
+    for h in handles:
+        ledger.create_account(h, None, 1000)
+    game = Holdem(TableWallet(ledger, "hold"), HoldemRules(), rng=random.Random(n),
+                  deck=None if deck is None else (lambda seal, gid: list(deck)))
+    for h in handles:
+        game.apply(h, act.Sit(buy_in=1000), 0.0)
+    game.tick(game.deadline())
+    return game, ledger
+
+
+def _lines(events: list, lang: str = "en") -> list[str]:
+    """The message-area lines of the pots won and the bets returned among ``events``."""
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.messages import describe_event
+    t = translator(lang)
+    return [line[1] for e in events if e.kind in ("won", "returned")
+            and (line := describe_event(e, t)) is not None]
+
+
+def test_a_raise_nobody_calls_wins_the_pot_and_only_its_uncalled_part_comes_back(tmp_path):
+    """Blinds 5/10; p1 raises to 20 and both blinds fold. The big blind's 10 matched 10
+    of the raise: the pot is 5 + 10 + 10 = 25 and the uncalled 10 goes back. The
+    message, the journal, the record and the stats say the same: a pot of 25 taken
+    (as a draw40 pot counts the winner's own stake), 10 returned, 10 paid in."""
+    from bbspoker.door.messages import describe_operation
+    game, ledger = _ledger_table(tmp_path, 3)
+    gid = game.game_id
+    events = play(game, ("p1", RAISE), ("p2", FOLD), ("p3", FOLD))
+    assert _lines(events) == ["Uncalled bet of 10 CUBES returned to p1.",
+                                   "p1 wins the pot of 25 CUBES."]
+    assert _lines(events, "de") == ["Nicht gecallter Einsatz von 10 CUBES geht an p1 "
+                                         "zurück.", "p1 gewinnt den Pot von 25 CUBES."]
+    assert game.payouts() == {"p1": 25} and game.stack("p1") == 1015
+    ledger.commit_pending()
+    rows = [(r.handle, r.amount, r.reason) for r in ledger.journal_since(0)
+            if r.game_id == gid and r.amount > 0]
+    assert rows == [("p1", 25, "win"), ("p1", 10, "return")]
+    record = [describe_operation(op) for op in ledger.game(gid).history["operations"]]
+    assert record[-2:] == ["uncalled bet of 10 CUBES returned to p1",
+                           "p1 wins the pot of 25 CUBES"]
+    (p1,) = ledger.stats("p1")
+    assert (p1.won, p1.cubes_won, p1.cubes_paid, p1.net, p1.biggest_pot) == (1, 25, 10, 15, 25)
+    (p3,) = ledger.stats("p3")
+    assert (p3.won, p3.cubes_won, p3.cubes_paid, p3.net) == (0, 0, 10, -10)
+    ledger.close()
+
+
+def test_the_showdown_winner_wins_the_whole_pot_and_a_split_names_each_share(tmp_path):
+    """The message names the pot taken, the winner's own bets in it as in every pot
+    ("p1 wins the pot of 145 CUBES"), and the stats count the same 135 as CUBES won
+    against the 70 p1 paid in. Equal hands split: each takes half of the pot."""
+    deck = stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h")
+    game, ledger = _ledger_table(tmp_path, 3, deck)
+    play(game, ("p1", CALL), ("p2", FOLD), ("p3", CALL), ("p3", CALL), ("p1", CALL),
+         ("p3", RAISE), ("p1", RAISE), ("p3", CALL))
+    events = play(game, ("p3", CALL), ("p1", RAISE), ("p3", CALL))
+    assert _lines(events) == ["p1 wins the pot of 145 CUBES with three of a kind "
+                              "(A+ A# A* K# 4-)."]
+    assert _lines(events, "fr") == ["p1 gagne le pot de 145 CUBES avec une tierce "
+                                    "(A+ A# A* K# 4-)."]
+    ledger.commit_pending()
+    (p1,) = ledger.stats("p1")
+    assert (p1.cubes_won, p1.cubes_paid, p1.net, p1.biggest_pot) == (145, 70, 75, 145)
+    (p3,) = ledger.stats("p3")          # the call that ended the hand is journaled too
+    assert (p3.won, p3.cubes_won, p3.cubes_paid, p3.net) == (0, 0, 70, -70)
+    assert ledger.verify() == []
+    ledger.close()
+
+    game, _ = table(2, deck=stacked(["Ac2d", "Ad3c"], "KsKdQcJh9s"))   # both: K K A Q J
+    events = []
+    while game.street is not Street.IDLE:
+        events += play(game, (game.current, CALL))
+    assert sorted(_lines(events)) == [
+        "p1 wins 10 of the 20 CUBES in the pot with one pair (A# K+ K# Q- J*).",
+        "p2 wins 10 of the 20 CUBES in the pot with one pair (A- K+ K# Q- J*)."]
+    assert game.payouts() == {"p1": 10, "p2": 10}
+
+
+def test_every_seated_player_is_told_their_cards_and_one_not_dealt_in_has_none():
+    """The table names every seated player's hole cards (what the service sends each
+    screen): the last hand's until the next is dealt, then none for one who sits it out,
+    so that no screen keeps showing cards of a hand its player is not in."""
+    game, _ = table(3)
+    dealt = game.hands()
+    assert set(dealt) == {"p1", "p2", "p3"} and all(len(c) == 2 for c in dealt.values())
+    play(game, ("p1", FOLD), ("p2", FOLD))               # the big blind wins the blinds
+    assert game.street is Street.IDLE and game.hands() == dealt   # on show until the next
+    game.apply("p3", act.SitOut(out=True), 2.0)
+    game.tick(game.deadline())
+    assert game.game_id is not None and game.hands()["p3"] == ()
+    assert game.hands()["p1"] == game.hole_cards("p1") != dealt["p1"]

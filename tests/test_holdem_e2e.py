@@ -73,7 +73,7 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
 
         advance(5)                                  # the first hand, 5 s after the second sat
         for c in clients.values():
-            await c.wait_for("Hand 1: alice has the button; blinds 5/10.")
+            await c.wait_for("Hand 1 (game 1): alice has the button; blinds 5/10.")
             await c.wait_for("Deck sealed:")
         # Each player sees their own two hole cards and nobody else's.
         for h, c in clients.items():
@@ -115,7 +115,7 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
         await wait_until(lambda: table.current is not None)
         idle = table.current
         for c in clients.values():
-            await c.wait_for("Hand 2:")
+            await c.wait_for("Hand 2 (game 2):")
         # Everyone sees the clock of the turn count down, second by second, with no
         # table update meanwhile (each screen's clock ticks on its own).
         advance(15)
@@ -145,7 +145,7 @@ async def test_a_person_plays_hold_em_against_computer_players(tmp_path):
         await alice.send("y")
         await alice.wait_for("Buy in with how many CUBES")
         await alice.send("\r")
-        await alice.wait_for("Hand 1:")                    # bots play for a person only
+        await alice.wait_for("Hand 1 (game 1):")            # bots play for a person only
         while table.game_id == 1:
             if table.current == "alice":
                 await press(server, {"alice": alice}, lambda legal: "c")
@@ -193,3 +193,99 @@ async def test_who_leaves_during_a_hand_sees_the_stack_still_at_the_table(tmp_pa
         await wait_until(lambda: ledger.stack(waiting, table="holdem") == 0)
         assert ledger.stacks_of(waiting) == {} and ledger.balance(waiting) > 500
         assert ledger.verify() == []
+
+
+async def test_the_screen_numbers_hands_per_table_names_an_all_in_hand_and_a_bust():
+    """What a Hold'em player sees through a hand (the screen with a fake session): the
+    hands are numbered at this table from 1 (the ledger's game id, here 2, is named in
+    the hand line for ``games show``); ``F`` when checking is free says why nothing
+    happened; the hands shown at an all-in before the board is out are named once it is;
+    a player who lost their last chip sits out and is told so, not shown the cards of
+    the hand they lost. In English and German."""
+    import random
+
+    from bbspoker.door.messages import describe_event
+    from bbspoker.door.screens.holdem import HoldemScreen
+    from bbspoker.rules.holdem import Holdem, HoldemRules
+    from bbspoker.rules.money import SYSTEM
+    from bbspoker.store.wallet import MemoryWallet
+    from tests.test_holdem import stacked
+    from tests.test_i18n import _Entry, _screens, _service, _settle, _shown
+    rules = HoldemRules(seats=9, small_bet=10, buy_in_min=20, buy_in_max=1000)
+    wallet = MemoryWallet({"alice": 1000, "Nicolas": 1000, SYSTEM: 0})
+    wallet.open_game(["someone"], "another table's game")      # game 1 is not this table's
+    # The button (alice) is dealt second: Nicolas 7c 2d, alice As Ad; board K K 4 3 9.
+    deck = stacked(["7c2d", "AsAd"], "KhKd4c3s9h")
+    game = Holdem(wallet, rules, rng=random.Random(3), deck=lambda seal, gid: list(deck))
+    async with _service(game) as (service, clock):
+        entry = _Entry(service, rules)
+        await service.call("alice", act.Sit(buy_in=1000))
+        await service.call("Nicolas", act.Sit(buy_in=20))
+        screens = {h: _screens(HoldemScreen, entry, h) for h in ("alice", "Nicolas")}
+        news = service.bus.subscribe(maxsize=1000)                 # the message area's
+        clock.advance(5)
+        await _settle(service, lambda s: s.current == "alice")
+        assert game.game_id == 2
+        await service.call("alice", act.CheckCall())              # the small blind completes
+        await _settle(service, lambda s: s.current == "Nicolas")
+        nicolas = _shown(screens["Nicolas"], lambda s: s._game_key("f"))
+        assert "Hand 1, preflop -+" in nicolas["en"][0]
+        assert "Hand 1, Preflop -+" in nicolas["de"][0]
+        assert "Checking costs nothing here: check ([C])" in "".join(nicolas["en"])
+        assert "Checken kostet hier nichts" in "".join(nicolas["de"])
+        assert game.street.value == "preflop" and game.current == "Nicolas"    # no fold
+        await service.call("Nicolas", act.BetRaise())              # all-in for his 20
+        await service.call("alice", act.CheckCall())
+        await _settle(service, lambda s: s.board.game_id is None)
+        lines = [line[1] for item in news.drain() if hasattr(item, "event")
+                 and (line := describe_event(item.event)) is not None]
+        assert "Hand 1 (game 2): alice has the button; blinds 5/10." in lines
+        assert [text for text in lines if "(board " in text] == [    # the all-in's runout
+            "FLOP: K* K# 4-   (board K* K# 4-)", "TURN: 3+   (board K* K# 4- 3+)",
+            "RIVER: 9*   (board K* K# 4- 3+ 9*)"]
+        shows = [text for text in lines if " shows " in text]
+        assert shows == ["Nicolas shows 7- 2# with one pair (K* K# 9* 7- 4-).",
+                         "alice shows A+ A# with two pairs (A+ A# K* K# 9*)."], lines
+        busted = _shown(screens["Nicolas"])
+        assert "You sit out with no chips: [X] to leave, then buy in again." in "".join(
+            busted["en"])
+        assert "[I] come back in" not in "".join(busted["en"])
+        assert "[ 7- ]" not in "".join(busted["en"]) and "[ 2# ]" not in "".join(busted["en"])
+        assert "Du setzt ohne Chips aus: [X] zum Aufstehen" in "".join(busted["de"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_who_left_during_a_hand_and_comes_back_is_told_the_seat_is_still_theirs(
+        tmp_path, lang):
+    """A player who left during a hand and enters the table again before it ends is told
+    at once that the seat is still theirs until the hand ends, and may watch; they are
+    not asked to join and to buy in only to be refused ("already sitting")."""
+    from tests.test_i18n import _choose_language
+    words = {"en": ("You are still seated here until the hand in play ends", "Join the table?",
+                    "[W] Watch the game, any other key: back.", "You are watching Hold'em"),
+             "de": ("Du sitzt hier noch, bis die laufende Hand zu Ende ist",
+                    "An den Tisch setzen?", "[W] Zuschauen, andere Taste: zurück.",
+                    "Du schaust an Hold'em zu")}[lang]
+    async with table_world(tmp_path, tables=[("holdem", "Hold'em", "holdem", RULES)]) as (
+            server, connect, advance):
+        clients = {h: await connect(h) for h in ("alice", "bob", "carol")}
+        for c in clients.values():
+            await sit(c, 500)
+        table = server.app.tables["holdem"].service.table
+        advance(5)
+        await wait_until(lambda: table.current is not None)
+        waiting = next(h for h in clients if h != table.current)  # out of turn: stays seated
+        c = clients[waiting]
+        await c.send("x")
+        await c.wait_for("(y/n)")
+        await c.send("y")
+        await c.wait_for("[Q] Quit")
+        assert waiting in table.handles and table.game_id is not None
+        if lang == "de":
+            await _choose_language(c, "2", "Die Tür spricht jetzt Deutsch mit dir.")
+        await c.send("p")
+        await c.wait_for(words[0])
+        await c.wait_for(words[2])
+        assert words[1] not in c.text
+        await c.send("w")
+        await c.wait_for(words[3])

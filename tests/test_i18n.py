@@ -807,10 +807,21 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
         return {lang: describe_event(Event(kind, handle, data), translator(lang))[1]
                 for lang in LANGUAGES}
 
-    won = say("won", {"amount": 1250, "hand": "TWO_PAIR", "best": "A+ A* 5# 5- K+"})
-    assert won == {"en": "bob wins 1,250 CUBES with two pairs (A+ A* 5# 5- K+).",
-                   "de": "bob gewinnt 1.250 CUBES mit zwei Paaren (A+ A* 5# 5- K+).",
-                   "fr": "bob gagne 1\xa0250 CUBES avec deux paires (A+ A* 5# 5- K+)."}
+    won = say("won", {"amount": 1250, "pot": 1250, "hand": "TWO_PAIR",
+                      "best": "A+ A* 5# 5- K+"})
+    assert won == {"en": "bob wins the pot of 1,250 CUBES with two pairs (A+ A* 5# 5- K+).",
+                   "de": "bob gewinnt den Pot von 1.250 CUBES mit zwei Paaren "
+                         "(A+ A* 5# 5- K+).",
+                   "fr": "bob gagne le pot de 1\xa0250 CUBES avec deux paires "
+                         "(A+ A* 5# 5- K+)."}
+    assert say("won", {"amount": 625, "pot": 1250}) == {
+        "en": "bob wins 625 of the 1,250 CUBES in the pot.",
+        "de": "bob gewinnt 625 der 1.250 CUBES im Pot.",
+        "fr": "bob gagne 625 des 1\xa0250 CUBES du pot."}
+    assert say("returned", {"amount": 1}) == {
+        "en": "Uncalled bet of 1 CUBE returned to bob.",
+        "de": "Nicht gecallter Einsatz von 1 CUBE geht an bob zurück.",
+        "fr": "Mise non suivie de 1 CUBE rendue à bob."}
     shown = say("show", {"cards": ["J+", "Q+"], "hand": "STRAIGHT", "best": "Q+ J+ 10* 9* 8#"})
     assert shown["de"] == "bob zeigt J+ Q+ mit einer Straße (Q+ J+ 10* 9* 8#)."
     assert shown["fr"] == "bob montre J+ Q+ avec une suite (Q+ J+ 10* 9* 8#)."
@@ -876,8 +887,8 @@ async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_langu
         await alice.wait_for("bob setzt sich mit 500 CUBES an den Tisch.")
 
         advance(5)
-        await alice.wait_for("Hand 1: alice hat den Button; Blinds 5/10.")
-        await bob.wait_for("Main 1 : alice a le bouton ; blinds 5/10.")
+        await alice.wait_for("Hand 1 (Spiel 1): alice hat den Button; Blinds 5/10.")
+        await bob.wait_for("Main 1 (partie 1) : alice a le bouton ; blinds 5/10.")
         await alice.wait_for("bob setzt den Big Blind (10).")
         await bob.wait_for("bob pose la grosse blind (10).")
         await alice.wait_for("[F] Aussteigen  [C] Mitgehen 5")
@@ -904,8 +915,10 @@ async def test_a_german_and_a_french_player_play_hold_em_each_in_their_own_langu
         await bob.send("f")
         await alice.wait_for("bob steigt aus.")
         await bob.wait_for("bob se couche.")
-        await alice.wait_for("alice gewinnt 40 CUBES.")
-        await bob.wait_for("alice gagne 40 CUBES.")
+        await alice.wait_for("Nicht gecallter Einsatz von 10 CUBES geht an alice zurück.")
+        await bob.wait_for("Mise non suivie de 10 CUBES rendue à alice.")
+        await alice.wait_for("alice gewinnt den Pot von 40 CUBES.")
+        await bob.wait_for("alice gagne le pot de 40 CUBES.")
         await alice.wait_for("[Chips 1.020]")
         await bob.wait_for("[tapis 480]")
 

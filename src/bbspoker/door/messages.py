@@ -651,9 +651,10 @@ def _schiebe_operation(op: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- fixed-limit Hold'em
 
 _HOLDEM_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "board", "show",
-                            "muck", "hand_over", "leaving", "sit_out", "sit_in", "busted",
-                            "seat_refused"})
-_HOLDEM_OPERATIONS = frozenset({"fold", "check", "call", "raise", "board", "show", "muck"})
+                            "muck", "returned", "hand_over", "leaving", "sit_out", "sit_in",
+                            "busted", "seat_refused"})
+_HOLDEM_OPERATIONS = frozenset({"fold", "check", "call", "raise", "board", "show", "muck",
+                                "return"})
 
 #: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them after
 #: "with" (``(context, text)`` for :meth:`~bbspoker.door.i18n.Translator.pgettext`: the
@@ -695,6 +696,28 @@ def _made(d: Mapping[str, Any]) -> str:
     return f" with {holdem_hand(d['hand'])} ({d.get('best', '')})"
 
 
+def _holdem_won(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    """A Hold'em pot taken (a ``won`` event or record line): ``amount`` CUBES of the hand's
+    ``pot`` (both with the winner's own bets in them, as every pot is counted; an uncalled
+    bet is neither: it is said apart). The whole pot: "alice wins the pot of 70 CUBES";
+    a share of it (a split, a side pot): "bob wins 35 of the 70 CUBES in the pot"; with
+    the made hand when it was shown."""
+    n = t.number
+    cubes, pot = d["amount"], d.get("pot", d["amount"])
+    if not d.get("hand"):
+        if cubes >= pot:
+            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
+        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
+            h=h, cubes=n(cubes), pot=n(pot))
+    hand, best = holdem_hand(d["hand"], t), d.get("best", "")
+    if cubes >= pot:
+        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
+            h=h, pot=n(pot), hand=hand, best=best)
+    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
+                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
+                                         best=best)
+
+
 def _holdem_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """The message-area line of a Hold'em event (``rules/holdem/game.py``) in ``t``'s
     language."""
@@ -718,9 +741,11 @@ def _holdem_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                     if reason == "idle" else _("{h} leaves the table."))
         return SYSTEM, text.format(h=h, cubes=n(cashed))
     if k == "hand":
-        return INFO, _("Hand {game}: {button} has the button; blinds {small}/{big}.").format(
-            game=d["game_id"], button=d["button"], small=n(d["small_blind"]),
-            big=n(d["big_blind"]))
+        # TRANSLATORS: {hand} counts this table's hands, {game} is the game record's number.
+        return INFO, _("Hand {hand} (game {game}): {button} has the button; blinds "
+                       "{small}/{big}.").format(
+            hand=n(d.get("hand", d["game_id"])), game=d["game_id"], button=d["button"],
+            small=n(d["small_blind"]), big=n(d["big_blind"]))
     if k == "blind":
         text = (_("{h} posts the small blind ({amount}).") if d["blind"] == "small"
                 else _("{h} posts the big blind ({amount})."))
@@ -749,11 +774,12 @@ def _holdem_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
             best=d.get("best", ""))
     if k == "muck":
         return SYSTEM, _("{h} does not show.").format(h=h)
+    if k == "returned":
+        return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
+                                  "Uncalled bet of {cubes} CUBES returned to {h}.",
+                                  d["amount"]).format(h=h, cubes=n(d["amount"]))
     if k == "won":
-        if not d.get("hand"):
-            return SYSTEM, _("{h} wins {cubes} CUBES.").format(h=h, cubes=n(d["amount"]))
-        return SYSTEM, _("{h} wins {cubes} CUBES with {hand} ({best}).").format(
-            h=h, cubes=n(d["amount"]), hand=holdem_hand(d["hand"], t), best=d.get("best", ""))
+        return SYSTEM, _holdem_won(h, d, t)
     if k == "leaving":
         return SYSTEM, _("{h} leaves after this hand.").format(h=h)
     if k == "sit_out":
@@ -792,4 +818,9 @@ def _holdem_operation(op: Mapping[str, Any]) -> str:
         return f"{h} shows {op['cards']}{_made(op)}"
     if kind == "muck":
         return f"{h} does not show"
-    return f"{h} wins {op['amount']:,} CUBES{_made(op)}"
+    if kind == "return":
+        return f"uncalled bet of {op['amount']:,} CUBES returned to {h}"
+    pot = op.get("pot", op["amount"])
+    if op["amount"] >= pot:
+        return f"{h} wins the pot of {pot:,} CUBES{_made(op)}"
+    return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{_made(op)}"

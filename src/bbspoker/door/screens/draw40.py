@@ -698,6 +698,10 @@ class PokerScreen:
                 message = self.t.gettext("You are out of this game. You may join the next game.")
             else:
                 message = self.t.gettext("A game is running. You may join the next game.")
+        elif me is not None and me.revealed:
+            # Revealed cards stay on show until the next game starts: one's own too, as
+            # the seat shows them to everyone (not the hand last sent, which may be gone).
+            my_cards = me.revealed
         if self.watching:
             commands = _command_lines(self.t, (TAKE_SEAT,) if self._may_sit() else ())
         else:

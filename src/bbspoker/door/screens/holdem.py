@@ -31,12 +31,13 @@ from typing import TYPE_CHECKING
 from bbspoker.door import i18n
 from bbspoker.door.i18n import NP_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import street_name
+from bbspoker.door.messages import refusal, street_name
 from bbspoker.door.prompts import read_line
 from bbspoker.door.screens.draw40 import join_or_watch
 from bbspoker.door.screens.schiebe import (RowScreen, bottom_rows, command_area,
                                             command_lines, labelled)
 from bbspoker.rules import actions as act
+from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
 from bbspoker.table.service import TableSnapshot
 from bbspoker.text import clean_text, display_width, fit
@@ -108,6 +109,21 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if names else t.gettext("Nobody is at this table right now."))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     idle = app.config.server.lobby_idle_timeout
+    me = snap.seat_of(session.handle)
+    if me is not None:
+        # Left during a hand they are still in: the seat and stack stay theirs until it
+        # ends (docs/rules.md), so there is no seat to join yet; they may watch it.
+        session.write(t.gettext("You are still seated here until the hand in play ends "
+                                "(stack {stack} CUBES); then you may sit down again.").format(
+            stack=n(me.stack)) + "\r\n" + t.gettext("[W] Watch the game, any other key: "
+                                                     "back. "))
+        try:
+            key = await session.read_key(idle)
+        except TimeoutError:
+            return
+        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
+            await HoldemScreen(session, app, entry, watching=True).run()
+        return
     if len(names) >= rules.seats:
         if snap.bots:
             session.write(t.gettext("All {seats} seats are taken; a computer player stands up "
@@ -158,6 +174,8 @@ class HoldemScreen(RowScreen):
         actions = self.snapshot.actions.get(self.handle, ())
         if char == "f" and act.Pass in actions:
             self._command(act.Pass())
+        elif char == "f" and act.CheckCall in actions:     # in turn, checking is free
+            self.error = refusal(RuleError("check_free"), self.t)
         elif char == "c" and act.CheckCall in actions:
             self._command(act.CheckCall())
         elif char == "r" and act.BetRaise in actions:
@@ -195,8 +213,8 @@ class HoldemScreen(RowScreen):
         title = "+- " + t.gettext("Limit Hold'em {small}/{big}: {table}").format(
             small=num(rules.small_bet), big=num(2 * rules.small_bet),
             table=clean_text(self.entry.name, 20)) + " "
-        where = " " + (t.gettext("Hand {game}, {street}").format(
-            game=board.game_id, street=street_name(board.street.value, t))
+        where = " " + (t.gettext("Hand {hand}, {street}").format(
+            hand=num(board.hand or board.game_id), street=street_name(board.street.value, t))
             if board is not None and board.game_id is not None
             else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
                                                            seats=rules.seats)) + " -+"
@@ -251,13 +269,18 @@ class HoldemScreen(RowScreen):
         board_label, you = clean_text(t.gettext("BOARD"), 7), clean_text(t.gettext("YOU"), 7)
         width = max(display_width(board_label), display_width(you)) + 2
         rows = [_row(" " + fit(board_label, width) + f"{cards}    {pot}")]
+        me = snap.seat_of(self.handle)
+        running = board is not None and board.game_id is not None
         if self.watching:
             rows.append(_row(" " + t.gettext("You are watching this table.")))
-        elif self.cards:
+        elif self.cards and me is not None and (me.dealt if running else not me.out):
+            # Your cards of the hand in play, or of the last one until the next is dealt.
             rows.append(_row(" " + fit(you, width) + " ".join(_box(c) for c in self.cards)))
         else:
-            me = snap.seat_of(self.handle)
-            why = (t.gettext("You sit out: [I] to come back.") if me is not None and me.out
+            why = (t.gettext("You sit out with no chips: [X] to leave, then buy in again.")
+                   if me is not None and me.out and not me.stack and not me.dealt
+                   else t.gettext("You sit out: [I] to come back.")
+                   if me is not None and me.out
                    else t.gettext("You are dealt in from the next hand."))
             rows.append(_row(" " + fit(you, width) + why))
         return rows
@@ -279,8 +302,9 @@ class HoldemScreen(RowScreen):
                             if first else
                             t.gettext("[R] raise to {amount}").format(amount=n(board.raise_to)))
             lines += command_lines(turn)
-        if act.SitOut in actions:
-            me = snap.seat_of(self.handle)
+        me = snap.seat_of(self.handle)
+        broke = me is not None and me.out and not me.stack and not me.dealt
+        if act.SitOut in actions and not broke:     # no chips: only [X] helps
             lines.append(t.gettext("[I] come back in") if me is not None and me.out
                          else t.gettext("[I] sit out from the next hand"))
         elif self.watching and self._may_sit():

@@ -121,8 +121,9 @@ class GameView:
       - ``player_message``: when set, this text (e.g. ``"You may join the next
         game."``) is shown instead of cards, wrapped over the six rows;
       - else ``my_cards``: your cards face up, sorted by rank, highest at the
-        right (``cards.sort_hand``); the cards in ``discards`` are drawn face
-        down (selected for discard, chapter 2 "Discarding interval");
+        right (``cards.sort_hand``): in a game, or after it the hand you revealed
+        (on show until the next game starts); the cards in ``discards`` are drawn
+        face down (selected for discard, chapter 2 "Discarding interval");
       - else (``my_cards`` is ``None``) five cards face down: no game.
     Region (4), command area:
       - ``commands``: the lines of commands valid now, e.g. ``"[B] Place bet"``,

@@ -171,7 +171,8 @@ class HoldemTable:
     ``pots`` of finished betting rounds (main first) and ``pot_total`` (CUBES in play, or
     ``None`` with no hand), the ``button``'s handle, what the player in turn may do:
     ``to_call`` (0: check) and ``raise_to`` (``None``: no bet or raise), the blinds and
-    bets of the table, and the running hand's ``game_id``."""
+    bets of the table, and the running hand's ``game_id`` (the ledger's, for ``games
+    show``) and ``hand`` number at this table (1, 2, ... since the table was set up)."""
 
     street: Street
     community: tuple[str, ...]
@@ -185,6 +186,7 @@ class HoldemTable:
     small_bet: int
     big_bet: int
     game_id: int | None
+    hand: int | None = None
 
 
 @dataclass(eq=False)
@@ -197,6 +199,7 @@ class _Seat:
     timeouts: int = 0
     idle_streak: int = 0
     shown: tuple[str, ...] | None = None
+    hole: tuple[str, ...] = ()    # hole cards of the running or last hand dealt in
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -214,18 +217,29 @@ class _Hand:
     seats: list[_Seat]              # their seats as dealt (a seat left and taken again by
                                     # the same handle in the hand is another object)
     button: int
+    number: int = 0                 # the hand's number at this table (1, 2, ...)
     operations: list[Operation] = field(default_factory=list)
     seen: int = 0                   # pokerkit operations already turned into events
-    stacks: list[int] = field(default_factory=list)   # pokerkit stacks as the wallet has them
+    early_shows: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+                                    # (player, cards) shown before the board was out
+    moved: int = 0                  # pokerkit operations already paid in the wallet
+    paid: list[int] = field(default_factory=list)       # blinds and bets the wallet moved
+    round_bets: list[int] = field(default_factory=list)  # of which this betting round's
     collected: list[int] = field(default_factory=list)  # bets that went into the pots
     returned: list[int] = field(default_factory=list)   # uncalled bets told back so far
     turn_since: float = 0.0
 
-    def uncalled(self, p: int) -> int:
-        """What player ``p`` paid in and no pot took (an uncalled bet, given back), and
-        was not yet told back."""
-        paid = self.state.starting_stacks[p] - self.stacks[p]
-        return max(0, paid - self.collected[p] - self.returned[p])
+    def unsettled(self, p: int) -> int:
+        """What player ``p`` paid in (CUBES) that is neither in a pot nor given back yet:
+        their bets of the betting round in play."""
+        return max(0, self.paid[p] - self.collected[p] - self.returned[p])
+
+    def share(self, p: int) -> int:
+        """What player ``p`` took from the pots (CUBES; once the hand is over): their
+        stack now, less what they came with, plus what they paid in, less what came
+        back uncalled."""
+        st = self.state
+        return st.stacks[p] - st.starting_stacks[p] + self.paid[p] - self.returned[p]
 
 
 class Holdem(SeatedTable):
@@ -262,6 +276,7 @@ class Holdem(SeatedTable):
         self._payouts: dict[str, int] = {}
         self._board: tuple[str, ...] = ()
         self._dealing = True
+        self._hands_dealt = 0          # hands dealt at this table: the next one's number - 1
 
     # ------------------------------------------------------------------ queries
 
@@ -400,8 +415,11 @@ class Holdem(SeatedTable):
         return {h: self.legal_actions(h, 0.0) for h in self.handles}
 
     def hands(self) -> dict[str, tuple[str, ...]]:
-        """``{handle: hole cards}`` of the players holding cards in the running hand."""
-        return {h: cards for h in self.handles if (cards := self.hole_cards(h))}
+        """``{handle: hole cards}`` of every seated player: the two cards dealt in the
+        running hand, else in the last hand until the next is dealt (as the board of the
+        last hand stays); ``()`` for one not dealt in (they sat down since, or sit out).
+        Every seated player is named, so a screen is told when its cards are gone."""
+        return {s.handle: s.hole for s in self._seats if s is not None}
 
     def board(self) -> HoldemTable:
         """The public table beyond the seats (:class:`HoldemTable`), for the screens."""
@@ -411,7 +429,8 @@ class Holdem(SeatedTable):
                            self.raise_to(current) if current else None,
                            self.rules.small_blind, self.rules.big_blind,
                            self.rules.small_bet, self.rules.big_bet,
-                           self._hand.id if self._hand else None)
+                           self._hand.id if self._hand else None,
+                           self._hand.number if self._hand else None)
 
     def deadline(self) -> float | None:
         """When the turn in play times out, or when the next hand is dealt, or ``None``."""
@@ -684,20 +703,24 @@ class Holdem(SeatedTable):
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
             state = self.rules.game()(stacks, len(order))
+            zeros = [0] * len(order)
             h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players,
                       [self._seats[i] for i in order], button,  # type: ignore[misc]
-                      stacks=list(stacks), collected=[0] * len(order),
-                      returned=[0] * len(order))
+                      number=self._hands_dealt + 1, paid=list(zeros),
+                      round_bets=list(zeros), collected=list(zeros), returned=list(zeros))
             self._move_chips(h, "blind")
+        self._hands_dealt = h.number
         self._button = button
         self._hand = h
         for s in self._seats:
             if s is not None:
                 s.shown = None
+                s.hole = ()
                 s.turns = s.timeouts = 0
         self._board = ()
         ev = [Event("hand", None, {
-            "game_id": gid, "button": self._seats[button].handle,   # type: ignore[union-attr]
+            "game_id": gid, "hand": h.number,
+            "button": self._seats[button].handle,   # type: ignore[union-attr]
             "small_blind": self.rules.small_blind, "big_blind": self.rules.big_blind,
             "players": players}),
             Event("sealed", None, {"game_id": gid, "commitment": seal.commitment,
@@ -716,19 +739,36 @@ class Holdem(SeatedTable):
                 card = h.deck.pop()
                 state.deal_hole(to_standard(card))
                 dealt[p].append(card)
-        for handle, cards in zip(players, dealt):
+        for seat, handle, cards in zip(h.seats, players, dealt):
+            seat.hole = tuple(cards)
             h.operations.append(Operation("deal", handle, {"cards": " ".join(cards)}))
             ev.append(Event("hole", handle, {"cards": tuple(cards)}, to=handle))
         ev += self._after(now)
         return ev
 
     def _move_chips(self, h: _Hand, reason: str) -> None:
-        """Mirror pokerkit's stacks in the wallet: what left a stack went into the pot."""
-        for p, handle in enumerate(h.players):
-            paid = h.stacks[p] - h.state.stacks[p]
+        """Mirror in the wallet what pokerkit's operations since the last call put in:
+        each blind, call, bet and raise goes from its stack into the hand's pot (journal
+        ``reason``). Read from the operations, not from the stacks: an action that ends
+        the hand has pokerkit pay the pots out in the same call, and the stacks then
+        show the payout, not the bet."""
+        ops = h.state.operations[h.moved:]
+        h.moved += len(ops)
+        for op in ops:
+            if isinstance(op, (pk.BlindOrStraddlePosting, pk.CheckingOrCalling)):
+                p, paid = op.player_index, op.amount
+            elif isinstance(op, pk.CompletionBettingOrRaisingTo):
+                p = op.player_index
+                paid = op.amount - h.round_bets[p]    # a bet or raise *to* op.amount
+            elif isinstance(op, pk.BetCollection):
+                h.round_bets = [0] * len(h.players)
+                continue
+            else:
+                continue
             if paid > 0:
-                self.wallet.stack_into_pot(h.id, handle, paid, reason)
-                h.stacks[p] = h.state.stacks[p]
+                h.round_bets[p] += paid
+                h.paid[p] += paid
+                self.wallet.stack_into_pot(h.id, h.players[p], paid, reason)
 
     def _act(self, handle: str, kind: type[act.Action], now: float, *,
              timeout: bool) -> list[Event]:
@@ -765,6 +805,9 @@ class Holdem(SeatedTable):
         street = street or self.street.value
         for op in ops:
             name = h.players[op.player_index] if hasattr(op, "player_index") else None
+            if h.early_shows and isinstance(op, (pk.HandKilling, pk.ChipsPushing,
+                                                 pk.ChipsPulling)):
+                ev += self._show(h)          # the board is out: the hands shown early
             if isinstance(op, pk.Folding):
                 data: dict[str, Any] = {"street": street}
                 if timeout:
@@ -789,35 +832,75 @@ class Holdem(SeatedTable):
                     seat = self._seats[h.order[op.player_index]]
                     if seat is not None and seat.handle == name:
                         seat.shown = cards
-                    data = {"cards": " ".join(cards), **self._made_hand(h, op.player_index)}
-                    h.operations.append(Operation("show", name, data))
-                    ev.append(Event("show", name, {**data, "cards": cards}))
+                    if self._made_hand(h, op.player_index, cards):
+                        ev += self._show(h, op.player_index, cards)
+                    else:          # all-in before the river: said once the board is out
+                        h.early_shows.append((op.player_index, cards))
                 else:
                     h.operations.append(Operation("muck", name))
                     ev.append(Event("muck", name))
             elif isinstance(op, pk.BetCollection):
-                for p, bet in enumerate(op.bets):
-                    h.collected[p] += bet
+                ev += self._collect(h)
             elif isinstance(op, pk.ChipsPulling):
-                back = h.uncalled(op.player_index)   # pokerkit pulls it with the pot
-                h.returned[op.player_index] += back
-                if op.amount == back:
-                    continue                          # only its own bet back: no win
-                data = {"amount": op.amount - back}
-                if h.state.hole_cards[op.player_index] and any(
+                p = op.player_index
+                # What the pots paid this player (pokerkit's pull also holds, when the
+                # others folded, the bets of the last round: said apart at the collection).
+                won = h.share(p)
+                if won <= 0:
+                    continue
+                data = {"amount": won, "pot": sum(h.collected)}
+                if h.state.hole_cards[p] and any(
                         o.kind == "show" and o.handle == name for o in h.operations):
-                    data |= self._made_hand(h, op.player_index)
+                    data |= self._made_hand(h, p)
                 h.operations.append(Operation("won", name, data))
                 ev.append(Event("won", name, data))
         return ev
 
+    def _show(self, h: _Hand, p: int | None = None, cards: tuple[str, ...] = ()
+              ) -> list[Event]:
+        """Player ``p`` shows ``cards``, with the hand they make (the board is out); first
+        the hands shown before the board was (all-in: pokerkit turns them up then), in
+        the order shown, so that each is named with the board it plays."""
+        ev = []
+        early, h.early_shows = h.early_shows, []
+        for q, held in early + ([(p, cards)] if p is not None else []):
+            data = {"cards": " ".join(held), **self._made_hand(h, q, held)}
+            h.operations.append(Operation("show", h.players[q], data))
+            ev.append(Event("show", h.players[q], {**data, "cards": held}))
+        return ev
+
     @staticmethod
-    def _made_hand(h: _Hand, p: int) -> dict[str, str]:
+    def _collect(h: _Hand) -> list[Event]:
+        """A betting round's bets go into the pot (pokerkit's ``BetCollection``): each
+        player's bet up to the second-highest bet of the round is in the pot; what the
+        highest bet has above it nobody called, and it goes back to its bettor (a
+        ``returned`` event; the ledger journals it as ``return``). The poker convention,
+        whether the others folded (pokerkit then keeps the whole bet out of its pot and
+        gives it back with the pot) or could not match it all-in (pokerkit gives the excess
+        back at once): "p1 raises to 20, both blinds fold" puts 5 + 10 + 10 in the pot and
+        returns 10."""
+        bets = [h.unsettled(p) for p in range(len(h.players))]   # as the wallet paid them
+        called = sorted(bets)[-2] if len(bets) > 1 else 0
+        ev = []
+        for p, bet in enumerate(bets):
+            h.collected[p] += min(bet, called)
+            back = bet - min(bet, called)
+            if back > 0:
+                h.returned[p] += back
+                h.operations.append(Operation("return", h.players[p], {"amount": back}))
+                ev.append(Event("returned", h.players[p], {"amount": back}))
+        return ev
+
+    @staticmethod
+    def _made_hand(h: _Hand, p: int, shown: Sequence[str] = ()) -> dict[str, str]:
         """Player ``p``'s best five cards once the whole board is out (by pokerkit's
-        ``StandardHighHand``): ``{"hand": label code such as "TWO_PAIR", "best": the
-        five cards}``; ``{}`` before the river (an all-in shows its cards earlier)."""
+        ``StandardHighHand``), from the hole cards ``shown`` (GV notation; default: those
+        pokerkit holds, which a losing hand no longer has once pokerkit killed it):
+        ``{"hand": label code such as "TWO_PAIR", "best": the five cards}``; ``{}``
+        before the river (an all-in shows its cards earlier)."""
         board = [c for cards in h.state.board_cards for c in cards]
-        hole = h.state.hole_cards[p]
+        hole: Any = ("".join(map(to_standard, shown)) if shown
+                     else h.state.hole_cards[p])
         if len(board) < 5 or len(hole) < 2:
             return {}
         made = StandardHighHand.from_game(hole, board)
@@ -845,9 +928,10 @@ class Holdem(SeatedTable):
                 st.burn_card(to_standard(burn))
             else:
                 burn = None
-            cards = [h.deck.pop() for _ in range(_BOARD_COUNTS[_STREETS[st.street_index]])]
+            dealing = _STREETS[st.street_index]    # (an all-in runout moves pokerkit on
+            cards = [h.deck.pop() for _ in range(_BOARD_COUNTS[dealing])]   # at once)
             st.deal_board("".join(to_standard(c) for c in cards))
-            street = self.street.value
+            street = dealing.value
             data: dict[str, Any] = {"street": street, "cards": " ".join(cards)}
             if burn is not None:
                 data["burn"] = burn
@@ -872,11 +956,9 @@ class Holdem(SeatedTable):
         h = self._hand
         assert h is not None
         st = h.state
-        for p in range(len(h.players)):               # given back without a pull
-            h.returned[p] += h.uncalled(p)
-        shares = {handle: st.stacks[p] - h.stacks[p] - h.returned[p]
-                  for p, handle in enumerate(h.players)
-                  if st.stacks[p] - h.stacks[p] - h.returned[p] > 0}
+        for p in range(len(h.players)):     # a bet no collection took: back with the pot
+            h.returned[p] += h.unsettled(p)
+        shares = {handle: h.share(p) for p, handle in enumerate(h.players) if h.share(p) > 0}
         returns = {handle: h.returned[p] for p, handle in enumerate(h.players)
                    if h.returned[p]}
         history = {**self._history(h), "board": " ".join(self.community),
@@ -916,7 +998,7 @@ class Holdem(SeatedTable):
         return ev
 
     def _history(self, h: _Hand) -> dict[str, Any]:
-        return {"game": self.kind, "players": h.players,
+        return {"game": self.kind, "hand": h.number, "players": h.players,
                 "button": h.players[-1],
                 "blinds": [self.rules.small_blind, self.rules.big_blind],
                 "bets": [self.rules.small_bet, self.rules.big_bet],

@@ -276,8 +276,10 @@ class GameRecord:
 @dataclass(frozen=True)
 class PlayerStats:
     """One player's results at one table (``table`` id; issue 20): games played (an ante
-    paid in a game that ended), games won, CUBES won (pots taken), CUBES paid in (antes
-    and bets of finished games), the biggest pot won (CUBES)."""
+    paid in a game that ended), games won, CUBES won (pots taken, the winner's own antes
+    and bets in them, at every game kind: journal ``win``), CUBES paid in (antes, blinds
+    and bets of finished games, less uncalled bets given back: journal ``return``), the
+    biggest pot won (CUBES)."""
 
     table: str
     played: int
