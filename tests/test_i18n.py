@@ -332,12 +332,12 @@ def test_the_lobby_texts_fit_the_screen_in_every_language():
 
 def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
     """The lobby's table list rows (every game kind, every state, big stakes) and the
-    [S]tats table fit 79 columns in every language; each stats heading ends where the
-    numbers under it end."""
+    [S]tats table fit 79 columns in every language (the stats lines 77: the lobby indents
+    them by 2); each stats heading ends where the numbers under it end."""
     from types import SimpleNamespace as NS
 
     from bbspoker.door.lobby import _table_line
-    from bbspoker.door.messages import describe_stats
+    from bbspoker.door.messages import STATS_WIDTH, describe_stats
     rules = NS(ante=10000, min_bet=10000, max_bet=200000, small_bet=100000, seats=9)
     stats = [NS(table="red-room", played=1234, won=123, cubes_won=123456, cubes_paid=123456,
                 net=-12345, biggest_pot=12345)]
@@ -352,8 +352,8 @@ def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
         header, row = describe_stats(stats, {"red-room": "holdem"}, t)
 
         def ends(line: str) -> list[int]:
-            return [i for i in range(24, 79) if line[i] != " " and (i == 78 or line[i + 1] == " ")]
-        assert display_width(header) == display_width(row) == 79, lang
+            return [i for i in range(23, 77) if line[i] != " " and (i == 76 or line[i + 1] == " ")]
+        assert display_width(header) == display_width(row) == STATS_WIDTH == 77, lang
         assert set(ends(row)) <= set(ends(header)), (lang, header, row)
 
 

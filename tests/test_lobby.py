@@ -681,3 +681,36 @@ async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients
     await alice.send("-\r")
     await alice.wait_for("Your client seed from the next game on: random")
     assert server.app.ledger.client_seeds_of(["alice"]) == {"alice": None}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language(
+        server, clients, lang):
+    """[S] in English, German and French on an 80x24 pyte screen: the heading and every
+    row of the results table are each on one screen row, whole (the screen indents
+    them, so the text alone fitting 80 columns is not enough)."""
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.messages import describe_stats
+    ledger = server.app.ledger
+    add_user(server, "erin", "pw-erin")
+    add_user(server, "dave", "pw-dave")
+    ledger.set_language("erin", lang)
+    ledger.grant("erin", 900_000, "test", actor="test")
+    for winner in ("erin", "dave"):                  # a big pot won, one lost
+        game = ledger.open_game(["erin", "dave"], "0" * 64)
+        for handle in ("erin", "dave"):
+            ledger.pay_into_pot(game, handle, 123_456 if handle == "erin" else 10, "bet")
+        ledger.pay_out_pot(game, winner, 123_466)
+        ledger.close_game(game, winner, {"players": ["erin", "dave"]})
+    c = await clients(server.port)
+    await c.login("erin", "pw-erin")
+    await c.send("s")
+    kinds = {entry.id: entry.spec.game for entry in server.app.tables}
+    lines = describe_stats(ledger.stats("erin"), kinds, translator(lang))
+    assert len(lines) == 2
+    await c.wait_for(lines[0].split()[0])
+    await c.wait_for(lines[1][:12])
+    rows = [row.rstrip() for row in c.display]
+    for line in lines:
+        assert "  " + line.rstrip() in rows, (lang, line, rows)
+    assert all(display_width(row) <= 79 for row in rows), rows

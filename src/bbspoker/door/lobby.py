@@ -16,7 +16,7 @@ from wcwidth import wrap
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import REASONS, describe_stats
+from bbspoker.door.messages import REASONS, describe_stats, game_title
 from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
@@ -213,7 +213,7 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"   # at most 9 seats: no grouping
-    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(entry.title, 13)}  {fit(stakes, 14)}  "
+    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(game_title(entry.spec.game, t), 13)}  {fit(stakes, 14)}  "
             f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7).rstrip()}")
 
 

@@ -17,9 +17,11 @@ from bbspoker.rules.cards import Rank, format_cards, parse_cards
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.fairness import SHORT
+from bbspoker.text import display_width, fit
 
 __all__ = ["describe_hand", "describe_event", "refusal", "round_label", "describe_operation",
-           "seconds_text", "cards_word", "REASONS", "SYSTEM", "INFO"]
+           "seconds_text", "cards_word", "describe_stats", "game_title", "GAME_TITLES",
+           "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
 SYSTEM, INFO = "SYSTEM", "INFO"
@@ -395,24 +397,61 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in op.items())
 
 
+#: Each game kind's name as the lobby's table list and [S] show it (:func:`game_title`).
+GAME_TITLES = {"draw40": N_("40-card draw"), "schiebe": N_("Schiebe-Poker"),
+               "holdem": N_("Hold'em")}
+#: The [S] table's columns: ``(heading, cells)``, the table's place then the numbers, each
+#: heading right-aligned over its numbers; the cells add up to :data:`STATS_WIDTH`.
+_STATS_COLUMNS = (
+    (NP_("stats heading", "TABLE (GAME)"), 23), (NP_("stats heading", "PLAYED"), 8),
+    (NP_("stats heading", "WON"), 6), (NP_("stats heading", "CUBES WON"), 10),
+    (NP_("stats heading", "PAID IN"), 9), (NP_("stats heading", "NET"), 9),
+    (NP_("stats heading", "BIGGEST POT"), 12))
+#: Cells of a line of :func:`describe_stats`: the lobby indents it by 2, and 79 cells of
+#: an 80-column screen are safe from the terminal's automatic wrap.
+STATS_WIDTH = 77
+
+
+def game_title(kind: str, t: Translator = ENGLISH) -> str:
+    """A game kind (``"draw40"``, ``"schiebe"``, ``"holdem"``) as people name it, in
+    ``t``'s language: ``"40-card draw"`` (German ``"40-Blatt-Draw"``); another code as
+    it is."""
+    title = GAME_TITLES.get(kind)
+    return t.gettext(title) if title else kind
+
+
 def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
                    t: Translator = ENGLISH) -> list[str]:
     """A player's results per table (``PlayerStats`` rows; ``kinds``: table id -> game
-    kind), as lines of at most 78 columns in ``t``'s language: a header and one line a
-    table, or one line saying there is none yet."""
+    kind), as lines of :data:`STATS_WIDTH` (77) cells at most in ``t``'s language: a
+    header and one line a table (``id (game)`` cut to 22 cells, then games played and
+    won, CUBES won, paid in, net and the biggest pot, each number right-aligned under its
+    heading), or one line saying there is none yet. Each heading is cut to one cell less
+    than its column, so one blank always parts two headings."""
     if not stats:
         return [t.gettext("no finished game yet")]
-    # TRANSLATORS: column headings over the numbers below them: keep each heading's
-    # right end where it is (columns 31, 37, 48, 57, 66 and 79) and the line 79 columns.
-    lines = [t.gettext("TABLE (GAME)             PLAYED   WON  CUBES WON  PAID IN      NET  "
-                       "BIGGEST POT")]
+    (place, place_cells), *numbers = _STATS_COLUMNS
+    header = fit(t.pgettext(*place), place_cells - 1) + " " + "".join(
+        _right(t.pgettext(*heading), cells - 1, cells) for heading, cells in numbers)
+    lines = [header.rstrip()]
     n = t.number
     for s in stats:
-        where = "{} ({})".format(s.table, kinds.get(s.table) or t.gettext("gone"))
+        kind = kinds.get(s.table)
+        where = "{} ({})".format(s.table, game_title(kind, t) if kind else t.gettext("gone"))
         net = ("+" if s.net >= 0 else "-") + n(abs(s.net))
-        lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{n(s.cubes_won):>11}"
-                     f"{n(s.cubes_paid):>9}{net:>9}{n(s.biggest_pot):>13}")
+        values = (n(s.played), n(s.won), n(s.cubes_won), n(s.cubes_paid), net,
+                  n(s.biggest_pot))
+        lines.append(fit(where, place_cells - 1) + " " + "".join(
+            _right(value, None, cells) for value, (_, cells) in zip(values, numbers)))
     return lines
+
+
+def _right(text: str, most: int | None, cells: int) -> str:
+    """``text`` cut to ``most`` cells (None: a number, never cut) and right-aligned in
+    ``cells``; a number wider than that keeps one blank before it."""
+    if most is not None:
+        text = fit(text, most).rstrip()
+    return " " * max(cells - display_width(text), 1 if most is None else 0) + text
 
 
 # ------------------------------------------------------------------ Schiebe-Poker (issue 17)
