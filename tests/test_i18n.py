@@ -352,7 +352,7 @@ def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
         header, row = describe_stats(stats, {"red-room": "holdem"}, t)
 
         def ends(line: str) -> list[int]:
-            return [i for i in range(23, 77) if line[i] != " " and (i == 76 or line[i + 1] == " ")]
+            return [i for i in range(24, 77) if line[i] != " " and (i == 76 or line[i + 1] == " ")]
         assert display_width(header) == display_width(row) == STATS_WIDTH == 77, lang
         assert set(ends(row)) <= set(ends(header)), (lang, header, row)
 

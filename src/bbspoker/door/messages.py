@@ -403,7 +403,7 @@ GAME_TITLES = {"draw40": N_("40-card draw"), "schiebe": N_("Schiebe-Poker"),
 #: The [S] table's columns: ``(heading, cells)``, the table's place then the numbers, each
 #: heading right-aligned over its numbers; the cells add up to :data:`STATS_WIDTH`.
 _STATS_COLUMNS = (
-    (NP_("stats heading", "TABLE (GAME)"), 23), (NP_("stats heading", "PLAYED"), 8),
+    (NP_("stats heading", "TABLE (GAME)"), 24), (NP_("stats heading", "PLAYED"), 7),
     (NP_("stats heading", "WON"), 6), (NP_("stats heading", "CUBES WON"), 10),
     (NP_("stats heading", "PAID IN"), 9), (NP_("stats heading", "NET"), 9),
     (NP_("stats heading", "BIGGEST POT"), 12))
@@ -432,12 +432,15 @@ def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
         return [t.gettext("no finished game yet")]
     (place, place_cells), *numbers = _STATS_COLUMNS
     header = fit(t.pgettext(*place), place_cells - 1) + " " + "".join(
-        _right(t.pgettext(*heading), cells - 1, cells) for heading, cells in numbers)
+        _right(t.pgettext(*heading), cells - (i > 0), cells)
+        for i, (heading, cells) in enumerate(numbers))
     lines = [header.rstrip()]
     n = t.number
     for s in stats:
         kind = kinds.get(s.table)
-        where = "{} ({})".format(s.table, game_title(kind, t) if kind else t.gettext("gone"))
+        game = "({})".format(game_title(kind, t) if kind else t.gettext("gone"))
+        name = fit(s.table, max(place_cells - 2 - display_width(game), 4)).rstrip()
+        where = f"{name} {game}"
         net = ("+" if s.net >= 0 else "-") + n(abs(s.net))
         values = (n(s.played), n(s.won), n(s.cubes_won), n(s.cubes_paid), net,
                   n(s.biggest_pot))
