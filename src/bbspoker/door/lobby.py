@@ -73,24 +73,29 @@ _MENU = [
 
 def _draw_menu(session: Terminal, app: DoorContext) -> None:
     term = session.term
-    t = i18n.of(session)
+    lines = _menu_lines(i18n.of(session), session.handle, app.ledger.balance(session.handle),
+                        sum(app.ledger.stacks_of(session.handle).values()),
+                        len(session.inbox))
+    lines[0] = f"{term.home}{term.clear}{term.bold}{lines[0]}{term.normal}"
+    session.write("\r\n".join(lines))
+
+
+def _menu_lines(t: i18n.Translator, handle: str, cubes: int, held: int,
+                unread: int) -> list[str]:
+    """The lobby's menu in ``t``'s language, as lines (the title first, the prompt last):
+    ``handle`` with ``cubes`` CUBES, ``held`` more CUBES in Hold'em stacks, ``unread``
+    X-messages waiting (shown after [R])."""
     _ = t.gettext
-    unread = len(session.inbox)
-    cubes = app.ledger.balance(session.handle)
-    held = sum(app.ledger.stacks_of(session.handle).values())
-    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=session.handle,
-                                                                 cubes=t.number(cubes))
+    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=handle, cubes=t.number(cubes))
     if held:     # a Hold'em stack stays at its table until the hand one left ends
         you = _("Logged in as {h}. You have {cubes} CUBES, and {held} CUBES at the "
-                "tables.").format(h=session.handle, cubes=t.number(cubes), held=t.number(held))
-    lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS" + _(" - PoKeR door")
-             + f"{term.normal}", "", you, ""]
+                "tables.").format(h=handle, cubes=t.number(cubes), held=t.number(held))
+    lines = ["Global Village BBS" + _(" - PoKeR door"), "", you, ""]
     for key, label in _MENU:
-        extra = (" " + _("({n} unread)").format(n=t.number(unread))) if key == "R" and unread \
-            else ""
+        extra = (" " + t.ngettext("({n} unread)", "({n} unread)", unread).format(
+            n=t.number(unread))) if key == "R" and unread else ""
         lines.append(f"  [{key}] {_(label)}{extra}")
-    lines += ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
-    session.write("\r\n".join(lines))
+    return lines + ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
 
 
 async def serve(session: Terminal, app: DoorContext) -> None:
@@ -293,8 +298,9 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
         name = clean_text(name)
         session.write(f"  {fit(name, max(16, display_width(name)))}  {where}\r\n")
     if len(rows) > room:
-        session.write("  " + _("... and {n} more").format(n=t.number(len(rows) - room))
-                      + "\r\n")
+        more = len(rows) - room
+        session.write("  " + t.ngettext("... and {n} more", "... and {n} more", more).format(
+            n=t.number(more)) + "\r\n")
     await press_any_key(session, idle)
 
 

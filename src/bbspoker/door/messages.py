@@ -166,6 +166,10 @@ _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
              "idle": N_("{h} pressed no key for too long and stands up."),
              "removed": N_("{h} was removed by the sysop."),
              "broke": N_("{h} is out of CUBES and leaves the table.")}
+#: Why one left when :data:`_LEFT_WHY` does not say (by [X], or for any other reason). Its
+#: own name, not a default inside the translating call: Babel does not extract a text
+#: marked within another call.
+_LEFT = N_("{h} has left the table.")
 
 
 def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
@@ -180,13 +184,15 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     if k == "sat":
         return SYSTEM, _("{h} has joined the table.").format(h=h)
     if k == "left":
-        return SYSTEM, _(_LEFT_WHY.get(d.get("reason", ""), N_("{h} has left the table."))
-                         ).format(h=h)
+        return SYSTEM, _(_LEFT_WHY.get(d.get("reason", ""), _LEFT)).format(h=h)
     if k == "seat_wanted":
         ahead = d.get("ahead", 0)
         if ahead:
-            return INFO, _("All seats are taken: a computer player stands up for you between "
-                           "games ({ahead} ahead of you).").format(ahead=n(ahead))
+            return INFO, t.ngettext(
+                "All seats are taken: a computer player stands up for you between games "
+                "({ahead} player ahead of you).",
+                "All seats are taken: a computer player stands up for you between games "
+                "({ahead} players ahead of you).", ahead).format(ahead=n(ahead))
         return INFO, _("All seats are taken: a computer player stands up for you between "
                        "games.")
     if k == "master":
@@ -268,9 +274,9 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("The game was called off ({reason}): every ante and bet has been "
                          "given back.").format(reason=reason)
     if k == "shutdown_grace":
-        return SYSTEM, _("The server is shutting down: this game may finish within {grace} "
-                         "seconds; after that it is called off and every bet refunded."
-                         ).format(grace=f"{d['grace']:g}")
+        return SYSTEM, _("The server is shutting down: this game may finish within {time}; "
+                         "after that it is called off and every bet refunded.").format(
+            time=seconds_text(d["grace"], t))
     if k == "connection_lost":
         return SYSTEM, _("{h} lost the connection (seat held {grace} s).").format(
             h=h, grace=f"{d['grace']:g}")
@@ -306,7 +312,6 @@ _REFUSALS = {
     "whole_cubes": N_("A bet is a whole number of CUBES."),
     "cannot_bet": N_("You cannot bet: the minimum is {low} but you can bet at most {high}."),
     "bet_range": N_("Your bet must be between {low} and {high} CUBES."),
-    "discard_max": N_("You may discard at most {max} cards."),
     "discard_own": N_("You can only discard cards from your own hand."),
     "no_game": N_("No game is running."),
     "table_closed": N_("The table is closed."),
@@ -344,6 +349,10 @@ def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
         return t.ngettext("Please wait {n} more second before the next game.",
                           "Please wait {n} more seconds before the next game.",
                           secs).format(n=p["seconds"])
+    if err.code == "discard_max":
+        most = err.params["max"]
+        return t.ngettext("You may discard at most {max} card.",
+                          "You may discard at most {max} cards.", most).format(max=p["max"])
     if err.code == "not_your_turn":
         return _("It is not your turn ({current} is in turn).").format(
             current=p.get("current") or _("nobody"))

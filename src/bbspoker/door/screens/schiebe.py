@@ -518,7 +518,8 @@ def bottom_rows(screen: PokerScreen, rows: list[str], more: str
     extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
         n=t.number(xmsgs)) + " ") if xmsgs else ""
     if snap.watchers:
-        extra += t.gettext("[{n} watching]").format(n=t.number(snap.watchers)) + " "
+        extra += t.ngettext("[{n} watching]", "[{n} watching]", snap.watchers).format(
+            n=t.number(snap.watchers)) + " "
     line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
     rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
     shown = list(screen.messages)[-LOG_ROWS:]
