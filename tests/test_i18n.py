@@ -670,12 +670,14 @@ class _Fits:
 
 def _check_rows(rows: list[str], split: int = 46) -> None:
     """24 rows of 80 cells (the last 79: the bottom-right cell is never written) with the
-    borders in their columns (the command area's at ``split + 1``)."""
+    borders in their columns (the command area's at ``split + 1``, a blank before it)."""
     assert len(rows) == 24
     for n, row in enumerate(rows):
         assert display_width(row) == (79 if n == 23 else 80), (n, row)
     for n in range(9, 13):
         assert rows[n][0] == "|" and rows[n][split + 1] == "|" and rows[n][79] == "|", rows[n]
+        # a blank before the divider: no key or question runs into it
+        assert rows[n][split] == " ", rows[n]
     for n in (8, 13):
         assert rows[n][0] == "+" and rows[n][split + 1] == "+" and rows[n][79] == "+", rows[n]
 
@@ -793,7 +795,8 @@ async def test_every_schiebe_poker_screen_fits_its_regions_in_every_language(mon
             for h in players:
                 seen.append(_shown(screens[h]))
             me = screens[snap.current]
-            seen.append(_shown(me, lambda s: setattr(s, "swap_from", 1)))
+            for position in (0, 1, 2):                  # a swap half chosen
+                seen.append(_shown(me, lambda s, p=position: setattr(s, "swap_from", p)))
             seen.append(_shown(me, lambda s: setattr(s, "mode", "exit")))
             seen.append(_shown(me, lambda s: setattr(
                 s, "error", refusal(RuleError("push_direction"), s.t))))
