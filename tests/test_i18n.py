@@ -19,7 +19,7 @@ import bbspoker
 from bbspoker.config import ConfigError, load_config
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGES, translator
-from bbspoker.door.lobby import HELP_TEXT, _MENU
+from bbspoker.door.lobby import HELP_TEXTS, _MENU
 from bbspoker.door.messages import describe_event, describe_hand, refusal, round_label
 from bbspoker.door.screens import draw40
 from bbspoker.door.screens.regions import INFO_LABEL_WIDTH, GameView, Opponent, info_labels
@@ -347,7 +347,9 @@ def test_the_lobby_texts_fit_the_screen_in_every_language():
     """The help and the menu lines fit 80 columns in every language."""
     for lang in LANGUAGES:
         t = translator(lang)
-        assert all(display_width(line) <= 80 for line in t.gettext(HELP_TEXT).splitlines())
+        for text in HELP_TEXTS.values():                # a screen each, with the prompt
+            lines = t.gettext(text).splitlines()
+            assert len(lines) <= 21 and all(display_width(line) <= 80 for line in lines)
         assert all(display_width(f"  [{k}] {t.gettext(label)} (99 unread)") <= 79
                    for k, label in _MENU)
 

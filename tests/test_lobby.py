@@ -714,3 +714,25 @@ async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language
     for line in lines:
         assert "  " + line.rstrip() in rows, (lang, line, rows)
     assert all(display_width(row) <= 79 for row in rows), rows
+
+
+async def test_help_describes_the_games_of_the_servers_tables(tmp_path, clients):
+    """[H] explains each game kind the server's tables run, one page each in the reader's
+    language, and no other: a Hold'em and Schiebe-Poker server says nothing of the 40-card
+    deck; each page fits the 80x24 screen."""
+    tables = [("hold", "Hold", "holdem", {"seats": 6}),
+              ("push", "Push", "schiebe", {"seats": 4})]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+        add_user(server, "erin", "pw-erin")
+        server.app.ledger.set_language("erin", "de")
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        await c.send("h")
+        await c.wait_for("Hold'em kurz")
+        assert "40 Karten" not in c.text and "Schiebe-Poker kurz" not in c.text
+        assert "[F] steigt aus" in c.text and c.row(23) == "", c.text
+        await c.send(" ")
+        await c.wait_for("Schiebe-Poker kurz")
+        assert "Hold'em kurz" not in c.text and "[A]" in c.text
+        await c.send(" ")
+        await c.wait_for("[Q] Beenden")

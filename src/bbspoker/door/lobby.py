@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bbspoker.table.registry import TableEntry
     from bbspoker.store.sqlite import Notice
 
-__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT"]
+__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT", "HOLDEM_HELP", "SCHIEBE_HELP", "HELP_TEXTS"]
 
 log = logging.getLogger("bbspoker.door.lobby")
 
@@ -55,6 +55,45 @@ PoKeR in short (40-card European draw poker; the full rules: chapter 3)
  - You have one minute to act (three minutes for a master to start a game).
  - [.] chats with the table, [X] leaves it. Money left in the pot stays there.
 """)
+
+HOLDEM_HELP = N_("""\
+Hold'em in short (fixed-limit Texas Hold'em, 52 cards, 2 to 9 players)
+
+ - Sitting down you bring CUBES to the table (the buy-in): only that stack
+   plays, and leaving the table cashes it out.
+ - The two seats after the button post the small and the big blind; everyone
+   gets two hidden cards.
+ - Four betting rounds: preflop, then the flop (three cards on the board), the
+   turn (a fourth) and the river (a fifth). The small bet counts preflop and on
+   the flop, the big bet (twice as much) on the turn and the river.
+ - One bet and three raises a round at most. [F] folds, [C] checks or calls,
+   [R] bets or raises.
+ - Showdown: the best five of your two cards and the five on the board win;
+   equal hands split the pot. Suits never decide.
+ - When your time runs out, the clock folds (or checks) for you.
+ - [I] sits out and comes back, [.] chats with the table, [X] leaves it.
+""")
+
+SCHIEBE_HELP = N_("""\
+Schiebe-Poker in short (52 cards, 2 to 4 players)
+
+ - Everyone gets two hidden and three open cards; three open cards lie in the
+   middle. Only you see your hidden cards.
+ - Before a game the game-master proposes 2 to 7 rounds with [S]; everyone else
+   agrees with [Y] or refuses with [N].
+ - In your turn you make two actions, one after the other: push the middle row
+   left [<] or right [>] (a card drops onto the discard pile, a new one comes
+   from the draw pile), or swap one of your open cards with a middle card
+   ([1]-[3] then [1]-[3]), all three ([A]) or none ([N]).
+ - After the last round every hand is shown: only its category counts (High
+   card to Royal flush); equal categories share their place.
+ - With an ante, the players ranked first share the pot.
+ - When your time runs out, the rest of your turn is "no swap".
+ - [.] chats with the table, [X] leaves it.
+""")
+
+#: The [H] help of each game kind (one screen each).
+HELP_TEXTS = {"draw40": HELP_TEXT, "holdem": HOLDEM_HELP, "schiebe": SCHIEBE_HELP}
 
 _MENU = [
     ("P", N_("Play poker: the tables")),
@@ -435,10 +474,15 @@ async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None
 
 
 async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
+    """[H]: the rules in short of each game kind the server's tables run (in lobby
+    order, each once), one screen each."""
     term = session.term
-    text = i18n.of(session).gettext(HELP_TEXT)
-    session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
-    await press_any_key(session, idle)
+    t = i18n.of(session)
+    kinds = dict.fromkeys(entry.spec.game for entry in app.tables)
+    for kind in kinds:
+        text = t.gettext(HELP_TEXTS.get(kind, HELP_TEXT))
+        session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
+        await press_any_key(session, idle)
 
 
 async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:

@@ -21,6 +21,7 @@ from bbspoker.text import display_width, fit
 
 __all__ = ["describe_hand", "describe_event", "refusal", "round_label", "describe_operation",
            "seconds_text", "cards_word", "describe_stats", "game_title", "GAME_TITLES",
+           "games_phrase", "GAME_PHRASES",
            "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
@@ -409,6 +410,9 @@ def describe_operation(op: Mapping[str, Any]) -> str:
 #: Each game kind's name as the lobby's table list and [S] show it (:func:`game_title`).
 GAME_TITLES = {"draw40": N_("40-card draw"), "schiebe": N_("Schiebe-Poker"),
                "holdem": N_("Hold'em")}
+#: Each game kind as a sentence names what is played at its tables (:func:`games_phrase`).
+GAME_PHRASES = {"draw40": N_("40-card draw poker at five seats"),
+                "holdem": N_("fixed-limit Texas Hold'em"), "schiebe": N_("Schiebe-Poker")}
 #: The [S] table's columns: ``(heading, cells)``, the table's place then the numbers, each
 #: heading right-aligned over its numbers; the cells add up to :data:`STATS_WIDTH`.
 _STATS_COLUMNS = (
@@ -427,6 +431,16 @@ def game_title(kind: str, t: Translator = ENGLISH) -> str:
     it is."""
     title = GAME_TITLES.get(kind)
     return t.gettext(title) if title else kind
+
+
+def games_phrase(kinds: Sequence[str], t: Translator = ENGLISH) -> str:
+    """The game kinds ``kinds`` (codes, in the order given, each once) as a sentence names
+    them in ``t``'s language: ``"fixed-limit Texas Hold'em and Schiebe-Poker"``."""
+    names = [t.gettext(GAME_PHRASES[k]) if k in GAME_PHRASES else k
+             for k in dict.fromkeys(kinds)]
+    if len(names) < 2:
+        return "".join(names)
+    return t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
