@@ -736,3 +736,30 @@ async def test_help_describes_the_games_of_the_servers_tables(tmp_path, clients)
         assert "Hold'em kurz" not in c.text and "[A]" in c.text
         await c.send(" ")
         await c.wait_for("[Q] Beenden")
+
+
+async def test_with_at_most_nine_tables_one_digit_picks_a_table_at_once(tmp_path, clients):
+    """Pick a table (1-3): the digit alone takes the player to that table (no Enter
+    needed); an Enter typed after it out of habit does not answer the next question; a
+    digit or key with no table says so and asks again; Enter alone goes back."""
+    tables = [("red", "Red Room"), ("blue", "Blue Room"), ("green", "Green Room")]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        await c.send("p")
+        await c.wait_for("Pick a table (1-3), Enter: back:")
+        await c.send("9")
+        await c.wait_for("There is no table 9.")
+        await c.send("x")
+        await c.wait_for("There is no table x.")
+        await c.send("2")
+        await c.wait_for("Blue Room -- 40-card European draw poker")
+        await c.wait_for("Join the table? (y/n) [W] Watch")
+        await c.send("\r")                                 # habit: ignored
+        await c.send("n")
+        await c.wait_for("[Q] Quit")
+        await c.send("p")
+        await c.wait_for("Pick a table (1-3), Enter: back:")
+        await c.send("\r")
+        await c.wait_for("[Q] Quit")
+        assert not server.app.tables["blue"].service.snapshot.seats

@@ -270,7 +270,8 @@ def _right(s: str, width: int) -> str:
 async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
     """The lobby's table list (issue 14): number, name, game, stakes, seats taken / seats,
     spectators and the state (``playing``: a game runs, ``waiting``: players seated
-    between games, ``empty``); pick one by its number (Enter: back). Each row fits 79
+    between games, ``empty``); pick one by its number (Enter: back): with at most 9
+    tables the digit alone picks, with more it is typed and ended with Enter. Each row fits 79
     cells in every language (the name gets 18, seats and spectators 6, the state 7)."""
     term = session.term
     t = i18n.of(session)
@@ -286,17 +287,34 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
     for entry in entries[:room]:
         session.write(_table_line(entry, t) + "\r\n")
     session.write("\r\n")
+    prompt = _("Pick a table (1-{n}), Enter: back: ").format(n=len(entries))
     while True:
-        typed = (await read_line(session, i18n.of(session).gettext(
-            "Pick a table (1-{n}), Enter: back: ").format(n=len(entries)),
-            max_chars=3, timeout=idle)).strip()
+        if len(entries) <= 9:
+            typed = await _read_digit(session, prompt, idle)
+        else:
+            typed = (await read_line(session, prompt, max_chars=3, timeout=idle)).strip()
         if not typed:
             return None
         entry = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
         if entry is not None:
             return entry
-        session.write(i18n.of(session).gettext("There is no table {n}.").format(
-            n=clean_text(typed, 3)) + "\r\n")
+        session.write(_("There is no table {n}.").format(n=clean_text(typed, 3)) + "\r\n")
+
+
+async def _read_digit(session: Terminal, prompt: str, idle: float) -> str:
+    """Show ``prompt`` and take one key (a list of at most 9 tables needs no Enter): the
+    character typed, shown and ended with a new line, or ``""`` for Enter or Esc; other
+    keys (Backspace) do nothing. Raises TimeoutError after ``idle`` seconds without a
+    key, :class:`SessionClosed` when the connection ends."""
+    session.write(prompt)
+    while True:
+        key = await session.read_key(idle)
+        if key.kind in (KeyKind.ENTER, KeyKind.ESC):
+            session.write("\r\n")
+            return ""
+        if key.kind is KeyKind.CHAR:
+            session.write(clean_text(key.char, 1) + "\r\n")
+            return key.char
 
 
 async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
