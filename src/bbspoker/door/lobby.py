@@ -111,8 +111,10 @@ _MENU = [
 # --- the menu -----------------------------------------------------------------------
 
 def _draw_menu(session: Terminal, app: DoorContext) -> None:
+    """Clear the screen and show the menu (:func:`_menu_lines`) with the user's CUBES."""
     term = session.term
-    lines = _menu_lines(i18n.of(session), session.handle, app.ledger.balance(session.handle),
+    lines = _menu_lines(i18n.of(session), session.handle or "",
+                        app.ledger.balance(session.handle),
                         sum(app.ledger.stacks_of(session.handle).values()),
                         len(session.inbox))
     lines[0] = f"{term.home}{term.clear}{term.bold}{lines[0]}{term.normal}"
