@@ -923,3 +923,85 @@ async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients
     await alice.send("-\r")
     await alice.wait_for("Your client seed from the next game on: random")
     assert server.app.ledger.client_seeds_of(["alice"]) == {"alice": None}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language(
+        server, clients, lang):
+    """[S] in English, German and French on an 80x24 pyte screen: the heading and every
+    row of the results table are each on one screen row, whole (the screen indents
+    them, so the text alone fitting 80 columns is not enough)."""
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.messages import describe_stats
+    ledger = server.app.ledger
+    add_user(server, "erin", "pw-erin")
+    add_user(server, "dave", "pw-dave")
+    ledger.set_language("erin", lang)
+    ledger.grant("erin", 900_000, "test", actor="test")
+    for winner in ("erin", "dave"):                  # a big pot won, one lost
+        game = ledger.open_game(["erin", "dave"], "0" * 64)
+        for handle in ("erin", "dave"):
+            ledger.pay_into_pot(game, handle, 123_456 if handle == "erin" else 10, "bet")
+        ledger.pay_out_pot(game, winner, 123_466)
+        ledger.close_game(game, winner, {"players": ["erin", "dave"]})
+    c = await clients(server.port)
+    await c.login("erin", "pw-erin")
+    await c.send("s")
+    kinds = {entry.id: entry.spec.game for entry in server.app.tables}
+    lines = describe_stats(ledger.stats("erin"), kinds, translator(lang))
+    assert len(lines) == 2
+    await c.wait_for(lines[0].split()[0])
+    await c.wait_for(lines[1][:12])
+    rows = [row.rstrip() for row in c.display]
+    for line in lines:
+        assert "  " + line.rstrip() in rows, (lang, line, rows)
+    assert all(display_width(row) <= 79 for row in rows), rows
+
+
+async def test_help_describes_the_games_of_the_servers_tables(tmp_path, clients):
+    """[H] explains each game kind the server's tables run, one page each in the reader's
+    language, and no other: a Hold'em and Schiebe-Poker server says nothing of the 40-card
+    deck; each page fits the 80x24 screen."""
+    tables = [("hold", "Hold", "holdem", {"seats": 6}),
+              ("push", "Push", "schiebe", {"seats": 4})]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+        add_user(server, "erin", "pw-erin")
+        server.app.ledger.set_language("erin", "de")
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        await c.send("h")
+        await c.wait_for("Hold'em kurz")
+        assert "40 Karten" not in c.text and "Schiebe-Poker kurz" not in c.text
+        assert "[F] steigt aus" in c.text and c.row(23) == "", c.text
+        await c.send(" ")
+        await c.wait_for("Schiebe-Poker kurz")
+        assert "Hold'em kurz" not in c.text and "[A]" in c.text
+        await c.send(" ")
+        await c.wait_for("[Q] Beenden")
+
+
+async def test_with_at_most_nine_tables_one_digit_picks_a_table_at_once(tmp_path, clients):
+    """Pick a table (1-3): the digit alone takes the player to that table (no Enter
+    needed); an Enter typed after it out of habit does not answer the next question; a
+    digit or key with no table says so and asks again; Enter alone goes back."""
+    tables = [("red", "Red Room"), ("blue", "Blue Room"), ("green", "Green Room")]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        await c.send("p")
+        await c.wait_for("Pick a table (1-3), Enter: back:")
+        await c.send("9")
+        await c.wait_for("There is no table 9.")
+        await c.send("x")
+        await c.wait_for("There is no table x.")
+        await c.send("2")
+        await c.wait_for("Blue Room -- 40-card European draw poker")
+        await c.wait_for("Join the table? (y/n) [W] Watch")
+        await c.send("\r")                                 # habit: ignored
+        await c.send("n")
+        await c.wait_for("[Q] Quit")
+        await c.send("p")
+        await c.wait_for("Pick a table (1-3), Enter: back:")
+        await c.send("\r")
+        await c.wait_for("[Q] Quit")
+        assert not server.app.tables["blue"].service.snapshot.seats

@@ -208,3 +208,39 @@ async def test_a_person_plays_schiebe_poker_against_computer_players(tmp_path):
         assert ledger.verify() == []
         t = ledger.totals()
         assert t.accounts + t.system + t.open_pots + t.stacks == 500 + 500 + 1000
+
+
+async def test_a_game_without_stakes_counts_in_the_players_stats_and_users_show(
+        tmp_path, monkeypatch, capsys):
+    """Schiebe-Poker played for the ranking alone moves no CUBES, and still counts: [S]
+    and ``bbspoker users show`` list the table with the game played, and won by whoever
+    ranked first."""
+    from bbspoker.cli import main
+    rules = {**RULES, "seats": 2, "ante": 0}
+    async with table_world(tmp_path, tables=[("sp", "Schiebe", "schiebe", rules)]) as (
+            server, connect, advance):
+        alice = await connect("alice")
+        await connect("bob")
+        service = server.app.tables["sp"].service
+        for h in ("alice", "bob"):
+            await service.call(h, act.Sit())
+        await service.call("alice", Propose(2))
+        await service.call("bob", Vote(True))
+        while service.snapshot.phase is Phase.PLAYING:
+            await service.call(service.table.current, NoSwap())
+        ledger = server.app.ledger
+        ledger.commit_pending()
+        (game,) = ledger.list_games(5)
+        won = {h: int(p == 1) for p, h, _ in game.history["ranking"]}
+        assert [(s.table, s.played, s.won) for s in ledger.stats("alice")] == [
+            ("sp", 1, won["alice"])]
+        await alice.send("s")
+        await alice.wait_for("PLAYED")
+        row = next(line for line in alice.text.splitlines() if "sp (Schiebe-Poker)" in line)
+        assert row.split()[2:4] == ["1", str(won["alice"])]
+        monkeypatch.setenv("BBSPOKER_DB", server.app.config.ledger.path)
+        monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+        assert main(["users", "show", "bob"]) == 0
+        out = capsys.readouterr().out
+        row = next(line for line in out.splitlines() if "sp (gone)" in line).split()
+        assert row[2:4] == ["1", str(won["bob"])]

@@ -257,3 +257,29 @@ async def test_a_reader_that_fails_ends_its_session_before_its_place_is_given_ba
         await wait_until(lambda: app.limits.total == 0)
         assert live_at_release == [0]
         assert not app.sessions and app.find_online("bob") is None
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_the_login_banner_breaks_between_words_within_79_columns(tmp_path, lang):
+    """The banner a client prints before the password prompt comes in lines of at most 79
+    columns, broken between words (an 80-column terminal broke it mid-word: "Log in as
+    'n" / "ew'"), in the server's default language."""
+    from bbspoker.door.i18n import translator
+    from bbspoker.text import display_width
+    from bbspoker.transport.ssh import _BANNER
+    banners: list[str] = []
+
+    class Recorder(asyncssh.SSHClient):
+        def auth_banner_received(self, msg: str, lang: str) -> None:
+            banners.append(msg)
+
+    async with ssh_server(tmp_path, i18n={"default": lang}) as (server, made, clock):
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect("127.0.0.1", server.ssh_port, username="alice",
+                                   password="wrong", known_hosts=None, agent_path=None,
+                                   preferred_auth="password", config=None,
+                                   client_factory=Recorder)
+    (banner,) = banners
+    lines = banner.rstrip("\r\n").split("\r\n")
+    assert len(lines) > 1 and all(display_width(line) <= 79 for line in lines), lines
+    assert " ".join(lines) == translator(lang).gettext(_BANNER)

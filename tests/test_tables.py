@@ -213,7 +213,7 @@ async def pick_table(c: TelnetClient, number: int, choice: str) -> None:
     """From the menu: [P], the table list, table ``number``, then y (join) or w (watch)."""
     await c.send("p")
     await c.wait_for("Pick a table (1-3)")
-    await c.send(f"{number}\r")
+    await c.send(str(number))                 # at most 9 tables: the digit alone
     await c.wait_for("Join the table? (y/n) [W] Watch")
     await c.send(choice)
     await c.wait_for("[X] Exit the game")
@@ -245,10 +245,10 @@ async def test_three_tables_play_watch_and_message_at_once_and_a_fault_stays_at_
                                              ["3", "Green", "Room"]]
     assert all("40-card draw" in r and "ante 10, 1-200" in r and r.endswith("0/5       0  empty")
                for r in rows)
-    await frank.send("9\r")
+    await frank.send("9")
     await frank.wait_for("There is no table 9.")
-    await frank.send("x1\r")
-    await frank.wait_for("There is no table x1.")
+    await frank.send("x")
+    await frank.wait_for("There is no table x.")
     await frank.send("\r")
     await frank.wait_for("[Q]")
 

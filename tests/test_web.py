@@ -401,3 +401,24 @@ async def test_a_cancelled_reader_ends_its_session_before_its_place_is_given_bac
         await alice.wait_closed()
         await wait_until(lambda: app.limits.total == 0)
         assert live_at_release == [0] and not app.sessions
+
+
+async def test_the_page_names_the_games_the_servers_tables_run(tmp_path):
+    """The page's heading describes the game kinds of the server's tables, in the page's
+    language: Hold'em and Schiebe-Poker tables are not announced as five seats and a
+    40-card deck."""
+    tables = [("hold", "Hold", "holdem", {"seats": 6}),
+              ("push", "Push", "schiebe", {"seats": 4})]
+    async with web_server(tmp_path, tables=tables) as (server, made, clock):
+        base = f"http://127.0.0.1:{server.web_port}"
+        async with aiohttp.ClientSession() as http:
+            pages = {}
+            for lang in ("en", "de", "fr"):
+                async with http.get(base + "/", headers={"Accept-Language": lang}) as r:
+                    pages[lang] = re.search(r"<header>.*</header>", await r.text(),
+                                            re.S).group(0)
+    assert "fixed-limit Texas Hold&#x27;em and Schiebe-Poker" in pages["en"], pages["en"]
+    assert "Fixed-Limit Texas Hold&#x27;em und Schiebe-Poker" in pages["de"], pages["de"]
+    assert "Texas Hold&#x27;em à limite fixe et Schiebe-Poker" in pages["fr"], pages["fr"]
+    for page in pages.values():
+        assert "40" not in page, page

@@ -16,7 +16,7 @@ from wcwidth import wrap
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import REASONS, describe_stats
+from bbspoker.door.messages import REASONS, describe_stats, game_title
 from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bbspoker.table.registry import TableEntry
     from bbspoker.store.sqlite import Notice
 
-__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT"]
+__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT", "HOLDEM_HELP", "SCHIEBE_HELP", "HELP_TEXTS"]
 
 log = logging.getLogger("bbspoker.door.lobby")
 
@@ -56,6 +56,45 @@ PoKeR in short (40-card European draw poker; the full rules: chapter 3)
  - [.] chats with the table, [X] leaves it. Money left in the pot stays there.
 """)
 
+HOLDEM_HELP = N_("""\
+Hold'em in short (fixed-limit Texas Hold'em, 52 cards, 2 to 9 players)
+
+ - Sitting down you bring CUBES to the table (the buy-in): only that stack
+   plays, and leaving the table cashes it out.
+ - The two seats after the button post the small and the big blind; everyone
+   gets two hidden cards.
+ - Four betting rounds: preflop, then the flop (three cards on the board), the
+   turn (a fourth) and the river (a fifth). The small bet counts preflop and on
+   the flop, the big bet (twice as much) on the turn and the river.
+ - One bet and three raises a round at most. [F] folds, [C] checks or calls,
+   [R] bets or raises.
+ - Showdown: the best five of your two cards and the five on the board win;
+   equal hands split the pot. Suits never decide.
+ - When your time runs out, the clock folds (or checks) for you.
+ - [I] sits out and comes back, [.] chats with the table, [X] leaves it.
+""")
+
+SCHIEBE_HELP = N_("""\
+Schiebe-Poker in short (52 cards, 2 to 4 players)
+
+ - Everyone gets two hidden and three open cards; three open cards lie in the
+   middle. Only you see your hidden cards.
+ - Before a game the game-master proposes 2 to 7 rounds with [S]; everyone else
+   agrees with [Y] or refuses with [N].
+ - In your turn you make two actions, one after the other: push the middle row
+   left [<] or right [>] (a card drops onto the discard pile, a new one comes
+   from the draw pile), or swap one of your open cards with a middle card
+   ([1]-[3] then [1]-[3]), all three ([A]) or none ([N]).
+ - After the last round every hand is shown: only its category counts (High
+   card to Royal flush); equal categories share their place.
+ - With an ante, the players ranked first share the pot.
+ - When your time runs out, the rest of your turn is "no swap".
+ - [.] chats with the table, [X] leaves it.
+""")
+
+#: The [H] help of each game kind (one screen each).
+HELP_TEXTS = {"draw40": HELP_TEXT, "holdem": HOLDEM_HELP, "schiebe": SCHIEBE_HELP}
+
 _MENU = [
     ("P", N_("Play poker: the tables")),
     ("W", N_("Who is online")),
@@ -72,25 +111,32 @@ _MENU = [
 # --- the menu -----------------------------------------------------------------------
 
 def _draw_menu(session: Terminal, app: DoorContext) -> None:
+    """Clear the screen and show the menu (:func:`_menu_lines`) with the user's CUBES."""
     term = session.term
-    t = i18n.of(session)
+    lines = _menu_lines(i18n.of(session), session.handle or "",
+                        app.ledger.balance(session.handle),
+                        sum(app.ledger.stacks_of(session.handle).values()),
+                        len(session.inbox))
+    lines[0] = f"{term.home}{term.clear}{term.bold}{lines[0]}{term.normal}"
+    session.write("\r\n".join(lines))
+
+
+def _menu_lines(t: i18n.Translator, handle: str, cubes: int, held: int,
+                unread: int) -> list[str]:
+    """The lobby's menu in ``t``'s language, as lines (the title first, the prompt last):
+    ``handle`` with ``cubes`` CUBES, ``held`` more CUBES in Hold'em stacks, ``unread``
+    X-messages waiting (shown after [R])."""
     _ = t.gettext
-    unread = len(session.inbox)
-    cubes = app.ledger.balance(session.handle)
-    held = sum(app.ledger.stacks_of(session.handle).values())
-    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=session.handle,
-                                                                 cubes=t.number(cubes))
+    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=handle, cubes=t.number(cubes))
     if held:     # a Hold'em stack stays at its table until the hand one left ends
         you = _("Logged in as {h}. You have {cubes} CUBES, and {held} CUBES at the "
-                "tables.").format(h=session.handle, cubes=t.number(cubes), held=t.number(held))
-    lines = [f"{term.home}{term.clear}{term.bold}Global Village BBS" + _(" - PoKeR door")
-             + f"{term.normal}", "", you, ""]
+                "tables.").format(h=handle, cubes=t.number(cubes), held=t.number(held))
+    lines = ["Global Village BBS" + _(" - PoKeR door"), "", you, ""]
     for key, label in _MENU:
-        extra = (" " + _("({n} unread)").format(n=t.number(unread))) if key == "R" and unread \
-            else ""
+        extra = (" " + t.ngettext("({n} unread)", "({n} unread)", unread).format(
+            n=t.number(unread))) if key == "R" and unread else ""
         lines.append(f"  [{key}] {_(label)}{extra}")
-    lines += ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
-    session.write("\r\n".join(lines))
+    return lines + ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
 
 
 async def serve(session: Terminal, app: DoorContext) -> None:
@@ -213,7 +259,7 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"   # at most 9 seats: no grouping
-    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(entry.title, 13)}  {fit(stakes, 14)}  "
+    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(game_title(entry.spec.game, t), 13)}  {fit(stakes, 14)}  "
             f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7).rstrip()}")
 
 
@@ -226,7 +272,8 @@ def _right(s: str, width: int) -> str:
 async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
     """The lobby's table list (issue 14): number, name, game, stakes, seats taken / seats,
     spectators and the state (``playing``: a game runs, ``waiting``: players seated
-    between games, ``empty``); pick one by its number (Enter: back). Each row fits 79
+    between games, ``empty``); pick one by its number (Enter: back): with at most 9
+    tables the digit alone picks, with more it is typed and ended with Enter. Each row fits 79
     cells in every language (the name gets 18, seats and spectators 6, the state 7)."""
     term = session.term
     t = i18n.of(session)
@@ -242,17 +289,34 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
     for entry in entries[:room]:
         session.write(_table_line(entry, t) + "\r\n")
     session.write("\r\n")
+    prompt = _("Pick a table (1-{n}), Enter: back: ").format(n=len(entries))
     while True:
-        typed = (await read_line(session, i18n.of(session).gettext(
-            "Pick a table (1-{n}), Enter: back: ").format(n=len(entries)),
-            max_chars=3, timeout=idle)).strip()
+        if len(entries) <= 9:
+            typed = await _read_digit(session, prompt, idle)
+        else:
+            typed = (await read_line(session, prompt, max_chars=3, timeout=idle)).strip()
         if not typed:
             return None
         entry = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
         if entry is not None:
             return entry
-        session.write(i18n.of(session).gettext("There is no table {n}.").format(
-            n=clean_text(typed, 3)) + "\r\n")
+        session.write(_("There is no table {n}.").format(n=clean_text(typed, 3)) + "\r\n")
+
+
+async def _read_digit(session: Terminal, prompt: str, idle: float) -> str:
+    """Show ``prompt`` and take one key (a list of at most 9 tables needs no Enter): the
+    character typed, shown and ended with a new line, or ``""`` for Enter or Esc; other
+    keys (Backspace) do nothing. Raises TimeoutError after ``idle`` seconds without a
+    key, :class:`SessionClosed` when the connection ends."""
+    session.write(prompt)
+    while True:
+        key = await session.read_key(idle)
+        if key.kind in (KeyKind.ENTER, KeyKind.ESC):
+            session.write("\r\n")
+            return ""
+        if key.kind is KeyKind.CHAR:
+            session.write(clean_text(key.char, 1) + "\r\n")
+            return key.char
 
 
 async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
@@ -293,8 +357,9 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
         name = clean_text(name)
         session.write(f"  {fit(name, max(16, display_width(name)))}  {where}\r\n")
     if len(rows) > room:
-        session.write("  " + _("... and {n} more").format(n=t.number(len(rows) - room))
-                      + "\r\n")
+        more = len(rows) - room
+        session.write("  " + t.ngettext("... and {n} more", "... and {n} more", more).format(
+            n=t.number(more)) + "\r\n")
     await press_any_key(session, idle)
 
 
@@ -429,10 +494,15 @@ async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None
 
 
 async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
+    """[H]: the rules in short of each game kind the server's tables run (in lobby
+    order, each once), one screen each."""
     term = session.term
-    text = i18n.of(session).gettext(HELP_TEXT)
-    session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
-    await press_any_key(session, idle)
+    t = i18n.of(session)
+    kinds = dict.fromkeys(entry.spec.game for entry in app.tables)
+    for kind in kinds:
+        text = t.gettext(HELP_TEXTS.get(kind, HELP_TEXT))
+        session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
+        await press_any_key(session, idle)
 
 
 async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:

@@ -17,9 +17,12 @@ from bbspoker.rules.cards import Rank, format_cards, parse_cards
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.fairness import SHORT
+from bbspoker.text import display_width, fit
 
 __all__ = ["describe_hand", "describe_event", "refusal", "round_label", "describe_operation",
-           "seconds_text", "cards_word", "REASONS", "SYSTEM", "INFO"]
+           "seconds_text", "cards_word", "describe_stats", "game_title", "GAME_TITLES",
+           "games_phrase", "GAME_PHRASES",
+           "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
 SYSTEM, INFO = "SYSTEM", "INFO"
@@ -164,6 +167,10 @@ _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
              "idle": N_("{h} pressed no key for too long and stands up."),
              "removed": N_("{h} was removed by the sysop."),
              "broke": N_("{h} is out of CUBES and leaves the table.")}
+#: Why one left when :data:`_LEFT_WHY` does not say (by [X], or for any other reason). Its
+#: own name, not a default inside the translating call: Babel does not extract a text
+#: marked within another call.
+_LEFT = N_("{h} has left the table.")
 
 
 def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
@@ -178,13 +185,15 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     if k == "sat":
         return SYSTEM, _("{h} has joined the table.").format(h=h)
     if k == "left":
-        return SYSTEM, _(_LEFT_WHY.get(d.get("reason", ""), N_("{h} has left the table."))
-                         ).format(h=h)
+        return SYSTEM, _(_LEFT_WHY.get(d.get("reason", ""), _LEFT)).format(h=h)
     if k == "seat_wanted":
         ahead = d.get("ahead", 0)
         if ahead:
-            return INFO, _("All seats are taken: a computer player stands up for you between "
-                           "games ({ahead} ahead of you).").format(ahead=n(ahead))
+            return INFO, t.ngettext(
+                "All seats are taken: a computer player stands up for you between games "
+                "({ahead} player ahead of you).",
+                "All seats are taken: a computer player stands up for you between games "
+                "({ahead} players ahead of you).", ahead).format(ahead=n(ahead))
         return INFO, _("All seats are taken: a computer player stands up for you between "
                        "games.")
     if k == "master":
@@ -275,9 +284,9 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("Every ante and bet of the game called off ({reason}) has now been "
                          "given back.").format(reason=reason)
     if k == "shutdown_grace":
-        return SYSTEM, _("The server is shutting down: this game may finish within {grace} "
-                         "seconds; after that it is called off and every bet refunded."
-                         ).format(grace=f"{d['grace']:g}")
+        return SYSTEM, _("The server is shutting down: this game may finish within {time}; "
+                         "after that it is called off and every bet refunded.").format(
+            time=seconds_text(d["grace"], t))
     if k == "connection_lost":
         return SYSTEM, _("{h} lost the connection (seat held {grace} s).").format(
             h=h, grace=f"{d['grace']:g}")
@@ -313,7 +322,6 @@ _REFUSALS = {
     "whole_cubes": N_("A bet is a whole number of CUBES."),
     "cannot_bet": N_("You cannot bet: the minimum is {low} but you can bet at most {high}."),
     "bet_range": N_("Your bet must be between {low} and {high} CUBES."),
-    "discard_max": N_("You may discard at most {max} cards."),
     "discard_own": N_("You can only discard cards from your own hand."),
     "no_game": N_("No game is running."),
     "table_closed": N_("The table is closed."),
@@ -351,6 +359,10 @@ def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
         return t.ngettext("Please wait {n} more second before the next game.",
                           "Please wait {n} more seconds before the next game.",
                           secs).format(n=p["seconds"])
+    if err.code == "discard_max":
+        most = err.params["max"]
+        return t.ngettext("You may discard at most {max} card.",
+                          "You may discard at most {max} cards.", most).format(max=p["max"])
     if err.code == "not_your_turn":
         return _("It is not your turn ({current} is in turn).").format(
             current=p.get("current") or _("nobody"))
@@ -404,24 +416,77 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in op.items())
 
 
+#: Each game kind's name as the lobby's table list and [S] show it (:func:`game_title`).
+GAME_TITLES = {"draw40": N_("40-card draw"), "schiebe": N_("Schiebe-Poker"),
+               "holdem": N_("Hold'em")}
+#: Each game kind as a sentence names what is played at its tables (:func:`games_phrase`).
+GAME_PHRASES = {"draw40": N_("40-card draw poker at five seats"),
+                "holdem": N_("fixed-limit Texas Hold'em"), "schiebe": N_("Schiebe-Poker")}
+#: The [S] table's columns: ``(heading, cells)``, the table's place then the numbers, each
+#: heading right-aligned over its numbers; the cells add up to :data:`STATS_WIDTH`.
+_STATS_COLUMNS = (
+    (NP_("stats heading", "TABLE (GAME)"), 24), (NP_("stats heading", "PLAYED"), 7),
+    (NP_("stats heading", "WON"), 6), (NP_("stats heading", "CUBES WON"), 10),
+    (NP_("stats heading", "PAID IN"), 9), (NP_("stats heading", "NET"), 9),
+    (NP_("stats heading", "BIGGEST POT"), 12))
+#: Cells of a line of :func:`describe_stats`: the lobby indents it by 2, and 79 cells of
+#: an 80-column screen are safe from the terminal's automatic wrap.
+STATS_WIDTH = 77
+
+
+def game_title(kind: str, t: Translator = ENGLISH) -> str:
+    """A game kind (``"draw40"``, ``"schiebe"``, ``"holdem"``) as people name it, in
+    ``t``'s language: ``"40-card draw"`` (German ``"40-Blatt-Draw"``); another code as
+    it is."""
+    title = GAME_TITLES.get(kind)
+    return t.gettext(title) if title else kind
+
+
+def games_phrase(kinds: Sequence[str], t: Translator = ENGLISH) -> str:
+    """The game kinds ``kinds`` (codes, in the order given, each once) as a sentence names
+    them in ``t``'s language: ``"fixed-limit Texas Hold'em and Schiebe-Poker"``."""
+    names = [t.gettext(GAME_PHRASES[k]) if k in GAME_PHRASES else k
+             for k in dict.fromkeys(kinds)]
+    if len(names) < 2:
+        return "".join(names)
+    return t.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
 def describe_stats(stats: Sequence[Any], kinds: Mapping[str, str],
                    t: Translator = ENGLISH) -> list[str]:
     """A player's results per table (``PlayerStats`` rows; ``kinds``: table id -> game
-    kind), as lines of at most 78 columns in ``t``'s language: a header and one line a
-    table, or one line saying there is none yet."""
+    kind), as lines of :data:`STATS_WIDTH` (77) cells at most in ``t``'s language: a
+    header and one line a table (``id (game)`` cut to 22 cells, then games played and
+    won, CUBES won, paid in, net and the biggest pot, each number right-aligned under its
+    heading), or one line saying there is none yet. Each heading is cut to one cell less
+    than its column, so one blank always parts two headings."""
     if not stats:
         return [t.gettext("no finished game yet")]
-    # TRANSLATORS: column headings over the numbers below them: keep each heading's
-    # right end where it is (columns 31, 37, 48, 57, 66 and 79) and the line 79 columns.
-    lines = [t.gettext("TABLE (GAME)             PLAYED   WON  CUBES WON  PAID IN      NET  "
-                       "BIGGEST POT")]
+    (place, place_cells), *numbers = _STATS_COLUMNS
+    header = fit(t.pgettext(*place), place_cells - 1) + " " + "".join(
+        _right(t.pgettext(*heading), cells - (i > 0), cells)
+        for i, (heading, cells) in enumerate(numbers))
+    lines = [header.rstrip()]
     n = t.number
     for s in stats:
-        where = "{} ({})".format(s.table, kinds.get(s.table) or t.gettext("gone"))
+        kind = kinds.get(s.table)
+        game = "({})".format(game_title(kind, t) if kind else t.gettext("gone"))
+        name = fit(s.table, max(place_cells - 2 - display_width(game), 4)).rstrip()
+        where = f"{name} {game}"
         net = ("+" if s.net >= 0 else "-") + n(abs(s.net))
-        lines.append(f"{where:<24}{s.played:>7}{s.won:>6}{n(s.cubes_won):>11}"
-                     f"{n(s.cubes_paid):>9}{net:>9}{n(s.biggest_pot):>13}")
+        values = (n(s.played), n(s.won), n(s.cubes_won), n(s.cubes_paid), net,
+                  n(s.biggest_pot))
+        lines.append(fit(where, place_cells - 1) + " " + "".join(
+            _right(value, None, cells) for value, (_, cells) in zip(values, numbers)))
     return lines
+
+
+def _right(text: str, most: int | None, cells: int) -> str:
+    """``text`` cut to ``most`` cells (None: a number, never cut) and right-aligned in
+    ``cells``; a number wider than that keeps one blank before it."""
+    if most is not None:
+        text = fit(text, most).rstrip()
+    return " " * max(cells - display_width(text), 1 if most is None else 0) + text
 
 
 # ------------------------------------------------------------------ Schiebe-Poker (issue 17)

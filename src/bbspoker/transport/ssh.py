@@ -40,12 +40,13 @@ from collections.abc import Awaitable
 from typing import Any, Protocol
 
 import asyncssh
+from wcwidth import wrap
 
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["SshHost", "SshListener", "ChannelLink", "start_ssh", "load_host_key", "NEW_USER",
-           "RESIZE_COST", "WINDOW", "WRITE_HIGH"]
+           "RESIZE_COST", "WINDOW", "WRITE_HIGH", "BANNER_WIDTH", "banner_lines"]
 
 log = logging.getLogger("bbspoker.transport.ssh")
 
@@ -59,7 +60,16 @@ WINDOW = 64 * 1024
 WRITE_HIGH = 64 * 1024
 _BANNER = N_("Global Village BBS - PoKeR door. Log in with your handle; new here? Log in "
              "as 'new' to make an account.")
+#: Columns of a line of the banner: clients print it as it comes, and an 80-column
+#: terminal would break a longer line wherever its 80th column falls, mid-word.
+BANNER_WIDTH = 79
 _LOCKED = N_("Too many failed logins from your address. Try again later.")
+
+
+def banner_lines(text: str) -> str:
+    """``text`` broken between words into lines of at most :data:`BANNER_WIDTH` columns
+    (wide characters count two), each ending in CR LF, for the SSH login banner."""
+    return "".join(line + "\r\n" for line in wrap(text, BANNER_WIDTH))
 
 
 class SshHost(Host, Protocol):
@@ -290,7 +300,7 @@ class _DoorServer(asyncssh.SSHServer):
         if username == NEW_USER:
             return False                   # no password: the door asks for the handle
         with contextlib.suppress(Exception):
-            self._conn.send_auth_banner(self.gate.text(_BANNER) + "\r\n")
+            self._conn.send_auth_banner(banner_lines(self.gate.text(_BANNER)))
         return True
 
     def password_auth_supported(self) -> bool:

@@ -40,6 +40,7 @@ import importlib.resources
 import ipaddress
 import json
 import logging
+from collections.abc import Sequence
 from http import HTTPStatus
 from string import Template
 from typing import Any, cast
@@ -53,6 +54,8 @@ from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
                                         SocketLimits)
+from bbspoker.door.messages import games_phrase
+from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "HttpConnection", "start_web", "handle_socket",
            "client_address", "FILES", "page_language", "render_page", "parse_resize",
@@ -125,16 +128,17 @@ def page_language(accept: str | None, default: str) -> str:
     return negotiate_locale(preferred, list(i18n.LANGUAGES), sep="-") or default
 
 
-def render_page(template: str, lang: str) -> bytes:
+def render_page(template: str, lang: str, kinds: Sequence[str] = ("draw40",)) -> bytes:
     """The page (``static/index.html``, a :class:`string.Template`) in ``lang``: its
-    intro, title and the status line's texts (issue 18), HTML-escaped."""
+    intro (naming the game kinds ``kinds`` the server's tables run), title and the status
+    line's texts, HTML-escaped."""
     t = i18n.translator(lang)
     texts = {
         "door": t.gettext("PoKeR door"),
-        "intro": t.gettext("Five seats, a 40-card deck and CUBES to play for. Type a handle "
-                           "to log in, or a new one to make an account; then P for the "
-                           "tables. Players come in by telnet, SSH and this page, and sit at "
-                           "the same tables."),
+        "intro": t.gettext("Tables of {games}, played for CUBES. Type a handle to log in, or "
+                           "a new one to make an account; then P for the tables. Players "
+                           "come in by telnet, SSH and this page, and sit at the same "
+                           "tables.").format(games=games_phrase(kinds, t)),
         "connecting": t.gettext("Connecting..."),
         "connected": t.gettext("Connected."),
         "closed": t.gettext("Disconnected. Reload the page to log in again."),
@@ -143,11 +147,12 @@ def render_page(template: str, lang: str) -> bytes:
         lang=lang, **{k: html.escape(v) for k, v in texts.items()}).encode()
 
 
-def _pages() -> dict[str, bytes]:
-    """The page in every language, read from the package once: language -> bytes."""
+def _pages(kinds: Sequence[str]) -> dict[str, bytes]:
+    """The page in every language for a server whose tables run the game kinds
+    ``kinds``, read from the package once: language -> bytes."""
     root = importlib.resources.files("bbspoker.transport") / "static"
     template = (root / "index.html").read_text(encoding="utf-8")
-    return {lang: render_page(template, lang) for lang in i18n.LANGUAGES}
+    return {lang: render_page(template, lang, kinds) for lang in i18n.LANGUAGES}
 
 
 def _static() -> dict[str, tuple[bytes, str]]:
@@ -515,7 +520,8 @@ async def start_web(host: Host) -> WebListener:
     free port) for ``host``. Returns the :class:`WebListener`. Raises ``OSError`` if the
     port cannot be bound, ``FileNotFoundError`` if the package's files are missing."""
     config = host.config
-    files, pages = _static(), _pages()
+    files = _static()
+    pages = _pages([spec.game for spec in config.table_specs])
     tasks: set[asyncio.Task[Any]] = set()
 
     async def headers(request: web.Request, response: web.StreamResponse) -> None:

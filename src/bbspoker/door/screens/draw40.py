@@ -206,7 +206,8 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
     else:
         lines.append(t.gettext("Nobody is using the poker game right now."))
     if snap.watchers:
-        lines.append(t.gettext("{n} watching.").format(n=n(snap.watchers)))
+        lines.append(t.ngettext("{n} watching.", "{n} watching.", snap.watchers).format(
+            n=n(snap.watchers)))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     if len(names) >= rules.seats:
         if snap.bots:

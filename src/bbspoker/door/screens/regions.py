@@ -292,8 +292,8 @@ def _draw_xmsg(view: GameView, encoding: str) -> tuple[str, ...]:
         count = t.ngettext("[{n} X-message]", "[{n} X-messages]", view.xmsg_count)
         line = _over(line, 15, _fitted(encoding, count.format(n=t.number(view.xmsg_count))))
     if view.watchers > 0:
-        watching = _fitted(encoding, t.gettext("[{n} watching]").format(
-            n=t.number(view.watchers)))
+        watching = _fitted(encoding, t.ngettext("[{n} watching]", "[{n} watching]",
+                                                view.watchers).format(n=t.number(view.watchers)))
         line = _over(line, WIDTH - 3 - display_width(watching), watching)
     return (line,)
 

@@ -59,6 +59,9 @@ LOG_ROWS = 9
 _LOG_ROW, _INPUT_ROW, _STATUS_ROW, _SPLIT_ROW = 14, 23, 13, 8
 _LEFT = 46           # the command area's width inside the borders (cells 1-46)
 _RIGHT = WIDTH - _LEFT - 3
+#: Cells of a key line or question in the command area: a blank before it and one after,
+#: so that no text runs into the divider.
+_TEXT = _LEFT - 2
 _RULE = "+" + "-" * (WIDTH - 2) + "+"
 
 
@@ -105,7 +108,7 @@ def command_area(t: Translator, lines: list[str], prompt: str | None) -> list[st
     """The four rows of a command area: ``lines`` (the keys of the legal choices now),
     the chat and leave keys when there is room, and last ``prompt`` (a question, an input
     line or a refusal), wrapped over as many rows as it needs in ``t``'s language."""
-    tail = textwrap.wrap(prompt, _LEFT - 1)[:3] if prompt else []
+    tail = textwrap.wrap(prompt, _TEXT)[:3] if prompt else []
     room = 4 - len(tail)
     lines = lines[:room]
     if len(lines) < room:
@@ -113,7 +116,7 @@ def command_area(t: Translator, lines: list[str], prompt: str | None) -> list[st
     return (lines[:room] + tail + [""] * 4)[:4]
 
 
-def command_lines(items: list[str], width: int = _LEFT - 1) -> list[str]:
+def command_lines(items: list[str], width: int = _TEXT) -> list[str]:
     """Commands side by side, two blanks apart, on as few lines of ``width`` cells as
     they take (a longer language needs two lines where English has one)."""
     lines: list[str] = []
@@ -457,7 +460,7 @@ class SchiebeScreen(RowScreen):
                 lines += textwrap.wrap(t.gettext(
                     "Swap your {own} open card with the middle row's card [1]-[3]? (Esc: "
                     "back)").format(own=t.pgettext(*OWN_POSITIONS[self.swap_from])),
-                    _LEFT - 1)
+                    _TEXT)
             else:
                 lines += command_lines([t.gettext("[<] push left"), t.gettext("[>] push right")])
                 lines += [t.gettext("[1]-[3] then [1]-[3]: swap one with middle")]
@@ -518,7 +521,8 @@ def bottom_rows(screen: PokerScreen, rows: list[str], more: str
     extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
         n=t.number(xmsgs)) + " ") if xmsgs else ""
     if snap.watchers:
-        extra += t.gettext("[{n} watching]").format(n=t.number(snap.watchers)) + " "
+        extra += t.ngettext("[{n} watching]", "[{n} watching]", snap.watchers).format(
+            n=t.number(snap.watchers)) + " "
     line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
     rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
     shown = list(screen.messages)[-LOG_ROWS:]

@@ -96,20 +96,38 @@ class Admin:
         return held
 
     def stats(self, handle: str) -> list[PlayerStats]:
-        """``handle``'s results per table (issue 20: per-user stats), from the journal of
-        finished games (games called off and refunded count for nothing), by table id: a
-        game counts as played when the player paid into it (an ante, a blind, a bet);
-        raises UnknownAccount."""
+        """``handle``'s results per table (per-user stats), by table id, from finished
+        games (games called off and refunded count for nothing). A game with CUBES in it
+        counts from the journal: played when the player paid into it (an ante, a blind, a
+        bet), won when a pot or a share of it went to them. A game that moved no CUBES at
+        all (Schiebe-Poker played for the ranking alone) counts from its record: played
+        when the history's ``players`` name the player, won when its ``ranking`` puts them
+        first (or ``winner`` is them). Raises UnknownAccount."""
         account_id = self.books.account_id(handle)
         rows = self.books.w.sql(
-            "SELECT g.table_id, COUNT(DISTINCT CASE WHEN j.amount < 0 THEN g.id END), "
-            "COUNT(DISTINCT CASE WHEN j.reason = 'win' THEN g.id END), "
-            "COALESCE(SUM(CASE WHEN j.reason = 'win' THEN j.amount END), 0), "
-            "COALESCE(-SUM(CASE WHEN j.amount < 0 THEN j.amount END), 0) "
-            "- COALESCE(SUM(CASE WHEN j.reason = 'return' THEN j.amount END), 0), "
-            "COALESCE(MAX(CASE WHEN j.reason = 'win' THEN j.amount END), 0) "
-            "FROM journal j JOIN games g ON g.id = j.game_id "
-            "WHERE j.account_id = ? AND g.end_reason = 'finished' "
+            "WITH me AS (SELECT handle FROM accounts WHERE id = ?1), "
+            "staked AS ("
+            " SELECT j.game_id AS game, MAX(j.amount < 0) AS played, "
+            " MAX(j.reason = 'win') AS won, "
+            " COALESCE(SUM(CASE WHEN j.reason = 'win' THEN j.amount END), 0) AS cubes_won, "
+            " COALESCE(-SUM(CASE WHEN j.amount < 0 THEN j.amount END), 0) "
+            " - COALESCE(SUM(CASE WHEN j.reason = 'return' THEN j.amount END), 0) AS paid, "
+            " COALESCE(MAX(CASE WHEN j.reason = 'win' THEN j.amount END), 0) AS biggest "
+            " FROM journal j WHERE j.account_id = ?1 AND j.game_id IS NOT NULL "
+            " GROUP BY j.game_id), "
+            "free AS ("
+            " SELECT g.id AS game, 1 AS played, "
+            " (g.winner = me.handle OR EXISTS (SELECT 1 FROM json_each(g.history, '$.ranking')"
+            " r WHERE json_extract(r.value, '$[0]') = 1 "
+            " AND json_extract(r.value, '$[1]') = me.handle)) AS won, "
+            " 0 AS cubes_won, 0 AS paid, 0 AS biggest "
+            " FROM games g, me WHERE g.end_reason = 'finished' "
+            " AND NOT EXISTS (SELECT 1 FROM journal j WHERE j.game_id = g.id) "
+            " AND EXISTS (SELECT 1 FROM json_each(g.history, '$.players') p "
+            " WHERE p.value = me.handle)) "
+            "SELECT g.table_id, SUM(x.played), SUM(x.won), SUM(x.cubes_won), SUM(x.paid), "
+            "MAX(x.biggest) FROM (SELECT * FROM staked UNION ALL SELECT * FROM free) x "
+            "JOIN games g ON g.id = x.game WHERE g.end_reason = 'finished' "
             "GROUP BY g.table_id ORDER BY g.table_id", (account_id,)).fetchall()
         return [PlayerStats(*row) for row in rows]
 

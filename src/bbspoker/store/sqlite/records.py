@@ -275,11 +275,12 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """One player's results at one table (``table`` id; issue 20): games played (an ante
-    paid in a game that ended), games won, CUBES won (pots taken, the winner's own antes
-    and bets in them, at every game kind: journal ``win``), CUBES paid in (antes, blinds
-    and bets of finished games, less uncalled bets given back: journal ``return``), the
-    biggest pot won (CUBES)."""
+    """One player's results at one table (``table`` id): games played (finished games the
+    player paid into, or, in a game that moved no CUBES, was dealt into), games won (a pot
+    or a share of it taken; without CUBES, ranked first), CUBES won (pots taken, the
+    winner's own antes and bets in them, at every game kind: journal ``win``), CUBES paid
+    in (antes, blinds and bets of finished games, less uncalled bets given back: journal
+    ``return``), the biggest pot won (CUBES)."""
 
     table: str
     played: int
