@@ -50,6 +50,24 @@ _NOTICE_CODES: tuple[str, ...] = (
     "ALTER TABLE notices ADD COLUMN data TEXT",
 )
 
+#: Schema 13: the commitment each table publishes for its next game before that game's
+#: client seeds are fixed (docs/fairness.md), with the table, the time, and the game dealt
+#: from it (NULL until one is); its server seed stays secret until that game has ended
+#: (read back only by the table that published it, when it starts again). At most one
+#: record per commitment at a table, and one per game.
+_PUBLISHED_COMMITMENTS: tuple[str, ...] = (
+    """CREATE TABLE commitments (
+        id           INTEGER PRIMARY KEY,
+        table_id     TEXT NOT NULL,
+        commitment   TEXT NOT NULL,
+        server_seed  TEXT NOT NULL,
+        published_at REAL NOT NULL,
+        game_id      INTEGER UNIQUE REFERENCES games(id),
+        UNIQUE (table_id, commitment)
+    )""",
+    "CREATE INDEX commitments_published ON commitments(table_id, published_at)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -177,6 +195,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _USER_LANGUAGE,
     # 12: notices as codes with data (issue 18), above.
     _NOTICE_CODES,
+    # 13: the next game's published commitment, above.
+    _PUBLISHED_COMMITMENTS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
