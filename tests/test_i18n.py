@@ -383,6 +383,7 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
         raw.execute("ALTER TABLE accounts DROP COLUMN language")
         raw.execute("ALTER TABLE notices DROP COLUMN code")
         raw.execute("ALTER TABLE notices DROP COLUMN data")
+        raw.execute("DROP TABLE commitments")     # schema 13
         raw.execute("UPDATE schema_version SET version = 10")
     raw.close()
     with Ledger(db) as led:

@@ -660,6 +660,11 @@ class Holdem(SeatedTable):
         return {0: "small", 1: "big"}.get(p)
 
     def _start_hand(self, now: float) -> list[Event]:
+        """Deal a hand to the eligible seats (none with fewer than two): the button moves
+        on, the blinds are posted, two hole cards each from the deck sealed with the
+        server seed whose commitment the table published before
+        (:attr:`next_commitment`); the next hand's seed is drawn and published in the
+        same transaction."""
         eligible = self._eligible()
         self._next_hand_at = None
         if len(eligible) < 2:

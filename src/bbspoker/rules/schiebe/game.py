@@ -486,7 +486,9 @@ class Schiebe(SeatedTable):
         five cards each from the top (two hidden, then three open, left to right), then
         the three middle cards (left to right); the rest is the draw pile. The first
         player is drawn from the seal's ``first`` sub-stream; play goes round in seat
-        order from them."""
+        order from them. The seal's server seed is the one whose commitment the table
+        published before (:attr:`next_commitment`); the next game's is drawn and
+        published in the same transaction."""
         handles = self.handles
         seated = [i for i, s in enumerate(self._seats) if s is not None]
         ante = self.rules.ante
