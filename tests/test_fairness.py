@@ -2,7 +2,9 @@
 module and the standard-library example give the same deck, any change of an input changes
 it, it is a fair permutation), the tables dealing from it (the commitment at the start, the
 seed at the end, for games that finish, are called off or cut short by a crash), and
-``bbspoker games verify`` over a thousand recorded games and on tampered records."""
+``bbspoker games verify`` over a thousand recorded games and on tampered records; the next
+game's commitment published before its client seeds are fixed, kept over a restart, and
+checked by ``games verify``."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import io
 import json
 import os
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -25,7 +28,11 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.cards import GV40, STANDARD52
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
 from bbspoker.rules.fairness import PHRASE_MAX, clean_phrase, commitment, message, shuffle
+from bbspoker.rules.holdem.game import Holdem, HoldemRules
+from bbspoker.rules.schiebe.actions import Propose, Vote
+from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
 from bbspoker.store.sqlite import Ledger
+from bbspoker.table.registry import TableWallet
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "verify_deck.py"
 SEED = bytes.fromhex("9f" * 16 + "01" * 16)
@@ -262,3 +269,115 @@ def test_a_client_seed_phrase_is_cleaned_and_bounded():
     for bad in ("\x1b[2J", "zero\u200bwidth", "bell\x07", "x" * (PHRASE_MAX + 1)):
         with pytest.raises(ValueError):
             clean_phrase(bad)
+
+
+#: Each game kind: how to make a table of it on a wallet, and how to open a game with
+#: alice and bob seated at time ``now`` (returns the events).
+KINDS = {
+    "draw40": (lambda w, rng: Draw40(w, Draw40Rules(between_games=0), rng=rng),
+               lambda g, now: g.apply("alice", act.Start(), now)),
+    "schiebe": (lambda w, rng: Schiebe(w, SchiebeRules(), rng=rng),
+                lambda g, now: g.apply("alice", Propose(2), now) + g.apply("bob", Vote(True), now)),
+    "holdem": (lambda w, rng: Holdem(w, HoldemRules(), rng=rng),
+               lambda g, now: g.tick(max(now, g.deadline()))),
+}
+
+
+def _ledger_with_players(path: Path) -> Ledger:
+    ledger = Ledger(path)
+    for h in PLAYERS[:2]:
+        ledger.create_account(h, None, 10**6)
+    return ledger
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_publishes_the_next_games_commitment_before_the_game_and_deals_from_it(
+        tmp_path, kind):
+    """The commitment of a game is out before anyone sits down for it (so before its
+    client seeds exist), the game deals from exactly that seed, and the one after it is
+    out before this one ends: its end says so, and ``games verify`` checks it."""
+    ledger = _ledger_with_players(tmp_path / "next.db")
+    make, start = KINDS[kind]
+    game = make(TableWallet(ledger, "t1"), random.Random(5))
+    published = game.next_commitment
+    assert re.fullmatch("[0-9a-f]{64}", published)
+    for h in PLAYERS[:2]:
+        game.apply(h, act.Sit(), 0.0)
+    events = start(game, 0.0)
+    sealed = next(e for e in events if e.kind == "sealed")
+    assert sealed.data["commitment"] == published
+    following = game.next_commitment
+    assert following != published and re.fullmatch("[0-9a-f]{64}", following)
+    gid = sealed.data["game_id"]
+    # Called off (shutdown, or a start the store lost): its seed is revealed, and a
+    # fresh commitment is published for the next game, and shown.
+    events = game.call_off(1.0, "shutdown", [gid])
+    anew = game.next_commitment
+    assert anew not in (published, following)
+    assert [e.kind for e in events][-2:] == ["seed", "next_commitment"]
+    assert events[-1].data == {"commitment": anew}
+    code, out = _cli(ledger, ["games", "verify", str(gid)])
+    assert code == 0, out
+    assert "  published in advance: yes, at table t1" in out, out
+    # The next game deals from the one shown.
+    events = start(game, 100.0)
+    assert next(e for e in events if e.kind == "sealed").data["commitment"] == anew
+    ledger.close()
+
+
+def test_a_restart_keeps_the_published_commitment_of_each_table(tmp_path):
+    """A table started again shows the commitment it had published (its seed kept in the
+    store, secret), and its next game deals from it; a table that has none publishes a new
+    one; a seed once dealt from is never dealt from again, even after a crash."""
+    path = tmp_path / "restart.db"
+    ledger = _ledger_with_players(path)
+    first = Draw40(TableWallet(ledger, "t1"), rng=random.Random(1)).next_commitment
+    ledger.close()
+    ledger = Ledger(path)
+    game = Draw40(TableWallet(ledger, "t1"), rng=random.Random(2))   # the server again
+    assert game.next_commitment == first
+    other = Draw40(TableWallet(ledger, "t2"), rng=random.Random(3))
+    assert other.next_commitment != first                          # each table its own
+    for h in PLAYERS[:2]:
+        game.apply(h, act.Sit(), 0.0)
+    sealed = next(e for e in game.apply("alice", act.Start(), 0.0) if e.kind == "sealed")
+    assert sealed.data["commitment"] == first
+    second = game.next_commitment
+    ledger.close()                                   # the process dies with the game open
+    ledger = Ledger(path)
+    assert ledger.recover_unfinished_games(2.0) == [sealed.data["game_id"]]
+    again = Draw40(TableWallet(ledger, "t1"), rng=random.Random(1))
+    assert again.next_commitment == second != first
+    code, out = _cli(ledger, ["games", "verify", str(sealed.data["game_id"])])
+    assert code == 0 and "published in advance: yes, at table t1" in out, out
+    ledger.close()
+
+
+def _move_publication(ledger: Ledger, gid: int, how: str) -> None:
+    """Change the record of game ``gid``'s published commitment behind the ledger's back."""
+    with sqlite3.connect(ledger.path) as raw:
+        commitment_, started = raw.execute(
+            "SELECT deck_hash, started_at FROM games WHERE id = ?", (gid,)).fetchone()
+        if how == "later":
+            raw.execute("UPDATE commitments SET published_at = ? WHERE commitment = ?",
+                        (started + 5, commitment_))
+        else:
+            raw.execute("DELETE FROM commitments WHERE commitment = ?", (commitment_,))
+
+
+@pytest.mark.parametrize("how, says", [
+    ("later", "was published only after the game's client seeds were fixed"),
+    ("gone", "is not the one table poker had published for it"),
+])
+def test_games_verify_fails_a_game_whose_commitment_was_not_published_before_it(
+        table, how, says):
+    ledger, game = table
+    rng = random.Random(3)
+    play_one(game, rng)
+    play_one(game, rng)
+    gid = ledger.list_games(1)[0].id
+    code, out = _cli(ledger, ["games", "verify", str(gid)])
+    assert code == 0 and "published in advance: yes, at table poker" in out, out
+    _move_publication(ledger, gid, how)
+    code, out = _cli(ledger, ["games", "verify", str(gid)])
+    assert code == 1 and out.startswith(f"game {gid}: FAILED") and says in out, out

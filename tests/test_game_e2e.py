@@ -341,6 +341,36 @@ async def test_questions_errors_and_spectators(world):
     assert "[?] [?] [?] [?] [?]" in carol.text  # alice still competes
 
 
+async def test_the_next_games_commitment_is_shown_on_joining_and_at_the_end_of_a_game(world):
+    """The deck commitment of the next game is on the screen before the game starts (when
+    joining or watching), the game is sealed with it, and its end shows the next one."""
+    server, connect, advance, ledger = world
+    alice, bob = await seated(connect, "alice", "bob")
+    await bob.wait_for("Next game's deck commitment:")
+    shown = re.findall(r"Next game's deck commitment: ([0-9a-f]{16})", bob.text)
+    assert len(shown) == 1, bob.text
+    assert f"Next game's deck commitment: {shown[0]}" in alice.text
+    await alice.send("s")
+    await bob.wait_for(f"Deck sealed: {shown[0]}")
+    await bet(alice, "1")
+    await bob.wait_for("[P] Pass")
+    await bob.send("p")
+    await bob.wait_for("Really pass? (y/n)")
+    await bob.send("y")
+    await alice.wait_for("[R] Reveal hand")
+    await alice.send("r")                             # the last player: she wins the pot
+    await bob.wait_for("as sealed)")
+    await bob.wait_for("Next game's deck commitment:")
+    after = re.findall(r"Next game's deck commitment: ([0-9a-f]{16})", bob.text)
+    assert after[-1] != shown[0]
+    carol = await connect("carol")                    # a spectator sees it when she comes
+    await carol.send("p")
+    await carol.wait_for("[W] Watch")
+    await carol.send("w")
+    await carol.wait_for("You are watching")
+    assert f"Next game's deck commitment: {after[-1]}" in carol.text
+
+
 async def test_discard_selection_is_limited_to_three_and_can_be_undone(world):
     server, connect, advance, ledger = world
     alice, bob = await seated(connect, "alice", "bob")

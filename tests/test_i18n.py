@@ -408,6 +408,7 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
         raw.execute("ALTER TABLE notices DROP COLUMN code")
         raw.execute("ALTER TABLE notices DROP COLUMN data")
         raw.execute("DROP TABLE signups")             # schema 14's
+        raw.execute("DROP TABLE commitments")     # schema 15's
         raw.execute("UPDATE schema_version SET version = 10")
     raw.close()
     with Ledger(db) as led:

@@ -1017,6 +1017,46 @@ def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(
         assert led.recover_unfinished_games(2.0) == [old.id, new] and led.verify() == []
 
 
+def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publication(
+        db, monkeypatch):
+    """Schema 15 records each table's published next-game commitment: a database of schema
+    12 keeps its games, which ``games verify`` still verifies, saying that nothing was
+    recorded of a commitment published in advance; its tables publish one from then on."""
+    import hashlib
+    import io
+    from contextlib import redirect_stdout
+    from bbspoker import cli
+    from bbspoker.rules.fairness import Seal
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)                       # a database as schema 12 made it
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:12]:
+            for statement in statements:
+                raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (12)")
+        seed = bytes(range(32))
+        raw.execute("INSERT INTO games (players, deck_hash, server_seed, client_seeds, "
+                    "started_at, ended_at, end_reason, table_id) VALUES (?, ?, ?, ?, 1.0, "
+                    "2.0, 'cancelled', 'red')",
+                    ('["alice", "bob"]', hashlib.sha256(seed).hexdigest(), seed.hex(),
+                     '["a1", "b2"]'))
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 15
+        assert led.next_seed(table="red") is None         # nothing published before
+        out = io.StringIO()
+        with redirect_stdout(out):
+            monkeypatch.setenv("BBSPOKER_DB", str(db))
+            assert cli.main(["games", "verify", "1"]) == 0
+        assert out.getvalue().startswith("game 1: verified"), out.getvalue()
+        assert ("published in advance: not recorded (table red published no commitment "
+                "before this game)") in out.getvalue()
+        at = led.publish_commitment(b"\x07" * 32, table="red")
+        assert led.next_seed(table="red") == (b"\x07" * 32, at)
+        assert led.next_seed(table="blue") is None
+
+
 def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):
     """Issue 20 (10): they were created 0644, password hashes world-readable."""
     db = tmp_path / "private.db"

@@ -904,6 +904,18 @@ async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(tm
         assert server.app.ledger.blocks() == []
 
 
+async def test_the_fair_deck_screen_shows_each_tables_next_commitment(server, clients):
+    """[F] lists the commitment each table has published for its next game, so that a
+    player can set a phrase knowing the commitment it will be mixed with."""
+    alice = await clients(server.port)
+    await alice.login("alice", "pw-alice")
+    await alice.send("f")
+    await alice.wait_for("New phrase (up to 16 characters)")
+    for entry in server.app.tables:
+        commitment = entry.service.snapshot.next_commitment
+        assert f"{entry.name}: {commitment[:16]}" in alice.text, alice.text
+
+
 async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients):
     """Issue 20: "bbspoker lets a user set their own phrase in the lobby"."""
     alice = await clients(server.port)

@@ -387,7 +387,7 @@ def test_a_cancel_gives_every_ante_back():
     game, wallet, _ = started(3, ante=10)
     ev = game.apply(None, act.Cancel("shutdown"), 1.0)
     assert ev[0].data["refunds"] == {"alice": 10, "bob": 10, "carol": 10}
-    assert [e.kind for e in ev] == ["cancelled", "seed"]
+    assert [e.kind for e in ev] == ["cancelled", "seed", "next_commitment"]
     assert game.phase is Phase.IDLE and wallet.balances["alice"] == 1000
 
 

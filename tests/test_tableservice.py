@@ -22,6 +22,7 @@ from bbspoker.table.service import TableMessage, TableSnapshot, TableService
 from bbspoker.store.wallet import MemoryWallet
 from tests.ruletext import refused, text
 from tests.telnetclient import FakeClock, wait_until
+from tests.test_fairness import _cli
 from tests.test_ledger import Clock, FailingCommits, break_journal, committed, mend_journal
 
 
@@ -184,6 +185,7 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
                     break
             while not (isinstance(item, TableSnapshot) and item.pot is None):
                 item = await sub.get()
+    await asyncio.sleep(0)      # the call-off's own writes (the next game's commitment)
     if fault != "COMMIT":
         mend_journal(db)
     assert any("could not be committed" in r.getMessage() for r in caplog.records)
@@ -286,6 +288,51 @@ async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_pla
     assert service.snapshot.pot == 70 and committed(db, "bob") == 965
     assert "table step failed" in caplog.text
     assert ledger.verify() == []
+
+
+async def test_the_snapshot_shows_the_next_games_commitment_before_its_start(table):
+    """Every screen has the next game's commitment from the table's snapshot before the
+    game starts (so before its client seeds are fixed); the game is sealed with it, and
+    the one after it is in the snapshot from then on. A start the store could not commit
+    is called off, its seed revealed: the commitment shown next is a fresh one, and the
+    game after it, dealt from that, verifies."""
+    service, ledger, db, disk = table
+    published = service.snapshot.next_commitment
+    assert published is not None and len(published) == 64
+    sub = service.bus.subscribe()
+
+    def sealed_with() -> str:
+        return next(item.event.data["commitment"] for item in sub.drain()
+                    if isinstance(item, TableMessage) and item.kind == "sealed")
+
+    await play(service, "alice", act.Start())
+    assert sealed_with() == published
+    following = service.snapshot.next_commitment
+    assert following not in (None, published)
+    await play(service, "alice", act.Bet(1))
+    await play(service, "bob", act.Pass())
+    await play(service, "alice", act.Reveal())            # the last player: she wins
+    assert service.table.phase is Phase.IDLE
+    assert service.snapshot.next_commitment == following
+    await play(service, service.table.master, act.Start())
+    assert sealed_with() == following
+    await play(service, service.table.current, act.Bet(1))
+    await play(service, service.table.current, act.Pass())
+    await play(service, service.table.current, act.Reveal())
+    assert service.table.phase is Phase.IDLE
+    lost = service.snapshot.next_commitment
+    disk.failures = 1                       # the next start cannot be written: called off
+    await play(service, service.table.master, act.Start())
+    assert sealed_with() == lost
+    await wait_until(lambda: service.table.phase is Phase.IDLE, 2.0)
+    again = service.snapshot.next_commitment
+    assert again not in (lost, following, published)
+    await play(service, service.table.master, act.Start())
+    assert sealed_with() == again
+    gid = service.table.game_id
+    await play(service, service.table.master, act.Cancel("shutdown"))
+    code, out = _cli(ledger, ["games", "verify", str(gid)])
+    assert code == 0 and "published in advance: yes, at table poker" in out, out
 
 
 async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(table):

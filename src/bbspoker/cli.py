@@ -444,10 +444,40 @@ def _game_kind(g: Any, config: Config) -> str:
     return spec.game if spec is not None else "draw40"
 
 
-def _verify_one(g: Any, config: Config, verbose: bool) -> bool | None:
+def _published_in_advance(g: Any, ledger: Ledger) -> tuple[bool | None, str]:
+    """Whether game record ``g``'s commitment is the one its table published for it before
+    its client seeds were fixed (when the game opened), and the line that says so: True
+    (it is), False (it is not: another was on show, or it was published only after, or
+    its record names another game), None (the table had published none by then: a game
+    played before tables published their next game's commitment, schema 15)."""
+    pub = ledger.publication(g.table, g.commitment)
+    if pub is None:
+        shown = ledger.published_before(g.table, g.started_at)
+        if shown is None:
+            return None, (f"  published in advance: not recorded (table {g.table} published "
+                          f"no commitment before this game)")
+        return False, (f"  published in advance: NO, its commitment is not the one table "
+                       f"{g.table} had published for it (that was {shown.commitment}, "
+                       f"published {_when(shown.published_at)})")
+    if pub.published_at > g.started_at:
+        return False, (f"  published in advance: NO, its commitment was published only after "
+                       f"the game's client seeds were fixed ({pub.published_at - g.started_at:.1f}"
+                       f" s after, {_when(pub.published_at)})")
+    if pub.game_id != g.id:
+        dealt = f"game {pub.game_id}" if pub.game_id is not None else "no game"
+        return False, (f"  published in advance: NO, table {g.table} recorded {dealt} as dealt "
+                       f"from it")
+    return True, (f"  published in advance: yes, at table {g.table}, "
+                  f"{g.started_at - pub.published_at:.1f} s before the game's client seeds "
+                  f"were fixed ({_when(pub.published_at)})")
+
+
+def _verify_one(g: Any, config: Config, verbose: bool, ledger: Ledger) -> bool | None:
     """Check game record ``g`` (docs/fairness.md) and print what was found: the verdict
-    line, and with ``verbose`` the seeds and the deck. Returns True (verified), False (a
-    mismatch) or None (nothing to check: no seal, or still running)."""
+    line, the check that its commitment was published before the game (with ``verbose``
+    or when it fails) and with ``verbose`` the seeds and the deck. Returns True
+    (verified), False (a mismatch) or None (nothing to check: no seal, or still
+    running)."""
     from bbspoker.rules.audit import verify_deal
     if g.client_seeds is None:
         print(f"game {g.id}: not verifiable (dealt before the provably fair shuffle)")
@@ -463,10 +493,12 @@ def _verify_one(g: Any, config: Config, verbose: bool) -> bool | None:
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         print(f"game {g.id}: FAILED, the record cannot be read ({err})")
         return False
-    head = "verified" if verdict.ok else "FAILED"
+    published, published_line = _published_in_advance(g, ledger)
+    ok = verdict.ok and published is not False
+    head = "verified" if ok else "FAILED"
     what = (f"{verdict.checked} cards dealt, drawn and shown match the deck" if operations
             else "no cards recorded (called off before the record was kept)")
-    print(f"game {g.id}: {head} ({what})" if verdict.ok else f"game {g.id}: {head}")
+    print(f"game {g.id}: {head} ({what})" if ok else f"game {g.id}: {head}")
     if not verdict.commitment_ok:
         print(f"  the server seed does not match the commitment shown at the start: "
               f"SHA-256({g.server_seed}) is not {g.commitment}")
@@ -474,12 +506,14 @@ def _verify_one(g: Any, config: Config, verbose: bool) -> bool | None:
         who = f"{m.handle}, " if m.handle else ""
         print(f"  step {m.step} ({who}{m.what}): the deck gives {m.expected or 'no card'}, "
               f"the record says {m.recorded or 'none'}")
+    if verbose or published is False:
+        print(published_line)
     if verbose:
         print(f"  commitment:   {g.commitment}")
         print(f"  server seed:  {g.server_seed}")
         print(f"  client seeds: {_seeds_text(g)}")
         print(f"  deck ({kind}, top first): {' '.join(verdict.deck)}")
-    return verdict.ok
+    return ok
 
 
 def _games_verify(args: argparse.Namespace, config: Config) -> int:
@@ -489,14 +523,14 @@ def _games_verify(args: argparse.Namespace, config: Config) -> int:
             first = 1
             while page := ledger.games_from(first):
                 for g in page:
-                    counts[_verify_one(g, config, verbose=False)] += 1
+                    counts[_verify_one(g, config, False, ledger)] += 1
                 first = page[-1].id + 1
         else:
             for game_id in args.ids:
                 g = ledger.game(game_id)
                 if g is None:
                     raise CliError(f"no game {game_id}")
-                counts[_verify_one(g, config, verbose=len(args.ids) == 1)] += 1
+                counts[_verify_one(g, config, len(args.ids) == 1, ledger)] += 1
     if args.all or len(args.ids) > 1:
         print(f"{counts[True]} verified, {counts[False]} FAILED, {counts[None]} not verifiable")
     return 1 if counts[False] else 0

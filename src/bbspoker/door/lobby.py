@@ -22,7 +22,7 @@ from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
 from bbspoker.door.screens import holdem, schiebe
 from bbspoker.door.terminal import SessionClosed, XMessage
-from bbspoker.rules.fairness import PHRASE_MAX
+from bbspoker.rules.fairness import PHRASE_MAX, SHORT
 from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
@@ -454,16 +454,39 @@ async def _unblock(session: Terminal, app: DoorContext, recipient: str, idle: fl
 
 
 FAIRNESS_TEXT = N_("""\
-Every deck is sealed before the deal. The server draws a secret seed and shows its
-SHA-256 (the commitment) when the game starts; each player adds a client seed, shown
-to all. The deck is a published function of both and the game number. When the game
-ends the server reveals its seed: with it, anyone can recompute the whole deck and
-check every card (examples/verify_deck.py; the sysop: bbspoker games verify).
+Every deck is sealed before the deal. For each game the server draws a secret seed
+and shows its SHA-256 (the commitment) before the game: at the end of the game
+before, at the table and here. Each player adds a client seed, shown to all and fixed
+when the game starts: a phrase you set after seeing the commitment cannot have been
+known when the seed was drawn. The deck is a published function of both and the game
+number. When the game ends the server reveals its seed: with it, anyone can recompute
+the whole deck and check every card (examples/verify_deck.py; bbspoker games verify).
 """)
+
+#: The most tables whose next game's commitment the fair-deck screen lists (one row each).
+FAIR_TABLES = 5
+
+
+def _commitments_text(app: DoorContext, t: i18n.Translator) -> str:
+    """The rows of [F] that show each table's next game's deck commitment (the first
+    :data:`FAIR_TABLES` tables; each table's screen shows its own)."""
+    entries = list(app.tables)
+    rows = [t.gettext("Next game's deck commitment at each table:")]
+    for entry in entries[:FAIR_TABLES]:
+        upcoming = entry.service.snapshot.next_commitment
+        if upcoming is not None:
+            rows.append(f"  {entry.name}: {upcoming[:SHORT]}")
+    more = len(entries) - FAIR_TABLES
+    if more > 0:
+        rows.append("  " + t.ngettext("and {n} more table: its screen shows it.",
+                                      "and {n} more tables: each one's screen shows it.",
+                                      more).format(n=t.number(more)))
+    return "".join(f"{row}\r\n" for row in rows)
 
 
 async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None:
-    """[F]: the provably fair deck in short, and the player's client seed phrase: shown,
+    """[F]: the provably fair deck in short, the commitment each table has published for
+    its next game (:func:`_commitments_text`), and the player's client seed phrase: shown,
     and changed (up to :data:`~bbspoker.rules.fairness.PHRASE_MAX` characters; ``-``
     for a random one each game; Enter keeps it)."""
     term = session.term
@@ -473,6 +496,7 @@ async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None
     session.write(f"{term.home}{term.clear}{term.bold}" + _("Fair deck") + f"{term.normal}\r\n\r\n"
                   + "".join(f"{line}\r\n" for line in wrap(" ".join(_(FAIRNESS_TEXT).split()),
                                                             79)) + "\r\n"
+                  + _commitments_text(app, i18n.of(session)) + "\r\n"
                   + _("Your client seed: {seed}").format(seed=shown) + "\r\n")
     while True:
         typed = await read_line(session, _("New phrase (up to {n} characters), - for random, "

@@ -21,7 +21,7 @@ from bbspoker.text import display_width, fit
 
 __all__ = ["describe_hand", "describe_event", "refusal", "round_label", "describe_operation",
            "seconds_text", "cards_word", "describe_stats", "game_title", "GAME_TITLES",
-           "games_phrase", "GAME_PHRASES",
+           "games_phrase", "GAME_PHRASES", "next_commitment_text",
            "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
@@ -219,6 +219,8 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return INFO, _("Game {game}'s deck came from server seed {seed} (its SHA-256 begins "
                        "{commitment}, as sealed).").format(
             game=d["game_id"], seed=d["server_seed"], commitment=d["commitment"][:SHORT])
+    if k == "next_commitment":
+        return INFO, next_commitment_text(d["commitment"], t)
     if k == "bet":
         text = (_("{h} has raised the bet ({amount}), pot is {pot}.") if d.get("raised")
                 else _("{h} has called the bet ({amount}), pot is {pot}."))
@@ -293,6 +295,14 @@ def _event_text(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     if k == "reconnected":
         return SYSTEM, _("{h} is back.").format(h=h)
     return None
+
+
+def next_commitment_text(commitment: str, t: Translator = ENGLISH) -> str:
+    """The line that shows a table's next game's deck commitment (``commitment``, 64 hex
+    digits, of which the first :data:`~bbspoker.rules.fairness.SHORT` are shown): at the
+    end of a game, and when a screen of the table opens."""
+    return t.gettext("Next game's deck commitment: {commitment}.").format(
+        commitment=commitment[:SHORT])
 
 
 def describe_event(event: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:

@@ -1,11 +1,16 @@
-"""The provably fair shuffle (issue 20), as ``docs/fairness.md`` specifies it: pure
-functions, no I/O, so that anyone can recompute a deck from what a game record reveals.
+"""The provably fair shuffle, as ``docs/fairness.md`` specifies it: pure functions, no
+I/O, so that anyone can recompute a deck from what a game record reveals.
 
 A game's deck order is a published function of the server's secret seed (shown only as
 its SHA-256 :func:`commitment` until the game ends), the players' client seeds in seat
 order and the game id: an HMAC-SHA256 byte stream keyed with the server seed
 (:func:`stream`) feeds a Fisher-Yates shuffle (:func:`shuffle`) of the game kind's deck in
 its notation order (``DeckSpec.cards()``: ranks lowest first, suits highest first).
+
+A table draws each game's server seed before the game: :class:`Published` is the seed
+whose commitment it shows as the next game's (from the end of the game before, and from
+the table's start), so that the commitment is public before any client seed of the game
+it seals exists (:func:`new_seal` takes it).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 __all__ = ["commitment", "message", "stream", "shuffle", "VERSION", "Seal", "new_seal",
-           "clean_phrase", "SEED_BYTES", "PHRASE_MAX", "SHORT"]
+           "Published", "clean_phrase", "SEED_BYTES", "PHRASE_MAX", "SHORT"]
 
 #: The name of this construction, part of every message (a later change gets a new one).
 VERSION = "bbspoker-deck-v1"
@@ -98,13 +103,32 @@ def clean_phrase(phrase: str) -> str | None:
 
 
 @dataclass(frozen=True)
+class Published:
+    """A server seed whose :func:`commitment` a table shows as its next game's:
+    ``server_seed`` (:data:`SEED_BYTES` bytes, secret until a game dealt from it has
+    ended) and ``published_at``, when the store recorded the commitment as published
+    (Unix seconds, the store's clock)."""
+
+    server_seed: bytes
+    published_at: float
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the server seed, 64 hex digits: what the table shows."""
+        return commitment(self.server_seed)
+
+
+@dataclass(frozen=True)
 class Seal:
     """What seals one game's deck before its id is known: ``server_seed``
-    (:data:`SEED_BYTES` bytes, secret until the game ends) and ``client_seeds`` (one string
-    per seated player, in seat order, public from the start)."""
+    (:data:`SEED_BYTES` bytes, secret until the game ends), ``client_seeds`` (one string
+    per seated player, in seat order, public from the start) and ``published_at``, when
+    the table published the seed's commitment as its next game's (Unix seconds, the
+    store's clock; ``None``: a seed drawn at the start, not published before)."""
 
     server_seed: bytes
     client_seeds: tuple[str, ...]
+    published_at: float | None = None
 
     @property
     def commitment(self) -> str:
@@ -119,16 +143,19 @@ class Seal:
 
 
 def new_seal(players: Sequence[str], phrases: Mapping[str, str | None] | None = None,
-             entropy: Callable[[int], bytes] = secrets.token_bytes) -> Seal:
-    """A fresh :class:`Seal` for ``players`` (handles in seat order): a server seed of
-    ``entropy(SEED_BYTES)``, and for each player their phrase (``phrases``, keyed by
-    handle in lower case; at most :data:`PHRASE_MAX` characters are used) or, without
-    one, :data:`RANDOM_CLIENT_BYTES` random bytes as hex. ``entropy(n)`` returns ``n``
-    bytes: the OS's random source in play, a seeded generator in tests."""
+             entropy: Callable[[int], bytes] = secrets.token_bytes,
+             published: Published | None = None) -> Seal:
+    """A fresh :class:`Seal` for ``players`` (handles in seat order): the server seed of
+    ``published`` (the one whose commitment the table showed for this game), or without
+    it one of ``entropy(SEED_BYTES)``; and for each player their phrase (``phrases``,
+    keyed by handle in lower case; at most :data:`PHRASE_MAX` characters are used) or,
+    without one, :data:`RANDOM_CLIENT_BYTES` random bytes as hex. ``entropy(n)`` returns
+    ``n`` bytes: the OS's random source in play, a seeded generator in tests."""
     phrases = phrases or {}
-    server_seed = entropy(SEED_BYTES)
+    server_seed = published.server_seed if published is not None else entropy(SEED_BYTES)
     seeds = []
     for handle in players:
         phrase = phrases.get(handle.lower())
         seeds.append(phrase[:PHRASE_MAX] if phrase else entropy(RANDOM_CLIENT_BYTES).hex())
-    return Seal(server_seed, tuple(seeds))
+    return Seal(server_seed, tuple(seeds),
+                published.published_at if published is not None else None)

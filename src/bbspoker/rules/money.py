@@ -77,10 +77,30 @@ class Wallet(Protocol):
         """Record a new game (players in seat order) and return its id, unique for the life
         of the store. ``seal``: the :class:`~bbspoker.rules.fairness.Seal` of its deck,
         whose commitment and client seeds are public at once and whose server seed the
-        store keeps secret until the game has ended (then every record shows it); a bare
+        store keeps secret until the game has ended (then every record shows it); a seal
+        with a ``published_at`` comes from :meth:`publish_commitment`, and the store
+        records that the game was dealt from that publication (a seal whose publication
+        the store lost, with a commit that failed, has it recorded again with its own
+        ``published_at``; one already dealt from fails the game's commit); a bare
         hex string records only a commitment (a deck not from the published function:
         tests of the store). The store timestamps the game with its own wall clock (the
         table's ``now`` is on a monotonic clock)."""
+        ...
+
+    def publish_commitment(self, server_seed: bytes) -> float:
+        """Record that the table shows ``SHA-256(server_seed)`` as its next game's
+        commitment from now on, with the table and the time; the store keeps
+        ``server_seed`` secret (a table started again takes it back with
+        :meth:`next_seed`) until a game opened with it has ended. Returns the time of
+        publication (Unix seconds, the store's clock), which the game's
+        :class:`~bbspoker.rules.fairness.Seal` carries to :meth:`open_game`."""
+        ...
+
+    def next_seed(self) -> tuple[bytes, float] | None:
+        """The server seed this table published last and no game has been opened with yet,
+        with the time of its publication, or ``None`` (none, or the last one was dealt
+        from: the table publishes a new one). A table that starts keeps the commitment it
+        showed before a restart this way."""
         ...
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:

@@ -1,5 +1,6 @@
 """What the tables of every game kind share: seats found by handle, ``handles``,
-``is_full`` and ``can``; and calling games off in the wallet (:func:`refund_games`).
+``is_full`` and ``can``; calling games off in the wallet (:func:`refund_games`); and the
+next game's published deck commitment.
 
 A game kind keeps ``self._seats``: one entry per seat, ``None`` when free, else an object
 with the ``handle`` and its lower-case ``key`` (handles are compared without regard to
@@ -8,11 +9,13 @@ case), and implements ``verify``; :class:`SeatedTable` gives it the rest.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+import contextlib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from bbspoker.rules import actions as act
-from bbspoker.rules.events import RuleError
+from bbspoker.rules import fairness
+from bbspoker.rules.events import Event, RuleError
 
 __all__ = ["SeatedTable", "RefundFailed", "refund_games"]
 
@@ -61,6 +64,58 @@ class SeatedTable:
 
     _seats: list[Any]
     wallet: Any
+    _entropy: Callable[[int], bytes]
+    _phrases: Callable[[Sequence[str]], Mapping[str, str | None]] | None
+    #: The server seed of the next game, its commitment published (:meth:`_publish_first`).
+    _next: fairness.Published
+
+    # -- the next game's deck commitment (docs/fairness.md)
+
+    def _publish_first(self) -> None:
+        """At the table's start: take back the seed the table published before a restart
+        and dealt no game from (``wallet.next_seed()``), else draw one and publish its
+        commitment (``wallet.publish_commitment``). Call once, from the constructor, after
+        ``wallet`` and ``_entropy`` are set."""
+        kept = self.wallet.next_seed()
+        self._next = (fairness.Published(*kept) if kept is not None
+                      else self._publish_next())
+
+    def _publish_next(self) -> fairness.Published:
+        """A fresh server seed (``_entropy``), its commitment published through the wallet:
+        the next game's. The caller makes it :attr:`_next` once the game that it follows
+        is open for good (the wallet's transaction succeeded)."""
+        seed = self._entropy(fairness.SEED_BYTES)
+        return fairness.Published(seed, self.wallet.publish_commitment(seed))
+
+    def _new_seal(self, handles: Sequence[str]) -> fairness.Seal:
+        """The seal of a game starting now for ``handles`` (seat order): the server seed
+        whose commitment the table has published (:attr:`_next`), the players' client
+        seeds fixed now (their phrases, else random)."""
+        phrases = self._phrases(handles) if self._phrases is not None else None
+        return fairness.new_seal(handles, phrases, self._entropy, self._next)
+
+    @property
+    def next_commitment(self) -> str:
+        """The commitment (SHA-256 of the server seed, 64 hex digits) the next game's deck
+        will be sealed with, public from the table's start and, for each game after the
+        first, from the start of the game before it: before any of the game's client
+        seeds exist."""
+        return self._next.commitment
+
+    def _publish_anew(self) -> Event:
+        """A running game was called off and its seed revealed: a fresh seed for the next
+        game, its commitment published now (:meth:`_publish_next`), and the
+        ``next_commitment`` event that shows it. Not the one published at the game's
+        start: when the call-off is for a start the store could not commit, the store
+        lost that publication and still holds the revealed seed as unused (a restart
+        would take it back); the call-off's own transaction records the new one."""
+        self._next = self._publish_next()
+        return self._next_event()
+
+    def _next_event(self) -> Event:
+        """``next_commitment``, shown at the end of a game with its seed: the commitment
+        of the game after it (``commitment``, 64 hex digits)."""
+        return Event("next_commitment", None, {"commitment": self._next.commitment})
 
     def _refund(self, game_ids: Collection[int], note: str,
                 known: Mapping[int, Mapping[str, Any]]) -> dict[str, int]:

@@ -24,12 +24,13 @@ CUBES (``int``); handles are compared without regard to case.
 
 from __future__ import annotations
 
+import time
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from bbspoker.rules import money
-from bbspoker.rules.fairness import Seal
+from bbspoker.rules.fairness import Seal, commitment
 from bbspoker.rules.money import SYSTEM, InsufficientCubes, UnknownAccount
 
 __all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "CommitFailed", "MemoryWallet",
@@ -98,6 +99,9 @@ class MemoryWallet:
     #: of hands ``(game_id, table, handle, signed amount, reason)``.
     stacks: dict[tuple[str, str], int] = field(default_factory=dict)
     stack_moves: list[tuple[int, str, str, int, str]] = field(default_factory=list)
+    #: The commitments tables published for their next games: ``(table, commitment) ->
+    #: {"server_seed": bytes, "published_at": Unix seconds, "game_id": id or None}``.
+    commitments: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     _next_game: int = 1
     # Inside transaction(): how to put back each change made in it (None outside one).
     _undo: list[tuple[dict, Any, Any]] | None = field(default=None, repr=False)
@@ -175,10 +179,32 @@ class MemoryWallet:
         entry = {"players": list(handles), "closed": False, "table": table}
         if isinstance(seal, Seal):
             entry |= {"deck_hash": seal.commitment, "seal": seal}
+            if seal.published_at is not None:
+                key = (table, seal.commitment)
+                published = self.commitments.get(key)
+                if published is not None and published["game_id"] is not None:
+                    raise ValueError(f"game {published['game_id']} was dealt from this seed")
+                self._set(self.commitments, key, {"server_seed": seal.server_seed,
+                                                  "published_at": seal.published_at,
+                                                  "game_id": gid})
         else:
             entry["deck_hash"] = seal
         self._set(self.games, gid, entry)
         return gid
+
+    def publish_commitment(self, server_seed: bytes, table: str = "poker") -> float:
+        """See :meth:`bbspoker.rules.money.Wallet.publish_commitment`: recorded in
+        :attr:`commitments` at the time of the wall clock."""
+        at = time.time()
+        self._set(self.commitments, (table, commitment(server_seed)),
+                  {"server_seed": server_seed, "published_at": at, "game_id": None})
+        return at
+
+    def next_seed(self, table: str = "poker") -> tuple[bytes, float] | None:
+        """See :meth:`bbspoker.rules.money.Wallet.next_seed`: always ``None``, a new seed
+        for every table that starts. Nothing of a memory wallet outlives its process, and
+        the tables of a test or simulation may share one under one table name."""
+        return None
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         if amount <= 0:

@@ -37,8 +37,8 @@ GAME_TITLES = {"draw40": "40-card draw", "schiebe": "Schiebe-Poker", "holdem": "
 
 class TableWallet:
     """The store as one table sees it: every call goes straight to ``wallet`` (the bound
-    methods themselves: no extra call on a bet), except that a game it opens is
-    recorded as played at table ``table_id``."""
+    methods themselves: no extra call on a bet), except that a game it opens, and the
+    next game's commitment it publishes, are recorded as this table's (``table_id``)."""
 
     def __init__(self, wallet: Wallet, table_id: str) -> None:
         self._wallet = wallet
@@ -51,6 +51,16 @@ class TableWallet:
     def open_game(self, handles: Sequence[str], seal: Seal | str) -> int:
         """Record a new game at this table (see :meth:`bbspoker.store.wallet.Wallet.open_game`)."""
         return self._wallet.open_game(handles, seal, table=self.table_id)
+
+    def publish_commitment(self, server_seed: bytes) -> float:
+        """This table's next game's commitment, published (see
+        :meth:`bbspoker.rules.money.Wallet.publish_commitment`)."""
+        return self._wallet.publish_commitment(server_seed, table=self.table_id)
+
+    def next_seed(self) -> tuple[bytes, float] | None:
+        """The seed this table published and dealt no game from (see
+        :meth:`bbspoker.rules.money.Wallet.next_seed`)."""
+        return self._wallet.next_seed(table=self.table_id)
 
     # Table stakes (Hold'em): the stacks held at this table.
 

@@ -118,7 +118,9 @@ class TableSnapshot:
     asked for a seat (:class:`WantSeat`), first first. ``phase`` is the game kind's own
     (draw40: :class:`~bbspoker.rules.draw40.game.Phase`); ``board`` is the public table of
     a kind that has one (Schiebe-Poker: :class:`~bbspoker.rules.schiebe.game.Board`, the
-    middle row, open cards and piles), ``None`` for draw40.
+    middle row, open cards and piles), ``None`` for draw40. ``next_commitment`` is the
+    deck commitment of the table's next game (64 hex digits, docs/fairness.md), public
+    before any of that game's client seeds exists.
     """
 
     version: int
@@ -138,6 +140,7 @@ class TableSnapshot:
     bots: frozenset[str] = frozenset()
     waiting: tuple[str, ...] = ()
     board: Any = None
+    next_commitment: str | None = None
     #: ``seats`` by lower-case handle: :meth:`seat_of`'s index, made with the snapshot
     #: (every screen asks for its own seat at every update; issue 21).
     by_handle: Mapping[str, SeatView] = field(default_factory=dict, compare=False, repr=False)
@@ -730,7 +733,7 @@ class TableService:
         return (snap.balances != old.balances or snap.seats != old.seats
                 or snap.deadline != old.deadline or snap.watchers != old.watchers
                 or snap.held != old.held or snap.bots != old.bots
-                or snap.waiting != old.waiting)
+                or snap.waiting != old.waiting or snap.next_commitment != old.next_commitment)
 
     def _take_snapshot(self) -> TableSnapshot:
         """The table now, read in one pass over the seats for each of seats, hands and
@@ -761,5 +764,6 @@ class TableService:
             bots=frozenset(self._bots),
             waiting=tuple(self._waiting),
             board=t.board() if hasattr(t, "board") else None,
+            next_commitment=t.next_commitment,
             by_handle={s.handle.lower(): s for s in seats},
         )

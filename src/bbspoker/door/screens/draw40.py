@@ -37,7 +37,7 @@ from bbspoker.door.i18n import N_
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
 from bbspoker.door.screens.regions import MESSAGE_ROWS, GameView, Opponent, ScreenRenderer, message_rows
 from bbspoker.door.terminal import SessionClosed
-from bbspoker.door.messages import describe_event, refusal, round_label
+from bbspoker.door.messages import describe_event, next_commitment_text, refusal, round_label
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
@@ -284,6 +284,9 @@ class PokerScreen:
         if master:
             greeting += _("{master} is the game-master.").format(master=master)
         self._add_message("INFO", greeting)
+        upcoming = self.snapshot.next_commitment    # public before the next game's seeds
+        if upcoming is not None:
+            self._add_message("INFO", next_commitment_text(upcoming, self.t))
 
     # ----------------------------------------------------------------- the loop
 

@@ -163,6 +163,7 @@ class Draw40(SeatedTable):
         self._game: _Game | None = None
         self._last_game_end: float | None = None
         self._turn_since = 0.0
+        self._publish_first()
 
     # ------------------------------------------------------------------ queries
 
@@ -395,11 +396,13 @@ class Draw40(SeatedTable):
         into the pot and becomes active (the others stay inactive, without further notice
         but for themselves); five cards each, from the top of the deck, player after player
         from the master on; round 1 starts with the master.
-        The deck is the published function of a fresh server seed, the seated players'
-        client seeds and the game id (issue 20, docs/fairness.md): ``sealed``, right after
-        ``started``, carries the seed's ``commitment`` and the ``client_seeds`` (``[[handle,
-        seed], ...]`` in seat order); the seed itself is revealed by the ``seed`` event at
-        the end.
+        The deck is the published function of the server seed whose commitment the table
+        published before (:attr:`next_commitment`), the seated players' client seeds and
+        the game id (docs/fairness.md): ``sealed``, right after ``started``, carries the
+        seed's ``commitment`` and the ``client_seeds`` (``[[handle, seed], ...]`` in seat
+        order); the seed itself is revealed by the ``seed`` event at the end, followed by
+        ``next_commitment``. The next game's seed is drawn and its commitment published
+        here, in the game's opening transaction.
         Raises :class:`RuleError` with the reason (nobody is charged) if it may not start:
         see :meth:`start_refusal`, and ``too_few_antes`` when fewer than two have the ante."""
         refusal = self.start_refusal(handle, now)
@@ -417,9 +420,9 @@ class Draw40(SeatedTable):
             cubes = self.wallet.balances_of(handles)
             if sum(n >= ante for n in cubes.values()) < 2:
                 raise self._too_few_antes()  # the transaction is undone
-            phrases = self._phrases(handles) if self._phrases is not None else None
-            seal = fairness.new_seal(handles, phrases, self._entropy)
+            seal = self._new_seal(handles)
             gid = self.wallet.open_game(handles, seal)
+            upcoming = self._publish_next()
             deck = seal.deck(NOTATION_ORDER, gid)
             deck.reverse()  # the top card last: pop() deals it
             for i in order:
@@ -428,6 +431,7 @@ class Draw40(SeatedTable):
                 # read left out (no account) is, and the wallet says why.
                 if cubes.get(handle, ante) >= ante and self._pay(gid, handle, ante, "ante"):
                     paid.add(i)
+        self._next = upcoming
         g = self._game = _Game(gid, deck, seal, now)
         ev: list[Event] = []
         for i in order:
@@ -610,8 +614,8 @@ class Draw40(SeatedTable):
         refunds = self._refund(game_ids, note or reason,
                                {g.id: self._history(g)} if g is not None else {})
         ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
-        if g is not None:   # a game called off reveals its seed too (issue 20)
-            ev.append(self._seed_event(g))
+        if g is not None:   # a game called off reveals its seed too
+            ev += [self._seed_event(g), self._publish_anew()]
         return ev
 
     def tick(self, now: float) -> list[Event]:
@@ -879,8 +883,7 @@ class Draw40(SeatedTable):
             else:
                 self.wallet.pot_to_system(g.id, g.pot)
             self.wallet.close_game(g.id, history["winner"], history)
-        ev.append(end)
-        ev.append(self._seed_event(g))
+        ev += [end, self._seed_event(g), self._next_event()]
         self._game = None
         self._operations = g.operations
         self._payouts = {w.handle: g.pot} if w is not None else {}

@@ -268,6 +268,7 @@ class Holdem(SeatedTable):
         self._entropy: Callable[[int], bytes] = (rng.randbytes if rng is not None
                                                  else secrets.token_bytes)
         self._phrases = phrases
+        self._publish_first()
         self._seats: list[_Seat | None] = [None] * self.rules.seats
         self._button: int | None = None
         self._hand: _Hand | None = None
@@ -566,7 +567,7 @@ class Holdem(SeatedTable):
             raise
         ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
         if h is not None:
-            ev.append(self._seed_event(h))
+            ev += [self._seed_event(h), self._publish_anew()]
             for s in h.seats:                  # who left during the hand goes now
                 if s.leaving and any(x is s for x in self._seats):
                     ev += self._stand_up(self._seats.index(s), s.leaving)
@@ -687,6 +688,11 @@ class Holdem(SeatedTable):
         return {0: "small", 1: "big"}.get(p)
 
     def _start_hand(self, now: float) -> list[Event]:
+        """Deal a hand to the eligible seats (none with fewer than two): the button moves
+        on, the blinds are posted, two hole cards each from the deck sealed with the
+        server seed whose commitment the table published before
+        (:attr:`next_commitment`); the next hand's seed is drawn and published in the
+        same transaction."""
         eligible = self._eligible()
         self._next_hand_at = None
         if len(eligible) < 2:
@@ -698,10 +704,10 @@ class Holdem(SeatedTable):
         players = [self._seats[i].handle for i in order]     # type: ignore[union-attr]
         seat_order = [self._seats[i].handle for i in eligible]   # type: ignore[union-attr]
         stacks = [self._seats[i].stack for i in order]       # type: ignore[union-attr]
-        phrases = self._phrases(seat_order) if self._phrases is not None else None
-        seal = fairness.new_seal(seat_order, phrases, self._entropy)
+        seal = self._new_seal(seat_order)
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
+            upcoming = self._publish_next()
             state = self.rules.game()(stacks, len(order))
             zeros = [0] * len(order)
             h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players,
@@ -710,6 +716,7 @@ class Holdem(SeatedTable):
                       round_bets=list(zeros), collected=list(zeros), returned=list(zeros))
             self._move_chips(h, "blind")
         self._hands_dealt = h.number
+        self._next = upcoming
         self._button = button
         self._hand = h
         for s in self._seats:
@@ -978,7 +985,7 @@ class Holdem(SeatedTable):
         self._operations, self._payouts = h.operations, shares
         self._next_hand_at = now + self.rules.between_hands
         ev = [Event("hand_over", None, {"game_id": h.id, "winners": shares}),
-              self._seed_event(h)]
+              self._seed_event(h), self._next_event()]
         for s in players:                      # who left during the hand goes now
             if s is not None and s.leaving:
                 ev += self._stand_up(self._seats.index(s), s.leaving)

@@ -190,6 +190,7 @@ class Schiebe(SeatedTable):
         self._entropy: Callable[[int], bytes] = (rng.randbytes if rng is not None
                                                  else secrets.token_bytes)
         self._phrases = phrases
+        self._publish_first()
         self._seats: list[_Seat | None] = [None] * self.rules.seats
         self._host: int | None = None
         self._vote: _Vote | None = None
@@ -485,7 +486,9 @@ class Schiebe(SeatedTable):
         five cards each from the top (two hidden, then three open, left to right), then
         the three middle cards (left to right); the rest is the draw pile. The first
         player is drawn from the seal's ``first`` sub-stream; play goes round in seat
-        order from them."""
+        order from them. The seal's server seed is the one whose commitment the table
+        published before (:attr:`next_commitment`); the next game's is drawn and
+        published in the same transaction."""
         handles = self.handles
         seated = [i for i, s in enumerate(self._seats) if s is not None]
         ante = self.rules.ante
@@ -495,15 +498,16 @@ class Schiebe(SeatedTable):
             if ante and sum(n >= ante for n in cubes.values()) < 2:
                 return [Event("vote_failed", None, {"rounds": rounds, "why": "too_few_antes",
                                                     "ante": ante})]
-            phrases = self._phrases(handles) if self._phrases is not None else None
-            seal = fairness.new_seal(handles, phrases, self._entropy)
+            seal = self._new_seal(handles)
             gid = self.wallet.open_game(handles, seal)
+            upcoming = self._publish_next()
             for i in seated:
                 h = self._seats[i].handle  # type: ignore[union-attr]
                 if not ante:
                     paid.append(i)
                 elif cubes.get(h, ante) >= ante and self._pay(gid, h, ante):
                     paid.append(i)
+        self._next = upcoming
         deck = seal.deck(CARDS, gid)
         players = [self._seats[i].handle for i in paid]  # type: ignore[union-attr]
         first = seal.deck(players, gid, FIRST_PART)[0]
@@ -742,7 +746,7 @@ class Schiebe(SeatedTable):
         ev.append(Event("ranking", None, {"places": [(p, h, c) for p, h, c, _ in ranking],
                                           "pot": g.pot, "share": share,
                                           "remainder": remainder}))
-        ev.append(self._seed_event(g))
+        ev += [self._seed_event(g), self._next_event()]
         for s in self._seats:
             if s is not None:
                 s.active = False
@@ -779,7 +783,7 @@ class Schiebe(SeatedTable):
                                {g.id: self._history(g)} if g is not None else {})
         ev = [Event("cancelled", None, {"reason": reason, "refunds": refunds})]
         if g is not None:
-            ev.append(self._seed_event(g))
+            ev += [self._seed_event(g), self._publish_anew()]
         return ev
 
     # ------------------------------------------------------------------ internals

@@ -3,7 +3,8 @@
 Money enters or leaves the system only here and at sign-up: ``grant``, ``take`` and
 ``set`` are journal rows with no game, the admin's reason text (control and escape
 characters removed, :func:`bbspoker.text.clean_text`) and the operating-system user who
-ran the command. The journal, the stacks at tables and the game records are read here too.
+ran the command. The journal, the stacks at tables, the game records and the deck
+commitments the tables published are read here too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.text import clean_text
 from bbspoker.store.sqlite.records import (
-    GAME_SELECT, JOURNAL_SELECT, GameRecord, JournalRow, PlayerStats, game_of,
+    GAME_SELECT, JOURNAL_SELECT, PUBLICATION_SELECT, GameRecord, JournalRow, PlayerStats,
+    Publication, game_of,
 )
 
 __all__ = ["Admin"]
@@ -162,3 +164,18 @@ class Admin:
         """One game with its hand history, or ``None`` if there is no such game."""
         row = self.books.w.sql(f"{GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()
         return None if row is None else game_of(row)
+
+    def publication(self, table: str, commitment: str) -> Publication | None:
+        """The record of table ``table`` publishing ``commitment`` for its next game, or
+        ``None`` if it never did (docs/fairness.md)."""
+        row = self.books.w.sql(f"{PUBLICATION_SELECT} WHERE table_id = ? AND commitment = ?",
+                               (table, commitment)).fetchone()
+        return None if row is None else Publication(*row)
+
+    def published_before(self, table: str, at: float) -> Publication | None:
+        """The last commitment table ``table`` published at or before ``at`` (Unix
+        seconds), or ``None`` if it had published none by then."""
+        row = self.books.w.sql(f"{PUBLICATION_SELECT} WHERE table_id = ? AND published_at "
+                               "<= ? ORDER BY published_at DESC, id DESC LIMIT 1",
+                               (table, at)).fetchone()
+        return None if row is None else Publication(*row)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping, Sequence
 
-from bbspoker.rules.fairness import Seal
+from bbspoker.rules.fairness import Seal, commitment
 from bbspoker.store.sqlite.records import CRASH_REASON, DEFAULT_TABLE, handle_key, reason_text
 from bbspoker.store.sqlite.writer import Writer
 from bbspoker.store.wallet import SYSTEM, InsufficientCubes, UnknownAccount
@@ -254,10 +254,45 @@ class Books:
                 "INSERT INTO games (id, players, deck_hash, server_seed, client_seeds, "
                 "started_at, table_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, json.dumps(list(handles)), *sealed, self.clock(), table)))
+            if isinstance(seal, Seal) and seal.published_at is not None:
+                # Dealt from the published seed: the record says so. A publication the
+                # store lost (its commit failed) is recorded again as the table showed it;
+                # one a game was already dealt from changes no row, and fails the commit.
+                self.w.queue.append((
+                    "INSERT INTO commitments (table_id, commitment, server_seed, "
+                    "published_at, game_id) VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, "
+                    "commitment) DO UPDATE SET game_id = excluded.game_id "
+                    "WHERE game_id IS NULL",
+                    (table, seal.commitment, seal.server_seed.hex(), seal.published_at,
+                     game_id)))
             self._next_game = game_id + 1
             self._open[game_id] = 0
             self.w.touched.add(game_id)
             return game_id
+
+    def publish_commitment(self, server_seed: bytes, table: str = DEFAULT_TABLE) -> float:
+        """Record ``SHA-256(server_seed)`` as the commitment table ``table`` shows for its
+        next game from now on (:meth:`bbspoker.rules.money.Wallet.publish_commitment`):
+        a ``commitments`` row with the table, the time by the clock (Unix seconds,
+        returned) and the seed, which only :meth:`next_seed` reads back. Queued and
+        committed like :meth:`open_game` (a table publishes in the game's opening
+        transaction)."""
+        with self.w.write(durable=False):
+            at = self.clock()
+            self.w.queue.append((
+                "INSERT INTO commitments (table_id, commitment, server_seed, published_at) "
+                "VALUES (?, ?, ?, ?)", (table, commitment(server_seed), server_seed.hex(), at)))
+            return at
+
+    def next_seed(self, table: str = DEFAULT_TABLE) -> tuple[bytes, float] | None:
+        """The server seed of the last commitment table ``table`` published and the time
+        it did, if no game was dealt from it yet; else ``None``
+        (:meth:`bbspoker.rules.money.Wallet.next_seed`)."""
+        row = self.w.sql("SELECT server_seed, published_at, game_id FROM commitments "
+                         "WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table,)).fetchone()
+        if row is None or row[2] is not None:
+            return None
+        return bytes.fromhex(row[0]), row[1]
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of open game

@@ -226,6 +226,8 @@ class Ledger:
     # the wallet (balances_of and pay_into_pot are bound in __init__)
     balance = _via("books", Books.balance)
     open_game = _via("books", Books.open_game)
+    publish_commitment = _via("books", Books.publish_commitment)
+    next_seed = _via("books", Books.next_seed)
     pay_out_pot = _via("books", Books.pay_out_pot)
     pot_to_system = _via("books", Books.pot_to_system)
     pay_out_split = _via("books", Books.pay_out_split)
@@ -281,6 +283,8 @@ class Ledger:
     games_from = _via("admin", Admin.games_from)
     stats = _via("admin", Admin.stats)
     game = _via("admin", Admin.game)
+    publication = _via("admin", Admin.publication)
+    published_before = _via("admin", Admin.published_before)
 
     # checks and backup
     totals = _via("audit", Audit.totals)

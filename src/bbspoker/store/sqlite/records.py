@@ -22,7 +22,7 @@ from bbspoker.text import clean_text
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
     "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
-    "Notice", "REASONS", "reason_text", "InvalidHandle",
+    "Notice", "REASONS", "reason_text", "InvalidHandle", "Publication",
 ]
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
@@ -271,6 +271,22 @@ class GameRecord:
     def commitment(self) -> str:
         """The commitment shown at the start (SHA-256 hex of the server seed)."""
         return self.deck_hash
+
+
+@dataclass(frozen=True)
+class Publication:
+    """A deck commitment a table published for its next game (schema 15): the ``table``
+    id, the ``commitment`` (SHA-256 hex of the server seed, which this record does not
+    hold), ``published_at`` (Unix seconds) and the ``game_id`` dealt from it (``None``
+    while none is)."""
+
+    table: str
+    commitment: str
+    published_at: float
+    game_id: int | None
+
+
+PUBLICATION_SELECT = "SELECT table_id, commitment, published_at, game_id FROM commitments"
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,24 @@ _SIGNUPS: tuple[str, ...] = (
     "CREATE INDEX signups_at ON signups(at)",
 )
 
+#: 15: the commitment each table publishes for its next game before that game's
+#: client seeds are fixed (docs/fairness.md), with the table, the time, and the game dealt
+#: from it (NULL until one is); its server seed stays secret until that game has ended
+#: (read back only by the table that published it, when it starts again). At most one
+#: record per commitment at a table, and one per game.
+_PUBLISHED_COMMITMENTS: tuple[str, ...] = (
+    """CREATE TABLE commitments (
+        id           INTEGER PRIMARY KEY,
+        table_id     TEXT NOT NULL,
+        commitment   TEXT NOT NULL,
+        server_seed  TEXT NOT NULL,
+        published_at REAL NOT NULL,
+        game_id      INTEGER UNIQUE REFERENCES games(id),
+        UNIQUE (table_id, commitment)
+    )""",
+    "CREATE INDEX commitments_published ON commitments(table_id, published_at)",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -200,6 +218,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _SKELETONS_WITHOUT_MARKS,
     # 14: sign-ups by address, above.
     _SIGNUPS,
+    # 15: the next game's published commitment, above.
+    _PUBLISHED_COMMITMENTS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
