@@ -236,7 +236,8 @@ async def go_to_table(app: App, handle: str, address: str, number: int,
     conn.type(b"p")
     if len(app.tables) > 1:
         await conn.expect(b"Pick a table")
-        conn.type(f"{number}\r".encode())
+        # A list of at most 9 tables takes the digit alone; a longer one a number + Enter.
+        conn.type(f"{number}".encode() if len(app.tables) <= 9 else f"{number}\r".encode())
     # A full table offers only "[W] Watch the game"; one with a free seat "Join the
     # table? (y/n) [W] Watch".
     await conn.expect(b"[W] Watch" if watch else b"Join the table? (y/n)")

@@ -272,12 +272,14 @@ async def log_in(port: int, handle: str, term: str = "xterm", screen: bool = Fal
     return client
 
 
-async def go_to_table(client: Client, number: int, watch: bool) -> None:
+async def go_to_table(client: Client, number: int, watch: bool, tables: int) -> None:
+    """From the menu to table ``number`` of ``tables`` (a list of at most 9 takes the
+    digit alone, a longer one the number and Enter), seated or watching."""
     mark = len(client.raw)
     client.send("p")
     await client.wait(b"Pick a table", mark)
     mark = len(client.raw)
-    client.send(f"{number}\r")
+    client.send(f"{number}" if tables <= 9 else f"{number}\r")
     await client.wait(b"[W] Watch" if watch else b"Join the table? (y/n)", mark)
     mark = len(client.raw)
     client.send("w" if watch else "y")
@@ -418,7 +420,7 @@ async def load(args: argparse.Namespace) -> None:
         for s in range(SEATS):
             h = player(t, s)
             c = await log_in(args.port, h, screen=(s == 0))
-            await go_to_table(c, t + 1, watch=False)
+            await go_to_table(c, t + 1, watch=False, tables=args.tables)
             players.append(c)
             handles.append(h)
         return TableDriver(t, players, handles, [])
@@ -428,7 +430,7 @@ async def load(args: argparse.Namespace) -> None:
 
     async def seat_spectator(n: int, t: int) -> None:
         c = await log_in(args.port, spectator(n))
-        await go_to_table(c, t + 1, watch=True)
+        await go_to_table(c, t + 1, watch=True, tables=args.tables)
         by_table[t].spectators.append(c)
 
     await gather_limited([seat_spectator(n, t) for n, t in zip(args.spec_ids, specs)], 16)
@@ -844,7 +846,8 @@ class Step:
             first, last = k * self.tables // n, (k + 1) * self.tables // n
             mine = [(i, t) for i, t in enumerate(specs) if first <= t < last]
             argv = [*me, "load", "--port", str(self.port), "--first", str(first),
-                    "--last", str(last), "--idle-first", str(k * args.idle // n),
+                    "--last", str(last), "--tables", str(self.tables),
+                    "--idle-first", str(k * args.idle // n),
                     "--idle-last", str((k + 1) * args.idle // n),
                     "--specs", ",".join(str(t) for _, t in mine),
                     "--spec-ids", ",".join(str(i) for i, _ in mine),
@@ -1029,7 +1032,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return plot(argv[1], argv[2])
     if argv[:1] == ["load"]:
         p = argparse.ArgumentParser()
-        for name in ("--port", "--first", "--last", "--idle-first", "--idle-last", "--seed"):
+        for name in ("--port", "--first", "--last", "--tables", "--idle-first", "--idle-last",
+                     "--seed"):
             p.add_argument(name, type=int)
         for name in ("--interval", "--warmup", "--measure"):
             p.add_argument(name, type=float)
