@@ -325,31 +325,71 @@ def test_every_kind_publishes_the_next_games_commitment_before_the_game_and_deal
     ledger.close()
 
 
-def test_a_restart_keeps_the_published_commitment_of_each_table(tmp_path):
-    """A table started again shows the commitment it had published (its seed kept in the
-    store, secret), and its next game deals from it; a table that has none publishes a new
-    one; a seed once dealt from is never dealt from again, even after a crash."""
+def test_a_restart_publishes_a_new_commitment_at_every_table(tmp_path):
+    """A table started again draws a new seed and shows its commitment before any game:
+    it never takes back a seed from before the restart (one that a call-off may have
+    revealed while the store lost the record of it, see the next test); each table has
+    its own; a game cut short by a crash verifies as published in advance."""
     path = tmp_path / "restart.db"
     ledger = _ledger_with_players(path)
     first = Draw40(TableWallet(ledger, "t1"), rng=random.Random(1)).next_commitment
     ledger.close()
     ledger = Ledger(path)
     game = Draw40(TableWallet(ledger, "t1"), rng=random.Random(2))   # the server again
-    assert game.next_commitment == first
+    assert game.next_commitment != first
     other = Draw40(TableWallet(ledger, "t2"), rng=random.Random(3))
-    assert other.next_commitment != first                          # each table its own
+    assert other.next_commitment not in (first, game.next_commitment)
+    shown = game.next_commitment
     for h in PLAYERS[:2]:
         game.apply(h, act.Sit(), 0.0)
     sealed = next(e for e in game.apply("alice", act.Start(), 0.0) if e.kind == "sealed")
-    assert sealed.data["commitment"] == first
+    assert sealed.data["commitment"] == shown
     second = game.next_commitment
     ledger.close()                                   # the process dies with the game open
     ledger = Ledger(path)
     assert ledger.recover_unfinished_games(2.0) == [sealed.data["game_id"]]
-    again = Draw40(TableWallet(ledger, "t1"), rng=random.Random(1))
-    assert again.next_commitment == second != first
+    again = Draw40(TableWallet(ledger, "t1"), rng=random.Random(6))
+    assert again.next_commitment not in (first, shown, second)
     code, out = _cli(ledger, ["games", "verify", str(sealed.data["game_id"])])
     assert code == 0 and "published in advance: yes, at table t1" in out, out
+    ledger.close()
+
+
+def test_a_seed_revealed_while_the_disk_lost_its_record_is_never_dealt_from(tmp_path):
+    """A full disk loses a game's start and then the call-off's write too: the call-off
+    reveals the seed on every screen while the store still holds it as unused. After a
+    restart the table deals from a new seed, never from the revealed one."""
+    from bbspoker.store.wallet import CommitFailed
+    from tests.test_ledger import FailingCommits
+
+    path = tmp_path / "lost.db"
+    ledger = _ledger_with_players(path)
+    game = Draw40(TableWallet(ledger, "t1"), rng=random.Random(4))
+    ledger.commit_pending()
+    for h in PLAYERS[:2]:
+        game.apply(h, act.Sit(), 0.0)
+    ledger.commit_pending()
+    disk = ledger._db = FailingCommits(ledger._db)
+    disk.failures = 10
+    with ledger.defer_commits():
+        sealed = next(e for e in game.apply("alice", act.Start(), 0.0) if e.kind == "sealed")
+    with pytest.raises(CommitFailed) as lost:
+        ledger.commit_pending()
+    with ledger.defer_commits():                     # as the table's step calls it
+        revealed = game.call_off(1.0, "commit_failed", lost.value.games)
+    seed = next(e for e in revealed if e.kind == "seed").data["server_seed"]
+    assert commitment(bytes.fromhex(seed)) == sealed.data["commitment"]
+    with contextlib.suppress(CommitFailed):
+        ledger.commit_pending()                      # the new publication is lost too
+    ledger._db = disk._db
+    ledger.close()                                   # and the server is restarted
+    ledger = Ledger(path)
+    again = Draw40(TableWallet(ledger, "t1"), rng=random.Random(5))
+    assert again.next_commitment != sealed.data["commitment"]
+    for h in PLAYERS[:2]:
+        again.apply(h, act.Sit(), 0.0)
+    dealt = next(e for e in again.apply("alice", act.Start(), 0.0) if e.kind == "sealed")
+    assert dealt.data["commitment"] != sealed.data["commitment"]
     ledger.close()
 
 

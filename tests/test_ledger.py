@@ -1044,7 +1044,6 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
     raw.close()
     with Ledger(db) as led:
         assert led.schema_version() == SCHEMA_VERSION == 15
-        assert led.next_seed(table="red") is None         # nothing published before
         out = io.StringIO()
         with redirect_stdout(out):
             monkeypatch.setenv("BBSPOKER_DB", str(db))
@@ -1053,8 +1052,10 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
         assert ("published in advance: not recorded (table red published no commitment "
                 "before this game)") in out.getvalue()
         at = led.publish_commitment(b"\x07" * 32, table="red")
-        assert led.next_seed(table="red") == (b"\x07" * 32, at)
-        assert led.next_seed(table="blue") is None
+        led.commit_pending()
+    with sqlite3.connect(db) as raw:                    # the publication is recorded
+        assert raw.execute("SELECT table_id, published_at, game_id FROM commitments"
+                           ).fetchall() == [("red", at, None)]
 
 
 def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):

@@ -90,18 +90,11 @@ class Wallet(Protocol):
     def publish_commitment(self, server_seed: bytes) -> float:
         """Record that the table shows ``SHA-256(server_seed)`` as its next game's
         commitment from now on, with the table and the time; the store keeps
-        ``server_seed`` secret (a table started again takes it back with
-        :meth:`next_seed`) until a game opened with it has ended. Returns the time of
+        ``server_seed`` secret until a game opened with it has ended. Returns the time of
         publication (Unix seconds, the store's clock), which the game's
         :class:`~bbspoker.rules.fairness.Seal` carries to :meth:`open_game`."""
         ...
 
-    def next_seed(self) -> tuple[bytes, float] | None:
-        """The server seed this table published last and no game has been opened with yet,
-        with the time of its publication, or ``None`` (none, or the last one was dealt
-        from: the table publishes a new one). A table that starts keeps the commitment it
-        showed before a restart this way."""
-        ...
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of ``game_id``;

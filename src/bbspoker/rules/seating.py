@@ -72,13 +72,13 @@ class SeatedTable:
     # -- the next game's deck commitment (docs/fairness.md)
 
     def _publish_first(self) -> None:
-        """At the table's start: take back the seed the table published before a restart
-        and dealt no game from (``wallet.next_seed()``), else draw one and publish its
-        commitment (``wallet.publish_commitment``). Call once, from the constructor, after
+        """At the table's start: draw the first game's seed and publish its commitment
+        (``wallet.publish_commitment``), before anyone can sit down. Never a seed from
+        before a restart: a call-off may have revealed one whose record the store lost
+        (a start and its call-off both unwritten on a full disk), and nothing in the store
+        can tell such a seed from one never shown. Call once, from the constructor, after
         ``wallet`` and ``_entropy`` are set."""
-        kept = self.wallet.next_seed()
-        self._next = (fairness.Published(*kept) if kept is not None
-                      else self._publish_next())
+        self._next = self._publish_next()
 
     def _publish_next(self) -> fairness.Published:
         """A fresh server seed (``_entropy``), its commitment published through the wallet:

@@ -200,11 +200,6 @@ class MemoryWallet:
                   {"server_seed": server_seed, "published_at": at, "game_id": None})
         return at
 
-    def next_seed(self, table: str = "poker") -> tuple[bytes, float] | None:
-        """See :meth:`bbspoker.rules.money.Wallet.next_seed`: always ``None``, a new seed
-        for every table that starts. Nothing of a memory wallet outlives its process, and
-        the tables of a test or simulation may share one under one table name."""
-        return None
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         if amount <= 0:

@@ -57,10 +57,6 @@ class TableWallet:
         :meth:`bbspoker.rules.money.Wallet.publish_commitment`)."""
         return self._wallet.publish_commitment(server_seed, table=self.table_id)
 
-    def next_seed(self) -> tuple[bytes, float] | None:
-        """The seed this table published and dealt no game from (see
-        :meth:`bbspoker.rules.money.Wallet.next_seed`)."""
-        return self._wallet.next_seed(table=self.table_id)
 
     # Table stakes (Hold'em): the stacks held at this table.
 

@@ -274,25 +274,15 @@ class Books:
         """Record ``SHA-256(server_seed)`` as the commitment table ``table`` shows for its
         next game from now on (:meth:`bbspoker.rules.money.Wallet.publish_commitment`):
         a ``commitments`` row with the table, the time by the clock (Unix seconds,
-        returned) and the seed, which only :meth:`next_seed` reads back. Queued and
-        committed like :meth:`open_game` (a table publishes in the game's opening
-        transaction)."""
+        returned) and the seed (for the sysop's own records: nothing reads it back, a game's
+        record carries its seed once it has ended). Queued and committed like
+        :meth:`open_game` (a table publishes in the game's opening transaction)."""
         with self.w.write(durable=False):
             at = self.clock()
             self.w.queue.append((
                 "INSERT INTO commitments (table_id, commitment, server_seed, published_at) "
                 "VALUES (?, ?, ?, ?)", (table, commitment(server_seed), server_seed.hex(), at)))
             return at
-
-    def next_seed(self, table: str = DEFAULT_TABLE) -> tuple[bytes, float] | None:
-        """The server seed of the last commitment table ``table`` published and the time
-        it did, if no game was dealt from it yet; else ``None``
-        (:meth:`bbspoker.rules.money.Wallet.next_seed`)."""
-        row = self.w.sql("SELECT server_seed, published_at, game_id FROM commitments "
-                         "WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table,)).fetchone()
-        if row is None or row[2] is not None:
-            return None
-        return bytes.fromhex(row[0]), row[1]
 
     def pay_into_pot(self, game_id: int, handle: str, amount: int, reason: str) -> int:
         """Move ``amount`` (> 0) CUBES from ``handle`` into the pot of open game

@@ -227,7 +227,6 @@ class Ledger:
     balance = _via("books", Books.balance)
     open_game = _via("books", Books.open_game)
     publish_commitment = _via("books", Books.publish_commitment)
-    next_seed = _via("books", Books.next_seed)
     pay_out_pot = _via("books", Books.pay_out_pot)
     pot_to_system = _via("books", Books.pot_to_system)
     pay_out_split = _via("books", Books.pay_out_split)
