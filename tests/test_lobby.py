@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from bbspoker.config import LoginConfig
+from bbspoker.rules import actions as act
 from bbspoker.door.guard import MAX_HANDLE_LINE, HandleBusy, LoginGuard, address_group
 from bbspoker.door.login import check_password
 from bbspoker.store.passwords import hash_password, verify_password
@@ -1017,3 +1018,30 @@ async def test_with_at_most_nine_tables_one_digit_picks_a_table_at_once(tmp_path
         await c.send("\r")
         await c.wait_for("[Q] Quit")
         assert not server.app.tables["blue"].service.snapshot.seats
+
+
+async def test_an_enter_typed_after_the_digit_does_not_send_one_back_from_a_full_table(
+        tmp_path, clients):
+    """A player who types "1" and Enter out of habit at the list of tables: the digit picks
+    the table at once, and the Enter, whether it comes in the same packet or a moment
+    later, is not the answer to the full table's "any other key: back"; the next key is."""
+    tables = [("red", "Red Room", "draw40", {"seats": 2}), ("blue", "Blue Room")]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+        for handle in ("alice", "bob"):
+            server.app.ledger.create_account(handle, None)
+            await server.app.tables["red"].service.call(handle, act.Sit())
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        for typed in ("1\r", "1"):
+            await c.send("p")
+            await c.wait_for("Pick a table (1-2), Enter: back:")
+            await c.send(typed)
+            await c.wait_for("All 2 seats are taken. [W] Watch the game")
+            if typed == "1":
+                await c.send("\r")                 # the Enter of "1\r" a moment later
+            await c.send("w")
+            await c.wait_for("You are watching")
+            await c.send("x")
+            await c.wait_for("Really leave the table? (y/n)")
+            await c.send("y")
+            await c.wait_for("[Q] Quit")

@@ -299,8 +299,15 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
             return None
         entry = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
         if entry is not None:
+            if len(entries) <= 9:
+                session.ignore_enter(HABIT_ENTER)
             return entry
         session.write(_("There is no table {n}.").format(n=clean_text(typed, 3)) + "\r\n")
+
+
+#: Seconds after a table picked by its digit in which an Enter is taken for the one typed
+#: out of habit (``Terminal.ignore_enter``), not as the answer to the table's question.
+HABIT_ENTER = 1.0
 
 
 async def _read_digit(session: Terminal, prompt: str, idle: float) -> str:

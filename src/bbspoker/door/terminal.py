@@ -86,6 +86,11 @@ class Terminal(Protocol):
         """The next key if one is waiting, else ``None``; raises :class:`SessionClosed`."""
         ...
 
+    def ignore_enter(self, seconds: float) -> None:
+        """Drop the next key read if it is an Enter read within ``seconds`` from now (the
+        one typed out of habit after a one-key choice)."""
+        ...
+
     def write(self, text: str) -> None:
         """Queue terminal output; never blocks, never raises."""
         ...

@@ -170,6 +170,7 @@ class Session:
         self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         self._keys_in = KeyDecoder()
         self._keys: asyncio.Queue[Key | None] = asyncio.Queue(KEY_QUEUE)
+        self._skip_enter_until = 0.0   # loop time up to which one Enter read is dropped
         self._line_bytes = 0
         self._out: list[bytes] = []
         self._backlog = 0
@@ -317,9 +318,24 @@ class Session:
         async with asyncio.timeout(timeout):
             while not self.closed:
                 key = await self._keys.get()
-                if key is not None:
+                if key is not None and not self._habit(key):
                     return key
         raise SessionClosed()
+
+    def ignore_enter(self, seconds: float) -> None:
+        """Drop the next key read if it is an Enter read within ``seconds`` from now: the
+        Enter typed out of habit after a choice made with one key (a table's digit), in
+        the same packet or a moment later, is then not the answer to the next question."""
+        self._skip_enter_until = asyncio.get_running_loop().time() + seconds
+
+    def _habit(self, key: Key) -> bool:
+        """Whether ``key`` is the Enter :meth:`ignore_enter` drops (any key read ends the
+        window)."""
+        if not self._skip_enter_until:
+            return False
+        within = asyncio.get_running_loop().time() <= self._skip_enter_until
+        self._skip_enter_until = 0.0
+        return within and key.kind is KeyKind.ENTER
 
     def read_key_nowait(self) -> Key | None:
         """The next key the user pressed if one is waiting, else ``None``; never waits.
@@ -332,7 +348,7 @@ class Session:
                 key = self._keys.get_nowait()
             except asyncio.QueueEmpty:
                 return None
-            if key is not None:
+            if key is not None and not self._habit(key):
                 return key
         raise SessionClosed()
 
