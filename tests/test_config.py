@@ -147,6 +147,8 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
      "\"https://bbs.example.org\") when [web] host is not a loopback address, got "
      "'0.0.0.0'"),
     ('[web]\nhost = "bbs.example.org"\norigins = " , "\n', "[web] origins must list"),
+    ('[web]\nforwarded_for = true\n', "[web] origins must list the page's origins (such as "
+     "\"https://bbs.example.org\") behind a reverse proxy (forwarded_for = true)"),
 ])
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
     path = write(tmp_path, text)

@@ -532,3 +532,48 @@ async def test_a_hold_em_hand_whose_call_off_the_disk_refused_is_over_and_the_ne
         with contextlib.suppress(asyncio.CancelledError):
             await task
         ledger.close()
+
+
+async def test_who_left_a_hold_em_hand_the_disk_could_not_call_off_gets_every_cube_back(
+        tmp_path):
+    """bob leaves during a Hold'em hand, then a full disk refuses a move and the hand's
+    call-off: bob is not dealt into the next hand (he left), and once the refund is
+    written his refunded stack comes back to his account instead of waiting at a table
+    he no longer sits at."""
+    from bbspoker.rules.holdem.game import Holdem, HoldemRules
+    from bbspoker.table.registry import TableWallet
+
+    db = tmp_path / "table.db"
+    ledger = Ledger(db)
+    for handle in ("alice", "bob", "carol"):
+        ledger.create_account(handle, "h")
+    disk = ledger._db = FailingCommits(ledger._db)
+    game = Holdem(TableWallet(ledger, "holdem"), HoldemRules(buy_in_max=200, between_hands=0),
+                  rng=random.Random(5))
+    service = TableService(game, Bus(), FakeClock())
+    task = asyncio.create_task(service.run())
+    try:
+        for handle in ("alice", "bob", "carol"):
+            await service.call(handle, act.Sit(buy_in=200))
+        service.wake()
+        await wait_until(lambda: game.game_id is not None, 2.0)
+        first = game.game_id
+        await service.call("bob", act.Leave())
+        while game.current == "bob":               # his turn: he folds and stays till the end
+            await wait_until(lambda: game.current != "bob", 2.0)
+        disk.failures = 2                          # the move's commit, then the refund's
+        await service.call(game.current, act.BetRaise())
+        await wait_until(lambda: disk.failures == 0, 2.0)
+        assert "bob" not in game.handles           # he left: not dealt into the next hand
+        service.poll_balances()                    # the disk takes writes again
+        await wait_until(lambda: not service._unrefunded, 2.0)
+        ledger.commit_pending()
+        assert ledger.game(first).ended_at is not None
+        assert ledger.stack("bob", table="holdem") == 0
+        assert ledger.balance("bob") == 1000
+        assert ledger.verify() == []
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        ledger.close()

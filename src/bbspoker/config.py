@@ -530,10 +530,17 @@ def _check_output(where: str, output: OutputConfig) -> None:
 
 
 def _check_web(where: str, web: WebConfig) -> None:
-    """A web port bound beyond loopback must name its pages' origins: without them only
-    loopback names are accepted, and a page of any other name could be one rebound by
-    DNS to this machine. ConfigError naming ``where``."""
-    if web.enabled and not web_origins(web.origins) and not loopback_host(web.host):
+    """A web port bound beyond loopback, or reached through a reverse proxy
+    (``forwarded_for``), must name its pages' origins: without them only loopback names
+    are accepted (behind a proxy every browser would be refused), and a page of any other
+    name could be one rebound by DNS to this machine. ConfigError naming ``where``."""
+    if not web.enabled or web_origins(web.origins):
+        return
+    if web.forwarded_for:
+        raise ConfigError(f"{where} origins must list the page's origins (such as "
+                          f"\"https://bbs.example.org\") behind a reverse proxy "
+                          f"(forwarded_for = true)")
+    if not loopback_host(web.host):
         raise ConfigError(f"{where} origins must list the page's origins (such as "
                           f"\"https://bbs.example.org\") when [web] host is not a loopback "
                           f"address, got {web.host!r}")
