@@ -745,7 +745,8 @@ class TableService:
         balances = dict.fromkeys(handles, 0) | t.wallet.balances_of(handles) if handles else {}
         current = t.current
         phase = t.phase
-        betting = current is not None and phase is Phase.BETTING
+        bet_ranges = ({current: t.bet_range(current, balances[current])}
+                      if current is not None and phase is Phase.BETTING else {})
         return TableSnapshot(
             version=next(self._versions),
             seats=seats,
@@ -756,7 +757,7 @@ class TableService:
             phase=phase,
             deadline=t.deadline(),
             actions=t.all_actions(),
-            bet_ranges={current: t.bet_range(current, balances[current])} if betting else {},
+            bet_ranges=bet_ranges,
             balances=balances,
             watchers=len(self._watchers),
             held=frozenset(self._held),
