@@ -70,7 +70,9 @@ class LineChannel(Protocol):
     """What the protocol needs of a connection (``bbspoker.transport.lines.LineSession``)."""
 
     address: str
-    closed: bool
+
+    @property
+    def closed(self) -> bool: ...
 
     async def read_line(self, timeout: float | None = None) -> str | None: ...
     def send(self, line: str) -> None: ...
