@@ -286,8 +286,8 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
                   f"  #  {fit(name, 18)}  {fit(game, 13)}  {fit(stakes, 14)}  "
                   f"{_right(seats, 6)}  {_right(watch, 6)}  "
                   + fit(_("State"), 7) + "\r\n")
-    for entry in entries[:room]:
-        session.write(_table_line(entry, t) + "\r\n")
+    for listed in entries[:room]:
+        session.write(_table_line(listed, t) + "\r\n")
     session.write("\r\n")
     prompt = _("Pick a table (1-{n}), Enter: back: ").format(n=len(entries))
     while True:
@@ -297,9 +297,9 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
             typed = (await read_line(session, prompt, max_chars=3, timeout=idle)).strip()
         if not typed:
             return None
-        chosen = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
-        if chosen is not None:
-            return chosen
+        entry = app.tables.by_number(int(typed)) if typed.isdigit() and typed.isascii() else None
+        if entry is not None:
+            return entry
         session.write(_("There is no table {n}.").format(n=clean_text(typed, 3)) + "\r\n")
 
 
