@@ -66,3 +66,56 @@ def test_the_first_install_says_what_it_does_on_stderr_and_later_runs_say_nothin
     assert changed.stderr == ("updating bbspoker in .venv (pyproject.toml changed, about a "
                               "minute)...\n")
     assert changed.stdout == "ready\n"
+
+
+#: The project's python in .venv for scripts/test: ``-m mypy`` and ``-m pytest`` print a
+#: line and exit with $MYPY_RC and $PYTEST_RC. Each waits (at most 10 s) for the other
+#: to have started, so they pass only when they run at the same time.
+FAKE_VENV_PYTHON = """#!/usr/bin/env bash
+here="$(dirname "$0")"
+if [ "$2" = mypy ]; then mine=mypy; other=pytest; rc="$MYPY_RC"; else
+    mine=pytest; other=mypy; rc="$PYTEST_RC"; fi
+touch "$here/$mine-started"
+for _ in $(seq 1000); do [ -e "$here/$other-started" ] && break; sleep 0.01; done
+[ -e "$here/$other-started" ] || { echo "$mine ran alone"; exit 99; }
+echo "$mine says: ${*:3}"
+exit "$rc"
+"""
+
+
+@pytest.fixture
+def test_project(tmp_path):
+    """A copy of scripts/test (and _venv.sh) in a project already installed in .venv,
+    whose python is :data:`FAKE_VENV_PYTHON`."""
+    (tmp_path / "scripts").mkdir()
+    for name in ("test", "_venv.sh"):
+        shutil.copy(ROOT / "scripts" / name, tmp_path / "scripts" / name)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").write_text(FAKE_VENV_PYTHON)
+    (bin_dir / "python").chmod(0o755)
+    (tmp_path / ".venv" / ".bbspoker-installed-test,bench").touch()
+    return tmp_path
+
+
+def run_test_script(root: Path, mypy_rc: int, pytest_rc: int) -> subprocess.CompletedProcess[str]:
+    for marker in (root / ".venv" / "bin").glob("*-started"):
+        marker.unlink()
+    return subprocess.run([str(root / "scripts" / "test"), "-k", "hands"], capture_output=True,
+                          text=True, timeout=60,
+                          env={**os.environ, "MYPY_RC": str(mypy_rc), "PYTEST_RC": str(pytest_rc)})
+
+
+def test_the_test_command_type_checks_the_sources_while_the_tests_run(test_project):
+    """scripts/test runs mypy (over src/, as pyproject.toml says) at the same time as the
+    tests, and passes only if both do: a type error fails it, with mypy's report shown
+    after the tests'; a failing test fails it with pytest's status."""
+    ok = run_test_script(test_project, 0, 0)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "pytest says: -n auto -k hands" in ok.stdout
+    assert "mypy says:" in ok.stdout
+    typed_wrong = run_test_script(test_project, 1, 0)
+    assert typed_wrong.returncode == 1
+    assert typed_wrong.stdout.index("pytest says") < typed_wrong.stdout.index("mypy says")
+    assert run_test_script(test_project, 0, 5).returncode == 5

@@ -32,8 +32,9 @@ from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.door.i18n import N_
 from bbspoker.door.login import check_password
 from bbspoker.door.messages import describe_event, refusal
+from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
-from bbspoker.rules.events import RuleError
+from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
@@ -104,11 +105,11 @@ class App:
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
         # The door's English for the bot port's "0;" lines and refusals.
-        self.describe = describe_event
-        self.refusal = refusal
+        self.describe: Callable[[Event], tuple[str, str] | None] = describe_event
+        self.refusal: Callable[[RuleError], str] = refusal
         self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep
-        self.online: dict[str, Session] = {}
+        self.online: dict[str, Player] = {}
         self._logins = 0  # log_in calls so far (the admin watch looks at who is new)
         self.sessions: set[Session] = set()
         self.limits = ConnectionLimits(config.server.max_connections,
@@ -210,19 +211,19 @@ class App:
         await asyncio.gather(*self._bot_tasks, return_exceptions=True)
         await self.tables.wait_stopped()
 
-    def find_online(self, handle: str) -> Session | None:
+    def find_online(self, handle: str) -> Player | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""
         return self.online.get(handle_key(handle))
 
-    def who(self) -> list[Session]:
+    def who(self) -> list[Player]:
         """Logged-in sessions sorted by handle without regard to case."""
         return [self.online[key] for key in sorted(self.online)]
 
-    def log_in(self, session: Session, handle: str) -> None:
+    def log_in(self, session: Terminal, handle: str) -> None:
         """Register ``session`` as ``handle`` (as stored); the caller checked it is not online."""
         session.handle = handle
         session.activity = "lobby"
-        self.online[handle_key(handle)] = session
+        self.online[handle_key(handle)] = player(session)
         self._logins += 1
         self.limits.logged_in(session.address)
 
@@ -230,7 +231,7 @@ class App:
         """The door for one connection: login, lobby, tables (:func:`bbspoker.door.lobby.serve`)."""
         return lobby.serve(session, self)
 
-    def log_out(self, session: Session) -> None:
+    def log_out(self, session: Terminal) -> None:
         """Remove ``session`` from the online users (if it is the registered one)."""
         if session.handle is not None and self.online.get(handle_key(session.handle)) is session:
             del self.online[handle_key(session.handle)]

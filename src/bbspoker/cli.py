@@ -527,10 +527,10 @@ def _games_verify(args: argparse.Namespace, config: Config) -> int:
                 first = page[-1].id + 1
         else:
             for game_id in args.ids:
-                g = ledger.game(game_id)
-                if g is None:
+                record = ledger.game(game_id)
+                if record is None:
                     raise CliError(f"no game {game_id}")
-                counts[_verify_one(g, config, len(args.ids) == 1, ledger)] += 1
+                counts[_verify_one(record, config, len(args.ids) == 1, ledger)] += 1
     if args.all or len(args.ids) > 1:
         print(f"{counts[True]} verified, {counts[False]} FAILED, {counts[None]} not verifiable")
     return 1 if counts[False] else 0

@@ -408,8 +408,9 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
         if not isinstance(value, bool):
             raise ConfigError(f"{where} must be true or false, got {value!r}")
         return value
-    if not isinstance(value, f.type) or isinstance(value, bool):
-        kind = {int: "a whole number", float: "a number of seconds", str: "a string"}[f.type]
+    ftype: Any = f.type     # int, float or str (this module's annotations are classes)
+    if not isinstance(value, ftype) or isinstance(value, bool):
+        kind = {int: "a whole number", float: "a number of seconds", str: "a string"}[ftype]
         raise ConfigError(f"{where} must be {kind}, got {value!r}")
     if f.type is float and not math.isfinite(value):
         raise ConfigError(f"{where} must be a finite number of seconds, got {value!r}")
@@ -556,7 +557,7 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
             raise ConfigError(f"{origin}: unknown {what} (sections: {', '.join(sections)})")
         if not isinstance(table, dict):
             raise ConfigError(f"{origin}: {name} must be a [{name}] section")
-        section_cls = sections[name].default_factory
+        section_cls: Any = sections[name].default_factory   # a section's class
         keys = {f.name: f for f in dataclasses.fields(section_cls)}
         values = {}
         for key, value in table.items():

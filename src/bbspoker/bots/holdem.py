@@ -230,7 +230,9 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int =
         now = max(now, game.deadline() or now)
         game.tick(now)
         while game.street is not Street.IDLE:
-            h = game.current
+            current = game.current
+            assert current is not None       # a hand in play has a player in turn
+            h = current
             v = view(game, h, now)
             action = policies[handles.index(h)].decide(v, rng)
             if type(action) not in v.legal:

@@ -38,7 +38,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
-from bbspoker.rules.holdem.game import HoldemTable
+from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable
 from bbspoker.rules.schiebe.actions import NoSwap, Propose, Push, Vote
 from bbspoker.rules.schiebe.game import Board
 from bbspoker.rules.schiebe.hands import CARDS as SCHIEBE_CARDS
@@ -59,11 +59,11 @@ def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> 
     """``handle``'s :class:`~bbspoker.bots.holdem.HoldemView` at a Hold'em table from what
     its subscription received (the live-table twin of :func:`bbspoker.bots.holdem.view`)."""
     board: HoldemTable = snap.board
-    me = snap.seat_of(handle)
+    me = snap.seat_as(HoldemSeat, handle)
     return HoldemView(handle, tuple(cards), board.community, board.street,
                       tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
                       board.pot_total or 0, me.stack if me is not None else 0,
-                      sum(s.in_hand for s in snap.seats) - 1, snap.rules)
+                      sum(s.in_hand for s in snap.seats_as(HoldemSeat)) - 1, snap.rules)
 
 
 def observe_schiebe_snapshot(snap: TableSnapshot, handle: str,

@@ -52,6 +52,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import Event, RuleError
+from bbspoker.rules.holdem.game import HoldemSeat
 from bbspoker.table.bus import Subscription
 from bbspoker.table.registry import TableEntry
 from bbspoker.table.service import (ChatMessage, PrivateCards, TableMessage, TableService,
@@ -70,7 +71,9 @@ class LineChannel(Protocol):
     """What the protocol needs of a connection (``bbspoker.transport.lines.LineSession``)."""
 
     address: str
-    closed: bool
+
+    @property
+    def closed(self) -> bool: ...
 
     async def read_line(self, timeout: float | None = None) -> str | None: ...
     def send(self, line: str) -> None: ...
@@ -426,7 +429,7 @@ class _Player:
         names = (["fold"] if act.Pass in mine else []) + [
             "call" if board.to_call else "check"]
         if act.BetRaise in mine:
-            names.append("raise" if any(s.bet for s in snap.seats) else "bet")
+            names.append("raise" if any(s.bet for s in snap.seats_as(HoldemSeat)) else "bet")
         raise_to = "" if board.raise_to is None else board.raise_to
         self.channel.send(f"1;{','.join(names)};{board.to_call};{raise_to}")
 
@@ -437,8 +440,9 @@ class _Player:
 
     def _players(self, snap: TableSnapshot) -> None:
         if self.holdem:
-            for s in snap.seats:
-                self.channel.send(f"6;{s.handle};{s.stack};{'in' if s.in_hand else 'out'}")
+            for seat in snap.seats_as(HoldemSeat):
+                self.channel.send(f"6;{seat.handle};{seat.stack};"
+                                  f"{'in' if seat.in_hand else 'out'}")
             return
         running = snap.phase is not Phase.IDLE
         for s in snap.seats:

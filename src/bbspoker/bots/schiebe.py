@@ -124,7 +124,8 @@ class LookaheadPolicy:
     def decide(self, obs: SchiebeObservation, rng: random.Random) -> act.Action:
         pool = list(obs.unseen) or list(CARDS)
         incoming = rng.sample(pool, min(self.samples, len(pool)))
-        best, best_value = NoSwap(), float("-inf")
+        best: act.Action = NoSwap()
+        best_value = float("-inf")
         for action in ALL_ACTIONS:
             value = self._value(action, obs.hidden, obs.open, obs.middle, incoming,
                                 obs.actions_left - 1)

@@ -33,7 +33,7 @@ from bbspoker.bots.policies import policy
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
-from bbspoker.rules.holdem.game import HoldemTable
+from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable
 from bbspoker.rules.schiebe.game import Board
 from bbspoker.rules.schiebe.game import Phase as SchiebePhase
 from bbspoker.table.registry import TableEntry, TableRegistry
@@ -179,7 +179,7 @@ class TableBots:
             if snap.waiting:
                 return await self._stand_up(self._last_seated(snap), "make_room")
             for key in self.players:
-                seat = snap.seat_of(seated[key])
+                seat = snap.seat_as(HoldemSeat, seated[key])
                 if (seat is not None and seat.stack == 0) if holdem \
                         else snap.balances.get(seated[key], 0) < need:
                     return await self._stand_up(key, "broke")
@@ -190,7 +190,7 @@ class TableBots:
             # person is at the table (they do not play each other for nobody).
             alone = not self._humans()
             for key in self.players:
-                seat = snap.seat_of(seated[key])
+                seat = snap.seat_as(HoldemSeat, seated[key])
                 if seat is not None and seat.out != alone and (alone or seat.stack > 0):
                     with contextlib.suppress(RuleError):
                         await self.service.call(seat.handle, act.SitOut(out=alone))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from bbspoker.config import Config
     from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
-    from bbspoker.door.terminal import Terminal
+    from bbspoker.door.terminal import Player, Terminal
     from bbspoker.store.sqlite import Ledger
     from bbspoker.table.registry import TableRegistry
 
@@ -42,11 +42,11 @@ class DoorContext(Protocol):
     floods: FloodGuard
     blocks: Blocks
 
-    def find_online(self, handle: str) -> Terminal | None:
+    def find_online(self, handle: str) -> Player | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""
         ...
 
-    def who(self) -> list[Terminal]:
+    def who(self) -> list[Player]:
         """Logged-in sessions sorted by handle without regard to case."""
         ...
 

@@ -127,9 +127,11 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     data: bytes | None = None
     if mo.is_file():
         try:
-            if os.stat(os.fspath(mo)).st_mtime >= os.stat(os.fspath(po)).st_mtime:
+            # Not files on disk (a zip): compile the .po.
+            if (isinstance(mo, os.PathLike) and isinstance(po, os.PathLike)
+                    and os.stat(mo).st_mtime >= os.stat(po).st_mtime):
                 data = mo.read_bytes()
-        except (OSError, TypeError):   # not files on disk (a zip): compile the .po
+        except OSError:
             data = None
     if data is None:
         with po.open("rb") as fh:

@@ -21,13 +21,13 @@ from bbspoker.door.login import HANDLE_INPUT, log_in
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
 from bbspoker.door.screens import holdem, schiebe
-from bbspoker.door.terminal import SessionClosed, XMessage
+from bbspoker.door.terminal import SessionClosed, XMessage, player
 from bbspoker.rules.fairness import PHRASE_MAX, SHORT
 from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
-    from bbspoker.door.terminal import Terminal
+    from bbspoker.door.terminal import Player, Terminal
     from bbspoker.table.registry import TableEntry
     from bbspoker.store.sqlite import Notice
 
@@ -110,7 +110,7 @@ _MENU = [
 
 # --- the menu -----------------------------------------------------------------------
 
-def _draw_menu(session: Terminal, app: DoorContext) -> None:
+def _draw_menu(session: Player, app: DoorContext) -> None:
     """Clear the screen and show the menu (:func:`_menu_lines`) with the user's CUBES."""
     term = session.term
     lines = _menu_lines(i18n.of(session), session.handle or "",
@@ -148,7 +148,7 @@ async def serve(session: Terminal, app: DoorContext) -> None:
     except SessionClosed:
         return
     try:
-        await _lobby(session, app)
+        await _lobby(player(session), app)
     except TimeoutError:
         session.end(i18n.of(session).gettext("You have been idle too long. Goodbye."))
     except SessionClosed:
@@ -178,7 +178,7 @@ def describe_notice(notice: Notice, t: i18n.Translator) -> str:
     return notice.text
 
 
-async def _lobby(session: Terminal, app: DoorContext) -> None:
+async def _lobby(session: Player, app: DoorContext) -> None:
     idle = app.config.server.lobby_idle_timeout
     app.ledger.touch(session.handle)
     notices = app.ledger.notices(session.handle)
@@ -226,7 +226,7 @@ async def _lobby(session: Terminal, app: DoorContext) -> None:
         session.xmessage_listeners.remove(xmessage_arrived)
 
 
-async def _back_to_seat(session: Terminal, app: DoorContext) -> None:
+async def _back_to_seat(session: Player, app: DoorContext) -> None:
     """Issue 14, reconnect: a player whose seat is held after a dropped connection (or who
     is still seated: the old connection is only now closing) goes straight back to it,
     with the cards and the screen as they are now."""
@@ -286,8 +286,8 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
                   f"  #  {fit(name, 18)}  {fit(game, 13)}  {fit(stakes, 14)}  "
                   f"{_right(seats, 6)}  {_right(watch, 6)}  "
                   + fit(_("State"), 7) + "\r\n")
-    for entry in entries[:room]:
-        session.write(_table_line(entry, t) + "\r\n")
+    for listed in entries[:room]:
+        session.write(_table_line(listed, t) + "\r\n")
     session.write("\r\n")
     prompt = _("Pick a table (1-{n}), Enter: back: ").format(n=len(entries))
     while True:
@@ -326,7 +326,7 @@ async def _read_digit(session: Terminal, prompt: str, idle: float) -> str:
             return key.char
 
 
-async def _poker(session: Terminal, app: DoorContext, idle: float) -> None:
+async def _poker(session: Player, app: DoorContext, idle: float) -> None:
     """[P]: the table list, or with one table that table at once."""
     entry = next(iter(app.tables)) if len(app.tables) == 1 else await _choose_table(
         session, app, idle)
@@ -370,7 +370,7 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     await press_any_key(session, idle)
 
 
-async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> None:
+async def _send_xmessage(session: Player, app: DoorContext, idle: float) -> None:
     _ = i18n.of(session).gettext
     session.write("\r\n")
     if not app.floods.allow("xmessage", session.handle):
@@ -415,7 +415,7 @@ async def _send_xmessage(session: Terminal, app: DoorContext, idle: float) -> No
     await press_any_key(session, idle)
 
 
-async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> None:
+async def _read_xmessages(session: Player, app: DoorContext, idle: float) -> None:
     term = session.term
     _ = i18n.of(session).gettext
     if not session.inbox:
@@ -446,7 +446,7 @@ async def _read_xmessages(session: Terminal, app: DoorContext, idle: float) -> N
             await press_any_key(session, idle)
 
 
-async def _unblock(session: Terminal, app: DoorContext, recipient: str, idle: float) -> bool:
+async def _unblock(session: Player, app: DoorContext, recipient: str, idle: float) -> bool:
     """Sending to someone one blocks asks to lift the block first: True if lifted."""
     t = i18n.of(session)
     session.write(t.gettext(
@@ -491,7 +491,7 @@ def _commitments_text(app: DoorContext, t: i18n.Translator) -> str:
     return "".join(f"{row}\r\n" for row in rows)
 
 
-async def _client_seed(session: Terminal, app: DoorContext, idle: float) -> None:
+async def _client_seed(session: Player, app: DoorContext, idle: float) -> None:
     """[F]: the provably fair deck in short, the commitment each table has published for
     its next game (:func:`_commitments_text`), and the player's client seed phrase: shown,
     and changed (up to :data:`~bbspoker.rules.fairness.PHRASE_MAX` characters; ``-``
@@ -536,7 +536,7 @@ async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
         await press_any_key(session, idle)
 
 
-async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:
+async def _stats(session: Player, app: DoorContext, idle: float) -> None:
     term = session.term
     t = i18n.of(session)
     kinds = {entry.id: entry.spec.game for entry in app.tables}
@@ -549,7 +549,7 @@ async def _stats(session: Terminal, app: DoorContext, idle: float) -> None:
     await press_any_key(session, idle)
 
 
-async def _language(session: Terminal, app: DoorContext, idle: float) -> None:
+async def _language(session: Player, app: DoorContext, idle: float) -> None:
     """[L]: choose the door's language (issue 18) by its number, remembered for the user
     (the database) and used at once; Enter or another key keeps it."""
     term = session.term

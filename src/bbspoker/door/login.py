@@ -351,7 +351,8 @@ async def _make_account(session: Terminal, app: DoorContext, handle: str,
     return account.handle
 
 
-async def _take_over(session: Terminal, app: DoorContext, handle: str, timeout: float) -> bool:
+async def _take_over(session: Terminal, app: DoorContext, handle: str,
+                     timeout: float | None) -> bool:
     """Log ``session`` in as ``handle``; if already online elsewhere, offer to end that one.
     Logged in, the session speaks the language its user chose ([L]), else the default."""
     _ = i18n.of(session).gettext

@@ -84,7 +84,7 @@ _ALONE = {"passed": N_("the others passed"), "left": N_("the others left the tab
 
 def _rank(t: Translator, table: Mapping[Rank, Any], rank: Rank | None) -> str:
     """``rank`` in a word of ``table`` (a text or a ``(context, text)`` pair), or ``""``."""
-    if rank not in table:
+    if rank is None or rank not in table:
         return ""
     word = table[rank]
     return t.pgettext(*word) if isinstance(word, tuple) else t.gettext(word)
@@ -377,7 +377,7 @@ def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
         return _("It is not your turn ({current} is in turn).").format(
             current=p.get("current") or _("nobody"))
     if err.code == "wrong_phase":
-        phase = _PHASES.get(p.get("phase"))
+        phase = _PHASES.get(p.get("phase", ""))
         where = _(phase).format(round=p.get("round")) if phase else _("another phase")
         verb = _VERBS.get(p.get("verb", ""))
         if verb is None:

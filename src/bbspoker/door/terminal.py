@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 if TYPE_CHECKING:
     import blessed
 
     from bbspoker.door.keys import Key
 
-__all__ = ["Terminal", "SessionClosed", "XMessage"]
+__all__ = ["Terminal", "Player", "player", "SessionClosed", "XMessage"]
 
 
 class SessionClosed(Exception):
@@ -110,3 +110,17 @@ class Terminal(Protocol):
     def deliver(self, message: XMessage) -> bool:
         """Put an X-message in the inbox; ``False`` if the inbox is full or the session ended."""
         ...
+
+
+class Player(Terminal, Protocol):
+    """A :class:`Terminal` someone has logged in on, as the lobby and the table screens
+    see it: ``handle`` is theirs (as stored), never ``None``."""
+
+    handle: str
+
+
+def player(session: Terminal) -> Player:
+    """``session`` as a :class:`Player`, once its login has set ``handle`` (a session
+    stays logged in until it ends). Raises ``AssertionError`` before login."""
+    assert session.handle is not None, "nobody has logged in on this session"
+    return cast(Player, session)

@@ -49,7 +49,40 @@ class CommitFailed(Exception):
 
 class Wallet(money.Wallet, Protocol):
     """The store's whole CUBES interface: the rules' port (:class:`bbspoker.rules.money.Wallet`)
-    plus the deferred commits the table's service uses."""
+    plus the deferred commits the table's service uses, for every table at once: the
+    methods that concern one table (its games, its commitments, the stacks held at it)
+    take that table's id as ``table`` (``[[tables]] id``; the table registry binds it,
+    see ``bbspoker.table.registry.TableWallet``)."""
+
+    def open_game(self, handles: Sequence[str], seal: Seal | str, table: str = ...) -> int:
+        """:meth:`bbspoker.rules.money.Wallet.open_game`, the game recorded as ``table``'s."""
+        ...
+
+    def publish_commitment(self, server_seed: bytes, table: str = ...) -> float:
+        """:meth:`bbspoker.rules.money.Wallet.publish_commitment` for ``table``'s next game."""
+        ...
+
+    def stack(self, handle: str, table: str = ...) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.stack` at ``table``."""
+        ...
+
+    def buy_in(self, handle: str, amount: int, table: str = ...) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.buy_in` at ``table``."""
+        ...
+
+    def cash_out(self, handle: str, table: str = ...) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.cash_out` at ``table``."""
+        ...
+
+    def stack_into_pot(self, game_id: int, handle: str, amount: int, reason: str,
+                       table: str = ...) -> int:
+        """:meth:`bbspoker.rules.money.StackWallet.stack_into_pot` at ``table``."""
+        ...
+
+    def pot_to_stacks(self, game_id: int, shares: Mapping[str, int],
+                      returns: Mapping[str, int] | None = None, table: str = ...) -> None:
+        """:meth:`bbspoker.rules.money.StackWallet.pot_to_stacks` at ``table``."""
+        ...
 
     def defer_commits(self) -> AbstractContextManager[None]:
         """Inside the ``with`` block, work that commits non-durably (``durable=False``: a

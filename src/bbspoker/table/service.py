@@ -46,7 +46,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeVar, cast
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
@@ -103,6 +103,9 @@ class ChatMessage:
     text: str
 
 
+_SeatT = TypeVar("_SeatT")
+
+
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """The public view of the table, taken once per change and shared by every screen.
@@ -151,6 +154,17 @@ class TableSnapshot:
             return self.by_handle.get(handle.lower())
         low = handle.lower()
         return next((s for s in self.seats if s.handle.lower() == low), None)
+
+    def seats_as(self, view: type[_SeatT]) -> tuple[_SeatT, ...]:
+        """:attr:`seats` as the seat view ``view`` of the table's game kind (a Hold'em
+        table's seats are :class:`~bbspoker.rules.holdem.game.HoldemSeat` s), for code
+        that knows the kind; nothing is checked or converted."""
+        return cast(tuple[_SeatT, ...], self.seats)
+
+    def seat_as(self, view: type[_SeatT], handle: str) -> _SeatT | None:
+        """:meth:`seat_of` as the seat view ``view`` of the table's kind (see
+        :meth:`seats_as`)."""
+        return cast("_SeatT | None", self.seat_of(handle))
 
 
 @dataclass(frozen=True, slots=True)
@@ -745,7 +759,8 @@ class TableService:
         balances = dict.fromkeys(handles, 0) | t.wallet.balances_of(handles) if handles else {}
         current = t.current
         phase = t.phase
-        betting = current is not None and phase is Phase.BETTING
+        bet_ranges = ({current: t.bet_range(current, balances[current])}
+                      if current is not None and phase is Phase.BETTING else {})
         return TableSnapshot(
             version=next(self._versions),
             seats=seats,
@@ -756,7 +771,7 @@ class TableService:
             phase=phase,
             deadline=t.deadline(),
             actions=t.all_actions(),
-            bet_ranges={current: t.bet_range(current, balances[current])} if betting else {},
+            bet_ranges=bet_ranges,
             balances=balances,
             watchers=len(self._watchers),
             held=frozenset(self._held),

@@ -27,7 +27,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import blessed
 
@@ -77,9 +77,11 @@ def terminal_for(kind: str | None) -> blessed.Terminal:
             if len(_unknown_kinds) < _UNKNOWN_KINDS_MAX:
                 _unknown_kinds.add(kind)
             return terminal_for(FALLBACK_KIND)
-        if kind in DECSTBM_KINDS and not str(term.csr(0, 1)):
+        csr = cast(blessed.formatters.ParameterizingString, term.csr)   # takes parameters
+        if kind in DECSTBM_KINDS and not str(csr(0, 1)):
             # blessed caches capabilities as instance attributes: this one is then used.
-            term.csr = blessed.formatters.ParameterizingString(_DECSTBM, term.normal, "csr")
+            setattr(term, "csr", blessed.formatters.ParameterizingString(_DECSTBM, term.normal,
+                                                                         "csr"))
         _terminals[kind] = term
     return term
 

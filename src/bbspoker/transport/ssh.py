@@ -200,12 +200,14 @@ class _DoorChannel(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         owner = self._owner
+        assert self._link is not None        # connection_made came first
         owner.start_door(self._link, self._kind, *self._size)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if not self._owner.gate.take(len(data)):
             self._owner.cut_off(TOO_FAST)
             return
+        assert self._link is not None        # connection_made came first
         self._link.feed(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
@@ -224,13 +226,16 @@ class _DoorChannel(asyncssh.SSHServerSession):
         return False
 
     def eof_received(self) -> bool:
+        assert self._link is not None        # connection_made came first
         self._link.end(None)
         return False
 
     def pause_writing(self) -> None:
+        assert self._link is not None
         self._link.pause()
 
     def resume_writing(self) -> None:
+        assert self._link is not None
         self._link.resume()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -300,6 +305,7 @@ class _DoorServer(asyncssh.SSHServer):
         if username == NEW_USER:
             return False                   # no password: the door asks for the handle
         with contextlib.suppress(Exception):
+            assert self._conn is not None    # connection_made came first
             self._conn.send_auth_banner(banner_lines(self.gate.text(_BANNER)))
         return True
 
@@ -337,6 +343,7 @@ class _DoorServer(asyncssh.SSHServer):
 
     def start_door(self, link: ChannelLink, kind: str | None, cols: int, rows: int) -> None:
         """Run the door over ``link`` (the shell has started)."""
+        assert self._conn is not None        # connection_made came first
         username = self._conn.get_extra_info("username")
         authenticated = None if username == NEW_USER else username
 

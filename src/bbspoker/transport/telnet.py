@@ -46,7 +46,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import telnetlib3
 from telnetlib3.telopt import IAC, SB
@@ -83,7 +83,9 @@ class TelnetListener:
 
     def __init__(self, telnet: telnetlib3.Server) -> None:
         self._telnet = telnet
-        self.port: int = telnet.sockets[0].getsockname()[1]
+        sockets = telnet.sockets
+        assert sockets is not None          # create_server returns it listening
+        self.port: int = sockets[0].getsockname()[1]
         self._forget_task = asyncio.create_task(self._forget_clients(), name="forget clients")
 
     async def _forget_clients(self) -> None:
@@ -95,7 +97,9 @@ class TelnetListener:
 
     def stop_accepting(self) -> None:
         """Close the listening socket; connections already open go on."""
-        self._telnet._server.close()
+        server = self._telnet._server
+        assert server is not None           # create_server returns it listening
+        server.close()
 
     def close(self) -> None:
         """Stop accepting and close telnetlib3's server."""
@@ -268,15 +272,22 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         """The running :class:`~bbspoker.transport.session.Session`, else ``None``."""
         return self.gate.session
 
+    @property
+    def door_writer(self) -> DoorWriter:
+        """The connection's writer, a :class:`DoorWriter` (our ``writer_factory``), from
+        ``connection_made`` on."""
+        return cast(DoorWriter, self.writer)
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
-        self.reader.set_transport(transport)
-        self.writer.sb_limit = self.host.config.input.subnegotiation_bytes
+        cast(DoorReader, self.reader).set_transport(transport)
+        self.door_writer.sb_limit = self.host.config.input.subnegotiation_bytes
         peer = transport.get_extra_info("peername") or ("-",)
         self.gate.address = str(peer[0])
         if not self.gate.admit():
             self._refused = True
-            transport.write(f"\r\n{self.gate.text(TOO_MANY)}\r\n".encode())
+            cast(asyncio.WriteTransport, transport).write(
+                f"\r\n{self.gate.text(TOO_MANY)}\r\n".encode())
             transport.close()
 
     def data_received(self, data: bytes) -> None:
@@ -285,7 +296,7 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         if not self.gate.take(len(data)):
             self._disconnect(TOO_FAST)
             return
-        writer: DoorWriter = self.writer
+        writer = self.door_writer
         if writer.in_subnegotiation and self._mccp3_decompressor is None:
             # The bytes up to the next IAC all go into the open subnegotiation: if they
             # do not fit, cut it now instead of parsing them one by one in Python.
@@ -306,8 +317,8 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         later input."""
         self._refused = True
         if not self.gate.end(message, **data):
-            self.writer.write(f"\r\n{self.gate.text(message, **data)}\r\n".encode())
-            self.writer.close()
+            self.door_writer.write(f"\r\n{self.gate.text(message, **data)}\r\n".encode())
+            self.door_writer.close()
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)

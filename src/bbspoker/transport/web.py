@@ -509,6 +509,7 @@ class WebListener:
         """Wait until every connection is closed and every door task has ended."""
         if self._cleanup is None:
             self.close()
+        assert self._cleanup is not None     # close() started it
         if self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
         await self._cleanup

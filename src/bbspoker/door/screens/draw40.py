@@ -47,7 +47,7 @@ from bbspoker.text import clean_text, display_width
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
-    from bbspoker.door.terminal import Terminal
+    from bbspoker.door.terminal import Player, Terminal
     from bbspoker.table.bus import Subscription
     from bbspoker.table.registry import TableEntry
 
@@ -148,7 +148,7 @@ async def _choose(session: Terminal, keys: str, timeout: float) -> str:
             return char
 
 
-async def join_or_watch(session: Terminal, app: DoorContext, entry: TableEntry,
+async def join_or_watch(session: Player, app: DoorContext, entry: TableEntry,
                         screen: type[PokerScreen],
                         sit: Callable[[], Awaitable[act.Sit | None]] | None = None) -> None:
     """The end of every game kind's entry text: ``Join the table? (y/n) [W] Watch``. No
@@ -177,7 +177,7 @@ async def join_or_watch(session: Terminal, app: DoorContext, entry: TableEntry,
     await screen(session, app, entry).run()
 
 
-async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
+async def enter_table(session: Player, app: DoorContext, entry: TableEntry) -> None:
     """Chapter 2, entering the game: the ANSI notice, the table's stakes and who is there,
     then join, watch or go back; then play (or watch).
 
@@ -233,7 +233,7 @@ class PokerScreen:
     """The game screen loop of one seated player (chapter 2.1-2.8), or of a spectator
     (``watching``); see the module docstring. ``entry`` is the table."""
 
-    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
+    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         self.session = session
@@ -242,7 +242,7 @@ class PokerScreen:
         self.service = entry.service
         self.rules = entry.spec.rules
         self.watching = watching
-        self.handle: str = session.handle  # type: ignore[assignment]
+        self.handle: str = session.handle
         self.t = i18n.of(session)  # this viewer's language: every line is rendered in it
         self.renderer = ScreenRenderer(session.term, session.encoding)
         self.renderer.resize(session.cols, session.rows)

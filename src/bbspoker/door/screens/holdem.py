@@ -26,7 +26,7 @@ shown, nothing to type), ``I`` sit out / come back.
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import NP_
@@ -44,7 +44,7 @@ from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
-    from bbspoker.door.terminal import Terminal
+    from bbspoker.door.terminal import Player
     from bbspoker.table.registry import TableEntry
 
 __all__ = ["enter_table", "HoldemScreen"]
@@ -82,7 +82,7 @@ def _box(card: str | None) -> str:
     return f"[{card or '':^4}]"
 
 
-async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
+async def enter_table(session: Player, app: DoorContext, entry: TableEntry) -> None:
     """What the lobby runs for a Hold'em table: the game and its stakes in a few lines,
     who sits there; join (asking the buy-in), watch or go back; then the game screen until
     the player leaves ([X]) or the connection drops."""
@@ -109,7 +109,7 @@ async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) ->
         if names else t.gettext("Nobody is at this table right now."))
     session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
     idle = app.config.server.lobby_idle_timeout
-    me = snap.seat_of(session.handle)
+    me = snap.seat_as(HoldemSeat, session.handle)
     if me is not None:
         # Left during a hand they are still in: the seat and stack stay theirs until it
         # ends (docs/rules.md), so there is no seat to join yet; they may watch it.
@@ -181,7 +181,7 @@ class HoldemScreen(RowScreen):
         elif char == "r" and act.BetRaise in actions:
             self._command(act.BetRaise())
         elif char == "i" and act.SitOut in actions:
-            me = self.snapshot.seat_of(self.handle)
+            me = self.snapshot.seat_as(HoldemSeat, self.handle)
             self._command(act.SitOut(out=not (me is not None and me.out)))
 
     def _may_sit(self) -> bool:
@@ -196,7 +196,7 @@ class HoldemScreen(RowScreen):
 
     def _prompt(self) -> str | None:
         if self.mode == "exit":
-            me = self.snapshot.seat_of(self.handle)
+            me = self.snapshot.seat_as(HoldemSeat, self.handle)
             if me is not None and me.in_hand and not self.watching:
                 return self.t.gettext("Leave? You fold this hand. (y/n)")
             return self.t.gettext("Really leave the table? (y/n)")
@@ -219,7 +219,7 @@ class HoldemScreen(RowScreen):
             else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
                                                            seats=rules.seats)) + " -+"
         rows = [title + "-" * max(0, WIDTH - display_width(title) - len(where)) + where]
-        seats = {s.seat: s for s in snap.seats}
+        seats = {s.seat: s for s in snap.seats_as(HoldemSeat)}
         for n in range(5):
             left = self._seat_cell(snap, seats.get(n), n)
             right = self._seat_cell(snap, seats.get(n + 5), n + 5) if n + 5 < rules.seats else ""
@@ -228,7 +228,7 @@ class HoldemScreen(RowScreen):
         rows.append("+" + "-" * _LEFT + "+" + "-" * _RIGHT + "+")
         for left, right in zip(self._commands(snap, board), self._info(snap, board)):
             rows.append(_halves(left, right))
-        me = snap.seat_of(self.handle)
+        me = snap.seat_as(HoldemSeat, self.handle)
         stack = (t.gettext("[stack {n}]").format(n=num(me.stack)) + " "
                  if me is not None and not self.watching else "")
         return bottom_rows(self, rows, stack)
@@ -269,13 +269,14 @@ class HoldemScreen(RowScreen):
         board_label, you = clean_text(t.gettext("BOARD"), 7), clean_text(t.gettext("YOU"), 7)
         width = max(display_width(board_label), display_width(you)) + 2
         rows = [_row(" " + fit(board_label, width) + f"{cards}    {pot}")]
-        me = snap.seat_of(self.handle)
+        me = snap.seat_as(HoldemSeat, self.handle)
         running = board is not None and board.game_id is not None
         if self.watching:
             rows.append(_row(" " + t.gettext("You are watching this table.")))
         elif self.cards and me is not None and (me.dealt if running else not me.out):
             # Your cards of the hand in play, or of the last one until the next is dealt.
-            rows.append(_row(" " + fit(you, width) + " ".join(_box(c) for c in self.cards)))
+            hole = cast(tuple[str, ...], self.cards)      # Hold'em's cards are notation
+            rows.append(_row(" " + fit(you, width) + " ".join(_box(c) for c in hole)))
         else:
             why = (t.gettext("You sit out with no chips: [X] to leave, then buy in again.")
                    if me is not None and me.out and not me.stack and not me.dealt
@@ -297,12 +298,12 @@ class HoldemScreen(RowScreen):
             turn.append(t.gettext("[C] call {amount}").format(amount=n(board.to_call))
                         if board.to_call else t.gettext("[C] check"))
             if act.BetRaise in actions and board.raise_to is not None:
-                first = not any(s.bet for s in snap.seats)
+                first = not any(s.bet for s in snap.seats_as(HoldemSeat))
                 turn.append(t.gettext("[R] bet {amount}").format(amount=n(board.raise_to))
                             if first else
                             t.gettext("[R] raise to {amount}").format(amount=n(board.raise_to)))
             lines += command_lines(turn)
-        me = snap.seat_of(self.handle)
+        me = snap.seat_as(HoldemSeat, self.handle)
         broke = me is not None and me.out and not me.stack and not me.dealt
         if act.SitOut in actions and not broke:     # no chips: only [X] helps
             lines.append(t.gettext("[I] come back in") if me is not None and me.out

@@ -672,7 +672,7 @@ class ScreenRenderer:
         body = self._paint_all(view) if not self._painted else self._update(view)
         return self._back_to_input(body, before)
 
-    def _back_to_input(self, body: str, before: tuple[int, int]) -> str:
+    def _back_to_input(self, body: str, before: tuple[int, int] | None) -> str:
         """``body`` and the cursor's way back to the input row; when it was there before
         (``before``) and save/restore is shorter than that way, ``body`` between them."""
         term = self.term

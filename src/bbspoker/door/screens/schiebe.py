@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import codecs
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import ENGLISH, NP_, Translator
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from blessed import Terminal as BlessedTerminal
 
     from bbspoker.door.context import DoorContext
-    from bbspoker.door.terminal import Terminal
+    from bbspoker.door.terminal import Player, Terminal
     from bbspoker.table.registry import TableEntry
 
 __all__ = ["enter_table", "SchiebeScreen", "RowScreen", "RowRenderer", "bottom_rows", "WIDTH", "HEIGHT",
@@ -185,7 +185,7 @@ class RowRenderer:
         return "".join(out) + term.move_yx(*cursor)
 
 
-async def enter_table(session: Terminal, app: DoorContext, entry: TableEntry) -> None:
+async def enter_table(session: Player, app: DoorContext, entry: TableEntry) -> None:
     """What the lobby runs for a Schiebe-Poker table: the game in a few lines, its stakes
     and who sits there; join, watch or go back; then the game screen until the player
     leaves ([X]) or the connection drops."""
@@ -225,7 +225,7 @@ class RowScreen(PokerScreen):
     """:class:`PokerScreen`'s loop drawn as 24 rows of text by a :class:`RowRenderer`
     (Schiebe-Poker's and Hold'em's screens): a subclass gives :meth:`rows`."""
 
-    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
+    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         super().__init__(session, app, entry, watching, returning, want_seat)
@@ -268,7 +268,7 @@ class SchiebeScreen(RowScreen):
     docstring. The loop is :class:`PokerScreen`'s; the drawing and the game keys are
     Schiebe-Poker's."""
 
-    def __init__(self, session: Terminal, app: DoorContext, entry: TableEntry,
+    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         super().__init__(session, app, entry, watching, returning, want_seat)
@@ -346,8 +346,10 @@ class SchiebeScreen(RowScreen):
         t = self.t
         title = "+- " + t.gettext("Schiebe-Poker: {table}").format(
             table=clean_text(self.entry.name, 20)) + " "
+        round_, rounds = board.round, board.rounds      # both set while a game is played
         where = " " + (t.gettext("Round {round} of {rounds}").format(
-            round=t.number(board.round), rounds=t.number(board.rounds)) if playing else
+            round=t.number(round_), rounds=t.number(rounds))
+            if playing and round_ is not None and rounds is not None else
             t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
                                                        seats=self.rules.seats)) + " -+"
         rows = [title + "-" * (WIDTH - display_width(title) - len(where)) + where]
@@ -377,7 +379,8 @@ class SchiebeScreen(RowScreen):
             rows.append(_row(" " * 11 + "".join(f"  {n}    " for n in "123") + "   "
                              + t.gettext("(middle row positions)")))
             if me is not None and me.active:
-                hidden = tuple(self.cards) if self.cards else ()
+                # Schiebe-Poker's cards are notation
+                hidden = cast(tuple[str, ...], tuple(self.cards)) if self.cards else ()
                 turn = "   " + t.gettext("<- your turn") if me.handle == snap.current else ""
                 # TRANSLATORS: "hidden" and "open" before the two hidden and the three
                 # open cards: together at most 16 cells.

@@ -792,7 +792,7 @@ class Draw40(SeatedTable):
     def _begin_round(self, now: float, ev: list[Event]) -> None:
         """Open the next round (or the showdown) after the current one has ended."""
         g = self._game
-        assert g is not None
+        assert g is not None and self._master is not None    # a game has its master
         active = [j for j in self._order_from(self._master) if self._seats[j].active]  # type: ignore[union-attr]
         g.queue = active
         for j in active:

@@ -175,8 +175,9 @@ def _pattern(ranks: tuple[int, ...]) -> _Pattern:
     counts = [n for _, n in groups]
     order = [r for r, _ in groups]
     if counts[0] >= 3:
-        category = {(4, 1): Category.FOUR_OF_A_KIND, (3, 2): Category.FULL_HOUSE}.get(
-            tuple(counts), Category.THREE_OF_A_KIND)
+        full: dict[tuple[int, ...], Category] = {(4, 1): Category.FOUR_OF_A_KIND,
+                                                 (3, 2): Category.FULL_HOUSE}
+        category = full.get(tuple(counts), Category.THREE_OF_A_KIND)
         over = Rank(order[1]) if category is Category.FULL_HOUSE else None
         return _nibble_shift(order[0]), _by_suit(_fields(category, order[0]), False, over), None
     if counts[0] == 2:
@@ -220,9 +221,12 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
     try:
         a, b, c, d, e = hand
         code = a + b + c + d + e
-        shift, by_suit, flush_by_suit = _PATTERNS[code & _RANK_KEY_BITS]
+        pattern = _PATTERNS[code & _RANK_KEY_BITS]
     except (ValueError, TypeError, IndexError):
         raise ValueError(_not_a_hand(hand)) from None
+    if pattern is None:     # no five cards of the deck add up to this
+        raise ValueError(_not_a_hand(hand))
+    shift, by_suit, flush_by_suit = pattern
     if (code >> CODE_MASK_SHIFT).bit_count() != 5:  # a card twice carries in the mask
         raise ValueError(_not_a_hand(hand))
     if flush_by_suit is not None and (code + _FLUSH_CARRY) & _FLUSH_BITS:
@@ -301,4 +305,6 @@ def strengths(hands: numpy.typing.ArrayLike) -> numpy.ndarray:
         row = twice[0]
         raise ValueError(f"row {row} holds the same card twice: {format_cards(DECK[i] for i in h[row])}")
     key = (total >> _BULK_RANK_SHIFT) & _RANK_KEY_BITS
-    return values[offsets[key] + flush[total >> _BULK_SUIT_SHIFT] + ((mask >> shifts[key]) & 15)]
+    ranked: numpy.ndarray = values[offsets[key] + flush[total >> _BULK_SUIT_SHIFT]
+                                + ((mask >> shifts[key]) & 15)]
+    return ranked

@@ -602,7 +602,7 @@ class Holdem(SeatedTable):
         r = self.rules
         balance = self.wallet.balance(handle)
         if amount is None:
-            amount = min(r.buy_in_max, balance)  # type: ignore[type-var]
+            amount = min(r.buy_in_max, balance)
         if amount > balance or amount < r.buy_in_min:  # type: ignore[operator]
             raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance)
         try:
@@ -935,6 +935,7 @@ class Holdem(SeatedTable):
                 st.burn_card(to_standard(burn))
             else:
                 burn = None
+            assert st.street_index is not None   # a board is dealt only in a street
             dealing = _STREETS[st.street_index]    # (an all-in runout moves pokerkit on
             cards = [h.deck.pop() for _ in range(_BOARD_COUNTS[dealing])]   # at once)
             st.deal_board("".join(to_standard(c) for c in cards))

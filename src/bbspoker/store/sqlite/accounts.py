@@ -95,6 +95,7 @@ class Accounts:
                      int(approved), handle_skeleton(handle))).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken", handle=handle) from None
+            assert account_id is not None    # an INSERT that succeeded made this row
             books.new_account(account_id)
             books.move(account_id, cubes, "signup", None, "account created", actor)
             if signup_from is not None:

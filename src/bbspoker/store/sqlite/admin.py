@@ -86,7 +86,8 @@ class Admin:
         ``{handle: {table id: CUBES}}`` for every account with a stack above 0, tables in
         id order; only ``handle``'s (possibly ``{}``) if given, raising UnknownAccount for
         an unknown one. A plain read: it takes no write lock."""
-        where, params = "", ()
+        where = ""
+        params: tuple[int, ...] = ()
         if handle is not None:
             where, params = " AND s.account_id = ?", (self.books.account_id(handle),)
         held: dict[str, dict[str, int]] = {}

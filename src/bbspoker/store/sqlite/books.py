@@ -31,9 +31,11 @@ class Books:
     seconds). Create it before the writer's first write (it owns the caches the writer
     drops), then call :meth:`start` once the schema is in place."""
 
+    #: The writer, set by :meth:`start` (the parts of the ledger use it through here).
+    w: Writer
+
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
-        self.w: Writer | None = None
         self._ids: dict[str, int] = {}     # handle key to account id
         self._cubes: dict[int, int] = {}   # account id to CUBES
         self._open: dict[int, int] = {}    # id of a game known to be open to its pot
@@ -245,6 +247,7 @@ class Books:
                 game_id = self.w.sql(
                     "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'),"
                     " 0), COALESCE((SELECT MAX(id) FROM games), 0)) + 1").fetchone()[0]
+            sealed: tuple[str, str | None, str | None]
             if isinstance(seal, Seal):
                 sealed = (seal.commitment, seal.server_seed.hex(),
                           json.dumps(list(seal.client_seeds), ensure_ascii=False))

@@ -93,7 +93,7 @@ import os
 import sqlite3
 import time
 from contextlib import AbstractContextManager
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Concatenate, ParamSpec, TypeVar
 
 from bbspoker.store.sqlite.schema import migrate, migrate_skeletons, schema_version
 from bbspoker.store.sqlite.accounts import Accounts
@@ -105,16 +105,19 @@ from bbspoker.store.sqlite.writer import Writer
 
 __all__ = ["Ledger"]
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+_Part = TypeVar("_Part")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
-def _via(part: str, method: _F) -> _F:
+def _via(part: str, method: Callable[Concatenate[_Part, _P], _R],
+         ) -> Callable[Concatenate[Ledger, _P], _R]:
     """A method of :class:`Ledger` that calls ``method`` on its part ``part`` (same
-    signature and docstring)."""
+    parameters after ``self``, result and docstring)."""
     @functools.wraps(method)
-    def call(self: Ledger, *args: Any, **kwargs: Any) -> Any:
+    def call(self: Ledger, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         return method(getattr(self, part), *args, **kwargs)
-    return call  # type: ignore[return-value]
+    return call
 
 
 class Ledger:
