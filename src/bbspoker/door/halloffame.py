@@ -243,12 +243,12 @@ def _screen(entries: Sequence[HallEntry], game: str | None, period: str, bbs: st
         left = (inner - display_width(text)) // 2
         return row((role, " " * left + text))
 
-    where = t.gettext("players of {bbs}").format(bbs=bbs) if bbs else t.gettext("all systems")
+    systems = t.gettext("players of {bbs}").format(bbs=bbs) if bbs else t.gettext("all systems")
     what = game_title(game, t) if game is not None else t.gettext("all games")
     hall = t.gettext("Hall of fame").upper()
-    lines = [rule(frame.top),
+    rows = [rule(frame.top),
              centred("title", f"{server}  *  {hall}"),
-             centred("subtitle", f"{what} - {period_text(period, t)} - {where}"),
+             centred("subtitle", f"{what} - {period_text(period, t)} - {systems}"),
              rule(frame.rule),
              row(("heading", " " + "".join(_header(t, fold)))),
              rule(frame.thin)]
@@ -256,21 +256,21 @@ def _screen(entries: Sequence[HallEntry], game: str | None, period: str, bbs: st
     for place in range(TOP):
         if place >= len(entries):
             text = fold(t.gettext(_NO_GAMES)) if place == 0 and not entries else ""
-            lines.append(row(("number", "  " + text)))
+            rows.append(row(("number", "  " + text)))
             continue
         entry = entries[place]
         cells = _aligned(_cells(entry, t, fold))
         net_role = "plus" if entry.net > 0 else "minus" if entry.net < 0 else "number"
-        lines.append(row(("rank", " "), (roles.get(entry.rank, "rank"), cells[0]),
+        rows.append(row(("rank", " "), (roles.get(entry.rank, "rank"), cells[0]),
                          ("name", cells[1]), ("bbs", cells[2]), (net_role, cells[3]),
                          ("number", "".join(cells[4:]))))
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(now))
-    lines += [rule(frame.thin),
+    rows += [rule(frame.thin),
               row(("footer", " " + fit(fold(t.gettext(
                   "Net: CUBES won less CUBES paid in. As of {when}.").format(when=stamp)),
                   inner - 1))),
               rule(frame.bottom) + c("reset")]
-    return lines
+    return rows
 
 
 def sauce(title: str, lines: int, size: int, when: float, author: str = "bbspoker") -> bytes:
