@@ -244,6 +244,22 @@ def test_a_handle_with_no_cp437_form_is_shown_without_breaking_the_box(db, run, 
     assert " zoe " in out and all(len(line) <= 79 for line in out.splitlines())
 
 
+def test_numbers_of_many_digits_do_not_break_the_box(db, run, tmp_path):
+    clock = [time.time()]
+    with Ledger(db, clock=lambda: clock[0]) as ledger:
+        for handle in ("sixteen-chars-ab", "whale"):
+            ledger.create_account(handle, None, 10**12)
+        play(ledger, clock, 0, "poker", {"sixteen-chars-ab": 10, "whale": 999_999_999_990},
+             "sixteen-chars-ab")
+    for fmt in ("ansi", "ascii"):
+        code, _, _ = run("bulletin", "--format", fmt, "-o", str(tmp_path / "b"))
+        content = (tmp_path / "b").read_bytes()
+        content = sauce_of(content)[0] if fmt == "ansi" else content
+        display = [row.rstrip() for row in screen_of(content).display]
+        assert all(len(row) == 79 for row in display if row and row[0] in "║|"), display
+        assert any("+999,999,999,990" in row for row in display), display
+
+
 def test_bad_options_are_one_clear_line_and_write_nothing(games, run, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["bulletin", "--period", "year"])

@@ -233,8 +233,12 @@ def _screen(entries: Sequence[HallEntry], game: str | None, period: str, bbs: st
         return c("frame") + parts[0] + parts[1] * inner + parts[2]
 
     def row(*pieces: tuple[str, str]) -> str:
-        """A boxed row of (role, text) pieces, padded to the box."""
+        """A boxed row of (role, text) pieces, padded to the box; pieces too wide for it
+        together (numbers of many digits) are cut to fit, in the colour of the last."""
         used = sum(display_width(text) for _, text in pieces)
+        if used > inner:
+            pieces = ((pieces[-1][0], fit("".join(text for _, text in pieces), inner)),)
+            used = inner
         body = "".join(c(role) + text for role, text in pieces)
         return side + body + " " * max(inner - used, 0) + side
 
