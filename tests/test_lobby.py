@@ -971,6 +971,78 @@ async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language
     assert all(display_width(row) <= 79 for row in rows), rows
 
 
+HALL_OF_FAME = {"en": ("Hall of fame: all games, all time",
+                       "Hall of fame: all games, last 30 days"),
+                "de": ("Ruhmeshalle: alle Spiele, seit Beginn",
+                       "Ruhmeshalle: alle Spiele, letzte 30 Tage"),
+                "fr": ("Tableau d'honneur : tous les jeux, depuis le début",
+                       "Tableau d'honneur : tous les jeux, 30 derniers jours")}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_stats_then_the_hall_of_fame_on_the_80x24_screen_in_every_language(
+        tmp_path, clients, lang):
+    """[S] keeps the player's own results and leads with [H] to the hall of fame: the top
+    ten by net CUBES won with each player's BBS (``alias@TAG``; "-": came directly), the
+    same ranking as ``bbspoker bulletin``, on one 80x24 page in the player's language;
+    [M] narrows it to the last 30 days, [G] to one game kind, another key goes back."""
+    from bbspoker.door.halloffame import rank, table_lines, title_text
+    from bbspoker.door.i18n import translator
+    tables = [("poker", "PoKeR"), ("hold", "Hold", "holdem", {})]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+        ledger = server.app.ledger
+        add_user(server, "erin", "pw-erin")
+        ledger.set_language("erin", lang)
+        for handle in ("bob@EN", "carl@DE"):
+            ledger.create_account(handle, None)
+        real_clock = ledger.books.clock
+        for days_ago, table, paid, winner in (
+                (40, "poker", {"erin": 100, "bob@EN": 400}, "erin"),
+                (10, "poker", {"carl@DE": 50, "bob@EN": 250}, "carl@DE"),
+                (2, "hold", {"erin": 60, "carl@DE": 60}, "carl@DE")):
+            ledger.books.clock = lambda: real_clock() - days_ago * 86400
+            game = ledger.open_game(list(paid), "0" * 64, table=table)
+            for handle, cubes in paid.items():
+                ledger.pay_into_pot(game, handle, cubes, "bet")
+            ledger.pay_out_pot(game, winner, sum(paid.values()))
+            ledger.close_game(game, winner, {"players": list(paid)})
+        ledger.books.clock = real_clock
+        t = translator(lang)
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        await c.send("s")
+        await c.wait_for(t.gettext("[H] Hall of fame, any other key: back"))
+        own = [row for row in c.display if row.startswith("  ") and "(" in row]
+        assert len(own) == 3, c.display       # the headings and her two tables, as before
+        await c.send("h")
+        titles = HALL_OF_FAME[lang]
+        for key, title, game, names in (
+                (None, titles[0], None, ["erin", "carl", "bob"]),
+                ("m", titles[1], None, ["carl", "erin", "bob"]),
+                ("g", title_text("draw40", "month", t), "draw40", ["carl", "bob"]),
+                ("g", title_text("holdem", "month", t), "holdem", ["carl", "erin"]),
+                ("g", titles[1], None, ["carl", "erin", "bob"])):
+            if key:
+                await c.send(key)
+            await c.wait_for(title)
+            await wait_until(lambda: [r.split()[1] for r in c.display
+                                      if r[:6].strip().rstrip(".").isdigit()] == names)
+            rows = [row.rstrip() for row in c.display]
+            assert rows[0] == title, rows
+            entries = rank(ledger.results(None if key is None else 30 * 86400),
+                           {"poker": "draw40", "hold": "holdem"}, game=game)
+            for line in table_lines(entries, t):
+                assert "  " + line in rows, (lang, line, rows)
+            bob = next((r for r in rows if " bob " in r), "x x EN -250").split()
+            assert bob[2] == "EN" and bob[3] in ("-650", "-250"), bob
+            erin = next((r for r in rows if " erin " in r), "x x -").split()
+            assert erin[2] == "-", erin
+            assert all(display_width(row) <= 79 for row in rows), rows
+        await c.send("q")
+        await c.wait_for("[Q] ")
+        assert server.app.find_online("erin") is not None
+
+
 async def test_help_describes_the_games_of_the_servers_tables(tmp_path, clients):
     """[H] explains each game kind the server's tables run, one page each in the reader's
     language, and no other: a Hold'em and Schiebe-Poker server says nothing of the 40-card

@@ -11,6 +11,8 @@
   their decks against the provably fair shuffle (``docs/fairness.md``);
 * ``ledger verify``: check the books (exit 1 and list what differs);
 * ``backup FILE``: copy the database with SQLite's online backup API;
+* ``bulletin``: the hall of fame (top ten by net CUBES won) as a BBS's logon bulletin
+  (CP437 ANSI with SAUCE, plain ASCII) or JSON (:mod:`bbspoker.door.halloffame`);
 * ``sim``: computer players play each other with the real rules, no server, no ledger
   (:func:`bbspoker.bots.sim.simulate`), and the CUBES each policy wins per game.
 
@@ -38,7 +40,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from bbspoker import __version__
-from bbspoker.config import Config, ConfigError, load_config
+from bbspoker.config import GAME_KINDS, LANGUAGES, Config, ConfigError, load_config
 from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_handle
 from bbspoker.store.passwords import hash_password, validate_password
 from bbspoker.rules.money import MAX_CUBES
@@ -573,6 +575,71 @@ def _backup(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def _bulletin(args: argparse.Namespace, config: Config) -> int:
+    """The hall of fame of ``--period`` (``--game``, ``--bbs``) in ``--format``, to
+    ``-o FILE`` (replaced whole at once: a BBS reading it meanwhile sees the old file or
+    the new one) or standard output."""
+    from bbspoker.door import halloffame
+    from bbspoker.door.i18n import translator
+    with _open(config) as ledger:
+        results = ledger.results(halloffame.PERIODS[args.period])
+    kinds = {spec.id: spec.game for spec in config.table_specs}
+    entries = halloffame.rank(results, kinds, game=args.game, bbs=args.bbs)
+    now = time.time()
+    within = halloffame.PERIODS[args.period]
+    where = dict(game=args.game, period=args.period, bbs=args.bbs, now=now)
+    t = translator(args.lang or config.i18n.default)
+    data: bytes
+    if args.format == "json":
+        data = halloffame.json_bulletin(entries, since=None if within is None else now - within,
+                                        **where).encode("utf-8")
+    elif args.format == "ascii":
+        data = halloffame.ascii_bulletin(entries, t=t, **where).encode("ascii")
+    else:
+        data = halloffame.ansi_bulletin(entries, t=t, **where)
+    if args.output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        return 0
+    _replace_file(args.output, data)
+    return 0
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a new file in the same directory renamed over
+    it (mode 0644: the BBS may run as another user), so that a reader never sees half a
+    file; CliError if it cannot be written (nothing is left behind)."""
+    import tempfile
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.")
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except OSError as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _bbs_tag(text: str) -> str:
+    """A ``--bbs`` tag: 2 to 8 ASCII letters or digits, as the BBS's players' handles end
+    (``alias@TAG``), brackets allowed around it; a usage error otherwise."""
+    tag = text.strip().strip("[]")
+    if not (2 <= len(tag) <= 8 and tag.isascii() and tag.isalnum()):
+        raise argparse.ArgumentTypeError(f"a BBS tag has 2 to 8 letters or digits, got "
+                                         f"{clean_text(text)[:20]!r}")
+    return tag.upper()
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -718,6 +785,21 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(commands, "backup", "copy the database safely while the server runs", _backup)
     p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")
+
+    p = command(commands, "bulletin", "the hall of fame (the top ten by net CUBES won) as a "
+                "BBS's logon bulletin, plain ASCII or JSON", _bulletin)
+    p.add_argument("--game", choices=GAME_KINDS, help="only the games of this kind's tables")
+    p.add_argument("--period", choices=["week", "month", "all"], default="all",
+                   help="games that ended in the last 7 days, the last 30, or ever (default)")
+    p.add_argument("--format", choices=["ansi", "ascii", "json"], default="ansi",
+                   help="ansi: an 80x24 CP437 ANSI screen with a SAUCE record (default); "
+                        "ascii: the same in plain ASCII; json: for a web page")
+    p.add_argument("--bbs", metavar="TAG", type=_bbs_tag,
+                   help="only the players of that BBS (handles alias@TAG)")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="language of the screen (default: [i18n] default)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write FILE (replaced at once) instead of standard output")
 
     p = command(commands, "sim", "computer players play each other; CUBES won per game",
                 _sim)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from wcwidth import wrap
 
-from bbspoker.door import i18n
+from bbspoker.door import halloffame, i18n
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
 from bbspoker.door.messages import REASONS, describe_stats, game_title
@@ -537,6 +537,8 @@ async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
 
 
 async def _stats(session: Player, app: DoorContext, idle: float) -> None:
+    """[S]: the player's own results per table (:func:`describe_stats`); then [H] shows
+    the hall of fame (:func:`_hall_of_fame`), any other key goes back."""
     term = session.term
     t = i18n.of(session)
     kinds = {entry.id: entry.spec.game for entry in app.tables}
@@ -545,8 +547,49 @@ async def _stats(session: Player, app: DoorContext, idle: float) -> None:
         "Your results, {h} ({cubes} CUBES now):").format(
             h=session.handle, cubes=t.number(app.ledger.balance(session.handle)))
         + "\r\n\r\n")
-    session.write("".join(f"  {line}\r\n" for line in lines[:max(session.rows - 5, 2)]))
-    await press_any_key(session, idle)
+    session.write("".join(f"  {line}\r\n" for line in lines[:max(session.rows - 6, 2)]))
+    session.write("\r\n" + t.gettext("[H] Hall of fame, any other key: back") + " ")
+    key = await session.read_key(idle)
+    if key.kind is KeyKind.CHAR and key.char.lower() == "h":
+        await _hall_of_fame(session, app, idle)
+
+
+#: The hall of fame's keys for its periods (:data:`bbspoker.door.halloffame.PERIODS`).
+_PERIOD_KEYS = {"w": "week", "m": "month", "a": "all"}
+
+
+async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> None:
+    """The hall of fame on one page (:func:`bbspoker.door.halloffame.table_lines`, the
+    ranking ``bbspoker bulletin`` writes): the top ten by net CUBES won over every game
+    kind and all time at first; [W], [M], [A] choose the last 7 days, the last 30, or
+    all time; [G] (on a server with tables of more than one game kind) goes through the
+    kinds one at a time and back to all; any other key goes back."""
+    term = session.term
+    t = i18n.of(session)
+    kinds = {entry.id: entry.spec.game for entry in app.tables}
+    distinct = list(dict.fromkeys(kinds.values()))
+    games: list[str | None] = [None, *distinct] if len(distinct) > 1 else [None]
+    game, period = 0, "all"
+    while True:
+        entries = halloffame.rank(app.ledger.results(halloffame.PERIODS[period]), kinds,
+                                  game=games[game])
+        lines = halloffame.table_lines(entries, t)
+        keys = [t.gettext("[W] last 7 days  [M] last 30 days  [A] all time")]
+        keys.append(t.gettext("[G] next game kind, any other key: back") if len(games) > 1
+                    else t.gettext("Any other key: back"))
+        session.write(f"{term.home}{term.clear}{term.bold}"
+                      + halloffame.title_text(games[game], period, t) + f"{term.normal}\r\n\r\n"
+                      + "".join(f"  {line}\r\n" for line in lines) + "\r\n"
+                      + "\r\n".join(keys) + " ")
+        key = await session.read_key(idle)
+        choice = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        if choice in _PERIOD_KEYS:
+            period = _PERIOD_KEYS[choice]
+        elif choice == "g" and len(games) > 1:
+            game = (game + 1) % len(games)
+        else:
+            session.write("\r\n")
+            return
 
 
 async def _language(session: Player, app: DoorContext, idle: float) -> None:

@@ -100,39 +100,73 @@ class Admin:
 
     def stats(self, handle: str) -> list[PlayerStats]:
         """``handle``'s results per table (per-user stats), by table id, from finished
-        games (games called off and refunded count for nothing). A game with CUBES in it
-        counts from the journal: played when the player paid into it (an ante, a blind, a
-        bet), won when a pot or a share of it went to them. A game that moved no CUBES at
-        all (Schiebe-Poker played for the ranking alone) counts from its record: played
-        when the history's ``players`` name the player, won when its ``ranking`` puts them
-        first (or ``winner`` is them). Raises UnknownAccount."""
+        games (games called off and refunded count for nothing), counted as
+        :meth:`results` says. Raises UnknownAccount."""
         account_id = self.books.account_id(handle)
+        return [stats for _, stats in self._results(account_id, None)]
+
+    def results(self, within: float | None = None) -> list[tuple[str, PlayerStats]]:
+        """Every person's results per table (the hall of fame's figures): ``(handle,
+        PlayerStats)`` by handle (case-folded) and table id, for each player with at
+        least one finished game at that table that ended in the last ``within`` seconds
+        by the store's clock (``None``: ever). Computer players' accounts are left out.
+
+        The one way results are counted (:meth:`stats` is one player's): a game with
+        CUBES in it counts from the journal: played when the player paid into it (an
+        ante, a blind, a bet), won when a pot or a share of it went to them; CUBES won
+        are the ``win`` rows, CUBES paid in the payments less uncalled bets given back
+        (``return``). A game that moved no CUBES at all (Schiebe-Poker played for the
+        ranking alone) counts from its record: played when the history's ``players``
+        name the player, won when its ``ranking`` puts them first (or ``winner`` is
+        them). Games called off and refunded count for nothing."""
+        since = None if within is None else self.books.clock() - within
+        return self._results(None, since)
+
+    def _results(self, account_id: int | None,
+                 since: float | None) -> list[tuple[str, PlayerStats]]:
+        """:meth:`results` of one account (``account_id``) or of every person
+        (``None``), for games that ended at or after ``since`` (Unix seconds; ``None``:
+        all)."""
+        params: dict[str, object] = {"account": account_id, "since": since}
+        staked = free = games = ""
+        if account_id is not None:
+            staked, free = " AND j.account_id = :account", " AND a.id = :account"
+        else:
+            games = " AND NOT a.bot"
+        if since is not None:
+            # No game that ended since then has a smaller id than the first of them: the
+            # journal's rows are narrowed on its game index before the exact test.
+            staked += (" AND j.game_id >= (SELECT COALESCE(MIN(id), 1 << 62) FROM games "
+                       "WHERE ended_at >= :since)")
+            free += " AND g.ended_at >= :since"
+            games += " AND g.ended_at >= :since"
         rows = self.books.w.sql(
-            "WITH me AS (SELECT handle FROM accounts WHERE id = ?1), "
-            "staked AS ("
-            " SELECT j.game_id AS game, MAX(j.amount < 0) AS played, "
+            "WITH staked AS ("
+            " SELECT j.account_id AS account, j.game_id AS game, MAX(j.amount < 0) AS played,"
             " MAX(j.reason = 'win') AS won, "
             " COALESCE(SUM(CASE WHEN j.reason = 'win' THEN j.amount END), 0) AS cubes_won, "
             " COALESCE(-SUM(CASE WHEN j.amount < 0 THEN j.amount END), 0) "
             " - COALESCE(SUM(CASE WHEN j.reason = 'return' THEN j.amount END), 0) AS paid, "
             " COALESCE(MAX(CASE WHEN j.reason = 'win' THEN j.amount END), 0) AS biggest "
-            " FROM journal j WHERE j.account_id = ?1 AND j.game_id IS NOT NULL "
-            " GROUP BY j.game_id), "
+            f" FROM journal j WHERE j.game_id IS NOT NULL{staked} "
+            " GROUP BY j.account_id, j.game_id), "
             "free AS ("
-            " SELECT g.id AS game, 1 AS played, "
-            " (g.winner = me.handle OR EXISTS (SELECT 1 FROM json_each(g.history, '$.ranking')"
+            " SELECT DISTINCT a.id AS account, g.id AS game, 1 AS played, "
+            " (g.winner = a.handle OR EXISTS (SELECT 1 FROM json_each(g.history, '$.ranking')"
             " r WHERE json_extract(r.value, '$[0]') = 1 "
-            " AND json_extract(r.value, '$[1]') = me.handle)) AS won, "
+            " AND json_extract(r.value, '$[1]') = a.handle)) AS won, "
             " 0 AS cubes_won, 0 AS paid, 0 AS biggest "
-            " FROM games g, me WHERE g.end_reason = 'finished' "
-            " AND NOT EXISTS (SELECT 1 FROM journal j WHERE j.game_id = g.id) "
-            " AND EXISTS (SELECT 1 FROM json_each(g.history, '$.players') p "
-            " WHERE p.value = me.handle)) "
-            "SELECT g.table_id, SUM(x.played), SUM(x.won), SUM(x.cubes_won), SUM(x.paid), "
-            "MAX(x.biggest) FROM (SELECT * FROM staked UNION ALL SELECT * FROM free) x "
-            "JOIN games g ON g.id = x.game WHERE g.end_reason = 'finished' "
-            "GROUP BY g.table_id ORDER BY g.table_id", (account_id,)).fetchall()
-        return [PlayerStats(*row) for row in rows]
+            " FROM games g JOIN json_each(g.history, '$.players') p "
+            " JOIN accounts a ON a.handle = p.value WHERE g.end_reason = 'finished' "
+            f" AND NOT EXISTS (SELECT 1 FROM journal j WHERE j.game_id = g.id){free}) "
+            "SELECT a.handle, g.table_id, SUM(x.played), SUM(x.won), SUM(x.cubes_won), "
+            "SUM(x.paid), MAX(x.biggest) FROM (SELECT * FROM staked UNION ALL "
+            "SELECT * FROM free) x JOIN games g ON g.id = x.game "
+            "JOIN accounts a ON a.id = x.account "
+            f"WHERE g.end_reason = 'finished'{games} "
+            "GROUP BY x.account, g.table_id ORDER BY a.handle_key, g.table_id",
+            params).fetchall()
+        return [(handle, PlayerStats(*row)) for handle, *row in rows]
 
     def latest_journal_id(self) -> int:
         """Id of the newest journal row (0 when empty); ids only grow."""

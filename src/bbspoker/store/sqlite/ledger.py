@@ -284,6 +284,7 @@ class Ledger:
     list_games = _via("admin", Admin.list_games)
     games_from = _via("admin", Admin.games_from)
     stats = _via("admin", Admin.stats)
+    results = _via("admin", Admin.results)
     game = _via("admin", Admin.game)
     publication = _via("admin", Admin.publication)
     published_before = _via("admin", Admin.published_before)

@@ -30,7 +30,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from bbspoker.store.sqlite.records import LedgerError
 from bbspoker.store.wallet import CommitFailed
@@ -263,7 +263,7 @@ class Writer:
         if undone:
             self._forget(True)
 
-    def sql(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+    def sql(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> sqlite3.Cursor:
         """Run one statement now (a read, or a write whose result is needed) behind the
         queued ones (:meth:`_sync`), so that it sees them and follows them."""
         if self.queue or (self._levels and not self._levels[-1].savepoint):
