@@ -326,6 +326,10 @@ class SchiebeScreen(RowScreen):
             if self.mode == "rounds" and Propose not in item.actions.get(self.handle, ()):
                 self.mode, self.editor = None, None
 
+    def _between_games(self) -> bool:
+        """No Schiebe-Poker game is being played (one that leaves now loses nothing)."""
+        return self.snapshot.phase is not Phase.PLAYING
+
     def _may_sit(self) -> bool:
         """A spectator may take a free seat when no game is being played."""
         snap = self.snapshot
