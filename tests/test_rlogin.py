@@ -313,7 +313,7 @@ async def test_max_nodes_holds_and_a_node_is_given_back_when_its_caller_leaves(t
         for c in (a, b):
             await c.menu()
         await _refused(server, made, b"\0c1\0[DEMO]cleo\0/\0",
-                       "All 2 nodes of your BBS are in use here. Please try again later.")
+                       "Every node of your BBS is in use here. Please try again later.")
         assert server.app.ledger.find_account("cleo@DEMO") is None
         await a.close()
         await wait_until(lambda: server.rlogin.nodes["DEMO"] == 1)

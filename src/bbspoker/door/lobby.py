@@ -710,8 +710,9 @@ async def _password(session: Terminal, app: DoorContext, idle: float) -> None:
     else:
         log.info("password change address=%s handle=%r outcome=changed", session.address,
                  session.handle)
-        session.write(_("Password changed: {h} can log in by telnet and SSH too.").format(
-            h=session.handle) + "\r\n")
+        session.write("".join(f"{line}\r\n" for line in wrap(_(
+            "Password changed: {h} can log in by telnet and SSH too.").format(
+                h=session.handle), 79)))
     await press_any_key(session, idle)
 
 

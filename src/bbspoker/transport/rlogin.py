@@ -87,7 +87,7 @@ _CHARSETS = {"cp437": "cp437", "utf-8": "utf-8", "utf8": "utf-8"}
 
 _UNKNOWN = N_("This door does not know your BBS. Please ask your sysop.")
 _BANNED = N_("Your BBS is banned from this door: {reason}")
-_FULL = N_("All {n} nodes of your BBS are in use here. Please try again later.")
+_FULL = N_("Every node of your BBS is in use here. Please try again later.")
 _BAD_HELLO = N_("This is an RLOGIN door server: your client sent no valid login.")
 _NO_NAME = N_("Your BBS sent no user name.")
 
@@ -337,7 +337,7 @@ class _RloginProtocol(asyncio.Protocol):
         self._phase = "closed"
         assert self._transport is not None
         line = self.gate.text(message, **data)
-        self._transport.write(b"\x01" + line.encode("utf-8", "replace") + b"\r\n")
+        self._transport.write(b"\x01" + line.encode() + b"\r\n")
         self._transport.close()
 
     def _hello_timed_out(self) -> None:
@@ -364,7 +364,7 @@ class _RloginProtocol(asyncio.Protocol):
         self._phase = "closed"
         if not self.gate.end(message):
             assert self._transport is not None
-            self._transport.write(b"\r\n" + self.gate.text(message).encode("utf-8") + b"\r\n")
+            self._transport.write(b"\r\n" + self.gate.text(message).encode() + b"\r\n")
             self._transport.close()
 
     def _resize(self, cols: int, rows: int) -> None:
@@ -411,7 +411,7 @@ class _RloginProtocol(asyncio.Protocol):
         if self.listener.nodes[system.tag] >= system.max_nodes:
             log.warning("refused rlogin connection from %s: all %d nodes of %s in use",
                         address, system.max_nodes, system.tag)
-            self._refuse(_FULL, n=system.max_nodes)
+            self._refuse(_FULL)
             return
         if not alias:
             log.warning("refused rlogin connection from %s for %s: no user name", address,
@@ -439,7 +439,7 @@ class _RloginProtocol(asyncio.Protocol):
         self._phase = "probe" if charset is None else "door"
         if charset is None:
             self._probe = asyncio.get_running_loop().create_future()
-            self._transport.write(PROBE.encode("utf-8"))
+            self._transport.write(PROBE.encode())
         self._task = asyncio.create_task(self._run(handle, field, charset),
                                          name=f"rlogin {address}")
         self.listener.tasks.add(self._task)
