@@ -37,7 +37,7 @@ _CPR_ASK = "\x1b[6n"
 
 class RloginClient(ScreenWaits):
     """An RLOGIN client on a pyte screen: it sends the login, reads the server's zero byte
-    (or its refusal: the byte 1 and a line, kept in :attr:`refusal`), answers the window
+    (a refusal follows it with one line and the close), answers the window
     question with ``cols`` x ``rows`` (``window``) and each cursor position report
     (``cpr``) with where its screen's cursor is; it decodes what it receives as
     ``encoding`` (a CP437 terminal shows the three bytes of a UTF-8 box-drawing
@@ -50,7 +50,6 @@ class RloginClient(ScreenWaits):
         self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         self.received = bytearray()
         self.eof = asyncio.Event()
-        self.refusal: str | None = None
         self._reader, self._writer, self._cpr = reader, writer, cpr
         self._task: asyncio.Task[None] | None = None
 
@@ -62,12 +61,7 @@ class RloginClient(ScreenWaits):
         c = cls(reader, writer, cols, rows, encoding, cpr)
         writer.write(hello)
         first = await reader.read(1)
-        if first != b"\0":
-            rest = await asyncio.wait_for(reader.read(), 5)
-            c.refusal = (first + rest).decode("utf-8", "replace")
-            c.eof.set()
-            writer.close()
-            return c
+        assert first == b"\0", first
         if window:                      # the answer to the server's urgent 0x80
             writer.write(b"\xff\xffss" + struct.pack(">4H", rows, cols, 0, 0))
         c._task = asyncio.create_task(c._read())
@@ -259,9 +253,12 @@ async def test_enigma_goldmine_bytes_bring_a_caller_who_plays_draw40_with_a_teln
 
 
 async def _refused(server: Server, made: list[Any], hello: bytes, says: str) -> None:
-    c = await caller(server, made, hello)
-    assert c.refusal is not None and c.refusal.startswith("\x01"), c.refusal
-    assert says in c.refusal and c.refusal.endswith("\r\n") and c.refusal.count("\r\n") == 1
+    """The zero byte, then one line saying ``says``, then the close."""
+    c = await caller(server, made, hello, window=False)
+    await c.wait_closed()
+    line = bytes(c.received).decode()
+    assert line.startswith("\r\n") and line.endswith("\r\n") and line.count("\r\n") == 2, line
+    assert says in line, line
 
 
 async def test_unknown_systems_wrong_secrets_and_banned_systems_are_refused_with_nothing_made(

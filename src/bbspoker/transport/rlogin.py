@@ -8,19 +8,20 @@ total connection cap, the input rate limit, the session and its door). What RLOG
 - **The login.** The client sends ``\\0client-user\\0server-user\\0terminal/speed\\0``
   (at most :data:`HELLO_MAX` bytes within :data:`HELLO_TIMEOUT` seconds); the server
   answers one zero byte and from then on the connection carries the caller's terminal.
-  A refusal is the byte 1 and one line (what rlogind does), then the close.
+  A refusal is the zero byte, one line and the close (rlogind's byte 1 instead of the
+  zero would be shown by no client but as a glyph).
 - **Systems.** The BBS is a ``[[bbs]]`` entry (:class:`~bbspoker.config.BbsSystem`),
   known by the address it connects from and by its tag in front of the server-user
   (``[EN]alice`` or ``ENalice``: ENiGMA's ``goldmine`` module sends exactly
   ``\\0alice\\0[EN]alice\\0/\\0``). A system with a ``secret`` must send it as the
   client-user (as Synchronet's rlogin carries a password); without one the client-user
   is the caller's name. The caller is the rest of the server-user (or, if empty, the
-  client-user). An address that no system lists is refused at once, before a byte is
-  read; an unknown tag, a wrong secret, a banned system (``bbs ban``) or one whose
-  ``max_nodes`` callers are all here are refused before any account is touched; each
-  refusal is logged. A system's connections count in ``[server] max_connections`` but
-  not in the per-address caps (its callers all come from its address): ``max_nodes``
-  caps them.
+  client-user). A login from an address that no system lists, with an unknown tag,
+  a wrong secret, from a banned system (``bbs ban``) or one whose ``max_nodes`` callers
+  are all here is refused before any account is touched; each refusal is logged. A
+  system's connections count in ``[server] max_connections`` but not in the
+  per-address caps (its callers all come from its address): ``max_nodes`` caps them; a
+  stranger's count in the per-address caps like any other until refused.
 - **The caller** is the account ``alias@TAG`` (:meth:`RloginHost.bbs_caller`: made on
   the first visit), logged in without a password.
 - **The terminal** field is ``TERM/SPEED``; TERM is a terminal type (empty: ``ansi``) or
@@ -288,6 +289,7 @@ class _RloginProtocol(asyncio.Protocol):
         self._link: RloginLink | None = None
         self._probe: asyncio.Future[str | None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._listed = False
 
     # connection
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -296,11 +298,9 @@ class _RloginProtocol(asyncio.Protocol):
         peer = transport.get_extra_info("peername") or ("-",)
         self.gate.address = str(peer[0])
         self.listener.connections.add(self)
-        if not any(s.admits(self.gate.address) for s in self.host.config.bbs):
-            log.warning("refused rlogin connection from %s: no [[bbs]] system lists this "
-                        "address", self.gate.address)
-            self._refuse(_UNKNOWN)
-            return
+        # A stranger's connection counts in the per-address caps until it is refused.
+        self._listed = any(s.admits(self.gate.address) for s in self.host.config.bbs)
+        self.gate.per_address = not self._listed
         if not self.gate.admit():
             self._refuse(TOO_MANY)
             return
@@ -332,12 +332,15 @@ class _RloginProtocol(asyncio.Protocol):
             self._link.resume()
 
     def _refuse(self, message: str, **data: Any) -> None:
-        """Before the login's zero byte: the byte 1, one line (``message``, a message id,
-        in ``[i18n] default``) and the close."""
+        """Refuse the connection: the zero byte, one line (``message``, a message id, in
+        ``[i18n] default``) and the close. Not rlogind's byte 1: Debian's rlogin client
+        then shows nothing but its own error, and a BBS that pipes the connection to its
+        caller would show the byte as a glyph; after the zero byte every client shows
+        the line to the caller."""
         self._phase = "closed"
         assert self._transport is not None
         line = self.gate.text(message, **data)
-        self._transport.write(b"\x01" + line.encode() + b"\r\n")
+        self._transport.write(b"\0\r\n" + line.encode() + b"\r\n")
         self._transport.close()
 
     def _hello_timed_out(self) -> None:
@@ -388,6 +391,11 @@ class _RloginProtocol(asyncio.Protocol):
             self._refuse(_BAD_HELLO)
             return
         client_user, server_user, terminal = hello
+        if not self._listed:
+            log.warning("refused rlogin connection from %s: no [[bbs]] system lists this "
+                        "address", address)
+            self._refuse(_UNKNOWN)
+            return
         found = find_system(self.host.config.bbs, address, server_user)
         if found is None:
             log.warning("refused rlogin connection from %s: no system of this address has "
