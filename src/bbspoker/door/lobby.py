@@ -202,11 +202,11 @@ async def _watch_time(session: Terminal, app: DoorContext, seconds: float,
     then at its end ``visit.up``, a ``time_up`` notice (a table screen leaves between
     games) and, if they are not at a table, the end of the session; a game still running
     :data:`FINISH_GRACE` s later is left anyway (``time_up_now``)."""
-    t = i18n.of(session)
     if seconds > TIME_WARNING:
         await app.sleep(seconds - TIME_WARNING)
         minutes = math.ceil(TIME_WARNING / 60)
-        session.deliver(XMessage("", i18n.of(session).ngettext(
+        t = i18n.of(session)             # the user's language, once logged in
+        session.deliver(XMessage("", t.ngettext(
             "Your time on your BBS ends in {n} minute.",
             "Your time on your BBS ends in {n} minutes.", minutes).format(
                 n=t.number(minutes)), time.time(), notice="time_warning"))
