@@ -342,6 +342,7 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
                          tables: Sequence[tuple[Any, ...]] = (),
                          bot_accounts: Mapping[str, int] | None = None,
                          bot_sleep: Callable[[float], Awaitable[Any]] | None = None,
+                         bbs: Sequence[Any] = (),
                          **sections: dict[str, Any]) -> AsyncIterator[Server]:
     """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
 
@@ -354,7 +355,9 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules, or ``(id, name,
     game, {key: value})`` for a table of another kind with its own keys; none: the one
     default table. ``bot_accounts``: computer players' accounts made before the server
-    starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with.
+    starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with. ``bbs``: the
+    ``[[bbs]]`` systems (:class:`bbspoker.config.BbsSystem`); ``rlogin={"enabled": True}``
+    turns the RLOGIN port on (on a free port).
     """
     sections = {"server": {}, **sections}
     # SSH and the web page are on by default (issue 19); a test turns them on with
@@ -375,7 +378,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     config = dataclasses.replace(config, server=dataclasses.replace(
         config.server, host="127.0.0.1", port=0), ssh=dataclasses.replace(
         config.ssh, host="127.0.0.1", port=0), web=dataclasses.replace(
-        config.web, host="127.0.0.1", port=0), ledger=dataclasses.replace(
+        config.web, host="127.0.0.1", port=0), rlogin=dataclasses.replace(
+        config.rlogin, host="127.0.0.1", port=0), bbs=tuple(bbs), ledger=dataclasses.replace(
         config.ledger, path=str(tmp_path / "bbspoker.db")), tables=tuple(
         TableSpec(table_id, name, game[0] if game else "draw40",
                   dataclasses.replace(config.table, **(game[1] if len(game) > 1 else {})))

@@ -70,6 +70,42 @@ def balance(db: Path, handle: str) -> int:
 # ---------------------------------------------------------------- users
 
 
+def test_bbs_ban_unban_and_list(db, run, tmp_path):
+    """``bbs ban TAG --reason`` refuses a BBS's callers (kept in the database) and
+    ``bbs unban`` lifts it; ``bbs list`` shows the configured systems, their accounts and
+    bans, and a banned tag the config no longer has."""
+    conf = tmp_path / "bbs.toml"
+    conf.write_text('[[bbs]]\ntag = "DEMO"\nname = "Demo BBS"\naddresses = ["192.0.2.7"]\n'
+                    'secret = "x"\nmax_nodes = 4\n'
+                    '[[bbs]]\ntag = "EN"\nname = "Enigma"\naddresses = ["198.51.100.0/24"]\n')
+    with Ledger(db) as led:
+        led.bbs_account("bob", "DEMO")
+        led.bbs_account("carol", "DEMO")
+    code, out, err = run("--config", str(conf), "bbs", "ban", "demo", "--reason",
+                         "spam \x1b[2J")
+    assert code == 0 and out == "BBS DEMO is banned: spam [2J (its callers online are sent away)\n"
+    assert err == ""
+    code, out, err = run("--config", str(conf), "bbs", "ban", "OLD", "--reason", "gone")
+    assert code == 0 and "no [[bbs]] system of the config has the tag OLD" in err
+    with Ledger(db) as led:
+        assert led.bbs_ban("DEMO") == "spam [2J" and led.bbs_ban("old") == "gone"
+        assert [r[3] for r in led.bbs_bans()] == ["sysop-test", "sysop-test"]
+    code, out, _ = run("--config", str(conf), "bbs", "list")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("TAG") and len(lines) == 4
+    assert lines[1].split()[:5] == ["DEMO", "2", "4", "yes", "banned:"]
+    assert "Demo BBS (192.0.2.7)" in lines[1]
+    assert lines[2].split()[:5] == ["EN", "0", "10", "no", "ok"]
+    assert lines[3].split()[0] == "OLD" and "(not in the config)" in lines[3]
+    assert run("--config", str(conf), "bbs", "unban", "DEMO")[0] == 0
+    code, _, err = run("--config", str(conf), "bbs", "unban", "DEMO")
+    assert code == 1
+    one_line_error(err, "BBS DEMO is not banned")
+    with pytest.raises(SystemExit) as exit_:
+        main(["bbs", "ban", "[EN]", "--reason", "x"])
+    assert exit_.value.code == 2
+
+
 def test_users_add_from_password_file_and_with_cubes(users, run):
     with Ledger(users) as led:
         assert verify_password(led.password_hash("alice"), "correct horse")
@@ -325,7 +361,8 @@ def test_config_file_sets_starting_cubes_and_bad_config_is_one_line(db, run, tmp
 
 COMMANDS = [[], ["serve"], ["users"], ["users", "add"], ["users", "list"], ["users", "show"],
             ["users", "passwd"], ["users", "ban"], ["users", "kick"], ["users", "unban"],
-            ["users", "approve"], ["cubes"],
+            ["users", "approve"], ["bbs"], ["bbs", "list"], ["bbs", "ban"], ["bbs", "unban"],
+            ["cubes"],
             ["cubes", "show"], ["cubes", "grant"], ["cubes", "take"], ["cubes", "set"],
             ["cubes", "history"], ["games"], ["games", "list"], ["games", "show"],
             ["ledger"], ["ledger", "verify"], ["backup"], ["sim"]]

@@ -48,7 +48,8 @@ def test_example_file_documents_every_key_with_its_default():
     with open(EXAMPLE, "rb") as fh:
         data = tomllib.load(fh)
     documented = {(section, key) for section, table in data.items() for key in table}
-    every = {(s.name, k.name) for s in dataclasses.fields(Config) if s.name != "tables"
+    every = {(s.name, k.name) for s in dataclasses.fields(Config)
+             if s.name not in ("tables", "bbs")
              for k in dataclasses.fields(s.default_factory)}
     assert documented == every
 
@@ -149,6 +150,36 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ('[web]\nhost = "bbs.example.org"\norigins = " , "\n', "[web] origins must list"),
     ('[web]\nforwarded_for = true\n', "[web] origins must list the page's origins (such as "
      "\"https://bbs.example.org\") behind a reverse proxy (forwarded_for = true)"),
+    ("[rlogin]\nport = 70000\n", "[rlogin] port must be between 0 and 65535, got 70000"),
+    ("bbs = 1\n", "bbs must be [[bbs]] entries"),
+    ('[[bbs]]\ntag = "D"\nname = "Demo"\naddresses = ["127.0.0.1"]\n',
+     "[[bbs]] entry 1: tag must be 2-8 letters or digits, got 'D'"),
+    ('[[bbs]]\ntag = "[EN]"\nname = "Demo"\naddresses = ["127.0.0.1"]\n',
+     "[[bbs]] entry 1: tag must be 2-8 letters or digits, got '[EN]'"),
+    ('[[bbs]]\ntag = "EN"\nname = "A"\naddresses = ["10.0.0.1"]\n'
+     '[[bbs]]\ntag = "en"\nname = "B"\naddresses = ["10.0.0.2"]\n',
+     "[[bbs]] entry 2: tag 'en' is used twice"),
+    ('[[bbs]]\ntag = "EN"\naddresses = ["127.0.0.1"]\n',
+     "[[bbs]] EN: name must be 1-40 printable characters"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\n', "[[bbs]] EN: addresses must be a list of the "
+     "networks the BBS connects from"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["10.0.0.0/33"]\n',
+     "[[bbs]] EN: addresses: '10.0.0.0/33' is not an IP address or a network in CIDR"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["bbs.example.org"]\n',
+     "addresses: 'bbs.example.org' is not an IP address"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["::1"]\nmax_nodes = 0\n',
+     "[[bbs]] EN: max_nodes must be a whole number between 1 and 10000, got 0"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["::1"]\nsignups_per_day = -1\n',
+     "signups_per_day must be a whole number between 0 and"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["::1"]\nstarting_cubes = "lots"\n',
+     "starting_cubes must be a whole number between 0 and"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["::1"]\ncharset = "latin1"\n',
+     "[[bbs]] EN: charset must be \"cp437\", \"utf-8\" or \"\" (ask the terminal), got "
+     "'latin1'"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["::1"]\nsecret = 7\n',
+     "[[bbs]] EN: secret must be a string"),
+    ('[[bbs]]\ntag = "EN"\nname = "E"\naddresses = ["::1"]\nnodes = 7\n',
+     "[[bbs]] entry 1: unknown key 'nodes'"),
 ])
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
     path = write(tmp_path, text)
@@ -156,6 +187,27 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
         load_config(path)
     assert named in str(info.value)
     assert str(path) in str(info.value)
+
+
+def test_bbs_systems_and_the_rlogin_port_are_read_with_their_defaults(tmp_path):
+    """``[rlogin]`` is off on 2513 unless enabled; each ``[[bbs]]`` entry is a system
+    known by the addresses it connects from, with its limits."""
+    assert (Config().rlogin.enabled, Config().rlogin.port, Config().bbs) == (False, 2513, ())
+    config = load_config(write(tmp_path, '[rlogin]\nenabled = true\nport = 0\n'
+                               '[[bbs]]\ntag = "EN"\nname = "Enigma Test"\n'
+                               'addresses = ["192.0.2.0/24", "2001:db8::7"]\n'
+                               '[[bbs]]\ntag = "DEMO"\nname = "Demo"\naddresses = "127.0.0.1"\n'
+                               'secret = "s3cret"\nmax_nodes = 2\nsignups_per_day = 3\n'
+                               'starting_cubes = 500\ncharset = "cp437"\n'))
+    assert (config.rlogin.enabled, config.rlogin.port) == (True, 0)
+    en, demo = config.bbs
+    assert (en.tag, en.name, en.secret, en.max_nodes, en.signups_per_day, en.starting_cubes,
+            en.charset) == ("EN", "Enigma Test", "", 10, 50, None, "")
+    assert en.admits("192.0.2.99") and en.admits("::ffff:192.0.2.1") and en.admits("2001:db8::7")
+    assert not en.admits("192.0.3.1") and not en.admits("127.0.0.1") and not en.admits("-")
+    assert (demo.addresses, demo.secret, demo.max_nodes, demo.signups_per_day,
+            demo.starting_cubes, demo.charset) == (("127.0.0.1",), "s3cret", 2, 3, 500, "cp437")
+    assert demo.admits("127.0.0.1") and not demo.admits("127.0.0.2")
 
 
 def test_an_old_config_without_tables_gets_the_one_table_it_always_had(tmp_path):

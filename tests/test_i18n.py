@@ -409,6 +409,9 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
         raw.execute("ALTER TABLE notices DROP COLUMN data")
         raw.execute("DROP TABLE signups")             # schema 14's
         raw.execute("DROP TABLE commitments")     # schema 15's
+        raw.execute("DROP INDEX accounts_bbs")    # schema 16's
+        raw.execute("ALTER TABLE accounts DROP COLUMN bbs")
+        raw.execute("DROP TABLE bbs_bans")
         raw.execute("UPDATE schema_version SET version = 10")
     raw.close()
     with Ledger(db) as led:

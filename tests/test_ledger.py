@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bbspoker.store.sqlite import (CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
+from bbspoker.store.sqlite import (BbsSignupsFull, CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
                              validate_handle)
 from bbspoker.store.passwords import hash_password, validate_password, verify_password
 from bbspoker.app import sync_ledger
@@ -1043,7 +1043,7 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
                      '["a1", "b2"]'))
     raw.close()
     with Ledger(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 15
+        assert led.schema_version() == SCHEMA_VERSION >= 15
         out = io.StringIO()
         with redirect_stdout(out):
             monkeypatch.setenv("BBSPOKER_DB", str(db))
@@ -1056,6 +1056,89 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
     with sqlite3.connect(db) as raw:                    # the publication is recorded
         assert raw.execute("SELECT table_id, published_at, game_id FROM commitments"
                            ).fetchall() == [("red", at, None)]
+
+
+def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db):
+    """Schema 16 marks the accounts of BBS callers with their system and keeps banned
+    systems: a database of schema 15 keeps its accounts (none of a BBS) and gets both."""
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)                       # a database as schema 15 made it
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:15]:
+            for statement in statements:
+                raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (15)")
+        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
+                    "VALUES ('bob', 'bob', 0, 0, 'bob')")
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 16
+        assert led.find_account("bob").bbs is None
+        account, made = led.bbs_account("bob", "EN")
+        assert made and (account.handle, account.bbs) == ("bob@EN", "EN")
+        led.ban_bbs("EN", "spam", "sysop")
+        assert led.bbs_ban("en") == "spam" and led.banned_among(["bob@EN", "bob"]) == {
+            "bob@EN": "spam"}
+        assert led.verify() == []
+
+
+def test_a_bbs_caller_gets_an_account_of_their_own_on_the_first_visit(db):
+    """A BBS's caller is ``alias@TAG``, made with no password and the system's starting
+    CUBES on the first visit and found again after; two BBSes' Bobs are two accounts and
+    neither is the server's own bob; the alias follows the handle rules; a system gets at
+    most ``signups_per_day`` new accounts in a day."""
+    now = [1_700_000_000.0]
+    with Ledger(db, clock=lambda: now[0]) as led:
+        led.create_account("bob", "h")
+        en, made = led.bbs_account("Bob", "EN", starting_cubes=300, signups_per_day=2)
+        assert made and (en.handle, en.cubes, en.bbs) == ("Bob@EN", 300, "EN")
+        assert led.password_hash("Bob@EN") is None
+        again, made = led.bbs_account("bob", "EN", starting_cubes=300, signups_per_day=2)
+        assert not made and again.handle == "Bob@EN"
+        demo, _ = led.bbs_account("Bob", "DEMO")
+        assert demo.handle == "Bob@DEMO" and led.balance("Bob@DEMO") == 1000
+        assert led.balance("bob") == 1000 and led.find_account("bob").bbs is None
+        for alias, why in (("SYSTEM", "reserved"), ("x", "2 to 16"), ("a@b", "may not contain @"),
+                           ("B0b", "looks too much like Bob@EN"), ("sy\x1bs", "printable")):
+            with pytest.raises((ValueError, HandleTaken), match=why):
+                led.bbs_account(alias, "EN")
+        led.bbs_account("carol", "EN", signups_per_day=2)
+        with pytest.raises(BbsSignupsFull):
+            led.bbs_account("dave", "EN", signups_per_day=2)
+        now[0] += 86401
+        assert led.bbs_account("dave", "EN", signups_per_day=2)[1]
+        assert led.bbs_callers() == {"DEMO": 1, "EN": 3}
+        assert [r.actor for r in led.history("dave@EN")] == ["system:bbs:EN"]
+        assert led.verify() == []
+
+
+def test_no_new_handle_has_an_at_sign_and_a_bbs_handle_can_log_in(db):
+    """``@`` joins a BBS caller's alias and tag: nobody can make ``bob@EN`` at the login
+    prompt or the CLI, and ``bob@EN`` is a handle one can log in with (its owner set a
+    password)."""
+    with pytest.raises(ValueError, match="may not contain @"):
+        validate_handle("bob@EN")
+    assert validate_handle(" a long alias he@ABCDEFGH ", new=False) == "a long alias he@ABCDEFGH"
+    for bad in ("bob@", "bob@E", "bob@E-N", "@EN", "a@b@EN", "bob@ABCDEFGHI"):
+        with pytest.raises(ValueError):
+            validate_handle(bad, new=False)
+    with Ledger(db) as led:
+        with pytest.raises(ValueError, match="may not contain @"):
+            led.create_account("bob@EN", "h")
+        led.bbs_account("bob", "EN")
+        assert led.find_account("BOB@en").handle == "bob@EN"
+
+
+def test_a_banned_bbs_is_remembered_until_unbanned(db):
+    with Ledger(db) as led:
+        assert led.bbs_ban("EN") is None and led.bbs_bans() == []
+        with pytest.raises(ValueError, match="needs a reason"):
+            led.ban_bbs("EN", " \x1b ", "sysop")
+        led.ban_bbs("EN", "cheating \x1b[2J", "sysop")
+        assert [(t, r, a) for t, r, _, a in led.bbs_bans()] == [("EN", "cheating [2J", "sysop")]
+        assert led.unban_bbs("en") and not led.unban_bbs("EN")
+        assert led.bbs_ban("EN") is None
 
 
 def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):

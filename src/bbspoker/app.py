@@ -26,21 +26,22 @@ from typing import Any
 from bbspoker import tasks
 from bbspoker.bots import remote
 from bbspoker.bots.seats import BotPool, TableBots
-from bbspoker.config import Config
+from bbspoker.config import BbsSystem, Config
 from bbspoker.door import i18n, lobby
 from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.door.i18n import N_
-from bbspoker.door.login import check_password
+from bbspoker.door.login import check_password, why_refused
 from bbspoker.door.messages import describe_event, refusal
 from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
-from bbspoker.store.sqlite import Ledger, handle_key
+from bbspoker.store.sqlite import BbsSignupsFull, HandleTaken, Ledger, handle_key
 from bbspoker.table.registry import TableRegistry
 from bbspoker.text import clean_text
 from bbspoker.transport.gateway import SocketLimits
 from bbspoker.transport.lines import LineListener, start_lines
+from bbspoker.transport.rlogin import CallerRefused, RloginListener, start_rlogin
 from bbspoker.transport.session import Session
 from bbspoker.transport.ssh import SshListener, load_host_key, start_ssh
 from bbspoker.transport.telnet import (STYLING_ENV, ConnectionLimits, TelnetListener,
@@ -141,6 +142,37 @@ class App:
         (``address`` locked out)."""
         return check_password(self, address, handle, password)
 
+    def bbs_ban(self, tag: str) -> str | None:
+        """Why the BBS ``tag`` is banned (``bbs ban``), or ``None``."""
+        return self.ledger.bbs_ban(tag)
+
+    def bbs_caller(self, system: BbsSystem, alias: str) -> str:
+        """The handle of the caller ``alias`` of ``system`` (``alias@TAG``), the account
+        made on the first visit with the system's ``starting_cubes`` (else ``[ledger]
+        starting_cubes``) within its ``signups_per_day``. Raises
+        :class:`~bbspoker.transport.rlogin.CallerRefused` with the reason (an alias the
+        handle rules refuse, one too much like another caller's, the day's sign-ups used
+        up, the ledger unable to store it)."""
+        try:
+            account, made = self.ledger.bbs_account(
+                alias, system.tag, starting_cubes=system.starting_cubes,
+                signups_per_day=system.signups_per_day)
+        except (ValueError, HandleTaken) as exc:
+            reason = why_refused(exc, i18n.translator(self.config.i18n.default))
+            raise CallerRefused(N_("Sorry, your name cannot be a handle here: {reason}."),
+                                reason=reason) from None
+        except BbsSignupsFull:
+            raise CallerRefused(N_("No more new players from your BBS today. Please try "
+                                   "again tomorrow.")) from None
+        except sqlite3.Error as exc:
+            log.error("the ledger cannot store the account of %r of %s: %s", alias,
+                      system.tag, exc)
+            raise CallerRefused(N_("Sorry, the server cannot store new accounts right now. "
+                                   "Please try again later.")) from None
+        if made:
+            log.info("new account %s for a caller of %s", account.handle, system.tag)
+        return account.handle
+
     def authorized_keys(self, handle: str) -> list[str]:
         """The OpenSSH public key lines ``handle`` may log in with over SSH (``users key
         add``); empty for an unknown handle."""
@@ -225,7 +257,7 @@ class App:
         session.activity = "lobby"
         self.online[handle_key(handle)] = player(session)
         self._logins += 1
-        self.limits.logged_in(session.address)
+        self.limits.logged_in(session.counted_address)
 
     def serve_door(self, session: Session) -> Awaitable[None]:
         """The door for one connection: login, lobby, tables (:func:`bbspoker.door.lobby.serve`)."""
@@ -240,19 +272,23 @@ class App:
 class Server:
     """A running bbspoker server (from :func:`start_server`).
 
-    ``port``: the telnet port it listens on; ``ssh_port``, ``web_port``, ``bot_port``:
+    ``port``: the telnet port it listens on; ``ssh_port``, ``web_port``, ``bot_port``,
+    ``rlogin_port`` (``rlogin``: its listener):
     those of the other transports (``None`` when turned off); ``app``: its :class:`App`.
     """
 
     def __init__(self, telnet: TelnetListener, app: App,
                  bot_port: LineListener | None = None, ssh: SshListener | None = None,
-                 web: WebListener | None = None) -> None:
+                 web: WebListener | None = None, rlogin: RloginListener | None = None) -> None:
         self._telnet = telnet
         self.app = app
         self.port: int = telnet.port
         self._bot_port = bot_port
         self._ssh = ssh
         self._web = web
+        self.rlogin = rlogin
+        #: The RLOGIN port (``None`` when ``[rlogin] enabled`` is false).
+        self.rlogin_port: int | None = rlogin.port if rlogin is not None else None
         #: The bot port's port number (``None`` when ``[bots] enabled`` is false).
         self.bot_port: int | None = bot_port.port if bot_port is not None else None
         #: The SSH port (``None`` when ``[ssh] enabled`` is false).
@@ -265,7 +301,7 @@ class Server:
         app.start_tables()
 
     def _door_listeners(self) -> list[Any]:
-        return [x for x in (self._telnet, self._ssh, self._web) if x is not None]
+        return [x for x in (self._telnet, self._ssh, self._web, self.rlogin) if x is not None]
 
     async def shutdown(self, message: str = SHUTDOWN_MESSAGE) -> None:
         """Stop accepting, run ``app.shutdown_hooks``, tell every session ``message`` (a
@@ -316,7 +352,7 @@ async def start_server(config: Config, ledger: Ledger, *,
                        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                        bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
     """Start listening on ``config.server.host``/``port`` (0: any free port), and on the
-    SSH, web and bot ports where enabled, and return the :class:`Server`. ``clock``
+    SSH, web, RLOGIN and bot ports where enabled, and return the :class:`Server`. ``clock``
     (monotonic seconds), ``sleep`` and ``bot_sleep`` are injectable for tests; see
     :class:`App`. Raises ``OSError`` if a port cannot be bound or the SSH host key
     cannot be read or made (what was started is closed again), ``ValueError`` if the
@@ -324,7 +360,7 @@ async def start_server(config: Config, ledger: Ledger, *,
     app = App(config, ledger, clock=clock, sleep=sleep, bot_sleep=bot_sleep)
     started: list[Any] = []
     try:
-        bot_port = ssh = web = None
+        bot_port = ssh = web = rlogin = None
         if config.bots.enabled:
             bot_port = await start_lines(config, config.bots.host, config.bots.port,
                                          app.limits, lambda channel: remote.serve(channel, app),
@@ -336,13 +372,16 @@ async def start_server(config: Config, ledger: Ledger, *,
         if config.web.enabled:
             web = await start_web(app)
             started.append(web)
+        if config.rlogin.enabled:
+            rlogin = await start_rlogin(app)
+            started.append(rlogin)
         telnet = await start_telnet(app)
     except BaseException:
         for listener in started:
             listener.close()
             await listener.wait_closed()
         raise
-    return Server(telnet, app, bot_port, ssh, web)
+    return Server(telnet, app, bot_port, ssh, web, rlogin)
 
 
 def run(config: Config) -> int:

@@ -5,6 +5,8 @@
 * ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
 * ``users add|list|show|passwd|ban|unban``: accounts and handles; ``users key
   add|list|remove``: the public keys a user logs in with over SSH;
+* ``bbs list|ban|unban``: the BBSes whose callers come in over RLOGIN (``[[bbs]]``),
+  and the sysop's bans of whole systems;
 * ``cubes show|grant|take|set|history``: CUBES, each adjustment journalled with
   its ``--reason`` and the operating-system user who made it;
 * ``games list|show|verify``: recorded games, their hand histories, and the check of
@@ -294,6 +296,49 @@ def _users_ban(args: argparse.Namespace, config: Config) -> int:
         ledger.ban(args.name, args.reason)
         handle = _account_or_fail(ledger, args.name).handle
     print(f"{handle} is banned: {args.reason}")
+    return 0
+
+
+def _bbs_known(config: Config, tag: str) -> str:
+    """``tag`` as ``[[bbs]]`` spells it; a note on stderr if no system has it."""
+    for system in config.bbs:
+        if system.tag.lower() == tag.lower():
+            return system.tag
+    print(f"note: no [[bbs]] system of the config has the tag {tag}", file=sys.stderr)
+    return tag
+
+
+def _bbs_list(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        bans = {tag.lower(): (tag, reason) for tag, reason, _, _ in ledger.bbs_bans()}
+        callers = {tag.lower(): n for tag, n in ledger.bbs_callers().items()}
+    print(f"{'TAG':<8}  {'ACCOUNTS':>8}  {'NODES':>5}  {'SECRET':<6}  {'STATUS':<24}  NAME / ADDRESSES")
+    for s in config.bbs:
+        ban = bans.pop(s.tag.lower(), None)
+        status = f"banned: {clean_text(ban[1])}" if ban else "ok"
+        print(f"{s.tag:<8}  {callers.get(s.tag.lower(), 0):>8}  {s.max_nodes:>5}  "
+              f"{'yes' if s.secret else 'no':<6}  {status:<24}  {s.name} "
+              f"({', '.join(s.addresses)})")
+    for tag, reason in bans.values():
+        print(f"{tag:<8}  {callers.get(tag.lower(), 0):>8}  {'-':>5}  {'-':<6}  "
+              f"{'banned: ' + clean_text(reason):<24}  (not in the config)")
+    return 0
+
+
+def _bbs_ban(args: argparse.Namespace, config: Config) -> int:
+    tag = _bbs_known(config, args.tag)
+    with _open(config) as ledger:
+        ledger.ban_bbs(tag, args.reason, _actor())
+    print(f"BBS {tag} is banned: {args.reason} (its callers online are sent away)")
+    return 0
+
+
+def _bbs_unban(args: argparse.Namespace, config: Config) -> int:
+    tag = _bbs_known(config, args.tag)
+    with _open(config) as ledger:
+        if not ledger.unban_bbs(tag):
+            raise CliError(f"BBS {tag} is not banned")
+    print(f"BBS {tag} may send its callers again")
     return 0
 
 
@@ -730,6 +775,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", required=True, type=_reason, help="why (shown to the user)")
     p = command(users, "unban", "lift a ban", _users_unban)
     p.add_argument("name")
+    bbs = group("bbs", "the BBSes whose callers come in over RLOGIN ([[bbs]])")
+    command(bbs, "list", "list the configured BBSes, their accounts and bans", _bbs_list)
+    p = command(bbs, "ban", "refuse every caller of a BBS, and send away those online",
+                _bbs_ban)
+    p.add_argument("tag", type=_bbs_tag, help="the BBS's tag ([[bbs]] tag)")
+    p.add_argument("--reason", required=True, type=_reason, help="why (shown to its callers)")
+    p = command(bbs, "unban", "lift a BBS's ban", _bbs_unban)
+    p.add_argument("tag", type=_bbs_tag)
     key = users.add_parser("key", parents=[common], help="public keys for logging in over SSH",
                            description="public keys for logging in over SSH")
     keys = key.add_subparsers(metavar="ACTION", required=True)

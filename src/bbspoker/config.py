@@ -7,7 +7,7 @@ database path for every command (server and CLI alike).
 
 Sections and keys are exactly the fields below (``[server]``,
 ``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``,
-``[ssh]``, ``[web]``);
+``[ssh]``, ``[web]``, ``[rlogin]``, ``[[bbs]]``);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
 are seconds (an integer or a decimal number), money is whole CUBES. An
 unknown section or key, a value of the wrong type or out of range stops the
@@ -27,7 +27,8 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
-           "I18nConfig", "LANGUAGES", "loopback_host", "web_origins"]
+           "I18nConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
+           "CHARSETS"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -54,6 +55,10 @@ DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
 #: The SSH host key's file name in the ledger's directory, unless ``[ssh] host_key`` says.
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,23}")
+#: A BBS system's tag (``[[bbs]] tag``): 2-8 ASCII letters or digits.
+_BBS_TAG = re.compile(r"[A-Za-z0-9]{2,8}")
+#: A ``[[bbs]]`` entry's ``charset``: ``""`` (detect it), ``cp437`` or ``utf-8``.
+CHARSETS = ("", "cp437", "utf-8")
 
 
 def loopback_host(name: str | None) -> bool:
@@ -355,6 +360,54 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class RloginConfig:
+    """``[rlogin]``: the RLOGIN door server (RFC 1282; docs/bbs.md). When ``enabled``,
+    BBSes listed in ``[[bbs]]`` hand their callers to ``host``:``port`` (0: any free port)
+    as a door; off by default (2513 is the port door servers use)."""
+
+    enabled: bool = _key(False)
+    host: str = _key("127.0.0.1")
+    port: int = _key(2513, 0, 65535)
+
+
+@dataclass(frozen=True)
+class BbsSystem:
+    """One ``[[bbs]]`` entry: a BBS whose callers come in over RLOGIN.
+
+    ``tag``: 2-8 ASCII letters or digits, unique without regard to case; it is put in
+    front of the caller's name in the RLOGIN server-user (``[TAG]alice`` or
+    ``TAGalice``) and behind the caller's handle here (``alice@TAG``). ``name``: the
+    BBS's name (1-40 printable characters). ``addresses``: the networks (CIDR, or single
+    addresses) the BBS connects from; a connection from anywhere else is refused.
+    ``secret``: empty, or what the BBS must send as the RLOGIN client-user. At most
+    ``max_nodes`` of its callers at once; at most ``signups_per_day`` new accounts of
+    its callers in 24 hours; each new one starts with ``starting_cubes`` CUBES (``None``:
+    ``[ledger] starting_cubes``). ``charset``: ``cp437`` or ``utf-8`` for every caller of
+    the BBS, or ``""`` to ask each caller's terminal (a cursor position report around one
+    multibyte character)."""
+
+    tag: str
+    name: str
+    addresses: tuple[str, ...]
+    secret: str = ""
+    max_nodes: int = 10
+    signups_per_day: int = 50
+    starting_cubes: int | None = None
+    charset: str = ""
+
+    def admits(self, address: str) -> bool:
+        """Whether ``address`` (an IP address as text) is in one of :attr:`addresses`;
+        an IPv4 address mapped into IPv6 (``::ffff:192.0.2.7``) counts as its IPv4 one."""
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in ipaddress.ip_network(net, strict=False) for net in self.addresses)
+
+
+@dataclass(frozen=True)
 class I18nConfig:
     """``[i18n]``: the players' languages (issue 18). ``default``: the language of the
     login dialogue and of every user who has not chosen one with the lobby's [L]; one of
@@ -377,6 +430,9 @@ class Config:
     ssh: SshConfig = field(default_factory=SshConfig)
     web: WebConfig = field(default_factory=WebConfig)
     i18n: I18nConfig = field(default_factory=I18nConfig)
+    rlogin: RloginConfig = field(default_factory=RloginConfig)
+    #: The ``[[bbs]]`` entries: the BBSes whose callers come in over RLOGIN (docs/bbs.md).
+    bbs: tuple[BbsSystem, ...] = ()
     #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.
     tables: tuple[TableSpec, ...] = ()
 
@@ -547,10 +603,73 @@ def _check_web(where: str, web: WebConfig) -> None:
                           f"address, got {web.host!r}")
 
 
+_BBS_KEYS = ("tag", "name", "addresses", "secret", "max_nodes", "signups_per_day",
+             "starting_cubes", "charset")
+
+
+def _bbs(origin: str, entries: Any) -> tuple[BbsSystem, ...]:
+    """The ``[[bbs]]`` entries, checked (:class:`BbsSystem`); ConfigError naming the entry
+    and the key."""
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(f"{origin}: bbs must be [[bbs]] entries")
+    systems: list[BbsSystem] = []
+    for n, entry in enumerate(entries, 1):
+        where = f"{origin}: [[bbs]] entry {n}"
+        unknown = [k for k in entry if k not in _BBS_KEYS]
+        if unknown:
+            raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: "
+                              f"{', '.join(_BBS_KEYS)})")
+        tag, name = entry.get("tag"), entry.get("name")
+        if not isinstance(tag, str) or not _BBS_TAG.fullmatch(tag):
+            raise ConfigError(f"{where}: tag must be 2-8 letters or digits, got {tag!r}")
+        if any(s.tag.lower() == tag.lower() for s in systems):
+            raise ConfigError(f"{where}: tag {tag!r} is used twice")
+        where = f"{origin}: [[bbs]] {tag}"
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 \
+                or not name.isprintable():
+            raise ConfigError(f"{where}: name must be 1-40 printable characters, got {name!r}")
+        addresses = entry.get("addresses")
+        if isinstance(addresses, str):
+            addresses = [addresses]
+        if not isinstance(addresses, list) or not addresses \
+                or not all(isinstance(a, str) for a in addresses):
+            raise ConfigError(f"{where}: addresses must be a list of the networks the BBS "
+                              f"connects from (such as [\"192.0.2.7/32\"]), got {addresses!r}")
+        for address in addresses:
+            try:
+                ipaddress.ip_network(address.strip(), strict=False)
+            except ValueError:
+                raise ConfigError(f"{where}: addresses: {address!r} is not an IP address or "
+                                  f"a network in CIDR notation") from None
+        secret = entry.get("secret", "")
+        if not isinstance(secret, str) or not secret.isprintable() or "\0" in secret \
+                or len(secret) > 64:
+            raise ConfigError(f"{where}: secret must be a string of at most 64 printable "
+                              f"characters, got {type(secret).__name__}")
+        values: dict[str, Any] = {}
+        for key, lo, hi in (("max_nodes", 1, 10000), ("signups_per_day", 0, 100000),
+                            ("starting_cubes", 0, 10**12)):
+            value = entry.get(key)
+            if value is None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+                raise ConfigError(f"{where}: {key} must be a whole number between {lo} and "
+                                  f"{hi}, got {value!r}")
+            values[key] = value
+        charset = entry.get("charset", "")
+        if charset not in CHARSETS:
+            raise ConfigError(f"{where}: charset must be \"cp437\", \"utf-8\" or \"\" "
+                              f"(ask the terminal), got {charset!r}")
+        systems.append(BbsSystem(tag, name.strip(), tuple(a.strip() for a in addresses),
+                                 secret, charset=charset, **values))
+    return tuple(systems)
+
+
 def _build(origin: str, data: dict[str, Any]) -> Config:
-    sections = {f.name: f for f in dataclasses.fields(Config) if f.name != "tables"}
+    sections = {f.name: f for f in dataclasses.fields(Config) if f.name not in ("tables", "bbs")}
     built: dict[str, Any] = {}
     tables = data.pop("tables", None)
+    bbs = data.pop("bbs", None)
     for name, table in data.items():
         if name not in sections:
             what = f"section [{name}]" if isinstance(table, dict) else f"top-level key {name!r}"
@@ -572,6 +691,8 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
     _check_output(f"{origin}: [output]", config.output)
     if tables is not None:
         config = dataclasses.replace(config, tables=_tables(origin, tables, config.table))
+    if bbs is not None:
+        config = dataclasses.replace(config, bbs=_bbs(origin, bbs))
     return config
 
 

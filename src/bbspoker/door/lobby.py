@@ -1,28 +1,40 @@
-"""The door's lobby: the one-screen menu [P] [W] [X] [R] [S] [F] [L] [H] [Q] after login.
+"""The door's lobby: the one-screen menu [P] [W] [X] [R] [S] [F] [L] [C] [H] [Q] after login.
 
 :func:`serve` is one connection's whole dialogue after the transport's negotiation:
 the login (:mod:`bbspoker.door.login`), the ledger's notices (e.g. refunds of games
 cut short by a crash), then the menu with single-key choices (any case).
+
+A BBS's caller (the RLOGIN door server) may come with a table to go to (``xtrn``: a
+table id or a game kind; they go straight to it after login) and with the time they
+have left on their BBS (``time_left``): :data:`TIME_WARNING` seconds before its end
+they are warned; at its end a player leaves the table between games (at once at
+Hold'em: their hand folds and their stack is cashed out when it ends; at the latest
+:data:`FINISH_GRACE` seconds after the end) and the session ends with a goodbye, so
+that the BBS gets its caller back.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import sqlite3
 import time
 from typing import TYPE_CHECKING
 
 from wcwidth import wrap
 
+from bbspoker import tasks
 from bbspoker.door import halloffame, i18n
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
 from bbspoker.door.messages import REASONS, describe_stats, game_title
-from bbspoker.door.login import HANDLE_INPUT, log_in
+from bbspoker.door.login import HANDLE_INPUT, log_in, why_refused
 from bbspoker.door.prompts import press_any_key, read_line
 from bbspoker.door.screens import draw40 as poker
 from bbspoker.door.screens import holdem, schiebe
 from bbspoker.door.terminal import SessionClosed, XMessage, player
 from bbspoker.rules.fairness import PHRASE_MAX, SHORT
+from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
 from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
@@ -31,12 +43,18 @@ if TYPE_CHECKING:
     from bbspoker.table.registry import TableEntry
     from bbspoker.store.sqlite import Notice
 
-__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT", "HOLDEM_HELP", "SCHIEBE_HELP", "HELP_TEXTS"]
+__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT", "HOLDEM_HELP", "SCHIEBE_HELP", "HELP_TEXTS",
+           "TIME_WARNING", "FINISH_GRACE"]
 
 log = logging.getLogger("bbspoker.door.lobby")
 
 #: Screen cells an X-message may take (it is shown on one line of its own).
 XMESSAGE_WIDTH = 70
+#: Seconds before the end of a BBS caller's time at which they are warned.
+TIME_WARNING = 120.0
+#: Seconds a draw40 or Schiebe-Poker game may go on after a caller's time is up before
+#: they leave it anyway (a game that runs on; their stakes in it stay in the pot).
+FINISH_GRACE = 180.0
 
 HELP_TEXT = N_("""\
 PoKeR in short (40-card European draw poker; the full rules: chapter 3)
@@ -103,6 +121,7 @@ _MENU = [
     ("S", N_("Stats: your results")),
     ("F", N_("Fair deck: your client seed")),
     ("L", N_("Language: English, Deutsch, Français")),
+    ("C", N_("Change your password")),
     ("H", N_("Help: the rules in short")),
     ("Q", N_("Quit")),
 ]
@@ -139,20 +158,72 @@ def _menu_lines(t: i18n.Translator, handle: str, cubes: int, held: int,
     return lines + ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
 
 
+class _Visit:
+    """A BBS caller's time (``session.time_left``): ``up`` once it has run out."""
+
+    def __init__(self) -> None:
+        self.up = False
+
+
 async def serve(session: Terminal, app: DoorContext) -> None:
     """One connection after negotiation: login (within ``[server] prelogin_timeout``), then
-    the menu until [Q], the lobby idle timeout (``lobby_idle_timeout``) or a disconnect."""
+    the menu until [Q], the lobby idle timeout (``lobby_idle_timeout``), the end of a BBS
+    caller's time (``session.time_left``) or a disconnect."""
+    visit = _Visit()
+    seconds = getattr(session, "time_left", None)
+    watch = (tasks.start(_watch_time(session, app, seconds, visit),
+                         name=f"time of {session.address}") if seconds is not None else None)
     try:
-        if await log_in(session, app) is None:
+        try:
+            if await log_in(session, app) is None:
+                return
+        except SessionClosed:
             return
-    except SessionClosed:
+        try:
+            await _lobby(player(session), app, visit)
+        except TimeoutError:
+            session.end(i18n.of(session).gettext("You have been idle too long. Goodbye."))
+        except SessionClosed:
+            pass
+    finally:
+        if watch is not None:
+            watch.cancel()
+
+
+def _time_up_text(session: Terminal) -> str:
+    """The goodbye of a caller whose time on their BBS has run out."""
+    return i18n.of(session).gettext("Your time is up: back to your BBS. Goodbye!")
+
+
+async def _watch_time(session: Terminal, app: DoorContext, seconds: float,
+                      visit: _Visit) -> None:
+    """A BBS caller's time (``seconds`` from now, on ``app.sleep``): the warning
+    :data:`TIME_WARNING` s before its end (a notice, shown at the table or in the lobby),
+    then at its end ``visit.up``, a ``time_up`` notice (a table screen leaves between
+    games) and, if they are not at a table, the end of the session; a game still running
+    :data:`FINISH_GRACE` s later is left anyway (``time_up_now``)."""
+    if seconds > TIME_WARNING:
+        await app.sleep(seconds - TIME_WARNING)
+        minutes = math.ceil(TIME_WARNING / 60)
+        t = i18n.of(session)             # the user's language, once logged in
+        session.deliver(XMessage("", t.ngettext(
+            "Your time on your BBS ends in {n} minute.",
+            "Your time on your BBS ends in {n} minutes.", minutes).format(
+                n=t.number(minutes)), time.time(), notice="time_warning"))
+        seconds = TIME_WARNING
+    await app.sleep(max(seconds, 0.0))
+    visit.up = True
+    log.info("the time of %s from %s is up", session.handle, session.address)
+    if session.where is None:
+        session.end(_time_up_text(session))
         return
-    try:
-        await _lobby(player(session), app)
-    except TimeoutError:
-        session.end(i18n.of(session).gettext("You have been idle too long. Goodbye."))
-    except SessionClosed:
-        pass
+    session.deliver(XMessage("", i18n.of(session).gettext(
+        "Your time is up: you leave the table when this game ends."), time.time(),
+        notice="time_up"))
+    await app.sleep(FINISH_GRACE)
+    if session.where is not None:
+        session.deliver(XMessage("", i18n.of(session).gettext("Your time is up."), time.time(),
+                                 notice="time_up_now"))
 
 
 def describe_notice(notice: Notice, t: i18n.Translator) -> str:
@@ -178,7 +249,7 @@ def describe_notice(notice: Notice, t: i18n.Translator) -> str:
     return notice.text
 
 
-async def _lobby(session: Player, app: DoorContext) -> None:
+async def _lobby(session: Player, app: DoorContext, visit: _Visit) -> None:
     idle = app.config.server.lobby_idle_timeout
     app.ledger.touch(session.handle)
     notices = app.ledger.notices(session.handle)
@@ -198,18 +269,23 @@ async def _lobby(session: Player, app: DoorContext) -> None:
                                           "allowance: you have {total} now.").format(
             cubes=t.number(rule.allowance), total=t.number(given)) + "\r\n")
         await press_any_key(session, idle)
-    await _back_to_seat(session, app)
+    if not await _back_to_seat(session, app):
+        await _go_to(session, app, getattr(session, "xtrn", None))
     at_choice = False
 
     def xmessage_arrived(message: XMessage) -> None:
         if at_choice:
             _ = i18n.of(session).gettext
-            session.write("\r\n" + _("*** X-message from {h}: press [R] to read.").format(
-                h=message.sender) + "\r\n" + _("Your choice: "))
+            line = (_("*** X-message from {h}: press [R] to read.").format(h=message.sender)
+                    if message.notice is None else f"*** {clean_text(message.text)}")
+            session.write("\r\n" + line + "\r\n" + _("Your choice: "))
 
     session.xmessage_listeners.append(xmessage_arrived)
     try:
         while True:
+            if visit.up:
+                session.end(_time_up_text(session))
+                return
             _draw_menu(session, app)
             at_choice = True
             key = await session.read_key(idle)
@@ -226,13 +302,27 @@ async def _lobby(session: Player, app: DoorContext) -> None:
         session.xmessage_listeners.remove(xmessage_arrived)
 
 
-async def _back_to_seat(session: Player, app: DoorContext) -> None:
+async def _go_to(session: Player, app: DoorContext, code: str | None) -> None:
+    """A BBS's ``xtrn=CODE``: straight to the table whose id is ``code``, else to the first
+    table of game kind ``code`` (as [P] then its number would); an unknown code (or none)
+    leaves the caller in the lobby, the code logged."""
+    if not code:
+        return
+    entry = next((e for e in app.tables if e.id == code), None) or next(
+        (e for e in app.tables if e.spec.game == code), None)
+    if entry is None:
+        log.info("%s asked for table or game %r: there is none", session.handle, code)
+        return
+    await _enter(session, app, entry)
+
+
+async def _back_to_seat(session: Player, app: DoorContext) -> bool:
     """Issue 14, reconnect: a player whose seat is held after a dropped connection (or who
     is still seated: the old connection is only now closing) goes straight back to it,
-    with the cards and the screen as they are now."""
+    with the cards and the screen as they are now. ``False`` if they had no seat."""
     entry = app.tables.held_seat(session.handle) or app.tables.seat_of(session.handle)
     if entry is None:
-        return
+        return False
     session.write("\r\n" + i18n.of(session).gettext(
         "Your seat at {table} was kept for you: back to the table.").format(table=entry.name)
         + "\r\n")
@@ -242,6 +332,7 @@ async def _back_to_seat(session: Player, app: DoorContext) -> None:
         await screen(session, app, entry, returning=True).run()
     finally:
         session.activity = "lobby"
+    return True
 
 
 def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
@@ -332,6 +423,11 @@ async def _poker(session: Player, app: DoorContext, idle: float) -> None:
         session, app, idle)
     if entry is None:
         return
+    await _enter(session, app, entry)
+
+
+async def _enter(session: Player, app: DoorContext, entry: TableEntry) -> None:
+    """The table ``entry``'s own dialogue and screen (join, watch or go back)."""
     session.activity = "poker"
     try:
         enter = {"schiebe": schiebe.enter_table, "holdem": holdem.enter_table}.get(
@@ -617,5 +713,58 @@ async def _language(session: Player, app: DoorContext, idle: float) -> None:
     await press_any_key(session, idle)
 
 
+async def _password(session: Player, app: DoorContext, idle: float) -> None:
+    """[C]: set or change the user's password. One who has a password types it first (a
+    wrong one changes nothing; it costs the failed-login delay); the new one is typed
+    twice and checked as at sign-up. With one, a BBS's caller (``alias@TAG``, made with
+    none) can also log in by telnet or SSH."""
+    t = i18n.of(session)
+    _ = t.gettext
+    session.write("\r\n")
+    stored = app.ledger.password_hash(session.handle)
+    if stored is not None:
+        current = await read_line(session, _("Your password now: "),
+                                  max_chars=MAX_PASSWORD_LENGTH, hidden=True, timeout=idle)
+        if not current:
+            return
+        if not await app.verify_password(stored, current):
+            log.info("password change address=%s handle=%r outcome=wrong password",
+                     session.address, session.handle)
+            await app.sleep(app.config.login.failure_delay)
+            session.write(_("Wrong password.") + "\r\n")
+            await press_any_key(session, idle)
+            return
+    password = await read_line(session, _("New password: "), max_chars=MAX_PASSWORD_LENGTH + 1,
+                               hidden=True, timeout=idle)
+    if not password:
+        return
+    try:
+        validate_password(password)
+    except ValueError as exc:
+        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, t)) + "\r\n")
+        await press_any_key(session, idle)
+        return
+    again = await read_line(session, _("Password again: "), max_chars=MAX_PASSWORD_LENGTH,
+                            hidden=True, timeout=idle)
+    if again != password:
+        session.write(_("The passwords differ: nothing changed.") + "\r\n")
+        await press_any_key(session, idle)
+        return
+    try:
+        app.ledger.set_password_hash(session.handle, await app.hash_password(password))
+    except sqlite3.Error as exc:
+        log.error("password change of %r failed: the ledger cannot store it: %s",
+                  session.handle, exc)
+        session.write(_("Sorry, the server cannot store it right now. Please try again "
+                        "later.") + "\r\n")
+    else:
+        log.info("password change address=%s handle=%r outcome=changed", session.address,
+                 session.handle)
+        session.write("".join(f"{line}\r\n" for line in wrap(_(
+            "Password changed: {h} can log in by telnet and SSH too.").format(
+                h=session.handle), 79)))
+    await press_any_key(session, idle)
+
+
 _ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
-            "F": _client_seed, "L": _language, "H": _help}
+            "F": _client_seed, "L": _language, "C": _password, "H": _help}

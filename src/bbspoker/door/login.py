@@ -259,6 +259,7 @@ _REFUSED = {
     "width": N_("a handle may be at most 16 columns wide"),
     "reserved": N_("the handle {handle} is reserved"),
     "blank": N_("a handle may not contain blank or invisible characters"),
+    "at": N_("a handle may not contain @"),
     "taken": N_("the handle {handle} is taken"),
     "alike": N_("{handle} looks too much like {like}"),
     "short": N_("password too short: use at least {n} characters"),

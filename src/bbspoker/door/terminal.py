@@ -25,23 +25,33 @@ class SessionClosed(Exception):
 
 @dataclass(frozen=True, slots=True)
 class XMessage:
-    """An X-message: ``sender`` handle, ``text`` (already cleaned), ``sent_at`` (Unix seconds)."""
+    """An X-message: ``sender`` handle, ``text`` (already cleaned), ``sent_at`` (Unix seconds).
+
+    ``notice`` not ``None``: the door's own word to this user, shown at once wherever they
+    are and never kept in the inbox: ``"time_warning"`` (their BBS's time ends soon),
+    ``"time_up"`` (it has ended: they leave the table between games, or at once at
+    Hold'em) or ``"time_up_now"`` (they leave the table now)."""
 
     sender: str
     text: str
     sent_at: float
+    notice: str | None = None
 
 
 class Terminal(Protocol):
     """One connected user as the door sees it (before and after login).
 
-    Attributes: ``address`` (the peer's IP address), ``handle`` (as stored, ``None``
+    Attributes: ``address`` (the peer's IP address), ``counted_address`` (the address the
+    connection counts under in the per-address caps; ``None``: a BBS's connection, counted
+    in the total only), ``handle`` (as stored, ``None``
     before login), ``authenticated`` (the handle whose password or key the transport
     already checked, as SSH does; ``None``: the door asks), ``activity`` (``"login"``, ``"lobby"``, ``"table"`` ...: shown by
     [W]ho), ``where`` (the table's name while at one, else ``None``), ``term`` (a shared
     ``blessed.Terminal`` of the client's terminal kind, only to build escape sequences),
     ``encoding``, ``language`` (the door's language for this user: ``"en"``, ``"de"``,
-    ``"fr"``; issue 18), ``cols``/``rows`` (the window size), ``inbox`` (unread
+    ``"fr"``; issue 18), ``xtrn`` (the table id or game kind to go straight to after login,
+    a BBS's ``xtrn=``; else ``None``), ``time_left`` (the seconds the caller has from the
+    start of the session, a BBS's ``time=``; ``None``: no limit), ``cols``/``rows`` (the window size), ``inbox`` (unread
     :class:`XMessage` s, oldest first), and the listener lists ``resize_listeners``
     (``fn(cols, rows)``), ``xmessage_listeners`` (``fn(message)``) and ``key_listeners``
     (``fn()``, after keys are queued and when the session ends) and ``drain_listeners``
@@ -50,6 +60,7 @@ class Terminal(Protocol):
     """
 
     address: str
+    counted_address: str | None
     handle: str | None
     authenticated: str | None
     activity: str
@@ -57,6 +68,8 @@ class Terminal(Protocol):
     term: blessed.Terminal
     encoding: str
     language: str
+    xtrn: str | None
+    time_left: float | None
     cols: int
     rows: int
     inbox: list[XMessage]
@@ -108,7 +121,8 @@ class Terminal(Protocol):
         ...
 
     def deliver(self, message: XMessage) -> bool:
-        """Put an X-message in the inbox; ``False`` if the inbox is full or the session ended."""
+        """Put an X-message in the inbox (a notice: only tell the listeners); ``False`` if
+        the inbox is full or the session ended."""
         ...
 
 

@@ -131,9 +131,16 @@ class ConnectionLimits:
         self.prelogin: Counter[str] = Counter()
         self.by_address: Counter[str] = Counter()
 
-    def admit(self, address: str) -> bool:
-        """Count a new connection from ``address``; ``False`` (nothing counted) if over a cap."""
-        if self.total >= self.max_total or self.prelogin[address] >= self.max_per_address \
+    def admit(self, address: str | None) -> bool:
+        """Count a new connection from ``address``; ``False`` (nothing counted) if over a cap.
+        ``None``: a connection counted in the total only (a BBS's RLOGIN connection: its
+        own ``max_nodes`` caps them, not the per-address caps)."""
+        if self.total >= self.max_total:
+            return False
+        if address is None:
+            self.total += 1
+            return True
+        if self.prelogin[address] >= self.max_per_address \
                 or self.by_address[address] >= self.max_sessions:
             return False
         self.total += 1
@@ -141,13 +148,18 @@ class ConnectionLimits:
         self.by_address[address] += 1
         return True
 
-    def logged_in(self, address: str) -> None:
-        """A connection from ``address`` has logged in: it no longer counts as pre-login."""
-        self._drop_prelogin(address)
+    def logged_in(self, address: str | None) -> None:
+        """A connection from ``address`` has logged in: it no longer counts as pre-login
+        (``None``: one counted in the total only)."""
+        if address is not None:
+            self._drop_prelogin(address)
 
-    def release(self, address: str, *, prelogin: bool) -> None:
-        """A counted connection has closed (``prelogin``: it never logged in)."""
+    def release(self, address: str | None, *, prelogin: bool) -> None:
+        """A counted connection has closed (``prelogin``: it never logged in); ``address``
+        as given to :meth:`admit`."""
         self.total -= 1
+        if address is None:
+            return
         self.by_address[address] -= 1
         if self.by_address[address] <= 0:
             del self.by_address[address]
@@ -300,10 +312,14 @@ class Gate:
     ever lives on without its connection, and the caps always count every live session.
     """
 
-    def __init__(self, host: Host, address: str, kind: str) -> None:
+    def __init__(self, host: Host, address: str, kind: str, *,
+                 per_address: bool = True) -> None:
         self.host = host
         self.address = address
         self.kind = kind
+        #: Whether the connection counts in the per-address caps (``False``: in the total
+        #: only, as a BBS's RLOGIN connection, capped by its system's ``max_nodes``).
+        self.per_address = per_address
         self.session: Session | None = None
         self.counted = False
         self.gone = False
@@ -314,7 +330,7 @@ class Gate:
     def admit(self) -> bool:
         """Count the connection against the caps; ``False`` (nothing counted) when the
         server is stopping or a cap is reached (the transport refuses it)."""
-        if self.host.stopping or not self.host.limits.admit(self.address):
+        if self.host.stopping or not self.host.limits.admit(self.counted_address):
             log.warning("refused %s connection from %s: too many connections", self.kind,
                         self.address)
             return False
@@ -343,17 +359,28 @@ class Gate:
         """Give the connection's place in the caps back (once)."""
         if self.counted:
             self.counted = False
-            self.host.limits.release(self.address, prelogin=not self._had_handle)
+            self.host.limits.release(self.counted_address, prelogin=not self._had_handle)
+
+    @property
+    def counted_address(self) -> str | None:
+        """The address the connection counts under in the per-address caps (``None``:
+        the total only)."""
+        return self.address if self.per_address else None
 
     async def serve(self, reader: Any, writer: Any, *, kind: str | None, cols: int, rows: int,
-                    authenticated: str | None = None, language: str | None = None) -> None:
+                    authenticated: str | None = None, language: str | None = None,
+                    encoding: str | None = None, xtrn: str | None = None,
+                    time_left: float | None = None) -> None:
         """Run the door for this connection until it ends: a
         :class:`~bbspoker.transport.session.Session` over ``reader``/``writer`` (a
         :class:`Link`, possibly the same object) with the terminal of ``kind``
         (:func:`terminal_for`), ``cols`` x ``rows`` (clamped; 0: 80x24) and
         ``authenticated`` (the handle the transport checked the password or key of, or
         ``None``). ``language``: the one the login speaks (the browser page's; ``None``:
-        ``[i18n] default``). Any exception in the door is logged, the user sees one
+        ``[i18n] default``). ``encoding``: ``"cp437"`` or ``"utf-8"`` when the transport
+        knows it (``None``: :func:`encoding_for` the terminal). ``xtrn``: the table id or
+        game kind to go straight to after login; ``time_left``: the seconds the caller has
+        (their BBS's time limit), ``None`` for no limit. Any exception in the door is logged, the user sees one
         line; the session is closed and forgotten when this returns, and if the
         connection is already gone (:meth:`release`) its place in the caps is given back
         then. With the connection already gone it returns at once. Never raises (but
@@ -363,14 +390,16 @@ class Gate:
             return
         term = terminal_for(kind)
         session = Session(host.config, reader, writer, address=self.address, term=term,
-                          encoding=encoding_for(term), cols=cols or 80, rows=rows or 24,
-                          authenticated=authenticated, clock=host.clock)
+                          encoding=encoding or encoding_for(term), cols=cols or 80,
+                          rows=rows or 24, authenticated=authenticated, clock=host.clock)
+        session.counted_address = self.counted_address
+        session.xtrn, session.time_left = xtrn, time_left
         if language is not None:
             session.language = language
         self.session = session
         host.sessions.add(session)
-        log.info("%s session from %s: terminal %s, %dx%d", self.kind, session.address,
-                 term.kind, session.cols, session.rows)
+        log.info("%s session from %s: terminal %s, %s, %dx%d", self.kind, session.address,
+                 term.kind, session.encoding, session.cols, session.rows)
         session.start()
         try:
             await host.serve_door(session)

@@ -93,6 +93,32 @@ def _cp437_c1_table() -> dict[int, str]:
 
 
 _CP437_C1 = _cp437_c1_table()
+#: Characters with no single-character stand-in of their own (NFKD gives none).
+_SPELLED = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss", "€": "EUR", "…": "...",
+            "‘": "'", "’": "'", "‚": ",", "“": '"', "”": '"', "„": '"', "–": "-", "—": "-",
+            "•": "*", "\u00a0": " "}
+#: The codec error handler of session output (:func:`_stand_in`).
+STAND_IN = "bbspoker-stand-in"
+
+
+def _stand_in(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: each character the session's encoding lacks becomes what it
+    reads as in plain letters (``À`` -> ``A``, ``œ`` -> ``oe``, ``’`` -> ``'``), or ``?``
+    when it has no such stand-in; the stand-in must itself be encodable (ASCII)."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    out = []
+    for ch in err.object[err.start:err.end]:
+        spelled = _SPELLED.get(ch)
+        if spelled is None:
+            base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                           if not unicodedata.combining(c))
+            spelled = base if base and base.isascii() and base.isprintable() else "?"
+        out.append(spelled)
+    return "".join(out), err.end
+
+
+codecs.register_error(STAND_IN, _stand_in)
 
 
 def clamp_size(cols: int, rows: int, current: tuple[int, int]) -> tuple[int, int]:
@@ -125,6 +151,11 @@ class Session:
     - ``language``: the language the door speaks to this user (issue 18;
       ``bbspoker.door.i18n``): ``[i18n] default`` until login, then the user's choice.
     - ``cols``, ``rows``: the window size (NAWS, clamped; 80x24 until told).
+    - ``counted_address``: the address the connection counts under in the per-address
+      connection caps (``None``: only in the total, as a BBS's RLOGIN connection).
+    - ``xtrn``: the table id or game kind the door goes straight to after login (a BBS's
+      ``xtrn=``), else ``None``; ``time_left``: the seconds the caller has from the start
+      of the session (a BBS's ``time=``), else ``None`` (no limit).
     - ``inbox``: unread :class:`XMessage` objects, oldest first (at most :data:`INBOX_SIZE`).
     - ``resize_listeners``: callables ``fn(cols, rows)`` run after each size change.
     - ``xmessage_listeners``: callables ``fn(message)`` run after each X-message delivered.
@@ -158,6 +189,9 @@ class Session:
         self.encoding = encoding
         self.language = config.i18n.default  # the user's own once logged in (issue 18)
         self.cols, self.rows = clamp_size(cols, rows, (80, 24))
+        self.counted_address: str | None = address
+        self.xtrn: str | None = None
+        self.time_left: float | None = None
         self.inbox: list[XMessage] = []
         self.resize_listeners: list[Callable[[int, int], None]] = []
         self.xmessage_listeners: list[Callable[[XMessage], None]] = []
@@ -379,7 +413,8 @@ class Session:
 
         Never blocks and never raises; nothing is ever dropped (screens that can redraw
         themselves check :attr:`congested` first). Text is encoded with the session's
-        encoding (characters it lacks become ``?``). If the unsent output would pass
+        encoding; a character it lacks becomes its plain-letter stand-in (``À`` -> ``A``,
+        ``œ`` -> ``oe``) or ``?`` (:func:`_stand_in`). If the unsent output would pass
         ``[output] backlog_bytes`` the session is disconnected (issue 5). Output after
         the session ended is dropped.
         """
@@ -387,7 +422,7 @@ class Session:
             return
         if self.encoding == "cp437" and not text.isascii():
             text = text.translate(_CP437_C1)
-        data = text.encode(self.encoding, errors="replace")
+        data = text.encode(self.encoding, errors=STAND_IN)
         output = self.config.output
         transport = self._writer.transport
         held = transport.get_write_buffer_size() if transport is not None else 0
@@ -506,14 +541,16 @@ class Session:
             listener(*size)
 
     def deliver(self, message: XMessage) -> bool:
-        """Put an X-message in the inbox and tell the listeners.
+        """Put an X-message in the inbox and tell the listeners (a notice,
+        ``message.notice`` set, only goes to the listeners).
 
         Returns ``False`` (and changes nothing) when the inbox already holds
         :data:`INBOX_SIZE` unread messages or the session has ended.
         """
-        if self.closed or len(self.inbox) >= INBOX_SIZE:
+        if self.closed or (message.notice is None and len(self.inbox) >= INBOX_SIZE):
             return False
-        self.inbox.append(message)
+        if message.notice is None:
+            self.inbox.append(message)
         for listener in list(self.xmessage_listeners):
             listener(message)
         return True

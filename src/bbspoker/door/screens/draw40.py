@@ -263,6 +263,9 @@ class PokerScreen:
         self.error: str | None = None
         self._digits_only = False  # a key other than 0-9 was typed at the bet prompt
         self.leaving = False
+        #: The caller's time on their BBS is up (a notice, ``"time_up"`` or
+        #: ``"time_up_now"``): they leave between games, or now. ``None`` until then.
+        self.time_up: str | None = None
         self._busy = False  # this player's own table command is in flight
         self._ended = False  # the screen loop has ended: no more keys or paints
         self._sub: Subscription | None = None  # the table's bus, once run() subscribed
@@ -312,7 +315,9 @@ class PokerScreen:
             if self._returning:
                 self.service.submit(self.handle, Return()).add_done_callback(_ignore_refusal)
         on_resize = lambda cols, rows: self._put(("resize", cols, rows), key="resize")  # noqa: E731
-        on_xmsg = lambda message: self._put(("xmsg",), key="xmsg")  # noqa: E731
+        on_xmsg = lambda message: self._put(  # noqa: E731
+            ("xmsg",) if message.notice is None else ("notice", message.notice, message.text),
+            key="xmsg" if message.notice is None else f"notice {message.notice}")
         session.resize_listeners.append(on_resize)
         session.xmessage_listeners.append(on_xmsg)
         session.key_listeners.append(self._on_keys)
@@ -555,7 +560,23 @@ class PokerScreen:
             self._add_message(item.handle, item.text)
         elif isinstance(item, tuple) and item[0] == "resize":
             self.renderer.resize(item[1], item[2])
+        elif isinstance(item, tuple) and item[0] == "notice":
+            self._add_message("INFO", clean_text(item[2]))
+            if item[1] in ("time_up", "time_up_now"):
+                self.time_up = item[1]
         # ("xmsg",): the counter is read from the session's inbox when painting
+        if self.time_up is not None and not self.leaving and (
+                self.time_up == "time_up_now" or self.watching or self._between_games()):
+            self.leaving = True              # the caller's time on their BBS is up
+
+    def _between_games(self) -> bool:
+        """Whether leaving now costs the player nothing of a game (no game runs, or they
+        are out of it: passed, or seated after it began): a caller whose BBS time is up
+        leaves then (:mod:`bbspoker.door.lobby`)."""
+        if self.snapshot.phase is Phase.IDLE:
+            return True
+        me = _opponents(self.snapshot, self.handle)[0]
+        return me is None or not me.active
 
     def _add_message(self, tag: str, text: str) -> None:
         """Show ``[tag] text`` in the message area: one row, or more for a long message

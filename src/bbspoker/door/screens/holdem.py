@@ -184,6 +184,11 @@ class HoldemScreen(RowScreen):
             me = self.snapshot.seat_as(HoldemSeat, self.handle)
             self._command(act.SitOut(out=not (me is not None and me.out)))
 
+    def _between_games(self) -> bool:
+        """Always: at Hold'em one who leaves folds the hand (or plays out an all-in) and
+        the stack is cashed out when it ends, so a caller whose time is up leaves at once."""
+        return True
+
     def _may_sit(self) -> bool:
         """A spectator may take a free seat at any time (dealt in from the next hand), or
         ask a computer player for theirs (it stands up between hands)."""

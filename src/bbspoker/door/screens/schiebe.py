@@ -326,6 +326,10 @@ class SchiebeScreen(RowScreen):
             if self.mode == "rounds" and Propose not in item.actions.get(self.handle, ()):
                 self.mode, self.editor = None, None
 
+    def _between_games(self) -> bool:
+        """No Schiebe-Poker game is being played (one that leaves now loses nothing)."""
+        return self.snapshot.phase is not Phase.PLAYING
+
     def _may_sit(self) -> bool:
         """A spectator may take a free seat when no game is being played."""
         snap = self.snapshot
@@ -396,7 +400,7 @@ class SchiebeScreen(RowScreen):
                                                        "play the next one."))))
                 rows.append(_row(""))
         else:
-            rows += self._between_games(snap, board)
+            rows += self._rows_between_games(snap, board)
         for seat in snap.seats[:4]:
             if seat is me or len(rows) >= 7:
                 continue
@@ -423,7 +427,7 @@ class SchiebeScreen(RowScreen):
                 hidden="[ ?? ] [ ?? ]", open=_cards(opens.get(seat.handle, ()))) + turn + mark
         return " " + name + t.gettext("seated") + mark
 
-    def _between_games(self, snap: TableSnapshot, board: Board) -> list[str]:
+    def _rows_between_games(self, snap: TableSnapshot, board: Board) -> list[str]:
         """Up to five rows between games: the proposal being voted on, or the last ranking with
         every hand, or how to begin."""
         t = self.t

@@ -15,8 +15,8 @@ from bbspoker.rules.fairness import clean_phrase
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
-    ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, HandleTaken, Notice, account_of,
-    handle_key, handle_skeleton, validate_handle,
+    ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, BbsSignupsFull, HandleTaken,
+    Notice, account_of, bbs_handle, handle_key, handle_skeleton, validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
 from bbspoker.text import clean_text
@@ -51,6 +51,12 @@ class Accounts:
         ``validate_handle``: reserved, invisible characters ...) or :class:`HandleTaken`
         (taken, or too much like an existing one), before anyone types a password."""
         handle = validate_handle(handle)
+        self._check_unique(handle)
+        return handle
+
+    def _check_unique(self, handle: str) -> None:
+        """Raise :class:`HandleTaken` if an account has ``handle`` (any case) or one that
+        looks too much like it (the same skeleton)."""
         alike = self.books.w.sql("SELECT handle FROM accounts WHERE skeleton = ? OR "
                                  "handle_key = ?", (handle_skeleton(handle),
                                                     handle_key(handle))).fetchone()
@@ -59,11 +65,11 @@ class Accounts:
                 raise HandleTaken(f"the handle {handle} is taken", handle=handle)
             raise HandleTaken(f"{handle} looks too much like {alike[0]}", "alike",
                               handle=handle, like=alike[0])
-        return handle
 
     def create_account(self, handle: str, password_hash: str | None, cubes: int | None = None,
                        *, actor: str = SIGNUP_ACTOR, bot: bool = False,
-                       approved: bool = True, signup_from: str | None = None) -> Account:
+                       approved: bool = True, signup_from: str | None = None,
+                       bbs: str | None = None) -> Account:
         """Create an account with ``cubes`` (default: ``starting_cubes``) starting CUBES.
 
         The starting CUBES are journalled as reason ``signup`` by ``actor``
@@ -73,11 +79,14 @@ class Accounts:
         config seats bots). ``approved`` False: the account waits for :meth:`approve` and
         gets no CUBES until then. ``signup_from``: the address (group) an account made at
         the login prompt came from, kept with the time for :meth:`recent_signups` (the
-        sign-ups per address outlive a restart). Raises ValueError (bad handle, see
+        sign-ups per address outlive a restart). ``bbs``: the tag of the BBS whose caller
+        the account is for, ``handle`` then being ``alias@TAG`` as :func:`bbs_handle` made
+        it (:meth:`bbs_account` calls it so). Raises ValueError (bad handle, see
         :meth:`check_new_handle`, or ``cubes`` out of range), :class:`HandleTaken`, or
         ``sqlite3.Error`` if the database cannot store it (disk full: nothing is made).
         """
-        handle = validate_handle(handle)
+        if bbs is None:
+            handle = validate_handle(handle)
         cubes = self.starting_cubes if cubes is None else cubes
         if not approved:
             cubes = 0
@@ -86,13 +95,13 @@ class Accounts:
         books, w = self.books, self.books.w
         now = books.clock()
         with w.write():
-            self.check_new_handle(handle)     # inside the write lock: nobody slips in
+            self._check_unique(handle)        # inside the write lock: nobody slips in
             try:
                 account_id = w.sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "
-                    "bot, approved, skeleton) VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
+                    "bot, approved, skeleton, bbs) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
                     (handle, handle_key(handle), password_hash, now, int(bot),
-                     int(approved), handle_skeleton(handle))).lastrowid
+                     int(approved), handle_skeleton(handle), bbs)).lastrowid
             except sqlite3.IntegrityError:
                 raise HandleTaken(f"the handle {handle} is taken", handle=handle) from None
             assert account_id is not None    # an INSERT that succeeded made this row
@@ -100,7 +109,65 @@ class Accounts:
             books.move(account_id, cubes, "signup", None, "account created", actor)
             if signup_from is not None:
                 w.sql("INSERT INTO signups (address, at) VALUES (?, ?)", (signup_from, now))
-        return Account(handle, cubes, now, None, False, None, bot, approved)
+        return Account(handle, cubes, now, None, False, None, bot, approved, bbs)
+
+    def bbs_account(self, alias: str, tag: str, *, starting_cubes: int | None = None,
+                    signups_per_day: int = 50, day: float = 86400.0) -> tuple[Account, bool]:
+        """The account of the caller ``alias`` of the BBS ``tag`` (handle ``alias@TAG``,
+        :func:`bbs_handle`), made on their first visit: no password (it logs in only
+        through its BBS until its owner sets one), ``starting_cubes`` CUBES (default: the
+        ledger's), journalled as ``signup`` by ``system:bbs:TAG``. Returns ``(account,
+        made now)``. Raises :class:`~bbspoker.store.sqlite.records.InvalidHandle` (an alias
+        the handle rules refuse), :class:`HandleTaken` (one too much like another caller's
+        of the same BBS), :class:`BbsSignupsFull` when ``signups_per_day`` accounts of the
+        BBS were made within the last ``day`` seconds, or ``sqlite3.Error``."""
+        handle = bbs_handle(alias, tag)
+        account = self.find_account(handle)
+        if account is not None:
+            return account, False
+        w = self.books.w
+        with w.write():
+            made = w.sql("SELECT COUNT(*) FROM accounts WHERE bbs = ? AND created > ?",
+                         (tag, self.books.clock() - day)).fetchone()[0]
+            if made >= signups_per_day:
+                raise BbsSignupsFull(f"{tag} had {made} new accounts in the last day")
+            return self.create_account(handle, None, starting_cubes, actor=f"system:bbs:{tag}",
+                                       bbs=tag), True
+
+    def ban_bbs(self, tag: str, reason: str, actor: str) -> None:
+        """Refuse every caller of the BBS ``tag`` (any case) from now on, and end the
+        sessions of those online (``bbs ban``); ``reason`` is stored without control or
+        escape characters. Raises ValueError for a reason with nothing printable."""
+        reason = clean_text(reason).strip()
+        if not reason:
+            raise ValueError("a ban needs a reason")
+        w = self.books.w
+        with w.write():
+            w.sql("INSERT OR REPLACE INTO bbs_bans (tag_key, tag, reason, at, actor) "
+                  "VALUES (?, ?, ?, ?, ?)", (tag.lower(), tag, reason, self.books.clock(), actor))
+        self.bans_here += 1
+
+    def unban_bbs(self, tag: str) -> bool:
+        """Lift the ban of the BBS ``tag``; ``False`` if it was not banned."""
+        w = self.books.w
+        with w.write():
+            return w.sql("DELETE FROM bbs_bans WHERE tag_key = ?", (tag.lower(),)).rowcount > 0
+
+    def bbs_ban(self, tag: str) -> str | None:
+        """Why the BBS ``tag`` (any case) is banned, or ``None`` if it is not."""
+        row = self.books.w.sql("SELECT reason FROM bbs_bans WHERE tag_key = ?",
+                               (tag.lower(),)).fetchone()
+        return None if row is None else row[0]
+
+    def bbs_bans(self) -> list[tuple[str, str, float, str | None]]:
+        """Every banned BBS, by tag: ``[(tag, reason, Unix seconds, actor)]``."""
+        return [tuple(r) for r in self.books.w.sql(
+            "SELECT tag, reason, at, actor FROM bbs_bans ORDER BY tag_key")]
+
+    def bbs_callers(self) -> dict[str, int]:
+        """How many accounts each BBS's callers have: ``{tag: accounts}``."""
+        return dict(self.books.w.sql("SELECT bbs, COUNT(*) FROM accounts WHERE bbs IS NOT NULL "
+                                     "GROUP BY bbs").fetchall())
 
     def recent_signups(self, window: float) -> list[tuple[str, float]]:
         """The accounts made at the login prompt within the last ``window`` seconds, oldest
@@ -284,12 +351,15 @@ class Accounts:
         return self.books.w.data_version(), self.bans_here
 
     def banned_among(self, handles: list[str]) -> dict[str, str]:
-        """``{handle: ban reason}`` of those of ``handles`` who are banned now."""
+        """``{handle: ban reason}`` of those of ``handles`` who are banned now, their own
+        account or their BBS (``bbs ban``)."""
         if not handles:
             return {}
         keys = {handle_key(h): h for h in handles}
         rows = self.books.w.sql(
-            f"SELECT handle_key, ban_reason FROM accounts WHERE banned = 1 AND handle_key IN "
+            "SELECT a.handle_key, CASE WHEN a.banned = 1 THEN a.ban_reason ELSE b.reason END "
+            "FROM accounts a LEFT JOIN bbs_bans b ON b.tag_key = lower(a.bbs) "
+            "WHERE (a.banned = 1 OR b.tag_key IS NOT NULL) AND a.handle_key IN "
             f"({','.join('?' * len(keys))})", tuple(keys)).fetchall()
         return {keys[key]: reason or "" for key, reason in rows}
 

@@ -246,6 +246,12 @@ class Ledger:
     # accounts
     find_account = _via("accounts", Accounts.find_account)
     create_account = _via("accounts", Accounts.create_account)
+    bbs_account = _via("accounts", Accounts.bbs_account)
+    ban_bbs = _via("accounts", Accounts.ban_bbs)
+    unban_bbs = _via("accounts", Accounts.unban_bbs)
+    bbs_ban = _via("accounts", Accounts.bbs_ban)
+    bbs_bans = _via("accounts", Accounts.bbs_bans)
+    bbs_callers = _via("accounts", Accounts.bbs_callers)
     recent_signups = _via("accounts", Accounts.recent_signups)
     check_new_handle = _via("accounts", Accounts.check_new_handle)
     password_hash = _via("accounts", Accounts.password_hash)

@@ -22,7 +22,8 @@ from bbspoker.text import clean_text
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
     "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
-    "Notice", "REASONS", "reason_text", "InvalidHandle", "Publication",
+    "Notice", "REASONS", "reason_text", "InvalidHandle", "Publication", "bbs_handle",
+    "BBS_SEPARATOR", "BbsSignupsFull",
 ]
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
@@ -55,6 +56,11 @@ class HandleTaken(Exception):
     def __init__(self, message: str, code: str = "taken", **data: str) -> None:
         super().__init__(message)
         self.code, self.data = code, data
+
+
+class BbsSignupsFull(Exception):
+    """A BBS's callers have had their ``signups_per_day`` new accounts in the last 24
+    hours: no more until the oldest of them is a day old."""
 
 
 class InvalidHandle(ValueError):
@@ -149,8 +155,33 @@ def handle_skeleton(handle: str) -> str:
 _RESERVED_SKELETONS = frozenset(handle_skeleton(name) for name in RESERVED)
 
 
+#: What joins a BBS caller's alias and the BBS's tag in their handle (``alice@EN``); no
+#: handle made here contains it, so a BBS's callers never meet this server's own users.
+BBS_SEPARATOR = "@"
+_TAG_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _is_tag(tag: str) -> bool:
+    """Whether ``tag`` is a BBS tag: 2-8 ASCII letters or digits."""
+    return 2 <= len(tag) <= 8 and all(ch in _TAG_CHARS for ch in tag)
+
+
+def bbs_handle(alias: str, tag: str) -> str:
+    """The handle of the caller ``alias`` of the BBS ``tag``: ``alias@tag``. The alias
+    must pass :func:`validate_handle` as a new handle (2-16 printable characters, no
+    reserved or look-alike name, no ``@``); raises :class:`InvalidHandle` (or
+    ``ValueError`` for a tag that is not 2-8 letters or digits)."""
+    if not _is_tag(tag):
+        raise ValueError(f"a BBS tag has 2 to 8 letters or digits, got {tag!r}")
+    return f"{validate_handle(alias)}{BBS_SEPARATOR}{tag}"
+
+
 def validate_handle(handle: str, new: bool = True) -> str:
     """Check a handle typed at the login prompt or given to the CLI; return it as stored.
+
+    A handle ``alias@TAG`` names the account of a BBS's caller (:func:`bbs_handle`): it is
+    accepted to log in with (``new`` False) when ``alias`` passes the rule below and
+    ``TAG`` is 2-8 letters or digits; a new handle never contains ``@``.
 
     Rule (issue 3, issue 5): surrounding spaces are dropped; then 2-16
     printable characters (no C0/C1 controls, DEL, ESC, bidi or zero-width
@@ -161,6 +192,11 @@ def validate_handle(handle: str, new: bool = True) -> str:
     message fit to show the user (:class:`InvalidHandle`).
     """
     text = handle.strip()
+    if BBS_SEPARATOR in text:
+        alias, _, tag = text.rpartition(BBS_SEPARATOR)
+        if new or not _is_tag(tag) or BBS_SEPARATOR in alias:
+            raise InvalidHandle("at", f"a handle may not contain {BBS_SEPARATOR}")
+        return f"{validate_handle(alias, new=False)}{BBS_SEPARATOR}{tag}"
     if not 2 <= len(text) <= 16:
         raise InvalidHandle("length", "a handle has 2 to 16 characters")
     # The one allowlist for user text on screens (bbspoker.text), plus U+FFFD: what
@@ -204,7 +240,9 @@ class Account:
     (``last_seen`` is ``None`` until the first ``Ledger.touch``); ``bot``: a computer
     player's account (``users add --bot``), which plays at tables through the bots' own
     path and never logs in at the door; ``approved``: False while a new account waits for
-    the sysop (``[login] approval``)."""
+    the sysop (``[login] approval``); ``bbs``: the tag of the BBS whose caller the
+    account was made for (handle ``alias@TAG``), ``None`` for an account of this
+    server's own."""
 
     handle: str
     cubes: int
@@ -214,6 +252,7 @@ class Account:
     ban_reason: str | None
     bot: bool = False
     approved: bool = True
+    bbs: str | None = None
 
 
 @dataclass(frozen=True)
@@ -327,7 +366,7 @@ class Totals:
     stacks: int = 0
 
 
-ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot, approved"
+ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs"
 JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
                            j.balance, j.note, j.actor, j.stack_table
                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
@@ -344,9 +383,9 @@ GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, 
 
 def account_of(row: tuple) -> Account:
     """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
-    handle, cubes, created, last_seen, banned, ban_reason, bot, approved = row
+    handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs = row
     return Account(handle, cubes, created, last_seen, bool(banned), ban_reason, bool(bot),
-                   bool(approved))
+                   bool(approved), bbs)
 
 
 def game_of(row: tuple) -> GameRecord:

@@ -87,6 +87,22 @@ _PUBLISHED_COMMITMENTS: tuple[str, ...] = (
     "CREATE INDEX commitments_published ON commitments(table_id, published_at)",
 )
 
+#: 16: callers of BBSes (the RLOGIN door server, docs/bbs.md): an account made for one is
+#: marked with the tag of its system (``alias@TAG``; NULL: an account of this server's
+#: own), and the sysop's bans of whole systems (``bbspoker bbs ban TAG``), keyed by the
+#: tag in lower case.
+_BBS_SYSTEMS: tuple[str, ...] = (
+    "ALTER TABLE accounts ADD COLUMN bbs TEXT",
+    "CREATE INDEX accounts_bbs ON accounts(bbs, created) WHERE bbs IS NOT NULL",
+    """CREATE TABLE bbs_bans (
+        tag_key TEXT PRIMARY KEY,
+        tag     TEXT NOT NULL,
+        reason  TEXT NOT NULL,
+        at      REAL NOT NULL,
+        actor   TEXT
+    )""",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -220,6 +236,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _SIGNUPS,
     # 15: the next game's published commitment, above.
     _PUBLISHED_COMMITMENTS,
+    # 16: BBS callers' accounts and banned systems, above.
+    _BBS_SYSTEMS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
