@@ -53,6 +53,16 @@ def run(capsys, conf):
     return call
 
 
+def account(ledger: Ledger, handle: str, cubes: int | None = None) -> None:
+    """A person's account; ``alias@TAG``: a caller of BBS ``TAG`` (made as the RLOGIN door
+    makes it, on the first visit)."""
+    if "@" in handle:
+        alias, _, tag = handle.rpartition("@")
+        ledger.bbs_account(alias, tag, starting_cubes=cubes, signups_per_day=1000)
+    else:
+        ledger.create_account(handle, None, cubes)
+
+
 def play(ledger: Ledger, clock: list[float], days_ago: float, table: str,
          paid: dict[str, int], winner: str) -> None:
     """One finished game at ``table`` that ended ``days_ago`` days ago: each player pays
@@ -83,7 +93,7 @@ def games(db):
     clock = [time.time() - 50 * DAY]
     with Ledger(db, clock=lambda: clock[0]) as ledger:
         for handle in ("alice", "bob@EN", "carl@DE", "dora@EN"):
-            ledger.create_account(handle, None)
+            account(ledger, handle)
         ledger.create_account("robo", None, 5000, bot=True)
         play(ledger, clock, 40, "poker", {"alice": 100, "bob@EN": 400}, "alice")
         play(ledger, clock, 10, "poker", {"carl@DE": 50, "dora@EN": 250}, "carl@DE")
@@ -199,7 +209,7 @@ def test_at_most_ten_players_and_the_screen_still_fits(db, run, tmp_path):
     with Ledger(db, clock=lambda: clock[0]) as ledger:
         players = [f"p{n:02d}@BBS{n % 3}" for n in range(12)]
         for handle in players + ["house"]:
-            ledger.create_account(handle, None)
+            account(ledger, handle)
         for n, handle in enumerate(players):        # p00 wins least, p11 most
             play(ledger, clock, 0, "poker", {handle: 10, "house": 10 + n}, handle)
     code, out, _ = run("bulletin", "-o", str(tmp_path / "b.ans"))
@@ -232,7 +242,7 @@ def test_a_handle_with_no_cp437_form_is_shown_without_breaking_the_box(db, run, 
     clock = [time.time()]
     with Ledger(db, clock=lambda: clock[0]) as ledger:
         for handle in ("Ｗｉｄｅ名前@EN", "zoë", "house"):
-            ledger.create_account(handle, None)
+            account(ledger, handle)
         play(ledger, clock, 0, "poker", {"Ｗｉｄｅ名前@EN": 10, "house": 30}, "Ｗｉｄｅ名前@EN")
         play(ledger, clock, 0, "poker", {"zoë": 10, "house": 20}, "zoë")
     code, _, _ = run("bulletin", "-o", str(tmp_path / "b.ans"))
@@ -248,7 +258,7 @@ def test_numbers_of_many_digits_do_not_break_the_box(db, run, tmp_path):
     clock = [time.time()]
     with Ledger(db, clock=lambda: clock[0]) as ledger:
         for handle in ("sixteen-chars-ab", "whale"):
-            ledger.create_account(handle, None, 10**12)
+            account(ledger, handle, 10**12)
         play(ledger, clock, 0, "poker", {"sixteen-chars-ab": 10, "whale": 999_999_999_990},
              "sixteen-chars-ab")
     for fmt in ("ansi", "ascii"):

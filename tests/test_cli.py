@@ -102,8 +102,11 @@ def test_bbs_ban_unban_and_list(db, run, tmp_path):
     assert code == 1
     one_line_error(err, "BBS DEMO is not banned")
     with pytest.raises(SystemExit) as exit_:
-        main(["bbs", "ban", "[EN]", "--reason", "x"])
+        main(["bbs", "ban", "E", "--reason", "x"])           # a tag has 2-8 letters
     assert exit_.value.code == 2
+    assert run("--config", str(conf), "bbs", "ban", "[en]", "--reason", "x")[0] == 0
+    with Ledger(db) as led:                      # as its BBS sends it: brackets, any case
+        assert led.bbs_ban("EN") == "x"
 
 
 def test_users_add_from_password_file_and_with_cubes(users, run):

@@ -994,7 +994,8 @@ async def test_stats_then_the_hall_of_fame_on_the_80x24_screen_in_every_language
         add_user(server, "erin", "pw-erin")
         ledger.set_language("erin", lang)
         for handle in ("bob@EN", "carl@DE"):
-            ledger.create_account(handle, None)
+            alias, _, tag = handle.partition("@")
+            ledger.bbs_account(alias, tag)
         real_clock = ledger.books.clock
         for days_ago, table, paid, winner in (
                 (40, "poker", {"erin": 100, "bob@EN": 400}, "erin"),

@@ -447,7 +447,7 @@ async def _seated_with_time(server: Server, made: list[Any], sleeps: Sleeps, gam
     bob = await telnet_player(server, made, "bob")
     await bob.send("p")
     await bob.wait_for("Pick a table")
-    await bob.send("1" if game == "draw40" else "2")
+    await bob.send({"draw40": "1", "holdem": "2"}.get(game, "3"))
     await bob.wait_for("liz@DEMO")
     await bob.wait_for("Join the table? (y/n)")
     await bob.send("y")
@@ -517,6 +517,24 @@ async def test_a_holdem_caller_whose_time_runs_out_folds_and_is_cashed_out(tmp_p
         await wait_until(lambda: not ledger.stacks_of("liz@DEMO"))
         held = ledger.balance("liz@DEMO")
         assert 0 < held <= 1000 and ledger.verify() == []
+
+
+async def test_a_schiebe_caller_whose_time_runs_out_between_games_leaves_at_once(tmp_path):
+    """At a Schiebe-Poker table with no game running, the caller whose time is up stands up
+    at once and goes back to the BBS (nothing of theirs is in play)."""
+    sleeps = Sleeps()
+    tables = [("poker", "PoKeR"), ("texas", "Texas", "holdem", {}),
+              ("push", "Push", "schiebe", {"seats": 4})]
+    async with bbs_server(tmp_path, DEMO, sleep=sleeps, tables=tables) as (server, made):
+        liz, bob = await _seated_with_time(server, made, sleeps, "schiebe")
+        await sleeps.wake(180)
+        await liz.wait_for("Your time on your BBS ends in 2 minutes.")
+        await sleeps.wake(120)
+        await liz.wait_closed()
+        assert "Your time is up: back to your BBS. Goodbye!" in liz.text
+        await bob.wait_for("liz@DEMO")
+        await wait_until(lambda: server.app.tables.seat_of("liz@DEMO") is None)
+        assert server.app.ledger.verify() == []
 
 
 async def test_a_caller_in_the_lobby_when_the_time_runs_out_is_sent_back_at_once(tmp_path):
