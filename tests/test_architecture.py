@@ -26,6 +26,13 @@ FORBIDDEN = {
     "bbspoker.transport.session": ("bbspoker.transport.telnet", "bbspoker.transport.ssh",
                                    "bbspoker.transport.web", "bbspoker.transport.lines",
                                    "bbspoker.transport.gateway"),
+    # The drop-file door runs in the BBS's process for one caller: it reaches the server
+    # over RLOGIN only, and loads nothing of the server's.
+    "bbspoker.transport.dropfile": ("bbspoker.transport.gateway", "bbspoker.transport.session",
+                                    "bbspoker.transport.telnet", "bbspoker.transport.ssh",
+                                    "bbspoker.transport.web", "bbspoker.transport.lines",
+                                    "bbspoker.transport.rlogin", "bbspoker.door",
+                                    "bbspoker.rules", "bbspoker.bots", "bbspoker.config"),
     # Computer players act through the rules' typed actions, never through screens.
     "bbspoker.bots": ("bbspoker.door", "bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
     # A policy decides from its observation alone: it cannot reach a table or a wallet.

@@ -15,7 +15,7 @@ import pytest
 
 from bbspoker.transport.telnet import FALLBACK_KIND, DoorReader, TokenBucket, terminal_for
 from bbspoker.transport.session import clamp_size
-from tests.telnetclient import (ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient, wait_until,
+from tests.telnetclient import (DO, ECHO, IAC, NAWS, SB, SGA, TTYPE, FakeClock, TelnetClient, wait_until,
                                 running_server)
 
 
@@ -55,6 +55,38 @@ async def test_client_that_does_not_negotiate_gets_80x24_ansi(tmp_path, clients)
         assert (session.cols, session.rows, session.term.kind) == (80, 24, FALLBACK_KIND)
         await c.send("alice\r")
         await c.wait_for("Create new user alice? (y/n)")
+
+
+class BridgeClient(TelnetClient):
+    """A BBS's telnet bridge: it answers DO TTYPE and DO NAWS (and the TTYPE question)
+    and nothing else, neither yes nor no, to any other option the server asks for."""
+
+    def _option(self, cmd: int, opt: int) -> None:
+        if cmd == DO and opt in (TTYPE, NAWS):
+            super()._option(cmd, opt)
+        elif cmd == DO:
+            self.server_do.add(opt)
+
+
+async def test_a_bbs_bridge_that_answers_only_ttype_and_naws_gets_the_login_at_once(
+        tmp_path, monkeypatch):
+    """The door starts as soon as TTYPE and NAWS are answered: it does not wait for the
+    answers to ECHO, SGA, BINARY or NEW-ENVIRON that never come (here the wait for
+    a client that answers nothing at all is made 60 s long, so that a wait shows)."""
+    monkeypatch.setattr("bbspoker.transport.telnet.CONNECT_MAXWAIT", 60.0)
+    async with running_server(tmp_path) as server:
+        sock = await asyncio.open_connection("127.0.0.1", server.port)
+        c = BridgeClient(*sock, cols=100, rows=30, term="ANSI", negotiate=True,
+                         screen_cols=80, screen_rows=24)
+        c._task = asyncio.create_task(c._read_loop())
+        try:
+            await c.wait_for("Handle:", timeout=3.0)
+            session = only_session(server)
+            assert (session.cols, session.rows, session.term.kind) == (100, 30, "ansi")
+            await c.send("alice\r")
+            await c.wait_for("Create new user alice? (y/n)")
+        finally:
+            await c.close()
 
 
 async def test_keys_typed_before_the_door_starts_are_kept(tmp_path, clients):

@@ -15,6 +15,9 @@
 * ``backup FILE``: copy the database with SQLite's online backup API;
 * ``bulletin``: the hall of fame (top ten by net CUBES won) as a BBS's logon bulletin
   (CP437 ANSI with SAUCE, plain ASCII) or JSON (:mod:`bbspoker.door.halloffame`);
+* ``door DROPFILE``: the drop-file door a BBS on this machine runs for its caller: the
+  caller's terminal relayed to the server's RLOGIN port as the BBS's user
+  (:mod:`bbspoker.transport.dropfile`, docs/bbs.md);
 * ``sim``: computer players play each other with the real rules, no server, no ledger
   (:func:`bbspoker.bots.sim.simulate`), and the CUBES each policy wins per game.
 
@@ -675,6 +678,69 @@ def _replace_file(path: str, data: bytes) -> None:
         raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _door(args: argparse.Namespace, config: Config) -> int:
+    """``bbspoker door``: read the drop file, pick the BBS system, its secret and the
+    server's address, reach the caller (stdio, an inherited socket or a port to connect
+    back to) and relay them (:func:`bbspoker.transport.dropfile.run_door`)."""
+    door = importlib.import_module("bbspoker.transport.dropfile")
+    drop = door.read_drop_file(args.dropfile)
+    if args.minutes is not None:
+        drop = dataclasses.replace(drop, minutes=min(drop.minutes, args.minutes))
+    if args.bbs is not None:
+        system = next((s for s in config.bbs if s.tag.lower() == args.bbs.lower()), None)
+        tag = system.tag if system is not None else args.bbs
+    elif len(config.bbs) == 1:
+        system = config.bbs[0]
+        tag = system.tag
+    else:
+        raise CliError("which BBS is this? give --bbs TAG (the config has "
+                       f"{len(config.bbs)} [[bbs]] systems)")
+    if args.secret_file is not None:
+        try:
+            with open(args.secret_file, encoding="utf-8") as fh:
+                secret = fh.readline().strip()
+        except OSError as exc:
+            raise CliError(f"cannot read secret file {args.secret_file}: {exc.strerror}") from None
+    else:
+        secret = system.secret if system is not None else ""
+    if args.server is not None:
+        server = args.server
+    else:
+        host = config.rlogin.host
+        server = ("127.0.0.1" if host in ("", "0.0.0.0", "::") else host, config.rlogin.port)
+    socket_out = None
+    if args.connect is not None:
+        caller, socket_out = door.Caller.connect_back(*args.connect)
+    elif args.socket_fd is not None:
+        caller = door.Caller.inherited_socket(args.socket_fd)
+    elif not args.stdio and drop.comm_type == 2 and drop.handle is not None \
+            and drop.handle >= 0:
+        caller = door.Caller.inherited_socket(drop.handle)
+    else:
+        caller = door.Caller.stdio()
+    kind = args.term or (os.environ.get("TERM") if caller.tty_fd is not None else None) \
+        or "ansi-bbs"
+    try:
+        door.run_door(drop, caller, server, tag, secret, kind=kind, charset=args.charset)
+    except door.DoorError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        if socket_out is not None:
+            socket_out.close()
+    return 0
+
+
+def _address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:2513`` for IPv6) as ``(host, port)``; a usage error
+    otherwise."""
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isascii() or not port.isdigit() \
+            or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"not HOST:PORT: {clean_text(text)[:60]!r}")
+    return host, int(port)
+
+
 def _bbs_tag(text: str) -> str:
     """A ``--bbs`` tag: 2 to 8 ASCII letters or digits, as the BBS's players' handles end
     (``alias@TAG``), brackets allowed around it; a usage error otherwise."""
@@ -854,6 +920,37 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write FILE (replaced at once) instead of standard output")
 
+    p = command(commands, "door", "the drop-file door: relay a BBS's caller to the server",
+                _door)
+    p.add_argument("dropfile", metavar="DROPFILE",
+                   help="DOOR32.SYS, DOOR.SYS, DORINFOn.DEF or CHAIN.TXT (by name, any case), "
+                        "or the directory that holds it")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--stdio", action="store_true",
+                     help="the caller is on standard input and output (the default, unless "
+                          "DOOR32.SYS gives a socket handle)")
+    how.add_argument("--socket-fd", metavar="N", type=_int_at_least(0, 65535),
+                     help="the caller's telnet socket is inherited as descriptor N "
+                          "(default: DOOR32.SYS line 2 when line 1 is 2)")
+    how.add_argument("--connect", metavar="HOST:PORT", type=_address,
+                     help="connect back to the BBS's port for the caller (ENiGMA's io: socket)")
+    p.add_argument("--server", metavar="HOST:PORT", type=_address,
+                   help="the bbspoker server's RLOGIN port (default: 127.0.0.1 and "
+                        "[rlogin] port)")
+    p.add_argument("--bbs", metavar="TAG", type=_bbs_tag,
+                   help="this BBS's [[bbs]] tag (default: the config's only system)")
+    p.add_argument("--secret-file", metavar="F",
+                   help="read the system's secret from the first line of F (default: "
+                        "the [[bbs]] entry's secret)")
+    p.add_argument("--term", metavar="KIND",
+                   help="the caller's terminal type (default: $TERM on a terminal, else "
+                        "ansi-bbs)")
+    p.add_argument("--charset", choices=["cp437", "utf-8"],
+                   help="the caller's character set (default: the system's, else the "
+                        "server asks the terminal)")
+    p.add_argument("--minutes", metavar="N", type=_int_at_least(0, 24 * 60),
+                   help="at most N minutes, if the drop file gives more")
+
     p = command(commands, "sim", "computer players play each other; CUBES won per game",
                 _sim)
     p.add_argument("--game", choices=["draw40", "schiebe"], default="draw40", help="game kind")
@@ -954,3 +1051,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = "cancelled; nothing changed"
     print(f"bbspoker: error: {message}", file=sys.stderr)
     return 1
+
+
+if __name__ == "__main__":        # python -m bbspoker.cli
+    sys.exit(main())

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import telnetlib3
-from telnetlib3.telopt import IAC, SB
+from telnetlib3.telopt import DO, IAC, NAWS, SB, TTYPE
 
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import (CP437_KINDS, DECSTBM_KINDS, FALLBACK_KIND, TOO_FAST,
@@ -68,6 +68,9 @@ log = logging.getLogger("bbspoker.transport.telnet")
 CONNECT_MAXWAIT = 1.5
 #: telnetlib3 reader limit (bytes); the socket pauses past twice this much unread input.
 READER_LIMIT = 4096
+#: The options whose answers the door waits for (at most :data:`CONNECT_MAXWAIT`):
+#: the terminal type (asked, then its subnegotiation) and the window size.
+_DOOR_OPTIONS = (DO + TTYPE, SB + TTYPE, DO + NAWS)
 #: Environment variables that would make blessed drop or change our escape sequences.
 STYLING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
 def scrub_styling_environment() -> None:
@@ -319,6 +322,18 @@ class _DoorProtocol(telnetlib3.TelnetServer):
         if not self.gate.end(message, **data):
             self.door_writer.write(f"\r\n{self.gate.text(message, **data)}\r\n".encode())
             self.door_writer.close()
+
+    def check_negotiation(self, final: bool = False) -> bool:
+        """telnetlib3's question whether option negotiation is over: yes once every
+        option asked for is answered, or once the client has answered the two the door
+        needs, TTYPE (the whole cycle of terminal types) and NAWS. A BBS's telnet bridge
+        answers those two and none of the others (ECHO, SGA, BINARY, NEW-ENVIRON): the
+        door then starts at once instead of after :data:`CONNECT_MAXWAIT`."""
+        done = super().check_negotiation(final)
+        if done or not self._advanced:
+            return done
+        pending = self.door_writer.pending_option
+        return not any(pending.get(option) for option in _DOOR_OPTIONS)
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
