@@ -853,7 +853,8 @@ async def test_a_reserved_or_look_alike_handle_is_refused_before_any_password(se
 
 
 async def test_a_reader_blocks_a_senders_x_messages(server, clients):
-    """Issue 20 (9): add [B]lock of a sender for X-messages."""
+    """[B] while reading an X-message blocks its sender: their next X-message is refused
+    with a notice to them and never reaches the reader's inbox."""
     alice, bob = await alice_and_bob(server, clients)
     await send_x(alice, "bob", "buy my cubes", "X-message sent to bob.")
     await bob.send("r")
@@ -918,7 +919,9 @@ async def test_the_fair_deck_screen_shows_each_tables_next_commitment(server, cl
 
 
 async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients):
-    """Issue 20: "bbspoker lets a user set their own phrase in the lobby"."""
+    """[F] in the lobby sets the user's own client seed phrase (at most 16 characters,
+    spaces squeezed; a longer one is refused with the reason) for the next game on;
+    ``-`` goes back to a random seed each game."""
     alice = await clients(server.port)
     await alice.login("alice", "pw-alice")
     await alice.send("f")

@@ -59,10 +59,10 @@ SHUTDOWN_MESSAGE = N_("The BBS is shutting down. Goodbye!")
 #: loop's lag percentiles that often (``scripts/soak.py`` reads them); unset: no monitor.
 ENV_LAG_LOG = "BBSPOKER_LAG_LOG"
 _LAG_TICK = 0.05
-#: The collector's thresholds in ``bbspoker serve`` (issue 21). CPython's default third
+#: The collector's thresholds in ``bbspoker serve``. CPython's default third
 #: value, 10, lets a full collection run every ten middle ones once a quarter of the
 #: long-lived objects are new; with thousands of sessions (~300 tracked objects each) that
-#: was every ~30 s at 400 tables, and each stalled the event loop 0.4-0.8 s. 100 spaces the
+#: is every ~30 s at 400 tables, and each stalled the event loop 0.4-0.8 s. 100 spaces the
 #: full collections out about ten times as far (minutes); the young ones are unchanged.
 GC_THRESHOLDS = (700, 10, 100)
 
@@ -188,14 +188,14 @@ class App:
 
     async def _watch_admin(self) -> None:
         """Every ``[server] admin_poll`` s: end the sessions of users the sysop banned or
-        kicked from the command line (issue 20: a ban took effect only at the next login)."""
+        kicked from the command line, at once rather than at their next login."""
         seen: tuple[object, int] | None = None
         while True:
             await asyncio.sleep(self.config.server.admin_poll)
             try:
                 # Nothing to look for unless the ledger may hold a new ban or kick, or
-                # someone logged in since the last look (issue 21: the reads ran every
-                # second over every online handle).
+                # someone logged in since the last look (the reads would otherwise run
+                # every second over every online handle).
                 now = (self.ledger.admin_version(), self._logins)
                 if now == seen:
                     continue
@@ -416,8 +416,8 @@ def hold_server_lock(db_path: str) -> Any:
     """Take the exclusive server lock of the database at ``db_path``: an ``flock`` on
     ``<db_path>.lock`` (made with mode 0600), held by the returned open file until it is
     closed (a context manager) or the process ends, a crash included. Raises
-    :class:`ServerRunning` if another process holds it (issue 20: a second server on the
-    same database refunded the first one's running game before it failed to bind)."""
+    :class:`ServerRunning` if another process holds it (a second server on the same
+    database would refund the first one's running game before it failed to bind)."""
     path = f"{db_path}.lock"
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     handle = os.fdopen(fd, "r+")
@@ -436,7 +436,7 @@ def hold_server_lock(db_path: str) -> Any:
 async def log_loop_lag(every: float, tick: float = _LAG_TICK) -> None:
     """Log how late the event loop wakes a ``tick``-second sleep: one INFO line
     ``loop lag ms: p50 X p99 Y max Z over N samples`` every ``every`` seconds (runs until
-    cancelled). Lag is what every session waits on top of its own work (issue 5, soak)."""
+    cancelled). Lag is what every session waits on top of its own work."""
     loop = asyncio.get_running_loop()
     samples: list[float] = []
     since = loop.time()

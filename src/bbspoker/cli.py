@@ -983,7 +983,7 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     show = sys.stderr.isatty() and args.games >= 5000
     progress = (lambda done: print(f"\r  {done:,} / {args.games:,} games", end="",
                                    file=sys.stderr, flush=True)) if show else None
-    if schiebe:   # issue 17: 3 rounds, an ante of 10 so that the ranking is CUBES
+    if schiebe:   # 3 rounds, an ante of 10, so that the ranking is in CUBES
         from bbspoker.bots.schiebe import schiebe_policy, simulate_schiebe
         result = simulate_schiebe([schiebe_policy(n) for n in names], args.games,
                                   seed=args.seed, progress=progress)

@@ -40,7 +40,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: The computer players' policies at a Hold'em table (bbspoker.bots.holdem).
 HOLDEM_BOT_POLICIES = ("equity", "calling", "random")
 GAME_KINDS = ("draw40", "schiebe", "holdem")
-#: The languages the door speaks (``[i18n] default``, the lobby's [L]; issue 18).
+#: The languages the door speaks (``[i18n] default``, the lobby's [L]).
 LANGUAGES = ("en", "de", "fr")
 #: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
 #: The draw40 computer players' policies (bbspoker.bots.policies).
@@ -107,7 +107,7 @@ class ServerConfig:
 
     ``port`` 0 takes any free port (tests). ``max_connections`` caps all
     connections (every transport), ``max_sessions_per_address`` all of one address,
-    logged in or not (issue 20: one address filled the server), ``max_per_address`` those
+    logged in or not (so that one address cannot fill the server), ``max_per_address`` those
     from one address that have
     not logged in yet. ``prelogin_timeout`` (s) closes a connection that has
     not logged in; ``lobby_idle_timeout`` (s) one idle in the lobby menu.
@@ -129,14 +129,16 @@ class ServerConfig:
 
 @dataclass(frozen=True)
 class LoginConfig:
-    """``[login]``: defences against password guessing (issue 5).
+    """``[login]``: defences against password guessing.
 
     After a failed login the session waits ``failure_delay`` s. ``max_failures``
-    failures from one address or on one handle within ``failure_window`` s
-    lock that pair out for ``lockout`` s. At most ``hash_workers`` password
+    failures from one address within ``failure_window`` s lock that address out for
+    ``lockout`` s; a handle is never locked out, but after a failure the guesses on it
+    are checked one at a time, each after a wait that doubles with every recent
+    failure (see :mod:`bbspoker.door.guard`). At most ``hash_workers`` password
     hashes run at once (in threads, off the event loop).
 
-    Sign-ups (issue 20: free accounts printed CUBES): one address may create at most
+    Sign-ups (every free account brings starting CUBES): one address may create at most
     ``signups_per_address`` accounts at the login prompt within ``signup_window`` s (0:
     only the sysop creates accounts); with ``approval`` a new account can log in, and gets
     its starting CUBES, only once the sysop ran ``bbspoker users approve``.
@@ -182,22 +184,22 @@ class TableConfig:
     before it is cancelled and refunded; a seated player whose connection drops
     keeps the seat for ``reconnect_grace`` (s) and may log in again to take it
     back (0: the seat is given up at once). A person seated and not in a running game who
-    presses no key for ``seat_idle_timeout`` (s) stands up (issue 20: five idle accounts
-    held every seat for ever; 0: never).
+    presses no key for ``seat_idle_timeout`` (s) stands up (so that idle accounts cannot
+    hold every seat for ever; 0: never).
 
-    Computer players (issue 15): ``bots`` seats (at most ``seats``) are filled by bot
+    Computer players: ``bots`` seats (at most ``seats``) are filled by bot
     accounts (``users add --bot``, funded by the sysop) while fewer people than seats
     sit there; they decide with ``bot_policy`` (one of :data:`BOT_POLICIES`) and think
     ``bot_think_min``..``bot_think_max`` s before each action.
 
-    Schiebe-Poker tables (``game = "schiebe"``, issue 17; ``bots`` with ``bot_policy`` one
+    Schiebe-Poker tables (``game = "schiebe"``; ``bots`` with ``bot_policy`` one
     of :data:`SCHIEBE_BOT_POLICIES`, ``lookahead`` unless set) use ``seats`` (2-4),
     ``turn_timeout``, ``ante`` (CUBES per player, 0: no stakes; a schiebe entry that does
     not set it has 0, whatever ``[table]`` says; likewise at most 4 seats and no bots) and
     ``rounds``, the number of rounds (2-7) the host proposes; the betting keys mean
     nothing there.
 
-    Fixed-limit Texas Hold'em tables (``game = "holdem"``, issue 16) use ``seats`` (2-9;
+    Fixed-limit Texas Hold'em tables (``game = "holdem"``) use ``seats`` (2-9;
     an entry that does not set it has 9), ``small_bet`` (the bet of preflop and the flop,
     even; the big bet is twice it, the big blind equals it and the small blind is half),
     ``buy_in_min`` and ``buy_in_max`` (CUBES brought to the table; 0: 20 and 100 big
@@ -258,15 +260,15 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class InputConfig:
-    """``[input]``: limits on what one session may send (issue 5). A line longer than
+    """``[input]``: limits on what one session may send. A line longer than
     ``max_line_bytes``, or input beyond ``rate_bytes_per_second`` sustained with bursts
     of at most ``rate_burst_bytes`` (a token bucket), ends the session with a message.
-    What reaches other people's screens is limited per user (issue 20: floods): at most
+    What reaches other people's screens is limited per user (against floods): at most
     ``chat_lines`` chat lines per ``chat_window`` s and ``xmessages`` X-messages per
     ``xmessage_window`` s; more is refused with a notice to the sender only. A telnet
     subnegotiation (``IAC SB`` ... ``IAC SE``) longer than ``subnegotiation_bytes`` (the
-    option byte included) ends the connection with a message (issue 20: one that never
-    ends held server memory); the answers the server asks for are far shorter (TTYPE at
+    option byte included) ends the connection with a message (one that never
+    ends would hold server memory); the answers the server asks for are far shorter (TTYPE at
     most 40 characters, NAWS 4 bytes, NEW-ENVIRON a few variables). 64 to 1 MiB
     (telnetlib3's own cap)."""
 
@@ -285,12 +287,12 @@ class OutputConfig:
     """``[output]``: what a session's unsent output (bytes queued by the server and not yet
     taken by the client's TCP connection) may do.
 
-    Past ``congestion_bytes`` the session is *congested* (issue 20, item 5): the table
+    Past ``congestion_bytes`` the session is *congested*: the table
     screen sends no more updates and repaints once, from the table as it is then, when the
     unsent output has fallen to ``resume_bytes``. Past ``backlog_bytes`` (a hard cap far
     above; only text other than table updates can get there) the session is disconnected
-    at once, and so is one whose socket takes no byte at all for ``drain_timeout`` s
-    (issue 5). ``resume_bytes`` < ``congestion_bytes`` < ``backlog_bytes``."""
+    at once, and so is one whose socket takes no byte at all for ``drain_timeout`` s.
+    ``resume_bytes`` < ``congestion_bytes`` < ``backlog_bytes``."""
 
     drain_timeout: float = _seconds(30.0)
     backlog_bytes: int = _key(262144, 4096)
@@ -300,7 +302,7 @@ class OutputConfig:
 
 @dataclass(frozen=True)
 class BotPortConfig:
-    """``[bots]``: the port for programs (issue 15, ``docs/bot-protocol.md``): when
+    """``[bots]``: the port for programs (``docs/bot-protocol.md``): when
     ``enabled``, bot accounts with a password log in on ``host``:``port`` (0: any free
     port) and play with the line protocol ``ID;DATA``. Off by default."""
 
@@ -311,7 +313,7 @@ class BotPortConfig:
 
 @dataclass(frozen=True)
 class SshConfig:
-    """``[ssh]``: the SSH port (issue 19). When ``enabled``, players log in on
+    """``[ssh]``: the SSH port. When ``enabled``, players log in on
     ``host``:``port`` (0: any free port) with their handle as the user name and their
     password or a public key the sysop added (``users key add``); the user name ``new``
     makes an account. ``host_key``: the server's private key file, made (Ed25519, mode
@@ -326,7 +328,7 @@ class SshConfig:
 
 @dataclass(frozen=True)
 class WebConfig:
-    """``[web]``: the browser's port (issue 19). When ``enabled``, ``host``:``port`` (0:
+    """``[web]``: the browser's port. When ``enabled``, ``host``:``port`` (0:
     any free port) serves a page with a terminal (xterm.js, shipped with bbspoker) that
     connects over a WebSocket to a door session. A WebSocket message longer than
     ``max_message_bytes`` ends that connection (the page sends keys in pieces far
@@ -409,7 +411,7 @@ class BbsSystem:
 
 @dataclass(frozen=True)
 class I18nConfig:
-    """``[i18n]``: the players' languages (issue 18). ``default``: the language of the
+    """``[i18n]``: the players' languages. ``default``: the language of the
     login dialogue and of every user who has not chosen one with the lobby's [L]; one of
     :data:`LANGUAGES`. The admin CLI and the logs stay English."""
 

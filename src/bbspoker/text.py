@@ -1,7 +1,7 @@
 """The allowlist for user text that reaches another user's screen, and display widths.
 
-Issue 5 ("Hostile input"): chat lines, handles and X-messages are typed by
-other people and are drawn on everybody's 80x24 screen.  Before such text is
+Chat lines, handles and X-messages are typed by other people, who may be
+hostile, and are drawn on everybody's 80x24 screen.  Before such text is
 placed anywhere it goes through :func:`clean_text`, which keeps only
 characters that a terminal draws in a known number of cells:
 
@@ -51,7 +51,7 @@ def char_width(ch: str) -> int:
 def clean_text(s: str, max_width: int | None = None) -> str:
     """Return ``s`` with only safely drawable characters, at most ``max_width`` cells wide.
 
-    Implements the issue 5 allowlist described in the module docstring; a
+    Implements the allowlist described in the module docstring; a
     line never contains CR, LF, ESC or any other control afterwards, so it
     cannot move the cursor, change colours or reorder text.  When
     ``max_width`` is given (cells, >= 0) the text is cut at the last whole

@@ -1,3 +1,3 @@
-"""Computer players (issue 15): what they see (:mod:`~bbspoker.bots.observation`), how they
+"""Computer players: what they see (:mod:`~bbspoker.bots.observation`), how they
 decide (:mod:`~bbspoker.bots.policies`, :mod:`~bbspoker.bots.equity`) and the simulator that
 measures them (:mod:`~bbspoker.bots.sim`)."""

@@ -1,5 +1,5 @@
 """The draw40 policy that thinks: Monte Carlo equity, discards by expected strength, bets
-from pot odds (issue 15).
+from pot odds.
 
 **Equity.** The cards the player cannot see are the 40 of the deck less its own hand and
 the hands revealed at the showdown (the cards others discarded are unknown, so they

@@ -1,4 +1,4 @@
-"""Computer players for fixed-limit Texas Hold'em (issue 16).
+"""Computer players for fixed-limit Texas Hold'em.
 
 A Hold'em policy decides from a :class:`HoldemView`: its own two hole cards, the community
 cards, what it costs to stay in and whether it may bet or raise, the pot, how many others

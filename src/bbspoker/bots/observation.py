@@ -1,4 +1,4 @@
-"""What a computer player knows: exactly what its player's screen may show (issue 15).
+"""What a computer player knows: exactly what its player's screen may show.
 
 A policy decides from an :class:`Observation` and nothing else. The observation holds the
 player's own cards, the public state of the table (who still competes, the pot, the

@@ -1,4 +1,4 @@
-"""A computer player at a live table (issue 15): it watches the table through its own bus
+"""A computer player at a live table: it watches the table through its own bus
 subscription, exactly as a player's screen does, and acts through the typed action path
 (:meth:`~bbspoker.table.service.TableService.submit`), never through a screen.
 

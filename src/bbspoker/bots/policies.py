@@ -1,4 +1,4 @@
-"""Computer players' policies: ``decide(observation, rng) -> action`` (issue 15).
+"""Computer players' policies: ``decide(observation, rng) -> action``.
 
 A policy sees one :class:`~bbspoker.bots.observation.Observation` (what its player's
 screen shows) and a ``random.Random`` (the only source of its randomness, so that a run

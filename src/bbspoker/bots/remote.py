@@ -1,4 +1,4 @@
-"""The bot port's protocol (issue 15, ``docs/bot-protocol.md``): programs play at the
+"""The bot port's protocol (``docs/bot-protocol.md``): programs play at the
 tables as bot accounts, one message per line ``ID;DATA``, as the Finnish network-poker
 design's protocol ("Tietoliikenneprotokolla" in ``verkkopokeri-fi.txt``) has it, with cards
 as its numbers (:func:`~bbspoker.rules.cards.network_number`).
@@ -31,7 +31,7 @@ Program to server::
                                 at Hold'em with the CUBES to bring, default the most)
     14;                         leave the table
 
-At a fixed-limit Hold'em table (issue 16; the design's own game) the same messages mean:
+At a fixed-limit Hold'em table (the design's own game) the same messages mean:
 ``1;fold,call,raise;to_call;raise_to`` (your turn: the names of what you may do, the CUBES a
 call costs, 0 for a check, and the total a bet or raise reaches, empty if you may not),
 ``2;n;n`` your hole cards, ``3;n`` a flop card (three lines), ``4;n`` the turn, ``5;n`` the

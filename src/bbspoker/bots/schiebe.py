@@ -1,4 +1,4 @@
-"""Computer players for Schiebe-Poker (issue 17): what a bot may know, two policies and
+"""Computer players for Schiebe-Poker: what a bot may know, two policies and
 the simulator.
 
 A :class:`SchiebeObservation` holds what the player's own screen shows: their hidden and

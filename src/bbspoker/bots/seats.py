@@ -1,4 +1,4 @@
-"""Computer players filling a table's empty seats (issue 15).
+"""Computer players filling a table's empty seats.
 
 A table whose config says ``bots = N`` gets a :class:`TableBots`: it keeps up to ``N`` of
 its seats filled with bot accounts while fewer people than seats sit there. A bot is a real

@@ -1,5 +1,5 @@
 """The simulator: computer players play draw40 with the real rules, a memory wallet and no
-clock, as fast as they can (issue 15, ``bbspoker sim``).
+clock, as fast as they can (``bbspoker sim``).
 
 Each seat has a policy. Every game is played by :class:`~bbspoker.rules.draw40.game.Draw40`
 itself: the game-master's policy opens it, then the player in turn acts until the game is

@@ -1,9 +1,9 @@
 """Failed-login bookkeeping: which addresses are locked out, how long a guess on a handle
 waits, and how many accounts an address has made, on the injected clock.
 
-Issue 5 locked an address *or a handle* after ``max_failures`` failures; issue 20 found
-that anyone could then lock the owner of any handle out, again and again, and that
-parallel connections each got their own guesses. So now:
+A handle is never locked out (locking one after ``max_failures`` failures would let
+anyone lock its owner out, again and again), and guesses still being checked count, so
+that parallel connections cannot each get their own guesses. The rules:
 
 - an **address** gets ``max_failures`` wrong guesses within ``failure_window`` seconds,
   then it is locked out for ``lockout`` seconds. Guesses being checked count too: while
@@ -312,7 +312,7 @@ class BlockStore(Protocol):
 
 
 class Blocks:
-    """Who refuses X-messages from whom ([B]lock while reading them; issue 20); handles
+    """Who refuses X-messages from whom ([B]lock while reading them); handles
     compared without regard to case. With a ``store`` the blocks are read from it once and
     written through to it, so they outlive a restart; without one they last as long as
     this object."""
@@ -342,9 +342,9 @@ class Blocks:
 
 
 class FloodGuard:
-    """Per-user limits of what reaches other people's screens (issue 20: 9,000 chat lines in
-    40 s pushed the table's messages off every screen; X-messages at 31/s filled a
-    victim's inbox): ``[input] chat_lines`` per ``chat_window`` s and ``xmessages`` per
+    """Per-user limits of what reaches other people's screens (without them, 9,000 chat
+    lines in 40 s pushed the table's messages off every screen, and X-messages at 31/s
+    filled a victim's inbox): ``[input] chat_lines`` per ``chat_window`` s and ``xmessages`` per
     ``xmessage_window`` s, counted per handle across tables and connections."""
 
     def __init__(self, config: InputConfig, clock: Callable[[], float]) -> None:

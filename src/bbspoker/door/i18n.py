@@ -1,4 +1,4 @@
-"""The door's languages (issue 18): gettext catalogues per viewer, numbers per locale.
+"""The door's languages: gettext catalogues per viewer, numbers per locale.
 
 Every sentence the door shows a player is written in English at its source and wrapped
 in a call Babel's extractor knows (``t.gettext``, ``t.ngettext``, ``t.pgettext``,

@@ -2,7 +2,7 @@
 
 The server hands :class:`KeyDecoder` the text a client sent after telnet
 option processing (IAC sequences already removed, bytes already decoded).
-What comes out are the few keys the door understands (issue 3, "Keys"):
+What comes out are the few keys the door understands:
 printable characters, Enter, Backspace and Esc.  Everything else a client
 may send -- arrow and function keys, Ctrl-C, TAB, other controls -- produces
 nothing, so it can never type text or trigger a command.

@@ -227,7 +227,7 @@ async def _watch_time(session: Terminal, app: DoorContext, seconds: float,
 
 
 def describe_notice(notice: Notice, t: i18n.Translator) -> str:
-    """A notice waiting since the user's last visit, in ``t``'s language (issue 18: stored
+    """A notice waiting since the user's last visit, in ``t``'s language (it is stored
     as a code with data): a game called off and refunded (``game_cancelled``), a stack
     cashed out at a restart (``stack_cashed_out``). A notice of an older database (no
     code) or of a code this version does not know is shown in its stored English."""
@@ -317,7 +317,7 @@ async def _go_to(session: Player, app: DoorContext, code: str | None) -> None:
 
 
 async def _back_to_seat(session: Player, app: DoorContext) -> bool:
-    """Issue 14, reconnect: a player whose seat is held after a dropped connection (or who
+    """Reconnect: a player whose seat is held after a dropped connection (or who
     is still seated: the old connection is only now closing) goes straight back to it,
     with the cards and the screen as they are now. ``False`` if they had no seat."""
     entry = app.tables.held_seat(session.handle) or app.tables.seat_of(session.handle)
@@ -361,7 +361,7 @@ def _right(s: str, width: int) -> str:
 
 
 async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
-    """The lobby's table list (issue 14): number, name, game, stakes, seats taken / seats,
+    """The lobby's table list: number, name, game, stakes, seats taken / seats,
     spectators and the state (``playing``: a game runs, ``waiting``: players seated
     between games, ``empty``); pick one by its number (Enter: back): with at most 9
     tables the digit alone picks, with more it is typed and ended with Enter. Each row fits 79
@@ -456,7 +456,7 @@ async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
     session.write(f"{term.home}{term.clear}" + _("Who is online ({n}):").format(
         n=t.number(len(rows))) + "\r\n\r\n")
     for name, where in rows[:room]:
-        # Padded by terminal columns, not characters (issue 20: wide handles misaligned).
+        # Padded by terminal columns, not characters, so that wide handles line up.
         name = clean_text(name)
         session.write(f"  {fit(name, max(16, display_width(name)))}  {where}\r\n")
     if len(rows) > room:
@@ -689,7 +689,7 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
 
 
 async def _language(session: Player, app: DoorContext, idle: float) -> None:
-    """[L]: choose the door's language (issue 18) by its number, remembered for the user
+    """[L]: choose the door's language by its number, remembered for the user
     (the database) and used at once; Enter or another key keeps it."""
     term = session.term
     _ = i18n.of(session).gettext

@@ -1,6 +1,6 @@
 """Login: ``Handle:``/``Password:``, new users, lockouts, one session per handle.
 
-(issue 3 "Login and lobby", issue 5 "Logins"):
+The rules:
 
 - A session whose transport checked the password or key (SSH: ``session.authenticated``)
   skips the dialogue; the ban and the approval are checked as below.
@@ -236,8 +236,8 @@ async def _login(session: Terminal, app: DoorContext, deadline: float) -> str | 
         finally:
             turn.release()                 # a timeout or a dropped connection
         if right:
-            # Only the owner learns why the door stays shut (issue 20: the ban reason was
-            # shown to anyone who typed the handle).
+            # Only the owner learns why the door stays shut (the ban reason must not be
+            # shown to anyone who types the handle).
             if _shut_out(session, account):
                 return None
             _log_login(session, account.handle, "ok")
@@ -316,7 +316,7 @@ async def _make_account(session: Terminal, app: DoorContext, handle: str,
     if not await ask_yes_no(session, _("Create new user {h}? (y/n)").format(h=handle)):
         return None
     # One character more than allowed, so that a password too long is refused with the
-    # reason rather than cut (issue 20).
+    # reason rather than cut.
     password = await read_line(session, _("Password: "), max_chars=MAX_PASSWORD_LENGTH + 1,
                                hidden=True)
     try:

@@ -5,7 +5,7 @@ The rules and the table speak in codes (:class:`~bbspoker.rules.events.Event`,
 is the one place that turns them into the words of the message area, the refusals,
 the hand descriptions and the hand history of ``bbspoker games show``. Each viewer's
 screen calls it when it shows a line with its viewer's translator, so the same event
-reads in each viewer's language (issue 18). ``games show`` (the admin CLI) stays English.
+reads in each viewer's language. ``games show`` (the admin CLI) stays English.
 """
 
 from __future__ import annotations
@@ -341,7 +341,7 @@ _REFUSALS = {
     "spectator": N_("You are watching: take a seat to play."),
     "seat_between_games": N_("You can take a seat between games."),
     "unknown_action": N_("That is not a move of this game."),
-    # Schiebe-Poker (issue 17)
+    # Schiebe-Poker
     "vote_running": N_("The players are voting on the rounds already."),
     "too_few_players": N_("At least two players must be seated to play."),
     "rounds_range": N_("The number of rounds must be between {low} and {high}."),
@@ -499,7 +499,7 @@ def _right(text: str, most: int | None, cells: int) -> str:
     return " " * max(cells - display_width(text), 1 if most is None else 0) + text
 
 
-# ------------------------------------------------------------------ Schiebe-Poker (issue 17)
+# ------------------------------------------------------------------ Schiebe-Poker
 
 # A card of the 52 in words for the log: its suit, and the faces' names (numbers stay).
 _SUIT_WORDS = {"+": NP_("suit", "spades"), "*": NP_("suit", "hearts"),

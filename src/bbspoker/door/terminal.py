@@ -49,7 +49,7 @@ class Terminal(Protocol):
     [W]ho), ``where`` (the table's name while at one, else ``None``), ``term`` (a shared
     ``blessed.Terminal`` of the client's terminal kind, only to build escape sequences),
     ``encoding``, ``language`` (the door's language for this user: ``"en"``, ``"de"``,
-    ``"fr"``; issue 18), ``xtrn`` (the table id or game kind to go straight to after login,
+    ``"fr"``), ``xtrn`` (the table id or game kind to go straight to after login,
     a BBS's ``xtrn=``; else ``None``), ``time_left`` (the seconds the caller has from the
     start of the session, a BBS's ``time=``; ``None``: no limit), ``cols``/``rows`` (the window size), ``inbox`` (unread
     :class:`XMessage` s, oldest first), and the listener lists ``resize_listeners``
@@ -85,7 +85,7 @@ class Terminal(Protocol):
 
     @property
     def congested(self) -> bool:
-        """True while the client is far behind with its output (issue 20, item 5): a
+        """True while the client is far behind with its output: a
         screen that can repaint itself writes nothing then, and repaints from a
         ``drain_listeners`` call once the client has caught up."""
         ...

@@ -1,4 +1,4 @@
-"""Checking a recorded game against its provably fair deck (issue 20, ``bbspoker games
+"""Checking a recorded game against its provably fair deck (``bbspoker games
 verify``; the function is specified in ``docs/fairness.md``).
 
 Pure: given what a game record reveals once the game has ended (the server seed, the

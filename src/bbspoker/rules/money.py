@@ -26,8 +26,8 @@ __all__ = ["Wallet", "StackWallet", "InsufficientCubes", "UnknownAccount", "SYST
 #: Name of the account that takes pots nobody won (chapter 2, "End of game").
 SYSTEM = "*system*"
 #: The most CUBES an admin may give, take or set, or an account be created with, and the
-#: most an account may reach through them (issue 20: amounts near 2**63 overflowed
-#: SQLite's integers). Games may carry a balance a little past it; the schema refuses
+#: most an account may reach through them (amounts near 2**63 would overflow
+#: SQLite's 64-bit integers). Games may carry a balance a little past it; the schema refuses
 #: anything past a thousand times it.
 MAX_CUBES = 10**12
 

@@ -49,7 +49,7 @@ def validate_password(password: str) -> str:
     """Check a new password typed by a user or the sysop and return it unchanged.
 
     Rule: 4-128 characters, no control characters (a telnet client cannot
-    type them reliably), not only spaces (issue 20). Raises :class:`InvalidPassword` (a
+    type them reliably), not only spaces. Raises :class:`InvalidPassword` (a
     ``ValueError``) with a message fit to show the user; the message never contains the
     password.
     """
@@ -73,7 +73,7 @@ def _derive(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 
 def _nfc(password: str) -> str:
     """The password as hashed: Unicode NFC, so that ``é`` typed as one character or as
-    ``e`` and a combining accent is the same password (issue 20)."""
+    ``e`` and a combining accent is the same password."""
     return unicodedata.normalize("NFC", password)
 
 

@@ -15,7 +15,7 @@ one, and pays out and closes a game in another). Inside
 :meth:`Wallet.defer_commits` the non-durable units are checked and applied at
 once but written and committed by :meth:`Wallet.commit_pending`: the table's
 service shows a move on every screen first and commits it in the next
-event-loop turn (issue 6).
+event-loop turn, so no screen waits for the disk.
 
 Implementations: :class:`MemoryWallet` here (tests, bots), and
 ``bbspoker.store.sqlite.Ledger`` (SQLite, the real thing). All amounts are whole

@@ -1,6 +1,6 @@
 """The broadcast bus: table events to every session, a bounded queue per subscriber.
 
-This replaces the original door's shared memory and semaphores (issue 3). The
+It does what the original door's shared memory and semaphores did. The
 task that owns the table publishes; each session's screen task reads its own
 :class:`Subscription`. The rules:
 
@@ -11,7 +11,7 @@ task that owns the table publishes; each session's screen task reads its own
   subscriber that falls behind skips to the latest state.
 - A subscriber may give a ``notify`` callable: it runs once, soon after items
   arrive, to act on them without waiting for a task switch (the poker screen
-  paints from it; issue 6, latency): in the event loop's next turn (one
+  paints from it): in the event loop's next turn (one
   ``call_soon`` for all subscribers, so the items of one publisher's turn come
   in one batch), or at once when the publisher calls :meth:`Bus.flush` after
   its batch (the table does).
@@ -23,7 +23,7 @@ task that owns the table publishes; each session's screen task reads its own
   ``maxsize`` undelivered messages is marked :attr:`Subscription.overflowed`,
   stops receiving, and its ``on_overflow`` callback runs once (the bot port
   uses it to disconnect a program; a table screen subscribes anew and starts again
-  from the table's state instead, issue 20).
+  from the table's state instead).
 """
 
 from __future__ import annotations

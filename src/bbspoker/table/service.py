@@ -17,11 +17,12 @@ After every change the task publishes on the :class:`~bbspoker.table.bus.Bus`:
 The task also applies timeouts (``table.tick``) when the next deadline comes. The
 registry's balance poll (:meth:`TableService.poll_balances`, once a second for all
 tables) wakes it when a seated player's CUBES changed, so that an admin's change reaches
-their status line within two seconds (issues 4 and 21).
+their status line within two seconds.
 
-Ledger writes are made after the screens (issue 6): each step runs inside
+Ledger writes are made after the screens, so a move reaches every screen without
+waiting for the disk: each step runs inside
 :meth:`~bbspoker.store.wallet.Wallet.defer_commits`, so its CUBES moves are checked
-and applied at once (a bet the CUBES cannot cover is refused as ever) but
+and applied at once (a bet the CUBES cannot cover is still refused) but
 neither written nor committed: the ledger only takes its write lock, and
 queues the statements. The step publishes, runs the bus's ``notify``
 callbacks that paint the other screens (:meth:`Bus.flush`), resolves the
@@ -81,7 +82,7 @@ class TableMessage:
 
     event: Event
     #: The line each language makes of it (a screen's cache: made once for every screen
-    #: at the table, not once per screen; issue 21).
+    #: at the table, not once per screen).
     lines: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -145,7 +146,7 @@ class TableSnapshot:
     board: Any = None
     next_commitment: str | None = None
     #: ``seats`` by lower-case handle: :meth:`seat_of`'s index, made with the snapshot
-    #: (every screen asks for its own seat at every update; issue 21).
+    #: (every screen asks for its own seat at every update).
     by_handle: Mapping[str, SeatView] = field(default_factory=dict, compare=False, repr=False)
 
     def seat_of(self, handle: str) -> SeatView | None:
@@ -192,7 +193,7 @@ class WantSeat(act.Action):
     """The table's own action: a spectator asks for a seat ([J]). Between games with a seat
     free they sit at once; otherwise they wait in line (``TableSnapshot.waiting``) and
     get the first seat free between games: a game's end, a player leaving, or a computer
-    player standing up for them (issue 15). Refused with ``table_full`` when every seat
+    player standing up for them. Refused with ``table_full`` when every seat
     is a person's."""
 
 
@@ -385,7 +386,7 @@ class TableService:
             self._waiter.set_result(None)
 
     async def finish_for_shutdown(self, grace: float) -> None:
-        """Server shutdown (issue 4): refuse new games, let a running game finish for up
+        """Server shutdown: refuse new games, let a running game finish for up
         to ``grace`` seconds of real time, then call it off (every ante and bet refunded)."""
         self.closing = True
         stop = getattr(self.table, "stop_dealing", None)
@@ -428,8 +429,8 @@ class TableService:
 
         It sleeps on one future, which a command, a wake-up (:meth:`wake`,
         :meth:`poll_balances`) and the timer of the next deadline resolve: no
-        ``asyncio.Queue`` and no timeout context per command (issue 6, latency); and no
-        timer at all while no deadline runs (issue 21: the balance poll is the
+        ``asyncio.Queue`` and no timeout context per command (each costs latency on every
+        move); and no timer at all while no deadline runs (the balance poll is the
         registry's, one for all tables)."""
         loop = asyncio.get_running_loop()
         try:
@@ -461,7 +462,7 @@ class TableService:
         admin's grant from the CLI, a Hold'em stack cashed out at another table), or
         the table has something to do each second (a game to call off or a refund to
         write again, someone waiting for a seat, a held seat) or a deadline passed unnoticed. Most polls find
-        nothing, and cost no step, snapshot or task switch (issue 21).
+        nothing, and cost no step, snapshot or task switch.
 
         ``balances``: ``{handle: CUBES}`` as the wallet has them now for (at least) every
         seated handle, read once for all tables; ``None``: read here. ``compare=False``

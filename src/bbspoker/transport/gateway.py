@@ -1,4 +1,4 @@
-"""The one place where any transport's connection becomes the door's session (issue 19).
+"""The one place where any transport's connection becomes the door's session.
 
 Telnet (:mod:`bbspoker.transport.telnet`), SSH (:mod:`bbspoker.transport.ssh`) and the
 browser's WebSocket (:mod:`bbspoker.transport.web`) each hand their connections here:
@@ -47,7 +47,7 @@ FALLBACK_KIND = "ansi"
 #: Terminal kinds whose users expect CP437 (IBM PC) characters instead of UTF-8.
 CP437_KINDS = frozenset({"syncterm", "ansi-bbs"})
 #: Terminal kinds given a scroll region (DECSTBM, ``CSI top;bottom r``) where their terminfo
-#: entry has none (issue 21): ``ansi`` (any unknown TTYPE) and ``ansi-bbs`` describe ANSI.SYS,
+#: entry has none: ``ansi`` (any unknown TTYPE) and ``ansi-bbs`` describe ANSI.SYS,
 #: but the clients that send them (SyncTERM, NetRunner, PuTTY, netkit telnet in a terminal)
 #: all honour DECSTBM; with it the message area scrolls instead of being rewritten.
 DECSTBM_KINDS = frozenset({"ansi", "ansi-bbs", "syncterm"})
@@ -120,7 +120,7 @@ TOO_FAST = N_("Input faster than a person can type: disconnected.")
 
 
 class ConnectionLimits:
-    """The connection caps (issue 5, issue 20), shared by every transport: ``max_total``
+    """The connection caps, shared by every transport: ``max_total``
     connections at once, at most ``max_sessions`` from one address (logged in or not),
     and at most ``max_per_address`` not-yet-logged-in connections from one address."""
 
@@ -426,7 +426,7 @@ class Gate:
     def text(self, message: str, **data: Any) -> str:
         """``message`` (an English message id marked with ``N_``; ``{placeholders}``
         filled from ``data``) in the session's language, or in ``[i18n] default`` while
-        there is no session (a refusal before the door runs, the SSH banner) (issue 18)."""
+        there is no session (a refusal before the door runs, the SSH banner)."""
         t = (i18n.of(self.session) if self.session is not None
              else i18n.translator(self.host.config.i18n.default))
         return t.gettext(message).format(**data)

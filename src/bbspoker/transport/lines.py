@@ -1,7 +1,7 @@
-"""A plain TCP line transport for programs (issue 15, the bot port): one message per line,
+"""A plain TCP line transport for programs (the bot port): one message per line,
 UTF-8, ``\\n`` (or ``\\r\\n``) ends a line.
 
-It applies the limits every transport applies (issue 5): the connection caps
+It applies the limits every transport applies: the connection caps
 (:class:`~bbspoker.transport.gateway.ConnectionLimits`: total, and per address until the
 login), ``[input] max_line_bytes`` per line, the ``[input]`` rate as a token bucket, and
 ``[output] backlog_bytes`` / ``drain_timeout`` for what the program does not read. A

@@ -8,7 +8,7 @@ screen). :meth:`bbspoker.transport.gateway.Gate.serve` makes it for every transp
 - *Input* comes in the event-loop turn the bytes arrived: the reader hands
   each chunk to the session (``reader.consume``, see
   :class:`bbspoker.transport.telnet.DoorReader`), with no task to wake in between
-  (issue 6, latency). The session ends when a line passes ``[input]
+  (which would add latency). The session ends when a line passes ``[input]
   max_line_bytes`` without CR/LF, decodes with the session's encoding and
   ``errors="replace"`` (a 0xFF byte or invalid UTF-8 becomes U+FFFD, never an
   exception) and turns the text into :class:`bbspoker.door.keys.Key` objects in a
@@ -21,7 +21,7 @@ screen). :meth:`bbspoker.transport.gateway.Gate.serve` makes it for every transp
   bytes, :meth:`Session.write` hands the bytes to the socket at once, without
   waiting for the writer's turn.) No other session ever waits for it.
 
-Output that the client does not take (issue 20, item 5: a viewer who falls behind)
+Output that the client does not take (a viewer who falls behind)
 goes through three stages, all measured on :attr:`Session.unsent` (bytes queued
 here plus bytes the transport holds; the kernel's socket buffer is not counted):
 
@@ -37,7 +37,7 @@ here plus bytes the transport holds; the kernel's socket buffer is not counted):
   clock (checked about once a second while output waits; a socket that drains
   slowly is never cut off for being slow).
 
-The input rate limit (issue 5: "an input rate that cannot be a person")
+The input rate limit (it ends a connection whose input rate cannot be a person's)
 is applied on raw bytes by each transport (telnet commands included, before
 telnetlib3 parses them; SSH channel data and window changes; WebSocket messages)
 through its :class:`bbspoker.transport.gateway.Gate`; it calls :meth:`Session.end`
@@ -76,14 +76,14 @@ INBOX_SIZE = 50
 #: Real seconds between the writer's looks at a socket that does not drain (the stall rule
 #: itself, ``[output] drain_timeout``, is measured on the session's clock).
 STALL_POLL = 1.0
-#: NAWS window sizes are clamped to these bounds (issue 5); 0 means "unknown" (RFC 1073).
+#: NAWS window sizes are clamped to these bounds; 0 means "unknown" (RFC 1073).
 MIN_COLS, MAX_COLS, MIN_ROWS, MAX_ROWS = 40, 999, 8, 999
 
 
 def _cp437_c1_table() -> dict[int, str]:
     """The characters CP437 encodes as bytes 0x80-0x9F (``Ç ü é ... ¢ £ ¥ ƒ``), each mapped
     to its ASCII base letter (or ``?``): on a terminal that takes 8-bit C1 controls 0x9B
-    is CSI, so ``¢`` typed in a chat line would start an escape sequence there (issue 20)."""
+    is CSI, so ``¢`` typed in a chat line would start an escape sequence there."""
     table = {}
     for byte in range(0x80, 0xA0):
         ch = bytes([byte]).decode("cp437")
@@ -122,7 +122,7 @@ codecs.register_error(STAND_IN, _stand_in)
 
 
 def clamp_size(cols: int, rows: int, current: tuple[int, int]) -> tuple[int, int]:
-    """A NAWS report made safe: 40-999 columns, 8-999 rows (issue 5).
+    """A NAWS report made safe: 40-999 columns, 8-999 rows.
 
     A zero means "not known" (RFC 1073) and keeps the ``current`` value of
     that dimension; ``current`` is ``(cols, rows)``. Returns ``(cols, rows)``.
@@ -148,8 +148,8 @@ class Session:
     - ``term``: the shared ``blessed.Terminal`` for this client's terminal kind
       (use it only to build escape sequences; its own size is meaningless).
     - ``encoding``: how text is encoded to and decoded from this client.
-    - ``language``: the language the door speaks to this user (issue 18;
-      ``bbspoker.door.i18n``): ``[i18n] default`` until login, then the user's choice.
+    - ``language``: the language the door speaks to this user
+      (``bbspoker.door.i18n``): ``[i18n] default`` until login, then the user's choice.
     - ``cols``, ``rows``: the window size (NAWS, clamped; 80x24 until told).
     - ``counted_address``: the address the connection counts under in the per-address
       connection caps (``None``: only in the total, as a BBS's RLOGIN connection).
@@ -187,7 +187,7 @@ class Session:
         self.where: str | None = None
         self.term = term
         self.encoding = encoding
-        self.language = config.i18n.default  # the user's own once logged in (issue 18)
+        self.language = config.i18n.default  # the user's own once logged in
         self.cols, self.rows = clamp_size(cols, rows, (80, 24))
         self.counted_address: str | None = address
         self.xtrn: str | None = None
@@ -315,8 +315,8 @@ class Session:
             keys = self._keys_in.feed(self._decoder.decode(data))
             dropped = 0
             for key in keys:
-                # The last place is kept for an Enter (issue 20: a paste longer than the
-                # type-ahead lost its Enter, and with it the whole line).
+                # The last place is kept for an Enter (else a paste longer than the
+                # type-ahead loses its Enter, and with it the whole line).
                 if key.kind is not KeyKind.ENTER and self._keys.qsize() >= KEY_QUEUE - 1:
                     dropped += 1
                     continue
@@ -415,7 +415,7 @@ class Session:
         themselves check :attr:`congested` first). Text is encoded with the session's
         encoding; a character it lacks becomes its plain-letter stand-in (``À`` -> ``A``,
         ``œ`` -> ``oe``) or ``?`` (:func:`_stand_in`). If the unsent output would pass
-        ``[output] backlog_bytes`` the session is disconnected (issue 5). Output after
+        ``[output] backlog_bytes`` the session is disconnected. Output after
         the session ended is dropped.
         """
         if self._ending:
@@ -437,7 +437,7 @@ class Session:
         idle = self._writer_idle
         if idle is not None and not idle.done() and transport is not None and not held:
             # Nothing queued or waiting in the socket: hand the bytes over now rather
-            # than one event-loop turn later (issue 6, latency). If the socket does not
+            # than one event-loop turn later (less latency). If the socket does not
             # take them all, the writer task drains them.
             self._writer.write(data)
             if self._congested or (transport.get_write_buffer_size()

@@ -1,4 +1,4 @@
-"""The SSH transport (issue 19): asyncssh, password or public-key login, a PTY per session.
+"""The SSH transport: asyncssh, password or public-key login, a PTY per session.
 
 :func:`start_ssh` listens on ``[ssh] host``/``port`` and hands each connection's one
 shell session to the door through :class:`~bbspoker.transport.gateway.Gate`, like

@@ -16,7 +16,7 @@ host's door. telnetlib3 settings, chosen on purpose (see ``docs/architecture.md`
   telnet NOPs included, so it cannot enforce anything; the door's own
   pre-login and lobby idle timeouts (``[server]``) do the job.
 - ``limit=READER_LIMIT`` plus ``reader.set_transport()``: telnetlib3 never
-  pauses the socket on its own (issue 5); with the transport attached its
+  pauses the socket on its own; with the transport attached its
   reader pauses reading past ``2 * limit`` buffered bytes, so a flood during
   option negotiation costs at most a few KiB per connection. Once the session
   starts, our :class:`DoorReader` hands it every chunk as it comes (no
@@ -140,7 +140,7 @@ class DoorReader(telnetlib3.TelnetReader):
     Until :meth:`consume` is called it buffers like its base class (keys typed
     during option negotiation). After, each chunk goes to ``on_data`` inside the
     protocol's ``data_received``, so a key reaches the session in the event-loop
-    turn it arrived, with no task to wake (issue 6, latency); the end of input
+    turn it arrived, with no task to wake (which would add latency); the end of input
     goes to ``on_end``: ``None`` for EOF, the exception for a lost connection.
     """
 
@@ -189,7 +189,7 @@ class DoorWriter(telnetlib3.TelnetWriter):
     clients in character ("kludge") mode: it scans each input chunk byte by
     byte for them and calls a handler for each, which only logs. The door
     edits its own lines and takes every such byte as a key, so the scan is off:
-    telnetlib3 then only looks for IAC, with ``bytes.find`` (issue 6, latency).
+    telnetlib3 then only looks for IAC, with ``bytes.find`` (less latency per key).
 
     Between ``IAC SB`` and ``IAC SE`` telnetlib3 parses each byte in Python and
     keeps it in a deque of one-byte objects (~8.25 bytes of memory per byte),
@@ -227,8 +227,8 @@ class DoorWriter(telnetlib3.TelnetWriter):
 
     def write(self, data: bytes) -> None:
         """telnetlib3's write of in-band bytes (each IAC doubled) in one call instead of
-        four: the door writes once per screen update, to every screen at the table
-        (issue 21). Nothing after the connection closed."""
+        four: the door writes once per screen update, to every screen at the table.
+        Nothing after the connection closed."""
         transport = self._transport
         if self._connection_closed or transport is None or transport.is_closing():
             return

@@ -1,4 +1,4 @@
-"""The browser transport (issue 19): a page with a terminal, and a WebSocket to the door.
+"""The browser transport: a page with a terminal, and a WebSocket to the door.
 
 :func:`start_web` serves, with aiohttp, on ``[web] host``/``port``:
 

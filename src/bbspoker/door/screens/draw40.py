@@ -84,7 +84,7 @@ _round_label = functools.lru_cache(maxsize=256)(round_label)
 def _command_lines(t: i18n.Translator, more: tuple[str, ...]) -> tuple[str, ...]:
     """The command area's lines in ``t``'s language: :data:`ALWAYS`, then ``more`` (the
     English texts of the commands open now); made once per language and set of commands,
-    not on every paint (issue 21)."""
+    not on every paint."""
     return tuple(map(t.gettext, ALWAYS + more))
 
 
@@ -125,8 +125,9 @@ def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
 
 async def _choose(session: Terminal, keys: str, timeout: float) -> str:
     """Wait for one of ``keys`` (lower case; any case typed) and return it; ``"n"`` when no
-    key comes within ``timeout`` seconds (issue 20: the question never timed out). ``y``
-    and ``n`` in ``keys`` stand for the session's language's yes and no keys
+    key comes within ``timeout`` seconds (a caller who walks away from the question must
+    not hold the connection forever). ``y`` and ``n`` in ``keys`` stand for the session's
+    language's yes and no keys
     (:meth:`~bbspoker.door.i18n.Translator.answer`: ``j``/``n`` in German, ``o``/``n`` in
     French): typed, they are shown as such and returned as ``"y"``/``"n"``."""
     t = i18n.of(session)
@@ -297,9 +298,9 @@ class PokerScreen:
         """Play until the player leaves or is removed; always leaves the table cleanly.
 
         Keys are taken by :meth:`_on_keys` in the event-loop turn they arrive, table
-        updates painted by :meth:`_on_bus` as they come (issue 6: no task switch on the
-        way from a key to the table, nor from the table to the screens), and the clock's
-        seconds by a timer (:meth:`_set_clock`, issue 21: no task switch per tick). This
+        updates painted by :meth:`_on_bus` as they come (no task switch on the way from a
+        key to the table, nor from the table to the screens: each would add latency), and
+        the clock's seconds by a timer (:meth:`_set_clock`: no task switch per tick). This
         loop only ends the screen: it sleeps on one future that the end of the session
         or of the subscription, a removal from the table and [X] resolve (no task per
         key, no ``asyncio.wait``)."""
@@ -380,9 +381,9 @@ class PokerScreen:
         """Keep the clock's timer on this player's count-down: started, moved or stopped
         when the deadline shown changed (:meth:`_clock_deadline`), else left ticking.
         A timer calls :meth:`_tick` at each next second, in the event loop itself: no
-        task to wake and no future per second (issue 21: the screen of the player in turn
-        ticks once a second, twice per action at a table that acts every two seconds; an
-        ``asyncio.timeout`` per tick, before, cost a ``TimeoutError`` and its traceback)."""
+        task to wake and no future per second (the screen of the player in turn ticks once
+        a second, twice per action at a table that acts every two seconds; an
+        ``asyncio.timeout`` per tick would cost a ``TimeoutError`` and its traceback)."""
         deadline = self._clock_deadline()
         if deadline == self._clock_for and (deadline is None or self._clock_timer is not None):
             return
@@ -429,8 +430,8 @@ class PokerScreen:
 
     def _on_bus(self) -> None:
         """Items arrived from the table: apply them and paint now, inside the table's step
-        (its ``Bus.flush``; issue 6: no task switch between a table change and the bytes
-        on every screen). Skipped while this player's own command is in flight: the
+        (its ``Bus.flush``: no task switch between a table change and the bytes on every
+        screen). Skipped while this player's own command is in flight: the
         actor's screen is painted once, when the command returns, after everyone else's."""
         if not (self._busy or self.leaving):
             self._refresh(keys=False)
@@ -547,7 +548,7 @@ class PokerScreen:
         elif isinstance(item, TableMessage):
             to = item.event.to
             if to is None or to.lower() == self.handle.lower():
-                # Made once per language for every screen at the table (issue 21).
+                # Made once per language for every screen at the table.
                 lines = item.lines
                 line = lines.get(self.t, _UNSET)
                 if line is _UNSET:
@@ -780,8 +781,8 @@ class PokerScreen:
     @functools.lru_cache(maxsize=1024)
     def _watching_text(t: i18n.Translator, more: tuple[Opponent, ...], waits: bool,
                        may_sit: bool) -> str:
-        """:meth:`_watching_message`'s text, made once per language and state (issue 21:
-        every spectator's every paint)."""
+        """:meth:`_watching_message`'s text, made once per language and state (it is
+        needed at every spectator's every paint)."""
         _ = t.gettext
         lines = []
         for opp in more:
@@ -816,7 +817,7 @@ class PokerScreen:
     def _paint(self) -> None:
         """Send what changed on this screen. Nothing while this player's own command is in
         flight: the screen is painted when it returns (:meth:`_command_done`). Nothing
-        while the session is congested (issue 20, item 5): the screen is marked stale and
+        while the session is congested: the screen is marked stale and
         painted in full, once, when the client has caught up (:meth:`_on_drained`)."""
         if self._busy:
             return
@@ -834,10 +835,10 @@ class PokerScreen:
         """The clock's next second. Every other change to the screen is painted when it
         happens (a key, a table update, an X-message), so the screen as last painted is
         the screen now but for the clock: only the clock is brought up to date
-        (:meth:`ScreenRenderer.render_clock`), without making a view (issue 21: the
-        player in turn's screen ticks once a second, twice per action at a table that
-        acts every two seconds). Unless the last paint was skipped (a command in flight,
-        a congested session): then a whole paint, as ever."""
+        (:meth:`ScreenRenderer.render_clock`), without making a view (the player in
+        turn's screen ticks once a second, twice per action at a table that acts every
+        two seconds). Unless the last paint was skipped (a command in flight, a congested
+        session): then a whole paint."""
         if self._busy or self._stale or self.session.congested:
             self._paint()
             return

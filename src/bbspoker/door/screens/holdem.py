@@ -1,4 +1,4 @@
-"""The fixed-limit Hold'em table (issue 16) as one player or spectator sees it at 80x24,
+"""The fixed-limit Hold'em table as one player or spectator sees it at 80x24,
 in the family of the GV table: the seats with stacks and bets at the top, the board and
 your hole cards in the middle, the command area and the game information side by side,
 the message area below, the chat line last. Layout (rows 0-23)::

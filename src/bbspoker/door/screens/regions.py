@@ -84,9 +84,9 @@ class Opponent(NamedTuple):
     - ``revealed``: their cards after they revealed them at the showdown
       (drawn face up, highest at the right; takes precedence over ``competing``).
       ``None`` when not revealed.  With neither, only the handle is shown.
-    - ``away``: their connection dropped and the seat waits for them (issue 14,
-      reconnect): ``(away)`` follows the handle, which is cut to 12 cells for it.
-    - ``bot``: a computer player (issue 15): `` (bot)`` follows the handle (cut to 13).
+    - ``away``: their connection dropped and the seat waits for them to
+      reconnect: ``(away)`` follows the handle, which is cut to 12 cells for it.
+    - ``bot``: a computer player: `` (bot)`` follows the handle (cut to 13).
 
     A named tuple, so that comparing and hashing the opponents of two views (on every
     render) runs no Python code.
@@ -103,7 +103,7 @@ class Opponent(NamedTuple):
 class GameView:
     """Everything one player sees on the game screen (chapter 2); the renderer's only input.
     Read-only by convention, not frozen: one is made for every paint, and a frozen
-    dataclass takes four times as long to make (issue 21).
+    dataclass takes four times as long to make.
 
     Region (1), opponents:
       - ``opponents``: up to 4 :class:`Opponent`, in seat order, drawn on rows 2-5.
@@ -115,7 +115,7 @@ class GameView:
         ``"SHOWDOWN"`` or ``"NO GAME"`` (at most 20 cells are shown).
     Region (8), X-message counter and spectators, on the separator line:
       - ``xmsg_count``: X-messages received while at the table; 0 shows nothing.
-      - ``watchers``: spectators watching the table (issue 14), shown at the right of
+      - ``watchers``: spectators watching the table, shown at the right of
         the line as ``[2 watching]``; 0 shows nothing.
     Region (3), player's area (chapter 2.3), one of three displays:
       - ``player_message``: when set, this text (e.g. ``"You may join the next
@@ -388,8 +388,8 @@ def _message_row(encoding: str, tag: str, text: str, newest: bool) -> str:
     """One row of region (6) with its borders: ``[tag] text`` (``text`` alone for a
     :data:`CONTINUED` row), ``->`` before the newest message (cached: the same messages
     go to every screen at the table, and a message area's other nine rows come back at
-    its next message; sized for ~400 busy tables' ten rows in two forms each, issue 21:
-    at 1,024 the rows of 200 tables pushed each other out, 8 of 10 drawn again)."""
+    its next message; sized for ~400 busy tables' ten rows in two forms each: at 1,024
+    the rows of 200 tables pushed each other out, 8 of 10 drawn again)."""
     line = text if tag == CONTINUED else f"[{clean_text(tag, 16)}] {text}"
     message = _fitted(encoding, clean_text(line, _MSG_WIDTH), _MSG_WIDTH)
     return f"|{'->' if newest else '  '}{message} |"
@@ -517,8 +517,8 @@ _PROBES = ((0, 0), (HEIGHT - 1, WIDTH - 1), (9, 10), (1, 0), (0, 1))
 def _cursor_address(term: Terminal) -> Callable[[int, int], str]:
     """``term.move_yx`` as a function of (row, col) that costs a string format, not a
     parse of the terminfo capability (blessed parses it for every new pair of numbers:
-    ~130 us each, which a game start, whose cards land on new cells, used to pay several
-    times; issue 6, latency).
+    ~130 us each, which a game start, whose cards land on new cells, would pay several
+    times).
 
     The template is cut from blessed's own output for one position (its row and column
     numbers found in it, as given or one up, as ``cup`` usually counts from 1) and used
@@ -687,7 +687,7 @@ class ScreenRenderer:
     def render_clock(self, clock: str | None) -> str | None:
         """The bytes that bring only the status line's clock to ``clock`` (``"0:59"``, or
         None for none), the rest of the screen as last rendered: the clock's tick once a
-        second needs no :class:`GameView` (issue 21). ``None`` when :meth:`render` is
+        second needs no :class:`GameView`. ``None`` when :meth:`render` is
         needed instead (nothing painted yet, or a window too small)."""
         if not self._painted or self.cols < WIDTH or self.rows < HEIGHT:
             return None

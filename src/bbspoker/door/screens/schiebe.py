@@ -1,4 +1,4 @@
-"""The Schiebe-Poker table (issue 17) as one player or spectator sees it at 80x24.
+"""The Schiebe-Poker table as one player or spectator sees it at 80x24.
 
 Each player sits at their own terminal and sees only their own hidden cards (the text's
 hotseat "nächste*r Spielende*r" screen is not needed: nobody else looks at this screen).
@@ -240,8 +240,8 @@ class RowScreen(PokerScreen):
     def _paint(self) -> None:
         """Send the rows that changed; as :meth:`PokerScreen._paint`: nothing while this
         player's own command is in flight, nothing while the session is congested (the
-        screen is marked stale and drawn in full, once, when the client has caught up:
-        issue 20, item 5; the row screens wrote on until the backlog cut them off)."""
+        screen is marked stale and drawn in full, once, when the client has caught up;
+        writing on would grow the backlog until it cut the connection off)."""
         if self._busy:
             return
         if self.session.congested:

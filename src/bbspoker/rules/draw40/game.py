@@ -416,7 +416,7 @@ class Draw40(SeatedTable):
         with self.wallet.transaction(durable=False):
             # Read inside the transaction, which holds the store's write lock: every ante
             # checked here is paid below, and the ledger's look at its caches at the
-            # transaction's start serves this read too (issue 6, latency).
+            # transaction's start serves this read too (no extra latency on starting a game).
             cubes = self.wallet.balances_of(handles)
             if sum(n >= ante for n in cubes.values()) < 2:
                 raise self._too_few_antes()  # the transaction is undone

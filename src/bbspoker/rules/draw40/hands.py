@@ -2,7 +2,7 @@
 
 ``evaluate(cards)`` turns five distinct cards of the 40-card deck into a
 ``HandValue``; a higher ``HandValue`` wins the showdown. Rules, highest
-category first (chapter 3, with the decisions of issue 2):
+category first (chapter 3, with the tie-breaks it leaves open decided as below):
 
 1. Royal flush A-K-Q-J-10 suited: the higher suit wins.
 2. Straight flush (A-8-7-6-5 suited is the lowest): higher top card, then suit.

@@ -2,8 +2,8 @@
 
 The hand itself (blinds, betting order, the cap of one bet and three raises, all-ins, side
 pots, showdown, who shows and who may muck, split pots and their odd chips) is pokerkit's
-``FixedLimitTexasHoldem`` state, as issue 16 asks; this module owns what is around the
-hand, as the Finnish network-poker design (``verkkopokeri-fi.txt``) describes it:
+``FixedLimitTexasHoldem`` state, not a rules engine of our own; this module owns what is
+around the hand, as the Finnish network-poker design (``verkkopokeri-fi.txt``) describes it:
 
 - seats (2-9), buying in from the player's CUBES into a stack (within ``buy_in_min`` and
   ``buy_in_max``) and cashing the stack out on leaving, through the injected

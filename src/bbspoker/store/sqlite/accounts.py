@@ -251,8 +251,8 @@ class Accounts:
         self._update(handle, "banned = 0, ban_reason = NULL", ())
 
     def client_seeds_of(self, handles: Sequence[str]) -> dict[str, str | None]:
-        """The client seed phrases ``handles`` chose for the provably fair shuffle (issue
-        20): ``{handle in lower case: phrase, or None for a random seed each game}``;
+        """The client seed phrases ``handles`` chose for the provably fair shuffle:
+        ``{handle in lower case: phrase, or None for a random seed each game}``;
         unknown handles are left out. Read once per handle, then from memory."""
         keys = [handle_key(h) for h in handles]
         missing = [k for k in keys if k not in self._phrases]
@@ -274,7 +274,7 @@ class Accounts:
         return phrase
 
     def language_of(self, handle: str) -> str | None:
-        """The language ``handle`` chose (issue 18: ``"en"``, ``"de"``, ``"fr"``), or
+        """The language ``handle`` chose (``"en"``, ``"de"``, ``"fr"``), or
         ``None`` if they never chose one or there is no such account."""
         row = self.books.w.sql("SELECT language FROM accounts WHERE handle_key = ?",
                                (handle_key(handle),)).fetchone()
@@ -347,7 +347,7 @@ class Accounts:
         read: ``PRAGMA data_version`` (another connection committed: the admin CLI) and
         the bans and kicks made on this connection. The server's watch over the online
         users (:meth:`take_kicks`, :meth:`banned_among`) skips its reads while it stays
-        the same (issue 21: they ran every second over every online handle)."""
+        the same (they would otherwise run every second over every online handle)."""
         return self.books.w.data_version(), self.bans_here
 
     def banned_among(self, handles: list[str]) -> dict[str, str]:

@@ -67,7 +67,7 @@ class InvalidHandle(ValueError):
     """A handle :func:`validate_handle` refuses. ``code`` says why (``length``,
     ``printable``, ``width``, ``reserved``, ``blank``), ``data`` its details (``handle``);
     ``str()`` is the English (the admin CLI), the door shows ``code`` in the user's
-    language (issue 18)."""
+    language."""
 
     def __init__(self, code: str, message: str, **data: str) -> None:
         super().__init__(message)
@@ -88,12 +88,12 @@ def handle_key(handle: str) -> str:
     return unicodedata.normalize("NFKC", handle).casefold()
 
 
-#: Characters that draw nothing but are not spaces (issue 20: "bob" + U+2800 passed
+#: Characters that draw nothing but are not spaces (so that "bob" + U+2800 cannot pass
 #: for "bob"): braille blank, Hangul fillers, and the like.
 _BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u180e\u2060\u3000\u00a0\u00ad")
-#: Names a new handle may not look like (issue 20: a chat line from "SYSTEM" looked like
-#: the table's own messages): the message area's tags and staff names; and ``new``, the
-#: SSH user name that signs up (issue 19).
+#: Names a new handle may not look like (a chat line from "SYSTEM" would look like the
+#: table's own messages): the message area's tags and staff names; and ``new``, the
+#: SSH user name that signs up.
 RESERVED = ("system", "info", "sysop", "admin", "administrator", "moderator", "staff",
             "server", "bbspoker", "x-message", "nobody", "new")
 
@@ -131,7 +131,7 @@ def _ascii_classes() -> dict[str, str]:
 
 @functools.lru_cache(maxsize=4096)
 def handle_skeleton(handle: str) -> str:
-    """The form of a handle under which look-alikes collide (issue 20; after Unicode TS #39's
+    """The form of a handle under which look-alikes collide (after Unicode TS #39's
     skeletons, with the confusables data of ``confusable_homoglyphs``): NFKD, so that an
     accented letter is its base letter and its marks, then the marks (categories ``Mn``,
     ``Me``: ``É`` and ``E`` + U+0307 look like ``E``) and characters that draw nothing
@@ -183,11 +183,11 @@ def validate_handle(handle: str, new: bool = True) -> str:
     accepted to log in with (``new`` False) when ``alias`` passes the rule below and
     ``TAG`` is 2-8 letters or digits; a new handle never contains ``@``.
 
-    Rule (issue 3, issue 5): surrounding spaces are dropped; then 2-16
+    Rule: surrounding spaces are dropped; then 2-16
     printable characters (no C0/C1 controls, DEL, ESC, bidi or zero-width
     characters), at most 16 terminal columns wide (``wcwidth``), and not the
     reserved name of the :data:`~bbspoker.store.wallet.SYSTEM` account. For a ``new``
-    handle also (issue 20): no character that draws nothing but a plain space inside,
+    handle also: no character that draws nothing but a plain space inside,
     and nothing that looks like a name of :data:`RESERVED`. Raises ``ValueError`` with a
     message fit to show the user (:class:`InvalidHandle`).
     """
@@ -219,8 +219,8 @@ def validate_handle(handle: str, new: bool = True) -> str:
 
 @dataclass(frozen=True)
 class Notice:
-    """A message waiting for a user's next login (issue 18: stored as a code and data, so
-    that the door renders it in the reader's language).
+    """A message waiting for a user's next login, stored as a code and data so
+    that the door renders it in the reader's language.
 
     ``code``: ``game_cancelled`` (data ``game``, ``reason`` -- a code of :data:`REASONS`
     or an admin's words --, ``cubes`` refunded, ``table``: the table whose stack they went

@@ -22,7 +22,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 #: What the schema refuses outright: a thousand times :data:`MAX_CUBES`, far below 2**63.
 HARD_LIMIT = 1000 * MAX_CUBES
 
-# 10 (issue 19, SSH): public keys users log in with (`bbspoker users key add NAME FILE`).
+# 10 (SSH): public keys users log in with (`bbspoker users key add NAME FILE`).
 _USER_KEYS: tuple[str, ...] = (
     """CREATE TABLE user_keys (
         id          INTEGER PRIMARY KEY,
@@ -36,13 +36,13 @@ _USER_KEYS: tuple[str, ...] = (
     )""",
 )
 
-#: 11: the language a user chose with the lobby's [L] (issue 18): ``en``, ``de``, ``fr``;
+#: 11: the language a user chose with the lobby's [L]: ``en``, ``de``, ``fr``;
 #: NULL: the server's ``[i18n] default``.
 _USER_LANGUAGE: tuple[str, ...] = (
     "ALTER TABLE accounts ADD COLUMN language TEXT",
 )
 
-#: Schema 12 (issue 18): a notice is a code with its data (JSON), rendered at login in
+#: Schema 12: a notice is a code with its data (JSON), rendered at login in
 #: the reader's language; ``text`` keeps an English rendering for the admin CLI and for
 #: notices written before (``code`` NULL: shown as they are).
 _NOTICE_CODES: tuple[str, ...] = (
@@ -151,17 +151,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"""INSERT INTO accounts (handle, handle_key, cubes, created)
             VALUES ('{SYSTEM}', '{SYSTEM}', 0, unixepoch())""",
     ),
-    # 2: many tables (issue 14): each game records the table it was played at; the games
+    # 2: many tables: each game records the table it was played at; the games
     # of an older database were all played at the one table it had.
     (
         f"ALTER TABLE games ADD COLUMN table_id TEXT NOT NULL DEFAULT '{DEFAULT_TABLE}'",
         "CREATE INDEX games_table ON games(table_id, id)",
     ),
-    # 3: computer players (issue 15): an account may be a bot's.
+    # 3: computer players: an account may be a bot's.
     (
         "ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0",
     ),
-    # 4: bounded amounts (issue 20): no balance or movement may come near SQLite's 2**63,
+    # 4: bounded amounts: no balance or movement may come near SQLite's 2**63,
     # whatever writes it (triggers: SQLite cannot add a CHECK to a table in place).
     tuple(
         f"""CREATE TRIGGER {name} BEFORE {event} ON {table} WHEN {cond}
@@ -174,17 +174,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
              f"abs(NEW.amount) > {HARD_LIMIT} OR NEW.balance > {HARD_LIMIT}"),
         )
     ),
-    # 5: accounts made at the login prompt may wait for the sysop's approval (issue 20).
+    # 5: accounts made at the login prompt may wait for the sysop's approval.
     (
         "ALTER TABLE accounts ADD COLUMN approved INTEGER NOT NULL DEFAULT 1",
     ),
-    # 6: look-alike handles (issue 20): each account's skeleton (records.handle_skeleton),
+    # 6: look-alike handles: each account's skeleton (records.handle_skeleton),
     # filled in by Python when the ledger opens (migrate_skeletons).
     (
         "ALTER TABLE accounts ADD COLUMN skeleton TEXT",
         "CREATE INDEX accounts_skeleton ON accounts(skeleton)",
     ),
-    # 7: the sysop's kicks (issue 20): `users kick` leaves a row, the server ends the
+    # 7: the sysop's kicks: `users kick` leaves a row, the server ends the
     # session and deletes it.
     (
         """CREATE TABLE kicks (
@@ -195,7 +195,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             actor      TEXT
         )""",
     ),
-    # 8: the provably fair shuffle (issue 20): each game keeps the seeds of its deck (the
+    # 8: the provably fair shuffle: each game keeps the seeds of its deck (the
     # server seed is read back only once the game has ended); a player's client seed
     # phrase; X-message blocks that outlive a restart.
     (
@@ -209,7 +209,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (account_id, blocked_id)
         )""",
     ),
-    # 9: table stakes (issue 16, Hold'em): what each player holds at a table, bought in
+    # 9: table stakes (Hold'em): what each player holds at a table, bought in
     # from their balance; a journal row with stack_table moves that stack (its balance
     # column is then the stack after it) instead of the account's balance.
     (
@@ -224,11 +224,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHEN NEW.cubes > {HARD_LIMIT}
             BEGIN SELECT RAISE(ABORT, 'amount out of bounds'); END""",
     ),
-    # 10: users' SSH public keys (issue 19), above.
+    # 10: users' SSH public keys, above.
     _USER_KEYS,
-    # 11: each user's language (issue 18), below.
+    # 11: each user's language, above.
     _USER_LANGUAGE,
-    # 12: notices as codes with data (issue 18), above.
+    # 12: notices as codes with data, above.
     _NOTICE_CODES,
     # 13: skeletons without combining marks, above.
     _SKELETONS_WITHOUT_MARKS,

@@ -56,7 +56,7 @@ class _Level:
 
 def _create_private(path: str) -> None:
     """Create the database file, if missing, readable by its owner only (0600): it holds
-    password hashes. SQLite gives its -wal and -shm files the same mode (issue 20)."""
+    password hashes. SQLite gives its -wal and -shm files the same mode."""
     if path == ":memory:" or os.path.exists(path):
         return
     os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
