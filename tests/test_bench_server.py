@@ -91,7 +91,7 @@ def test_capacity_bench_steps_tables_and_writes_its_figures(tmp_path):
 
 
 def test_capacity_bench_knocks_parts_out_and_the_tables_still_play(tmp_path):
-    # --knock is the experiment behind docs/performance.md's fifth round: the server with
+    # --knock is the experiment behind docs/performance.md's knock-outs: the server with
     # its screens constant, its clocks stopped and its tables' ledger in memory must still
     # play every table (the load reads the one real screen per table), and say so.
     out_json = tmp_path / "knocked.json"
