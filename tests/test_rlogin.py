@@ -556,10 +556,10 @@ TMUX = shutil.which("tmux")
 @pytest.mark.skipif(RLOGIN is None or TMUX is None or os.geteuid() != 0,
                     reason="needs Debian's rlogin client (apt-get install rsh-redone-client), "
                            "tmux, and root (the client binds a port below 1024)")
-async def test_debian_s_rlogin_client_brings_a_caller_of_demo_to_the_table(tmp_path):
-    """``rlogin -l '[DEMO]nina' -p PORT 127.0.0.1`` in an 80x24 tmux window: the real
-    client's login, window report and terminal; nina@DEMO joins the draw40 table where a
-    telnet player sits, and leaves."""
+async def test_debian_s_rlogin_client_brings_a_caller_of_demo_to_a_game(tmp_path):
+    """``rlogin -l '[DEMO]nina' -p PORT 127.0.0.1`` in a tmux window: the real client's
+    login, window report and terminal; nina@DEMO joins the draw40 table where a telnet
+    player sits, they play a game to its end, and she leaves."""
     async with bbs_server(tmp_path, DEMO) as (server, made):
         bob = await telnet_player(server, made, "bob")
         await join(bob, "Nobody is using the poker game right now.")
@@ -593,6 +593,30 @@ async def test_debian_s_rlogin_client_brings_a_caller_of_demo_to_the_table(tmp_p
             keys("y")
             await wait_pane("[X] Exit the game")
             await bob.wait_for("nina@DEMO")
+            # A game: bob (the game-master) opens it and bets when it is his turn, nina
+            # passes when it is hers, bob shows his hand and takes the pot; both screens
+            # say so.
+            await bob.wait_for("[S] Open the game")
+            await bob.send("s")
+            await wait_pane("The game is now STARTED")
+            for _ in range(200):
+                if "wins the pot of" in bob.text:
+                    break
+                if "[P] Pass" in await asyncio.to_thread(pane):
+                    keys("p")
+                    await wait_pane("(y/n)")
+                    keys("y")
+                    await bob.wait_for("nina@DEMO has passed.")
+                elif "[R] Reveal hand" in bob.text:             # the showdown, alone
+                    await bob.send("r")
+                    await bob.wait_for_gone("[R] Reveal hand")
+                elif "[B] Place bet" in bob.text and "Enter calls" not in bob.text:
+                    await bet(bob, "5")
+                    await bob.wait_for_gone("Enter calls")
+                else:
+                    await asyncio.sleep(0.02)
+            await bob.wait_for("bob wins the pot of")
+            await wait_pane("bob wins the pot of")
             keys("x")
             keys("y")
             await wait_pane("[Q]")
