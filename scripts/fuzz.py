@@ -21,7 +21,7 @@ It prints the inputs sent (per kind), the hostile connections and how they
 ended, and what the good players did meanwhile, then checks that the table
 still serves (a chat arrives, a bet is accepted), that no session was leaked
 and that ``ledger verify`` passes; exit status 1 if anything failed.
-``tests/test_fuzz.py`` runs :func:`fuzz` once with 10,000 inputs.
+``tests/e2e/test_fuzz.py`` runs :func:`fuzz` once with 10,000 inputs.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ if str(ROOT) not in sys.path:
 
 from bbspoker.app import Server  # noqa: E402
 from bbspoker.rules import actions as act  # noqa: E402
-from tests.telnetclient import (DO, DONT, IAC, NAWS, SB, SE, TTYPE, WILL, WONT,  # noqa: E402
+from tests.support.telnetclient import (DO, DONT, IAC, NAWS, SB, SE, TTYPE, WILL, WONT,  # noqa: E402
                                 FakeClock, TelnetClient, running_server)
 
 __all__ = ["hostile_inputs", "GoodTable", "FuzzResult", "fuzz", "FUZZ_CONFIG", "GOOD_HANDLES",

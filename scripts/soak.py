@@ -50,7 +50,7 @@ if str(ROOT) not in sys.path:
 
 from bbspoker.store.sqlite import Ledger  # noqa: E402
 from bbspoker.store.passwords import hash_password  # noqa: E402
-from tests.telnetclient import IAC, NAWS, SB, TelnetClient  # noqa: E402
+from tests.support.telnetclient import IAC, NAWS, SB, TelnetClient  # noqa: E402
 
 __all__ = ["ServerProcess", "cli", "soak", "SOAK_CONFIG", "main"]
 

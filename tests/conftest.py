@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.telnetclient import TelnetClient
+from tests.support.telnetclient import TelnetClient
 
 
 @pytest.fixture

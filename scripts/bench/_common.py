@@ -1,6 +1,6 @@
 """Shared pieces of the server benchmarks ``screen.py``, ``latency.py`` and ``memory.py`` (issue 6).
 
-- :class:`BenchClient`: the tests' :class:`tests.telnetclient.TelnetClient` that
+- :class:`BenchClient`: the tests' :class:`tests.support.telnetclient.TelnetClient` that
   also stamps the arrival time of every chunk of bytes (taken in the event
   loop's socket callback, before any parsing) and feeds its pyte screen only
   when the screen is read, so 1,000 idle clients cost no screen parsing and a
@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.telnetclient import TelnetClient  # noqa: E402
+from tests.support.telnetclient import TelnetClient  # noqa: E402
 
 from bbspoker.store import passwords  # noqa: E402
 from bbspoker.store.sqlite import Ledger  # noqa: E402

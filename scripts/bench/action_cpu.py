@@ -89,7 +89,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import PASSWORD, create_accounts, print_table, scratch_dir  # noqa: E402
 # _common put the repository on the path: the tests' clock that moves only when told.
-from tests.telnetclient import FakeClock  # noqa: E402
+from tests.support.telnetclient import FakeClock  # noqa: E402
 
 from bbspoker.app import GC_THRESHOLDS, App  # noqa: E402
 from bbspoker.config import Config, TableSpec  # noqa: E402

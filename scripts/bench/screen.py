@@ -38,7 +38,7 @@ from _common import (  # noqa: E402
     Action, BenchClient, action_for, create_accounts, median, next_actor, percentile,
     press, print_table, scratch_dir, seat_players, type_prelude)
 
-from tests.telnetclient import running_server  # noqa: E402
+from tests.support.telnetclient import running_server  # noqa: E402
 
 HANDLES = ("amy", "bert", "cleo", "dirk", "eve")
 KINDS = ("start", "bet", "pass", "discard", "reveal", "chat", "tick")

@@ -39,7 +39,7 @@ DOMAIN = "bbspoker"
 
 #: The extraction keywords beyond Babel's defaults (``gettext``, ``ngettext``,
 #: ``pgettext``, ``npgettext``, ``N_`` ...): :func:`NP_` marks a text with its context.
-#: ``scripts/i18n`` and ``tests/test_i18n.py`` extract with them.
+#: ``scripts/i18n`` and ``tests/door/test_i18n.py`` extract with them.
 EXTRA_KEYWORDS = {"NP_": ((1, "c"), 2)}
 
 

@@ -1,0 +1,79 @@
+"""Hold'em computer players (issue 16): what they see, the preflop formula, that they only
+ever act legally at a real table, and the strength benchmark's quick run."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bbspoker.bots.holdem import (HoldemCalling, HoldemEquity, HoldemRandom, chen, holdem_policy,
+                                  simulate_holdem, view)
+from bbspoker.rules import actions as act
+from bbspoker.rules.holdem import Holdem, HoldemRules, Street
+from bbspoker.rules.money import SYSTEM
+from bbspoker.store.wallet import MemoryWallet
+from tests.support.paths import ROOT
+
+
+
+@pytest.mark.parametrize("hole, points", [
+    (("A+", "A*"), 20), (("K+", "K#"), 16), (("5+", "5*"), 5), (("2+", "2-"), 5),
+    (("A+", "K+"), 12), (("A+", "K*"), 10), (("J+", "10+"), 9), (("7*", "2-"), -1),
+    (("Q*", "J*"), 9), (("9#", "8#"), 8), (("A-", "5-"), 7)])
+def test_the_chen_formula_scores_the_hole_cards(hole, points):
+    assert chen(hole) == points
+
+
+def test_a_view_holds_the_players_own_cards_and_no_one_elses():
+    wallet = MemoryWallet({"a": 1000, "b": 1000, "c": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(), rng=random.Random(3))
+    for h in "abc":
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    v = view(game, game.current)
+    assert v.hole == game.hole_cards(game.current) and len(v.hole) == 2
+    assert v.opponents == 2 and v.to_call == 10 and v.raise_to == 20 and v.pot == 15
+    # No field could hold another player's hole cards: cards are the own two and the board.
+    assert {f.name for f in dataclasses.fields(v)} == {
+        "handle", "hole", "community", "street", "legal", "to_call", "raise_to", "pot",
+        "stack", "opponents", "rules"}
+    assert v.community == ()
+
+
+@pytest.mark.parametrize("policies", [
+    [HoldemRandom(), HoldemCalling(), HoldemRandom()],
+    [HoldemEquity(samples=8), HoldemRandom(), HoldemCalling(), HoldemRandom()]])
+def test_policies_act_only_legally_and_cubes_are_conserved(policies):
+    result = simulate_holdem(policies, 60, seed=5)
+    assert result.illegal == 0 and result.conserved and result.hands == 60
+    assert sum(s.total for s in result.seats) == 0
+
+
+def test_equity_folds_rubbish_to_a_raise_and_raises_aces():
+    rules = HoldemRules()
+    base = dict(handle="x", community=(), street=Street.PREFLOP,
+                legal=(act.Pass, act.CheckCall, act.BetRaise, act.SitOut), to_call=20,
+                raise_to=30, pot=35, stack=990, opponents=2, rules=rules)
+    from bbspoker.bots.holdem import HoldemView
+    eq = HoldemEquity(samples=8)
+    assert type(eq.decide(HoldemView(hole=("7*", "2-"), **base), random.Random(1))) is act.Pass
+    assert type(eq.decide(HoldemView(hole=("A+", "A*"), **base), random.Random(1))) is act.BetRaise
+    assert holdem_policy("calling").name == "calling"
+    with pytest.raises(ValueError, match="known: random, calling, equity"):
+        holdem_policy("shark")
+
+
+def test_the_strength_benchmark_runs_in_its_quick_mode():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "holdem_bots.py"),
+                           "--quick"], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Hold'em heads-up, 10/20, 40 hands a pair")
+    assert [line.split()[:3] for line in lines[1:]] == [["equity", "vs", "calling"],
+                                                       ["equity", "vs", "random"]]
+    assert all("illegal 0" in line and "conserved True" in line for line in lines[1:])

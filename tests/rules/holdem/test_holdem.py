@@ -1,0 +1,662 @@
+"""Fixed-limit Texas Hold'em (issue 16) as the Finnish design ``verkkopokeri-fi.txt``
+specifies it: its worked examples move for move, heads-up, the split pots of its hand
+section, buy-in and cash-out, timeouts, and hands played to the end with CUBES conserved."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bbspoker.rules import actions as act
+from bbspoker.rules.cards import STANDARD52, from_standard
+from bbspoker.rules.events import RuleError
+from bbspoker.rules.holdem import Holdem, HoldemRules, Street
+from bbspoker.rules.money import SYSTEM
+from bbspoker.store.wallet import MemoryWallet
+from tests.support.paths import ROOT
+
+FOLD, CALL, RAISE = act.Pass(), act.CheckCall(), act.BetRaise()
+
+
+def stacked(holes: list[str], board: str = "") -> list[str]:
+    """A deck, top card first, that deals ``holes`` (one "AsKd" string per player in
+    dealing order: the seat after the button first) and then ``board`` (standard notation,
+    e.g. "5s5dJcJhQs"), a burn card before the flop, the turn and the river; the other
+    cards follow in any order."""
+    split = lambda text: [text[i:i + 2] for i in range(0, len(text), 2)]  # noqa: E731
+    first = [split(h)[0] for h in holes] + [split(h)[1] for h in holes]
+    board_cards = split(board)
+    used = set(first) | set(board_cards)
+    rest = [c for c in STANDARD52.standard_cards() if c not in used]
+    burns, rest = rest[:3], rest[3:]
+    order = first
+    if board_cards:
+        order += [burns[0], *board_cards[:3], burns[1], *board_cards[3:4], burns[2],
+                  *board_cards[4:5]]
+    else:
+        rest = burns + rest
+    return [from_standard(c) for c in order + rest]
+
+
+def table(n: int, *, deck: list[str] | None = None, cubes: int = 1000,
+          stacks: list[int] | None = None, **rules) -> tuple:
+    """(game, wallet): ``n`` players p1..pn with ``cubes`` each, seated in that order at a
+    10/20 table with a stack of ``cubes`` (or ``stacks[i]``); the first hand is dealt
+    (button p1)."""
+    handles = [f"p{i + 1}" for i in range(n)]
+    wallet = MemoryWallet({h: cubes for h in handles} | {SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(**{"buy_in_max": cubes, **rules}), rng=random.Random(n),
+                  deck=None if deck is None else (lambda seal, gid: list(deck)))
+    for i, h in enumerate(handles):
+        game.apply(h, act.Sit(buy_in=stacks[i] if stacks else None), 0.0)
+    game.tick(game.deadline())
+    return game, wallet
+
+
+def play(game: Holdem, *moves: tuple[str, act.Action]) -> list:
+    """Apply ``(handle, action)`` in order, each checked to be in turn; all the events."""
+    events = []
+    for handle, action in moves:
+        assert game.current == handle, f"{game.current} in turn, not {handle}"
+        events += game.apply(handle, action, 1.0)
+    return events
+
+
+def bets(game: Holdem) -> dict[str, int]:
+    return {s.handle: s.bet for s in game.seats()}
+
+
+def test_the_nine_player_preflop_example_ends_capped_at_forty():
+    """Rules section, preflop: 10/20, nine players. UTG raises to 20, seats 4-6 fold,
+    seat 7 re-raises to 30, seat 8 calls 30, the button folds, the small blind calls (25
+    more), the big blind re-raises to 40: capped, and the turn goes back to UTG, who may
+    only fold or call."""
+    game, _ = table(9)
+    # Button p1, small blind p2 (5), big blind p3 (10), UTG p4 = "seat 3" of the text.
+    assert game.button == "p1" and bets(game)["p2"] == 5 and bets(game)["p3"] == 10
+    assert game.current == "p4" and game.to_call("p4") == 10 and game.raise_to("p4") == 20
+    play(game, ("p4", RAISE), ("p5", FOLD), ("p6", FOLD), ("p7", FOLD), ("p8", RAISE),
+         ("p9", CALL), ("p1", FOLD), ("p2", CALL))
+    assert bets(game) == {"p1": 0, "p2": 30, "p3": 10, "p4": 20, "p5": 0, "p6": 0, "p7": 0,
+                          "p8": 30, "p9": 30}
+    assert game.raise_to("p3") == 40
+    play(game, ("p3", RAISE))
+    assert game.current == "p4" and game.to_call("p4") == 20
+    assert act.BetRaise not in game.legal_actions("p4", 1.0)        # one bet, three raises
+    with pytest.raises(RuleError) as err:
+        game.apply("p4", RAISE, 1.0)
+    assert err.value.code == "capped"
+    play(game, ("p4", CALL), ("p8", CALL), ("p9", CALL), ("p2", CALL))
+    assert game.street is Street.FLOP and len(game.community) == 3
+    assert game.pot_total == 5 * 40
+
+
+def test_the_flop_example_small_blind_may_check_raise():
+    """Flop: the small blind, the big blind and the dealer are left. The small blind
+    checks, the big blind bets 10 (one small bet), the dealer calls; the small blind may
+    now raise to 20, call or fold."""
+    game, _ = table(3)      # button p1, small blind p2, big blind p3
+    play(game, ("p1", CALL), ("p2", CALL), ("p3", CALL))
+    assert game.street is Street.FLOP and game.current == "p2"   # the small blind first
+    assert game.legal_actions("p2", 1.0)[:2] == (act.CheckCall, act.BetRaise)  # no fold
+    play(game, ("p2", CALL), ("p3", RAISE), ("p1", CALL))
+    assert bets(game) == {"p1": 10, "p2": 0, "p3": 10} and game.current == "p2"
+    assert game.to_call("p2") == 10 and game.raise_to("p2") == 20
+    play(game, ("p2", RAISE), ("p3", CALL), ("p1", CALL))
+    assert game.street is Street.TURN
+
+
+def test_the_turn_and_river_examples_in_big_bets_and_the_loser_may_muck():
+    """Turn: only the big blind and the dealer are left; the big blind bets 20 (one big
+    bet), the dealer raises to 40, the big blind calls. River: the big blind checks, the
+    dealer bets 20, the big blind calls; the dealer's hand is shown automatically and the
+    big blind, who only called and loses, need not show."""
+    # Dealing order p2 (small blind), p3 (big blind), p1 (button).
+    game, wallet = table(3, deck=stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h"))
+    play(game, ("p1", CALL), ("p2", FOLD), ("p3", CALL))
+    assert game.current == "p3"            # after the flop the big blind speaks first
+    play(game, ("p3", CALL), ("p1", CALL))
+    assert game.street is Street.TURN
+    play(game, ("p3", RAISE), ("p1", RAISE), ("p3", CALL))
+    assert game.street is Street.RIVER and bets(game) == {"p1": 0, "p2": 0, "p3": 0}
+    events = play(game, ("p3", CALL), ("p1", RAISE), ("p3", CALL))
+    assert game.street is Street.IDLE
+    kinds = [(e.kind, e.handle) for e in events if e.kind in ("show", "muck", "won")]
+    assert ("show", "p1") in kinds and ("muck", "p3") in kinds and ("won", "p1") in kinds
+    pot = 5 + 10 + 10 + 40 * 2 + 20 * 2
+    assert game.payouts() == {"p1": pot}
+    assert game.stack("p1") == 1000 - 70 + pot and game.stack("p3") == 1000 - 70
+    assert wallet.total() == 3000
+
+
+def test_heads_up_the_button_posts_the_small_blind_and_speaks_first_preflop():
+    """Heads-up: the button posts the small blind and acts first preflop; after the flop
+    the big blind speaks first; the button moves each hand."""
+    game, _ = table(2)
+    button = game.button
+    other = "p2" if button == "p1" else "p1"
+    assert bets(game) == {button: 5, other: 10}
+    assert game.current == button
+    play(game, (button, CALL), (other, CALL))
+    assert game.street is Street.FLOP and game.current == other
+    play(game, (other, RAISE), (button, FOLD))
+    game.tick(game.deadline())                   # the next hand, 5 s later
+    assert game.button == other and game.current == other and bets(game)[other] == 5
+
+
+@pytest.mark.parametrize("first, second, result", [
+    ("AsKh", "Ad4c", "split"),      # both play 5 5 J J A
+    ("3s3h", "4d4c", "split"),      # the board plays: 5 5 J J Q
+    ("AcKs", "6s6h", "second"),     # J J 6 6 Q beats J J 5 5 A
+    ("Ah5h", "AdJs", "second"),     # J J J 5 5 beats 5 5 5 J J
+])
+def test_the_hand_sections_split_pot_examples(first, second, result):
+    """Board 5 5 J J Q (the text's): AK and A4 split, 33 and 44 split (the board plays),
+    66 beats AK, AJ beats A5."""
+    game, wallet = table(2, deck=stacked([first, second], "5s5dJcJhQs"))
+    # Heads-up: dealing starts with the big blind (player 0, p2), the button p1 second.
+    big, button = "p2", "p1"
+    play(game, (button, CALL), (big, CALL))
+    for _ in range(3):
+        play(game, (big, CALL), (button, CALL))
+    assert game.street is Street.IDLE
+    got = game.payouts()
+    if result == "split":
+        assert got == {big: 10, button: 10}
+    else:
+        assert got == {button: 20}
+    assert wallet.total() == 2000
+
+
+def test_a_short_all_in_makes_a_side_pot():
+    """Table stakes: a player who cannot match is all-in for what they have; the others
+    play on for a side pot that the all-in player cannot win."""
+    # Dealing order p2 (small blind), p3 (big blind), p1 (button).
+    game, wallet = table(3, deck=stacked(["AsAd", "KsKd", "2c7d"], "Ah9c4d3s8h"),
+                         stacks=[400, 25, 400], buy_in_min=20)
+    play(game, ("p1", RAISE), ("p2", CALL), ("p3", CALL))
+    assert game.stack("p2") == 5
+    play(game, ("p2", CALL), ("p3", RAISE), ("p1", CALL), ("p2", CALL))
+    seats = {s.handle: s for s in game.seats()}
+    assert seats["p2"].all_in and seats["p2"].stack == 0
+    assert game.street is Street.TURN and sorted(game.pots) == [10, 75]
+    play(game, ("p3", CALL), ("p1", CALL), ("p3", CALL), ("p1", CALL))
+    assert game.payouts() == {"p2": 75, "p3": 10}     # aces take the main pot only
+    assert (game.stack("p2"), game.stack("p3"), game.stack("p1")) == (75, 380, 370)
+    assert wallet.total() == 3 * 1000      # every player came with 1,000 CUBES
+
+
+def test_buy_in_is_bounded_and_moves_cubes_to_the_stack_and_back():
+    wallet = MemoryWallet({"ann": 5000, "bob": 150, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(), rng=random.Random(1))
+    with pytest.raises(RuleError) as err:
+        game.apply("ann", act.Sit(buy_in=5000), 0.0)
+    assert err.value.code == "buy_in_range" and err.value.params == {"low": 200, "high": 1000}
+    with pytest.raises(RuleError) as err:
+        game.apply("bob", act.Sit(), 0.0)
+    assert err.value.code == "buy_in_short" and wallet.balance("bob") == 150
+    game.apply("ann", act.Sit(buy_in=300), 0.0)
+    assert wallet.balance("ann") == 4700 and game.stack("ann") == 300
+    events = game.apply("ann", act.Leave(), 0.0)
+    assert events[-1].data["cash_out"] == 300 and wallet.balance("ann") == 5000
+
+
+def test_a_turn_that_times_out_folds_or_checks_when_checking_is_free():
+    game, _ = table(3)
+    due = game.deadline()
+    assert due == 5.0 + 60.0
+    events = game.tick(due)
+    assert [(e.kind, e.handle, e.data.get("timeout")) for e in events][0] == ("fold", "p1", True)
+    play(game, ("p2", CALL))
+    events = game.tick(game.deadline())           # the big blind may check: it checks
+    assert ("check", "p3") in [(e.kind, e.handle) for e in events]
+    assert game.street is Street.FLOP
+
+
+def test_a_player_who_waited_alone_gets_a_whole_turn_when_the_second_one_sits():
+    """The first hand is dealt ``between_hands`` after the second player sits, whatever
+    time the first one spent alone: its first turn has the whole ``turn_timeout`` (a
+    deal time set when the first sat used to be kept: the first turn's clock then showed
+    what was left of it, and after a minute alone the first player to act was folded by
+    the clock at once)."""
+    wallet = MemoryWallet({"alice": 1000, "bob": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(buy_in_max=1000), rng=random.Random(1))
+    game.apply("alice", act.Sit(), 0.0)
+    assert game.deadline() is None                 # alone: no hand is coming
+    game.apply("bob", act.Sit(), 300.0)            # five minutes later
+    assert game.deadline() == 305.0
+    events = game.tick(305.0)
+    assert "timeout" not in str([e.data for e in events])
+    assert game.current is not None and game.deadline() == 305.0 + 60.0
+    assert game.tick(364.0) == []                  # nobody timed out before the minute
+
+
+def test_random_hands_conserve_cubes_and_end_with_pokerkits_stacks():
+    rng = random.Random(5)
+    game, wallet = table(4, cubes=300, buy_in_min=20)
+    for _ in range(200):
+        while game.street is not Street.IDLE:
+            h = game.current
+            choice = rng.choice(game.legal_actions(h, 1.0)[:-1])
+            game.apply(h, choice(), 1.0)
+        assert wallet.total() == 1200
+        assert sum(s.stack for s in game.seats()) + sum(wallet.balances.values()) == 1200
+        if game.deadline() is None:
+            break
+        game.tick(game.deadline())
+
+
+def test_a_hand_in_phh_replays_in_pokerkit_to_the_same_stacks():
+    from pokerkit import HandHistory
+    game, wallet = table(3, deck=stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h"))
+    play(game, ("p1", RAISE), ("p2", CALL), ("p3", CALL), ("p2", CALL), ("p3", RAISE),
+         ("p1", RAISE), ("p2", FOLD), ("p3", CALL))
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    record = wallet.games[1]["history"]
+    hh = HandHistory.loads(record["phh"])
+    assert hh.players == ["p2", "p3", "p1"] and hh.hand == 1
+    assert "d dh p3 AsAd" in hh.actions and "d db Ah" + "Kd4c" in hh.actions
+    for state in hh:
+        pass
+    assert dict(zip(hh.players, state.stacks)) == record["stacks"] == {
+        h: game.stack(h) for h in ("p1", "p2", "p3")}
+
+
+def test_the_crosscheck_against_pokerkit_alone_short_run():
+    """scripts/holdem_crosscheck.py (issue 16's >= 10,000 hands) in a short run: random
+    hands through the table, its seating and buy-ins on a real ledger, each replayed from
+    its PHH in pokerkit alone to the same stacks; the ledger verifies clean."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = ROOT / "scripts" / "holdem_crosscheck.py"
+    done = subprocess.run([sys.executable, str(script), "--hands", "300", "--seed", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("300 hands, ") and "ledger verify clean" in done.stdout
+
+
+def test_a_hands_record_verifies_against_its_fair_deck_and_a_changed_card_is_found():
+    """Issue 20 for Hold'em: the hole cards (dealt one at a time round the table, twice),
+    the burns and the board are the published deck's, as games verify checks."""
+    from bbspoker.rules.audit import verify_deal
+    game, wallet = table(4)
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    entry = wallet.games[1]
+    seal, ops = entry["seal"], entry["history"]["operations"]
+    verdict = verify_deal("holdem", 1, seal.server_seed, seal.commitment, seal.client_seeds, ops)
+    assert verdict.ok and verdict.checked >= 4 * 2 + 3 + 5
+    board = next(op for op in ops if op["op"] == "board" and op["street"] == "turn")
+    changed = [dict(op, cards="2+") if op is board else op for op in ops]
+    bad = verify_deal("holdem", 1, seal.server_seed, seal.commitment, seal.client_seeds, changed)
+    assert not bad.ok and bad.mismatches[0].what == "draw"
+
+
+def test_games_show_phh_prints_a_hand_that_pokerkit_replays_to_the_same_stacks(
+        tmp_path, monkeypatch, capsys):
+    """Issue 16: `bbspoker games show N --phh` prints a hand in PHH; parsed back with
+    pokerkit and replayed, it ends with the stacks the ledger holds."""
+    from pokerkit import HandHistory
+
+    from bbspoker.cli import main
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    ledger = Ledger(tmp_path / "phh.db")
+    for h in ("ann", "bob", "cy"):
+        ledger.create_account(h, None, 1000)
+    game = Holdem(TableWallet(ledger, "hold"), HoldemRules(), rng=random.Random(4))
+    for h, buy_in in (("ann", 300), ("bob", 500), ("cy", 1000)):
+        game.apply(h, act.Sit(buy_in=buy_in), 0.0)
+    game.tick(game.deadline())
+    gid = game.game_id
+    rng = random.Random(2)
+    while game.street is not Street.IDLE:
+        h = game.current
+        game.apply(h, rng.choice(game.legal_actions(h, 1.0)[:-1])(), 1.0)
+    ledger.commit_pending()
+    monkeypatch.setenv("BBSPOKER_DB", str(tmp_path / "phh.db"))
+    assert main(["games", "show", str(gid), "--phh"]) == 0
+    hh = HandHistory.loads(capsys.readouterr().out)
+    for state in hh:
+        pass
+    assert hh.starting_stacks == [{"ann": 300, "bob": 500, "cy": 1000}[p] for p in hh.players]
+    assert dict(zip(hh.players, state.stacks)) == {h: ledger.stack(h, table="hold")
+                                                   for h in hh.players}
+    assert main(["games", "show", str(gid)]) == 0
+    assert "commitment:" in capsys.readouterr().out
+    # Per-user results count Hold'em hands too (the blinds are what was paid in).
+    ops = ledger.game(gid).history["operations"]
+    paid = {op["handle"] for op in ops if op["op"] in ("blind", "call", "bet", "raise")}
+    assert paid
+    for h in ("ann", "bob", "cy"):
+        played = {st.table: st.played for st in ledger.stats(h)}.get("hold", 0)
+        assert played == (1 if h in paid else 0)
+    ledger.close()
+
+
+def test_a_crash_mid_hand_gives_the_bets_back_to_the_stacks_and_cashes_them_out(tmp_path):
+    """Issue 16: a crash mid-hand refunds the hand's blinds and bets as for draw40; the
+    tables start empty after a restart, so every stack goes back to its owner's CUBES."""
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    ledger = Ledger(tmp_path / "crash.db")
+    for h in ("ann", "bob"):
+        ledger.create_account(h, None, 1000)
+    game = Holdem(TableWallet(ledger, "hold"), HoldemRules(), rng=random.Random(9))
+    game.apply("ann", act.Sit(buy_in=400), 0.0)
+    game.apply("bob", act.Sit(buy_in=600), 0.0)
+    game.tick(game.deadline())
+    gid = game.game_id
+    game.apply(game.current, RAISE, 1.0)
+    ledger.commit_pending()
+    assert ledger.balance("ann") == 600 and ledger.stack("ann", table="hold") < 400
+    ledger.close()                                   # the process dies mid-hand
+    ledger = Ledger(tmp_path / "crash.db")
+    assert ledger.recover_unfinished_games(2.0) == [gid]
+    assert (ledger.balance("ann"), ledger.balance("bob")) == (1000, 1000)
+    assert ledger.stack("ann", table="hold") == ledger.stack("bob", table="hold") == 0
+    assert ledger.verify() == [] and ledger.totals().stacks == 0
+    notes = ledger.notices("ann")
+    assert any("went back to your stack at table hold" in n.text for n in notes)
+    assert any("Your stack of 400 CUBES at table hold was cashed out" in n.text for n in notes)
+    assert ledger.game(gid).server_seed is not None
+    ledger.close()
+
+
+def test_a_table_that_stops_dealing_lets_the_hand_finish_and_deals_no_more():
+    """Server shutdown: the hand in play may finish, no new one is dealt (hands come by
+    the clock, not by a game-master whose start the shutting-down table refuses)."""
+    game, _ = table(2)
+    game.stop_dealing()
+    assert game.game_id == 1 and game.deadline() is not None      # the turn clock runs on
+    while game.street is not Street.IDLE:
+        play(game, (game.current, FOLD if act.Pass in game.legal_actions(game.current, 1.0)
+                    else CALL))
+    assert game.deadline() is None and game.tick(10_000.0) == [] and game.game_id is None
+
+
+# ------------------------------------------------------- found by review (issue 16)
+
+
+def test_folding_when_checking_is_free_is_refused_and_a_leaver_checks():
+    """With a short stack all-in, two players who 'fold' a free check would leave a side
+    pot nobody can win (pokerkit then cannot end the hand, and the table froze)."""
+    game, wallet = table(3, stacks=[200, 200, 15], buy_in_min=10)
+    # Dealing order p2 (SB), p3 (BB, 15: all-in for 15 when raised), p1 (button).
+    play(game, ("p1", RAISE), ("p2", CALL), ("p3", CALL))
+    assert game.street is Street.FLOP and game.stack("p3") == 0
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", FOLD, 1.0)
+    assert err.value.code == "check_free"
+    events = game.apply("p2", act.Leave(), 1.0)              # in turn, free: a check
+    assert ("check", "p2") in [(e.kind, e.handle) for e in events]
+    game.apply("p1", act.Leave(), 1.0)                       # out of turn: checks in turn
+    for _ in range(10):
+        if game.street is Street.IDLE:
+            break
+        if game.current:
+            game.apply(game.current, CALL, 1.0)
+    assert game.street is Street.IDLE and game.handles == ["p3"]
+    assert wallet.total() == 3 * 1000
+
+
+def test_a_player_who_leaves_and_sits_again_in_the_same_hand_keeps_the_new_stack():
+    game, wallet = table(3)
+    play(game, ("p1", FOLD))
+    game.apply("p1", act.Leave(), 1.0)                       # folded: stands up at once
+    assert wallet.balance("p1") == 1000
+    game.apply("p1", act.Sit(buy_in=200), 1.0)               # back, smaller, mid-hand
+    assert game.stack("p1") == 200 == wallet.stack("p1")
+    assert game.hole_cards("p1") == () and game.legal_actions("p1", 1.0) == (act.SitOut,)
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    assert game.stack("p1") == 200 == wallet.stack("p1")
+    game.tick(game.deadline())                               # p1 is dealt in again
+    assert len(game.hole_cards("p1")) == 2 and wallet.total() == 3000
+
+
+def test_a_hand_called_off_stands_up_those_who_left_and_cashes_their_refunds_out():
+    game, wallet = table(3)
+    play(game, ("p1", RAISE))
+    game.apply("p1", act.Leave(), 1.0)        # p1 raised: still in the hand, leaving
+    assert "p1" in game.handles
+    events = game.cancel(2.0, "shutdown")
+    assert [e for e in events if e.kind == "left" and e.handle == "p1"]
+    assert "p1" not in game.handles and wallet.stack("p1") == 0
+    assert wallet.balance("p1") == 1000 and wallet.total() == 3000
+    for h in ("p2", "p3"):                    # the others have their blinds back
+        assert game.stack(h) == wallet.stack(h) == 1000
+
+
+def test_the_record_names_the_street_an_action_was_taken_in():
+    game, wallet = table(2)
+    play(game, ("p1", CALL), ("p2", CALL))      # the big blind's check closes preflop
+    check = [op for op in game.operations if op.kind == "check"]
+    assert check[0].data["street"] == "preflop" and game.street is Street.FLOP
+
+
+def test_a_busted_player_is_told_how_to_play_on():
+    # Heads-up the big blind p2 is dealt first: 7c 2d against p1's aces.
+    game, wallet = table(2, deck=stacked(["7c2d", "AsAd"], "KhQh3c4s9d"), stacks=[1000, 20],
+                         buy_in_min=10)
+    while game.street is not Street.IDLE:         # p1 raises everything: p2 calls all-in
+        h = game.current
+        game.apply(h, RAISE if h == "p1" and act.BetRaise in game.legal_actions(h, 1) else CALL, 1)
+    assert game.stack("p2") == 0 and game.stack("p1") == 1020
+    assert next(s for s in game.seats() if s.handle == "p2").out      # busted: sits out
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", act.SitOut(out=False), 2.0)
+    assert err.value.code == "no_chips"
+
+
+# ------------------------------------------------------------ at the table's service
+
+
+async def _holdem_service(balances: dict[str, int]):
+    """(service, wallet, clock, task): a Hold'em table's service on a memory wallet."""
+    import asyncio
+
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    from tests.support.telnetclient import FakeClock
+    wallet = MemoryWallet(balances | {SYSTEM: 0})
+    clock = FakeClock()
+    service = TableService(Holdem(wallet, HoldemRules(between_hands=5.0),
+                                  rng=random.Random(2)), Bus(), clock)
+    task = asyncio.create_task(service.run())
+    return service, wallet, clock, task
+
+
+async def test_a_spectator_too_poor_for_the_buy_in_is_told_and_the_hand_ends_for_all():
+    """Found by review: the refused Sit of a waiting spectator escaped the step that ended
+    the hand, so no screen learnt the hand was over."""
+    from bbspoker.table.service import TableMessage, WantSeat
+    from tests.support.telnetclient import wait_until
+    service, wallet, clock, task = await _holdem_service({"ann": 1000, "bob": 1000, "poor": 50})
+    sub = service.bus.subscribe(viewer="poor")
+    await service.call("ann", act.Sit())
+    await service.call("bob", act.Sit())
+    clock.advance(5)
+    service.wake()
+    await wait_until(lambda: service.table.game_id is not None)
+    await service.call("poor", WantSeat())                 # the hand runs: poor waits
+    await service.call(service.table.current, act.Pass())  # heads-up: the hand is over
+    seen = [item.event for item in sub.drain() if isinstance(item, TableMessage)]
+    kinds = [(e.kind, e.handle) for e in seen]
+    assert ("hand_over", None) in kinds and ("seed", None) in kinds
+    refused = [e for e in seen if e.kind == "seat_refused"]
+    assert refused and refused[0].to == "poor" and refused[0].data["code"] == "buy_in_short"
+    assert "poor" not in service.table.handles and wallet.balance("poor") == 50
+    task.cancel()
+
+
+async def test_at_shutdown_the_hand_finishes_and_every_stack_is_cashed_out():
+    service, wallet, clock, task = await _holdem_service({"ann": 1000, "bob": 1000})
+    await service.call("ann", act.Sit(buy_in=400))
+    await service.call("bob", act.Sit(buy_in=600))
+    assert wallet.balance("ann") == 600
+    await service.finish_for_shutdown(0.5)                 # no hand running: none dealt
+    assert service.table.handles == [] and service.table.game_id is None
+    assert (wallet.balance("ann"), wallet.balance("bob")) == (1000, 1000)
+    assert wallet.total() == 2000
+    task.cancel()
+
+
+def test_resync_takes_the_stacks_from_the_store_after_a_lost_commit():
+    """A buy-in whose commit failed touched no game: the service asks the table to take
+    its stacks from the store again, so that no hand is dealt with CUBES it does not hold."""
+    wallet = MemoryWallet({"ann": 1000, "bob": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(), rng=random.Random(1))
+    game.apply("ann", act.Sit(buy_in=500), 0.0)
+    game.apply("bob", act.Sit(buy_in=500), 0.0)
+    wallet.cash_out("bob")                      # the store lost bob's buy-in
+    game.resync()
+    assert game.stack("bob") == 0 and game.deadline() is None      # nobody to deal to
+    game.apply("bob", act.Leave(), 0.0)
+    assert wallet.balance("bob") == 1000 and wallet.total() == 2000
+
+
+def test_an_uncalled_bet_is_given_back_not_won():
+    """The part of a bet nobody called comes back apart from the pot: p1 raises to 20
+    over the big blind's 10 and both blinds fold: the pot is 25 (5 + 10 + p1's 10 the big
+    blind matched) and the other 10 is returned, not won."""
+    game, wallet = table(3)
+    events = play(game, ("p1", RAISE), ("p2", FOLD), ("p3", FOLD))
+    assert [(e.kind, e.handle, e.data["amount"]) for e in events
+            if e.kind in ("won", "returned")] == [("returned", "p1", 10), ("won", "p1", 25)]
+    assert game.payouts() == {"p1": 25} and game.stack("p1") == 1015
+    moves = [(h, a, r) for gid, _, h, a, r in wallet.stack_moves if gid == 1 and a > 0]
+    assert moves == [("p1", 25, "win"), ("p1", 10, "return")]
+    assert wallet.total() == 3000
+
+
+async def test_a_key_meant_for_a_turn_the_clock_played_does_not_land_on_the_next():
+    """Heads-up, the big blind is in turn preflop; their key leaves as the turn times out:
+    the clock checks for them, the flop comes and they are in turn again. The late key,
+    made for the preflop turn, is refused (turn_passed) instead of checking the flop; a
+    key made for the turn running now is taken."""
+    from bbspoker.rules.events import RuleError
+    from tests.support.telnetclient import wait_until
+    service, wallet, clock, task = await _holdem_service({"ann": 1000, "bob": 1000})
+    await service.call("ann", act.Sit())
+    await service.call("bob", act.Sit())
+    clock.advance(5)
+    service.wake()
+    await wait_until(lambda: service.table.current is not None)
+    table = service.table
+    now = service.snapshot                                   # a key for the turn running
+    await service.submit(now.current, act.CheckCall(), turn=(now.current, now.deadline))
+    bb = table.current                                       # was taken: the button called
+    seen = service.snapshot
+    assert seen.current == bb != now.current and table.street is Street.PREFLOP
+    clock.advance(HoldemRules().turn_timeout)                # the key is late
+    with pytest.raises(RuleError) as late:
+        await service.submit(bb, act.CheckCall(), turn=(seen.current, seen.deadline))
+    assert late.value.code == "turn_passed"
+    assert table.street is Street.FLOP and table.current == bb and set(bets(table).values()) == {0}
+    await service.submit(bb, act.Leave(), turn=(seen.current, seen.deadline))
+    assert table.current != bb     # seating is never refused: the leaver checked the flop
+    task.cancel()
+
+
+def _ledger_table(tmp_path, n: int, deck: list[str] | None = None) -> tuple:
+    """(game, ledger): ``n`` players p1..pn with 1,000 CUBES each in a SQLite ledger,
+    seated with 1,000 at a 10/20 table "hold"; the first hand dealt (button p1)."""
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    ledger = Ledger(tmp_path / "pots.db")
+    handles = [f"p{i + 1}" for i in range(n)]
+    for h in handles:
+        ledger.create_account(h, None, 1000)
+    game = Holdem(TableWallet(ledger, "hold"), HoldemRules(), rng=random.Random(n),
+                  deck=None if deck is None else (lambda seal, gid: list(deck)))
+    for h in handles:
+        game.apply(h, act.Sit(buy_in=1000), 0.0)
+    game.tick(game.deadline())
+    return game, ledger
+
+
+def _lines(events: list, lang: str = "en") -> list[str]:
+    """The message-area lines of the pots won and the bets returned among ``events``."""
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.messages import describe_event
+    t = translator(lang)
+    return [line[1] for e in events if e.kind in ("won", "returned")
+            and (line := describe_event(e, t)) is not None]
+
+
+def test_a_raise_nobody_calls_wins_the_pot_and_only_its_uncalled_part_comes_back(tmp_path):
+    """Blinds 5/10; p1 raises to 20 and both blinds fold. The big blind's 10 matched 10
+    of the raise: the pot is 5 + 10 + 10 = 25 and the uncalled 10 goes back. The
+    message, the journal, the record and the stats say the same: a pot of 25 taken
+    (as a draw40 pot counts the winner's own stake), 10 returned, 10 paid in."""
+    from bbspoker.door.messages import describe_operation
+    game, ledger = _ledger_table(tmp_path, 3)
+    gid = game.game_id
+    events = play(game, ("p1", RAISE), ("p2", FOLD), ("p3", FOLD))
+    assert _lines(events) == ["Uncalled bet of 10 CUBES returned to p1.",
+                                   "p1 wins the pot of 25 CUBES."]
+    assert _lines(events, "de") == ["Nicht gecallter Einsatz von 10 CUBES geht an p1 "
+                                         "zurück.", "p1 gewinnt den Pot von 25 CUBES."]
+    assert game.payouts() == {"p1": 25} and game.stack("p1") == 1015
+    ledger.commit_pending()
+    rows = [(r.handle, r.amount, r.reason) for r in ledger.journal_since(0)
+            if r.game_id == gid and r.amount > 0]
+    assert rows == [("p1", 25, "win"), ("p1", 10, "return")]
+    record = [describe_operation(op) for op in ledger.game(gid).history["operations"]]
+    assert record[-2:] == ["uncalled bet of 10 CUBES returned to p1",
+                           "p1 wins the pot of 25 CUBES"]
+    (p1,) = ledger.stats("p1")
+    assert (p1.won, p1.cubes_won, p1.cubes_paid, p1.net, p1.biggest_pot) == (1, 25, 10, 15, 25)
+    (p3,) = ledger.stats("p3")
+    assert (p3.won, p3.cubes_won, p3.cubes_paid, p3.net) == (0, 0, 10, -10)
+    ledger.close()
+
+
+def test_the_showdown_winner_wins_the_whole_pot_and_a_split_names_each_share(tmp_path):
+    """The message names the pot taken, the winner's own bets in it as in every pot
+    ("p1 wins the pot of 145 CUBES"), and the stats count the same 135 as CUBES won
+    against the 70 p1 paid in. Equal hands split: each takes half of the pot."""
+    deck = stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h")
+    game, ledger = _ledger_table(tmp_path, 3, deck)
+    play(game, ("p1", CALL), ("p2", FOLD), ("p3", CALL), ("p3", CALL), ("p1", CALL),
+         ("p3", RAISE), ("p1", RAISE), ("p3", CALL))
+    events = play(game, ("p3", CALL), ("p1", RAISE), ("p3", CALL))
+    assert _lines(events) == ["p1 wins the pot of 145 CUBES with three of a kind "
+                              "(A+ A# A* K# 4-)."]
+    assert _lines(events, "fr") == ["p1 gagne le pot de 145 CUBES avec une tierce "
+                                    "(A+ A# A* K# 4-)."]
+    ledger.commit_pending()
+    (p1,) = ledger.stats("p1")
+    assert (p1.cubes_won, p1.cubes_paid, p1.net, p1.biggest_pot) == (145, 70, 75, 145)
+    (p3,) = ledger.stats("p3")          # the call that ended the hand is journaled too
+    assert (p3.won, p3.cubes_won, p3.cubes_paid, p3.net) == (0, 0, 70, -70)
+    assert ledger.verify() == []
+    ledger.close()
+
+    game, _ = table(2, deck=stacked(["Ac2d", "Ad3c"], "KsKdQcJh9s"))   # both: K K A Q J
+    events = []
+    while game.street is not Street.IDLE:
+        events += play(game, (game.current, CALL))
+    assert sorted(_lines(events)) == [
+        "p1 wins 10 of the 20 CUBES in the pot with one pair (A# K+ K# Q- J*).",
+        "p2 wins 10 of the 20 CUBES in the pot with one pair (A- K+ K# Q- J*)."]
+    assert game.payouts() == {"p1": 10, "p2": 10}
+
+
+def test_every_seated_player_is_told_their_cards_and_one_not_dealt_in_has_none():
+    """The table names every seated player's hole cards (what the service sends each
+    screen): the last hand's until the next is dealt, then none for one who sits it out,
+    so that no screen keeps showing cards of a hand its player is not in."""
+    game, _ = table(3)
+    dealt = game.hands()
+    assert set(dealt) == {"p1", "p2", "p3"} and all(len(c) == 2 for c in dealt.values())
+    play(game, ("p1", FOLD), ("p2", FOLD))               # the big blind wins the blinds
+    assert game.street is Street.IDLE and game.hands() == dealt   # on show until the next
+    game.apply("p3", act.SitOut(out=True), 2.0)
+    game.tick(game.deadline())
+    assert game.game_id is not None and game.hands()["p3"] == ()
+    assert game.hands()["p1"] == game.hole_cards("p1") != dealt["p1"]
