@@ -27,7 +27,8 @@ if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
 from bbspoker.bots.policies import policy  # noqa: E402
-from bbspoker.bots.sim import SimResult, simulate  # noqa: E402
+from bbspoker.bots.draw40 import simulate  # noqa: E402
+from bbspoker.bots.sim import SimResult  # noqa: E402
 
 PAIRS = [("equity", "calling"), ("equity", "random"), ("equity", "aggressive"),
          ("calling", "random"), ("calling", "aggressive"), ("random", "aggressive")]

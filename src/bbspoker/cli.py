@@ -19,7 +19,8 @@
   caller's terminal relayed to the server's RLOGIN port as the BBS's user
   (:mod:`bbspoker.transport.dropfile`, docs/bbs.md);
 * ``sim``: computer players play each other with the real rules, no server, no ledger
-  (:func:`bbspoker.bots.sim.simulate`), and the CUBES each policy wins per game.
+  (the game kind's :meth:`bbspoker.bots.kind.BotKind.simulate`), and the CUBES each policy
+  wins per game.
 
 Exit status: 0 done, 1 a user mistake or a failed check (one line on stderr,
 no traceback), 2 bad command-line usage (argparse), 141 the reader of the output went
@@ -953,26 +954,33 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(commands, "sim", "computer players play each other; CUBES won per game",
                 _sim)
-    p.add_argument("--game", choices=["draw40", "schiebe"], default="draw40", help="game kind")
+    p.add_argument("--game", default=None,
+                   help="game kind (a [[tables]] game with computer players; default the "
+                        "first)")
     p.add_argument("--players", type=_int_at_least(2), default=None,
                    help="seats (2-5; default: one per policy)")
     p.add_argument("--games", type=_int_at_least(1), default=10_000,
                    help="games to play (default 10000)")
     p.add_argument("--policies", default=None,
-                   help="comma-separated, one per seat, or one for every seat "
-                        "(random, calling, aggressive, equity; default equity,calling; "
-                        "schiebe: random, lookahead; default lookahead,random)")
+                   help="comma-separated, one per seat, or one for every seat (policy "
+                        "names as the game kind has them; default: its strongest against "
+                        "a baseline)")
     p.add_argument("--seed", type=int, default=None, help="repeat a run exactly")
     return parser
 
 
 def _sim(args: argparse.Namespace, config: Config) -> int:
-    from bbspoker.bots.policies import policy
-    from bbspoker.bots.sim import simulate
+    # Not imported with the parser: the kinds' bots load their rules (and pokerkit).
+    from bbspoker.bots.kinds import BOT_KINDS, bot_kind
 
-    schiebe = args.game == "schiebe"
+    if args.game is None:
+        args.game = next(iter(BOT_KINDS))
+    try:
+        kind = bot_kind(args.game)
+    except ValueError as err:
+        raise CliError(str(err)) from None
     if args.policies is None:
-        args.policies = "lookahead,random" if schiebe else "equity,calling"
+        args.policies = ",".join(kind.sim_policies)
     names = [n.strip() for n in args.policies.split(",") if n.strip()]
     players = args.players or len(names)
     if len(names) == 1:
@@ -983,13 +991,11 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
     show = sys.stderr.isatty() and args.games >= 5000
     progress = (lambda done: print(f"\r  {done:,} / {args.games:,} games", end="",
                                    file=sys.stderr, flush=True)) if show else None
-    if schiebe:   # 3 rounds, an ante of 10, so that the ranking is in CUBES
-        from bbspoker.bots.schiebe import schiebe_policy, simulate_schiebe
-        result = simulate_schiebe([schiebe_policy(n) for n in names], args.games,
-                                  seed=args.seed, progress=progress)
-    else:
-        result = simulate([policy(n) for n in names], args.games, seed=args.seed,
-                          progress=progress)
+    try:
+        policies = [kind.policy(n) for n in names]
+        result = kind.simulate(policies, args.games, seed=args.seed, progress=progress)
+    except ValueError as err:          # an unknown policy, a number of seats the kind refuses
+        raise CliError(str(err)) from None
     if show:
         print(file=sys.stderr)
     print(f"{result.games:,} games of {args.game}, {players} players, "
@@ -1002,8 +1008,7 @@ def _sim(args: argparse.Namespace, config: Config) -> int:
         for name, s in result.by_policy().items():
             print(f"{'all':>4}  {name:<10}  {s.mean:>+10.2f}  {s.ci95:>9.2f}")
     if result.to_system:
-        what = ("remainders of split pots went" if schiebe else "pots nobody won went")
-        print(f"{what} to the system: {result.to_system:,} CUBES")
+        print(f"{kind.to_system_note} to the system: {result.to_system:,} CUBES")
     for example in result.illegal_examples:
         print(f"illegal: {example}", file=sys.stderr)
     return 1 if result.illegal else 0

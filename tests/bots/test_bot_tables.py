@@ -261,7 +261,8 @@ async def test_a_failing_bot_is_logged_started_again_and_at_last_stands_up(
         def decide(self, obs, rng):
             raise ValueError("policy bug")
 
-    monkeypatch.setattr(seats, "policy", lambda name: Broken())
+    from bbspoker.bots.kinds import BOT_KINDS
+    monkeypatch.setattr(BOT_KINDS["draw40"], "policy", lambda name: Broken())
     async with table_world(tmp_path, bot_accounts={"Robo": 500}, **_table(bots=1)) as (
             server, connect, _):
         service = server.app.tables["poker"].service

@@ -13,7 +13,7 @@ import pytest
 from bbspoker.bots.equity import EquityPolicy
 from bbspoker.bots.observation import Observation, PublicLog, observe
 from bbspoker.bots.policies import POLICIES, fallback, policy
-from bbspoker.bots.sim import simulate
+from bbspoker.bots.draw40 import simulate
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import parse_cards
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
@@ -152,10 +152,25 @@ def test_bbspoker_sim_prints_each_seat_and_each_policy(capsys, monkeypatch):
                                           ["all", "aggressive"]]
 
 
+def test_bbspoker_sim_plays_every_kind_with_bots(capsys, monkeypatch):
+    """``--game`` takes every kind of the bot registry, Hold'em included, with the kind's
+    own default policies."""
+    from bbspoker.cli import main
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    assert main(["sim", "--game", "holdem", "--games", "40", "--seed", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("40 games of holdem, 2 players, ")
+    assert out[0].endswith("illegal actions: 0")
+    rows = [line.split() for line in out[2:4]]
+    assert [r[:2] for r in rows] == [["1", "equity"], ["2", "calling"]]
+    assert float(rows[0][2]) == -float(rows[1][2])        # heads-up: one's gain, other's loss
+
+
 @pytest.mark.parametrize("argv, says", [
     (["--players", "3", "--policies", "random,calling"], "3 players but 2 policies"),
     (["--policies", "smart"], "unknown policy 'smart'"),
     (["--players", "6", "--policies", "random"], "between 2 and 5 players"),
+    (["--game", "chess"], "no computer players for game kind 'chess'"),
 ])
 def test_bbspoker_sim_refuses_a_table_it_cannot_seat_in_one_line(argv, says, capsys):
     from bbspoker.cli import main

@@ -19,30 +19,47 @@ Policies: :class:`HoldemRandom` (uniform over the legal actions), :class:`Holdem
 
 :func:`simulate_holdem` plays policies against each other at a real :class:`Holdem`
 table on a memory wallet and reports CUBES won per hand with 95% intervals.
+
+:data:`HOLDEM` is what the shared bot code asks of the kind
+(:class:`~bbspoker.bots.kind.BotKind`): a bot needs the smallest buy-in to sit and is broke
+with an empty stack; hands are dealt by the clock, not by a game-master, so the bots sit
+out while no person is at the table; a bot builds its :class:`HoldemView` from the public
+snapshot and its own hole cards (:func:`observe_holdem`), acts when it may check or call
+(sitting out is no turn), decides in a thread (the equity estimate takes pokerkit tens of
+milliseconds: not on the event loop) and checks or calls if the table refuses its action.
+Its bot port messages are :class:`HoldemPort`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import math
 import random
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from pokerkit import Card, Deck, StandardHighHand, calculate_hand_strength
 
-from bbspoker.bots.sim import SeatResult
+from bbspoker.bots.kind import BotKind, Seated
+from bbspoker.bots.sim import SeatResult, SimResult
 from bbspoker.rules import actions as act
-from bbspoker.rules.cards import to_standard
-from bbspoker.rules.holdem.game import Holdem, HoldemRules, Street
+from bbspoker.rules.cards import network_number, to_standard
+from bbspoker.rules.events import Event, RuleError
+from bbspoker.rules.holdem.game import Holdem, HoldemRules, HoldemSeat, HoldemTable, Street
 from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
+from bbspoker.table.service import TableSnapshot
 
 __all__ = ["HoldemView", "view", "HoldemPolicy", "HoldemRandom", "HoldemCalling",
            "HoldemEquity", "chen", "HOLDEM_POLICIES", "holdem_policy", "HoldemSimResult",
-           "simulate_holdem"]
+           "simulate_holdem", "observe_holdem", "HoldemBots", "HoldemPort", "HOLDEM"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +90,18 @@ def view(game: Holdem, handle: str, now: float = 0.0) -> HoldemView:
                       game.legal_actions(handle, now), game.to_call(handle),
                       game.raise_to(handle), game.pot_total or 0, me.stack,
                       sum(s.in_hand for s in seats) - 1, game.rules)
+
+
+def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> HoldemView:
+    """``handle``'s :class:`HoldemView` at a Hold'em table from what its subscription
+    received: the public snapshot and its own hole cards (the live-table twin of
+    :func:`view`)."""
+    board: HoldemTable = snap.board
+    me = snap.seat_as(HoldemSeat, handle)
+    return HoldemView(handle, tuple(cards), board.community, board.street,
+                      tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
+                      board.pot_total or 0, me.stack if me is not None else 0,
+                      sum(s.in_hand for s in snap.seats_as(HoldemSeat)) - 1, snap.rules)
 
 
 class HoldemPolicy(Protocol):
@@ -192,24 +221,26 @@ def holdem_policy(name: str) -> HoldemPolicy:
 @dataclass
 class HoldemSimResult:
     """A run: per seat (:class:`~bbspoker.bots.sim.SeatResult`, its ``games`` the hands
-    dealt), ``hands`` played, ``seconds``, ``conserved`` CUBES, ``illegal`` actions."""
+    dealt), ``hands`` played, ``actions`` the players took, ``seconds``, ``conserved`` CUBES, ``illegal`` actions."""
 
     seats: list[SeatResult]
     hands: int = 0
+    actions: int = 0
     seconds: float = 0.0
     conserved: bool = True
     illegal: int = 0
     examples: list[str] = field(default_factory=list)
 
 
-def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int = 1,
+def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int | None = 1,
                     rules: HoldemRules | None = None,
                     progress: Callable[[int], None] | None = None) -> HoldemSimResult:
     """Play ``hands`` hands of fixed-limit Hold'em with one seat per policy (2-9) at a
     real :class:`Holdem` table (10/20 unless ``rules`` say otherwise) on a memory wallet;
     a seat whose stack runs low is topped up to the maximum buy-in between hands (so
-    every hand is played with deep stacks). Returns CUBES won per hand per seat. Raises
-    ``AssertionError`` if CUBES are not conserved."""
+    every hand is played with deep stacks). Returns CUBES won per hand per seat; ``seed``
+    repeats a run (``None``: a fresh one). Raises ``AssertionError`` if CUBES are not
+    conserved."""
     rules = rules or HoldemRules(between_hands=0.0)
     handles = [f"h{i + 1}" for i in range(len(policies))]
     rng = random.Random(seed)
@@ -241,6 +272,7 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int =
                     result.examples.append(f"{policies[handles.index(h)].name}: {action!r}")
                 action = act.CheckCall()
             game.apply(h, action, now)
+            result.actions += 1
         for i, h in enumerate(handles):
             won = wallet.balance(h) + game.stack(h) - before[h]
             s = result.seats[i]
@@ -259,3 +291,124 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int =
             progress(result.hands)
     result.seconds = time.perf_counter() - began
     return result
+
+
+class HoldemPort:
+    """Hold'em's messages on the bot port (``docs/bot-protocol.md``): ``1;fold,call,raise;
+    to_call;raise_to``, ``3;`` ``4;`` ``5;`` the board, ``6;handle;stack;in``, ``7;handle;
+    CUBES`` a share of a pot, ``8;street;;pot;current;button;players``, ``16;`` a hand
+    shown; from the program ``11;fold|check|call|bet|raise`` (fixed limit: no amount)."""
+
+    _ACTIONS: dict[str, type[act.Action]] = {
+        "fold": act.Pass, "pass": act.Pass, "check": act.CheckCall, "call": act.CheckCall,
+        "bet": act.BetRaise, "raise": act.BetRaise}
+
+    def action(self, word: str, args: list[str], snap: TableSnapshot,
+               handle: str) -> act.Action:
+        if word not in self._ACTIONS:
+            raise ValueError(f"unknown Hold'em action {word[:20]!r} (fold, check, call, "
+                             "bet, raise)")
+        return self._ACTIONS[word]()
+
+    def game(self, snap: TableSnapshot) -> Hashable:
+        # The players are announced when a hand starts and ends.
+        hand: Hashable = snap.board.game_id
+        return hand
+
+    def turn(self, snap: TableSnapshot, handle: str) -> tuple[Hashable, str] | None:
+        mine = tuple(snap.actions.get(handle, ()))
+        if act.CheckCall not in mine:
+            return None
+        board = snap.board
+        key = (board.game_id, board.street, board.to_call, board.raise_to, snap.pot)
+        names = (["fold"] if act.Pass in mine else []) + [
+            "call" if board.to_call else "check"]
+        if act.BetRaise in mine:
+            names.append("raise" if any(s.bet for s in snap.seats_as(HoldemSeat)) else "bet")
+        raise_to = "" if board.raise_to is None else board.raise_to
+        return key, f"1;{','.join(names)};{board.to_call};{raise_to}"
+
+    def players(self, snap: TableSnapshot) -> list[str]:
+        return [f"6;{seat.handle};{seat.stack};{'in' if seat.in_hand else 'out'}"
+                for seat in snap.seats_as(HoldemSeat)]
+
+    def state(self, snap: TableSnapshot) -> str:
+        pot = "" if snap.pot is None else snap.pot
+        rnd = "" if snap.round is None else snap.round
+        return (f"8;{snap.phase.value};{rnd};{pot};{snap.current or ''};"
+                f"{snap.board.button or ''};{len(snap.seats)}")
+
+    def event(self, event: Event) -> list[str]:
+        d = event.data
+        if event.kind == "board":
+            number = {"flop": 3, "turn": 4, "river": 5}[d["street"]]
+            return [f"{number};{network_number(card)}" for card in d["cards"]]
+        if event.kind == "won":
+            return [f"7;{event.handle};{d['amount']}"]
+        if event.kind == "show":
+            cards = ";".join(str(network_number(c)) for c in d["cards"])
+            return [f"16;{event.handle};{cards}"]
+        return []
+
+
+class HoldemBots(BotKind[HoldemView]):
+    """Fixed-limit Hold'em as the computer players see it (see the module docstring)."""
+
+    name = "holdem"
+    policies = HOLDEM_POLICIES
+    waits_for_people = True
+    port = HoldemPort()
+    sim_policies = ("equity", "calling")
+
+    def stake(self, rules: Any) -> int:
+        return int(rules.buy_in_range()[0])
+
+    def between_games(self, snap: TableSnapshot) -> bool:
+        return bool(snap.board.game_id is None)
+
+    def broke(self, snap: TableSnapshot, handle: str, stake: int) -> bool:
+        seat = snap.seat_as(HoldemSeat, handle)
+        return seat is not None and seat.stack == 0
+
+    def sit_out(self, snap: TableSnapshot, handle: str, alone: bool) -> act.Action | None:
+        seat = snap.seat_as(HoldemSeat, handle)
+        if seat is not None and seat.out != alone and (alone or seat.stack > 0):
+            return act.SitOut(out=alone)
+        return None
+
+    def observe(self, bot: Seated) -> HoldemView:
+        # A Hold'em table's private cards are the hole cards, in notation.
+        return observe_holdem(bot.snapshot, bot.handle, cast("tuple[str, ...]", bot.cards))
+
+    def my_turn(self, bot: Seated) -> bool:
+        # Sitting out is no turn.
+        return act.CheckCall in bot.snapshot.actions.get(bot.handle, ())
+
+    async def act(self, bot: Seated) -> bool:
+        view = self.observe(bot)
+        # The equity estimate takes pokerkit tens of milliseconds: not on the event loop.
+        action = await asyncio.to_thread(bot.policy.decide, view, bot.rng)
+        try:
+            await bot.service.call(bot.handle, action)
+        except RuleError as err:
+            if err.code == "table_closed":
+                return False
+            if err.code == "not_your_turn":
+                return True                      # the turn went away while it thought
+            bot.illegal += 1
+            log.warning("bot %s (%s): %r refused (%s); it checks or calls", bot.handle,
+                        bot.policy.name, action, err.code)
+            with contextlib.suppress(RuleError):
+                await bot.service.call(bot.handle, act.CheckCall())
+        return True
+
+    def simulate(self, policies: Sequence[HoldemPolicy], games: int, *, seed: int | None,
+                 progress: Callable[[int], None] | None = None) -> SimResult:
+        run = simulate_holdem(policies, games, seed=seed, progress=progress)
+        return SimResult(run.seats, games=run.hands, actions=run.actions,
+                         illegal=run.illegal, seconds=run.seconds,
+                         conserved=run.conserved, illegal_examples=run.examples)
+
+
+#: Hold'em's entry in :data:`bbspoker.bots.kinds.BOT_KINDS`.
+HOLDEM = HoldemBots()

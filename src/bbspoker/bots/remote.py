@@ -39,6 +39,10 @@ river (the design's 03-05), ``6;handle;stack;in`` with the stack at the table, `
 CUBES`` a share of a pot won, ``8;street;;pot;current;button;players`` the state, ``16;
 handle;n;n`` a hand shown; and ``11;fold``, ``11;check``/``11;call``, ``11;bet``/``11;raise``
 (the fixed amount: no number) from the program.
+
+The lines that depend on the game kind (``1;`` ``6;`` ``8;``, an action's words, the
+numbered news of events) are the kind's :class:`~bbspoker.bots.kind.PortDialect`, looked up
+in :mod:`bbspoker.bots.kinds`; a kind without one (Schiebe-Poker) refuses programs.
 """
 
 from __future__ import annotations
@@ -48,11 +52,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from bbspoker.bots.kind import PortDialect
+from bbspoker.bots.kinds import BOT_KINDS
 from bbspoker.rules import actions as act
-from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
-from bbspoker.rules.draw40.game import Phase
+from bbspoker.rules.cards import Card, network_number
 from bbspoker.rules.events import Event, RuleError
-from bbspoker.rules.holdem.game import HoldemSeat
 from bbspoker.table.bus import Subscription
 from bbspoker.table.registry import TableEntry
 from bbspoker.table.service import (ChatMessage, PrivateCards, TableMessage, TableService,
@@ -62,9 +66,12 @@ __all__ = ["RemoteHost", "LineChannel", "serve"]
 
 log = logging.getLogger(__name__)
 
-#: Action types as the protocol names them.
-_NAMES = {act.Start: "start", act.Bet: "bet", act.SeeHands: "hands", act.Pass: "pass",
-          act.Discard: "discard", act.Reveal: "reveal"}
+
+
+def _spoken() -> str:
+    """The game kinds the protocol has messages for, as a sentence ("a, b and c")."""
+    names = [k.name for k in BOT_KINDS.values() if k.port is not None]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 class LineChannel(Protocol):
@@ -192,13 +199,9 @@ class _Player:
         self.channel, self.host, self.handle = channel, host, handle
         self.entry: TableEntry | None = None
         self.sub: Subscription | None = None
-        self.offered: tuple[Any, ...] | None = None   # the turn last announced (1;)
-        self.phase: Any = None
-
-    @property
-    def holdem(self) -> bool:
-        """Seated at a Hold'em table (its messages differ, see the module docstring)."""
-        return self.entry is not None and self.entry.spec.game == "holdem"
+        self.dialect: PortDialect | None = None        # the table's kind's messages
+        self.offered: Any = None      # what the turn last announced (1;) depended on
+        self.phase: Any = None        # the game last announced (6;)
 
     @property
     def service(self) -> TableService:
@@ -251,34 +254,8 @@ class _Player:
         if not data:
             raise ValueError("11; needs an action")
         word, args = data[0].strip().lower(), data[1:]
-        snap = self.service.snapshot
-        if self.holdem:
-            kinds = {"fold": act.Pass, "pass": act.Pass, "check": act.CheckCall,
-                     "call": act.CheckCall, "bet": act.BetRaise, "raise": act.BetRaise}
-            if word not in kinds:
-                raise ValueError(f"unknown Hold'em action {word[:20]!r} (fold, check, call, "
-                                 "bet, raise)")
-            return kinds[word]()
-        if word in ("call", "check"):
-            return act.Bet(snap.bet_ranges.get(self.handle, (snap.rules.min_bet, 0))[0])
-        if word in ("bet", "hands"):
-            if len(args) != 1 or not args[0].strip().isdigit():
-                raise ValueError(f"11;{word};N needs a whole number of CUBES")
-            amount = int(args[0])
-            return act.Bet(amount) if word == "bet" else act.SeeHands(amount)
-        if word in ("pass", "fold"):
-            return act.Pass()
-        if word == "start":
-            return act.Start()
-        if word == "reveal":
-            return act.Reveal()
-        if word == "discard":
-            try:
-                return act.Discard(tuple(parse_card(from_network_number(int(a)))
-                                         for a in args if a.strip()))
-            except ValueError:
-                raise ValueError("11;discard;n;... takes card numbers 0-51") from None
-        raise ValueError(f"unknown action {word[:20]!r}")
+        assert self.dialect is not None
+        return self.dialect.action(word, args, self.service.snapshot, self.handle)
 
     async def _sit(self, which: str, buy_in: str = "") -> None:
         if self.entry is not None:
@@ -291,8 +268,9 @@ class _Player:
         if entry is None:
             self.channel.send(f"9;no_table;there is no table {which[:24]!r}")
             return
-        if entry.spec.game not in ("draw40", "holdem"):   # Schiebe-Poker has no messages
-            self.channel.send(f"9;wrong_game;the bot protocol plays draw40 and holdem "
+        kind = BOT_KINDS.get(entry.spec.game)
+        if kind is None or kind.port is None:          # the protocol has no messages for it
+            self.channel.send(f"9;wrong_game;the bot protocol plays {_spoken()} "
                               f"tables, {entry.id} is {entry.spec.game}")
             return
         if buy_in and not buy_in.isdigit():
@@ -306,7 +284,7 @@ class _Player:
             service.mark_bot(self.handle, False)
             self.channel.send(f"9;{err.code};{self.host.refusal(err)}")
             return
-        self.entry = entry
+        self.entry, self.dialect = entry, kind.port
         self.sub = service.bus.subscribe(notify=self._on_bus, viewer=self.handle,
                                          on_overflow=lambda: self.channel.close(
                                              "9;too_slow;you fell too far behind the table"))
@@ -327,7 +305,7 @@ class _Player:
         except RuleError:
             pass
         service.mark_bot(self.handle, False)
-        self.offered = self.phase = None
+        self.offered = self.phase = self.dialect = None
 
     # ------------------------------------------------------------ to the program
 
@@ -351,29 +329,9 @@ class _Player:
         line = self.host.describe(event)
         if line is not None:
             self.channel.send(f"0;{line[1]}")
-        if self.holdem:
-            self._holdem_event(event)
-        elif event.kind == "won":
-            self.channel.send(f"7;{event.handle};{event.data.get('pot', 0)}")
-        elif event.kind == "pot_to_system":
-            self.channel.send(f"7;;{event.data.get('pot', 0)}")
-        elif event.kind == "reveal":
-            cards = ";".join(str(network_number(str(c))) for c in event.data["cards"])
-            self.channel.send(f"16;{event.handle};{cards}")
-
-    def _holdem_event(self, event: Event) -> None:
-        """Hold'em's numbered messages: the board's cards (3; 4; 5;), a pot won (7;), a
-        hand shown (16;)."""
-        d = event.data
-        if event.kind == "board":
-            number = {"flop": 3, "turn": 4, "river": 5}[d["street"]]
-            for card in d["cards"]:
-                self.channel.send(f"{number};{network_number(card)}")
-        elif event.kind == "won":
-            self.channel.send(f"7;{event.handle};{d['amount']}")
-        elif event.kind == "show":
-            cards = ";".join(str(network_number(c)) for c in d["cards"])
-            self.channel.send(f"16;{event.handle};{cards}")
+        if self.dialect is not None:
+            for numbered in self.dialect.event(event):
+                self.channel.send(numbered)
 
     def _cards(self, cards: tuple[Card, ...]) -> None:
         self.channel.send("2;" + ";".join(str(network_number(str(c))) for c in cards))
@@ -383,55 +341,22 @@ class _Player:
             self.channel.send("0;You are no longer seated.")
             asyncio.get_running_loop().create_task(self._leave("removed"))
             return
-        if self.holdem:
-            self._holdem_snapshot(snap)
+        dialect = self.dialect
+        if dialect is None:
             return
-        if snap.phase is not self.phase and (snap.phase is Phase.IDLE
-                                             or self.phase in (None, Phase.IDLE)):
+        game = dialect.game(snap)
+        if game != self.phase:
             self._players(snap)
-        self.phase = snap.phase
-        mine = tuple(snap.actions.get(self.handle, ()))
-        if not mine:
+        self.phase = game
+        turn = dialect.turn(snap, self.handle)
+        if turn is None:
             self.offered = None
             return
-        # What the decision depends on: a start refused for now (nobody else has the
-        # ante) is offered again only when the players or their CUBES change.
-        turn = (snap.phase, snap.round, snap.pot, mine, snap.bet_ranges.get(self.handle),
-                tuple((s.handle, snap.balances.get(s.handle)) for s in snap.seats))
-        if turn == self.offered:
+        key, line = turn
+        if key == self.offered:
             return
-        self.offered = turn
-        names = ",".join(_NAMES[a] for a in mine if a in _NAMES)
-        extra = ""
-        if act.Bet in mine:
-            low, high = snap.bet_ranges.get(self.handle, (1, 0))
-            extra = f";{low};{high}"
-        elif act.Discard in mine:
-            extra = f";{snap.rules.max_discard}"
-        self.channel.send(f"1;{names}{extra}")
-
-    def _holdem_snapshot(self, snap: TableSnapshot) -> None:
-        """The players when a hand starts and ends (6;), and the turn (1;) when it is
-        yours: what you may do with the costs."""
-        hand = snap.board.game_id
-        if hand != self.phase:
-            self.phase = hand
-            self._players(snap)
-        mine = tuple(snap.actions.get(self.handle, ()))
-        if act.CheckCall not in mine:
-            self.offered = None
-            return
-        board = snap.board
-        turn = (hand, board.street, board.to_call, board.raise_to, snap.pot)
-        if turn == self.offered:
-            return
-        self.offered = turn
-        names = (["fold"] if act.Pass in mine else []) + [
-            "call" if board.to_call else "check"]
-        if act.BetRaise in mine:
-            names.append("raise" if any(s.bet for s in snap.seats_as(HoldemSeat)) else "bet")
-        raise_to = "" if board.raise_to is None else board.raise_to
-        self.channel.send(f"1;{','.join(names)};{board.to_call};{raise_to}")
+        self.offered = key
+        self.channel.send(line)
 
     def _offer_again(self) -> None:
         if self.entry is not None and not self.channel.closed:
@@ -439,29 +364,19 @@ class _Player:
             self._snapshot(self.service.snapshot)
 
     def _players(self, snap: TableSnapshot) -> None:
-        if self.holdem:
-            for seat in snap.seats_as(HoldemSeat):
-                self.channel.send(f"6;{seat.handle};{seat.stack};"
-                                  f"{'in' if seat.in_hand else 'out'}")
-            return
-        running = snap.phase is not Phase.IDLE
-        for s in snap.seats:
-            state = "in" if running and s.active else "out"
-            self.channel.send(f"6;{s.handle};{snap.balances.get(s.handle, 0)};{state}")
+        assert self.dialect is not None
+        for line in self.dialect.players(snap):
+            self.channel.send(line)
 
     def _state(self) -> None:
-        if self.entry is None:
+        if self.entry is None or self.dialect is None:
             cubes = self.host.ledger.balance(self.handle)
             self.channel.send("8;idle;;;;;0")
             self.channel.send(f"6;{self.handle};{cubes};out")
             return
         snap = self.service.snapshot
-        pot = "" if snap.pot is None else snap.pot
-        rnd = "" if snap.round is None else snap.round
-        leader = snap.board.button if self.holdem else snap.master
-        self.channel.send(f"8;{snap.phase.value};{rnd};{pot};{snap.current or ''};"
-                          f"{leader or ''};{len(snap.seats)}")
+        self.channel.send(self.dialect.state(snap))
         self._players(snap)
         self._cards(self.service.cards_of(self.handle))
-        self.offered, self.phase = None, (snap.board.game_id if self.holdem else snap.phase)
+        self.offered, self.phase = None, self.dialect.game(snap)
         self._snapshot(snap)

@@ -14,27 +14,46 @@ one concrete action (:mod:`bbspoker.rules.schiebe.actions`).
 
 :func:`simulate_schiebe` plays them against each other with the real rules and a memory
 wallet, with an ante so that a win is CUBES (ties split the pot), and reports CUBES per
-game with a 95% confidence interval as :func:`bbspoker.bots.sim.simulate` does.
+game with a 95% confidence interval as :func:`bbspoker.bots.draw40.simulate` does.
+
+:data:`SCHIEBE` is what the shared bot code asks of the kind
+(:class:`~bbspoker.bots.kind.BotKind`): a bot needs the ante to sit; it builds its
+observation from the public board and its own hidden cards
+(:func:`observe_schiebe_snapshot`); as the host it proposes the table's rounds only while
+a person sits there, it agrees to any proposal, and in a turn it pushes or swaps as its
+policy says (``NoSwap`` if the table refuses the action). The bot port has no messages
+for Schiebe-Poker: programs do not sit at its tables.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from bbspoker.bots.kind import BotKind, Decides, Seated
 from bbspoker.bots.sim import BANKROLL, SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.schiebe.actions import LEFT, RIGHT, NoSwap, Propose, Push, Swap, SwapAll, Vote
-from bbspoker.rules.schiebe.game import Phase, Schiebe, SchiebeRules
+from bbspoker.rules.schiebe.game import Board, Phase, Schiebe, SchiebeRules
 from bbspoker.rules.schiebe.hands import CARDS, category, rank
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
+from bbspoker.table.service import TableSnapshot
 
 __all__ = ["SchiebeObservation", "observe_schiebe", "RandomSchiebePolicy", "LookaheadPolicy",
-           "SCHIEBE_POLICIES", "schiebe_policy", "simulate_schiebe", "ALL_ACTIONS"]
+           "SCHIEBE_POLICIES", "schiebe_policy", "simulate_schiebe", "ALL_ACTIONS",
+           "SchiebePolicy", "observe_schiebe_snapshot", "SchiebeBots", "SCHIEBE"]
+
+log = logging.getLogger(__name__)
+
+#: A Schiebe-Poker policy: ``decide(SchiebeObservation, rng) -> action``.
+SchiebePolicy = Decides["SchiebeObservation"]
 
 #: Every action of a turn: push left or right, nine single swaps, swap all, no swap.
 ALL_ACTIONS: tuple[act.Action, ...] = (
@@ -72,6 +91,23 @@ def observe_schiebe(game: Schiebe, handle: str) -> SchiebeObservation:
         seen.add(board.top_discard)
     return SchiebeObservation(
         game.cards_of(handle), opens.get(handle, ()), board.middle,
+        {h: cs for h, cs in opens.items() if h.lower() != handle.lower()}, board.top_discard,
+        board.draw_count, board.actions_left, board.round or 1, board.rounds or 1,
+        tuple(c for c in CARDS if c not in seen))
+
+
+def observe_schiebe_snapshot(snap: TableSnapshot, handle: str,
+                             hidden: tuple[str, ...]) -> SchiebeObservation:
+    """``handle``'s :class:`SchiebeObservation` at a Schiebe-Poker table from its
+    subscription (the live-table twin of :func:`observe_schiebe`): its own hidden cards
+    and the board."""
+    board: Board = snap.board
+    opens = dict(board.open)
+    seen = set(hidden) | set(board.middle) | {c for cs in opens.values() for c in cs}
+    if board.top_discard:
+        seen.add(board.top_discard)
+    return SchiebeObservation(
+        tuple(hidden), opens.get(handle, ()), board.middle,
         {h: cs for h, cs in opens.items() if h.lower() != handle.lower()}, board.top_discard,
         board.draw_count, board.actions_left, board.round or 1, board.rounds or 1,
         tuple(c for c in CARDS if c not in seen))
@@ -150,20 +186,20 @@ class LookaheadPolicy:
 
 
 #: The Schiebe-Poker policies by name.
-SCHIEBE_POLICIES: dict[str, Callable[[], object]] = {"random": RandomSchiebePolicy,
-                                                     "lookahead": LookaheadPolicy}
+SCHIEBE_POLICIES: dict[str, Callable[[], SchiebePolicy]] = {"random": RandomSchiebePolicy,
+                                                            "lookahead": LookaheadPolicy}
 
 
-def schiebe_policy(name: str) -> RandomSchiebePolicy | LookaheadPolicy:
+def schiebe_policy(name: str) -> SchiebePolicy:
     """A Schiebe-Poker policy by name (``random``, ``lookahead``); ``ValueError`` if unknown."""
     try:
-        return SCHIEBE_POLICIES[name]()  # type: ignore[return-value]
+        return SCHIEBE_POLICIES[name]()
     except KeyError:
         raise ValueError(f"no schiebe policy {name!r} (known: "
                          f"{', '.join(SCHIEBE_POLICIES)})") from None
 
 
-def simulate_schiebe(policies: Sequence[RandomSchiebePolicy | LookaheadPolicy], games: int, *,
+def simulate_schiebe(policies: Sequence[SchiebePolicy], games: int, *,
                      seed: int | None = None, ante: int = 10, rounds: int = 3,
                      progress: Callable[[int], None] | None = None) -> SimResult:
     """Play ``games`` Schiebe-Poker games of ``rounds`` rounds, one seat per policy (2-4),
@@ -219,3 +255,62 @@ def simulate_schiebe(policies: Sequence[RandomSchiebePolicy | LookaheadPolicy], 
     result.seconds = time.perf_counter() - began
     result.to_system = balances[SYSTEM]
     return result
+
+
+class SchiebeBots(BotKind[SchiebeObservation]):
+    """Schiebe-Poker as the computer players see it (see the module docstring)."""
+
+    name = "schiebe"
+    policies = SCHIEBE_POLICIES
+    sim_policies = ("lookahead", "random")
+    to_system_note = "remainders of split pots went"
+
+    def between_games(self, snap: TableSnapshot) -> bool:
+        return bool(snap.phase is not Phase.PLAYING)
+
+    def observe(self, bot: Seated) -> SchiebeObservation:
+        # A Schiebe-Poker table's private cards are the hidden ones, in notation.
+        return observe_schiebe_snapshot(bot.snapshot, bot.handle,
+                                        cast("tuple[str, ...]", bot.cards))
+
+    def my_turn(self, bot: Seated) -> bool:
+        legal = tuple(bot.snapshot.actions.get(bot.handle, ()))
+        if Propose in legal and (not bot.humans()
+                                 or bot.refused_at == bot.snapshot.version):
+            return False                    # a bot host proposes for people only
+        return bool({Propose, Vote, Push} & set(legal))
+
+    async def act(self, bot: Seated) -> bool:
+        legal = set(bot.snapshot.actions.get(bot.handle, ()))
+        if Propose in legal:
+            action: act.Action = Propose(bot.snapshot.rules.rounds)
+        elif Vote in legal:
+            action = Vote(True)
+        else:
+            action = bot.policy.decide(self.observe(bot), bot.rng)
+        try:
+            await bot.service.call(bot.handle, action)
+        except RuleError as err:
+            if err.code == "table_closed":
+                return False
+            if isinstance(action, Propose):
+                bot.refused_at = bot.service.snapshot.version   # not now: wait
+                return True
+            if err.code in ("not_your_turn", "wrong_phase"):
+                return True
+            bot.illegal += 1
+            log.warning("bot %s (%s): %r refused (%s); no swap", bot.handle,
+                        bot.policy.name, action, err.code)
+            if Push in legal:
+                with contextlib.suppress(RuleError):
+                    await bot.service.call(bot.handle, NoSwap())
+        return True
+
+    def simulate(self, policies: Sequence[SchiebePolicy], games: int, *, seed: int | None,
+                 progress: Callable[[int], None] | None = None) -> SimResult:
+        # 3 rounds, an ante of 10, so that the ranking is in CUBES.
+        return simulate_schiebe(policies, games, seed=seed, progress=progress)
+
+
+#: Schiebe-Poker's entry in :data:`bbspoker.bots.kinds.BOT_KINDS`.
+SCHIEBE = SchiebeBots()

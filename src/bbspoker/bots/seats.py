@@ -11,8 +11,13 @@ Between games:
 - a person waiting for a seat (:class:`~bbspoker.table.service.WantSeat`) at a table full
   with bots among the players gets one: a bot stands up (``Leave("make_room")``) and the
   table seats the person in the same step;
-- a bot whose CUBES no longer cover the ante leaves (``Leave("broke")``), and a funded bot
+- a bot whose CUBES no longer cover the stake leaves (``Leave("broke")``), and a funded bot
   takes the seat if there is one.
+
+What depends on the game kind (when the table is between games, the stake a bot needs:
+the ante or the smallest buy-in, when a bot is broke, whether bots sit out while no
+person is there, the policies) is the kind's :class:`~bbspoker.bots.kind.BotKind`, looked
+up by the table's kind in :mod:`bbspoker.bots.kinds`.
 
 :class:`BotPool` hands the bot accounts out, so that one bot sits at one table at most.
 """
@@ -26,16 +31,10 @@ import random
 from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING
 
-from bbspoker.bots.holdem import holdem_policy
+from bbspoker.bots.kinds import bot_kind
 from bbspoker.bots.player import BotPlayer
-from bbspoker.bots.schiebe import schiebe_policy
-from bbspoker.bots.policies import policy
 from bbspoker.rules import actions as act
-from bbspoker.rules.draw40.game import Phase
 from bbspoker.rules.events import RuleError
-from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable
-from bbspoker.rules.schiebe.game import Board
-from bbspoker.rules.schiebe.game import Phase as SchiebePhase
 from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.table.service import TableSnapshot
 
@@ -100,7 +99,8 @@ class BotPool:
 
 class TableBots:
     """The computer players of one table (``entry``; its ``spec.rules`` give ``bots``,
-    ``bot_policy`` and ``bot_think_min``/``bot_think_max`` seconds). :meth:`run` is its
+    ``bot_policy`` and ``bot_think_min``/``bot_think_max`` seconds; its ``spec.game``
+    the :class:`~bbspoker.bots.kind.BotKind`, ``kind``). :meth:`run` is its
     task: it watches the table's snapshots and seats, stands up and runs bots.
     ``sleep`` is what the bots think with (tests inject one that does not wait).
 
@@ -114,6 +114,7 @@ class TableBots:
     def __init__(self, entry: TableEntry, pool: BotPool, *, rng: random.Random | None = None,
                  sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.entry = entry
+        self.kind = bot_kind(entry.spec.game)
         self.service = entry.service
         self.pool = pool
         self.rng = rng or random.Random()
@@ -167,33 +168,25 @@ class TableBots:
                 return await self._recover(key, bot)
         if self.service.closing:
             return False                     # the server is stopping: nobody sits down
-        holdem = isinstance(snap.board, HoldemTable)
-        if holdem:
-            between = snap.board.game_id is None
-        elif isinstance(snap.board, Board):
-            between = snap.phase is not SchiebePhase.PLAYING
-        else:
-            between = snap.phase is Phase.IDLE
-        need = rules.buy_in_range()[0] if holdem else rules.ante
-        if between and self.players:
+        kind = self.kind
+        stake = kind.stake(rules)
+        if kind.between_games(snap) and self.players:
             if snap.waiting:
                 return await self._stand_up(self._last_seated(snap), "make_room")
             for key in self.players:
-                seat = snap.seat_as(HoldemSeat, seated[key])
-                if (seat is not None and seat.stack == 0) if holdem \
-                        else snap.balances.get(seated[key], 0) < need:
+                if kind.broke(snap, seated[key], stake):
                     return await self._stand_up(key, "broke")
         if len(self.players) < rules.bots and len(seated) < rules.seats and not snap.waiting:
-            return await self._sit(need)
-        if holdem:
+            return await self._sit(stake)
+        if kind.waits_for_people:
             # Hands are dealt by the clock, not by a game-master: bots sit out while no
             # person is at the table (they do not play each other for nobody).
             alone = not self._humans()
             for key in self.players:
-                seat = snap.seat_as(HoldemSeat, seated[key])
-                if seat is not None and seat.out != alone and (alone or seat.stack > 0):
+                action = kind.sit_out(snap, seated[key], alone)
+                if action is not None:
                     with contextlib.suppress(RuleError):
-                        await self.service.call(seat.handle, act.SitOut(out=alone))
+                        await self.service.call(seated[key], action)
                     return True
         return False
 
@@ -201,20 +194,20 @@ class TableBots:
         mine = [s.handle.lower() for s in snap.seats if s.handle.lower() in self.players]
         return mine[-1]
 
-    async def _sit(self, ante: int) -> bool:
+    async def _sit(self, stake: int) -> bool:
         loop = asyncio.get_running_loop()
         if loop.time() < self._retry_at:
             return False
-        handle = self.pool.claim(ante, exclude=self._benched)
+        handle = self.pool.claim(stake, exclude=self._benched)
         if handle is None:
             self._retry_at = loop.time() + RETRY
             return False
         self.service.mark_bot(handle)
         self._sitting.add(handle.lower())
         try:
-            # At Hold'em (dealt by the clock) a bot sits down sitting out while no person
-            # is there: see _step.
-            out = self.entry.spec.game == "holdem" and not self._humans()
+            # Where hands are dealt by the clock a bot sits down sitting out while no
+            # person is there: see _step.
+            out = self.kind.waits_for_people and not self._humans()
             await self.service.call(handle, act.Sit(out=out))
         except RuleError as err:
             log.info("bot %s could not sit at %s: %s", handle, self.entry.id, err.code)
@@ -231,10 +224,8 @@ class TableBots:
     def _start(self, handle: str) -> None:
         """Run seated ``handle`` as a :class:`BotPlayer` in a task of its own."""
         rules = self.entry.spec.rules
-        mind = {"holdem": holdem_policy, "schiebe": schiebe_policy}.get(
-            self.entry.spec.game, policy)(rules.bot_policy)
-        bot = BotPlayer(self.service, handle, mind, self._humans,  # type: ignore[arg-type]
-                        rng=random.Random(self.rng.random()),
+        bot = BotPlayer(self.service, handle, self.kind.policy(rules.bot_policy),
+                        self._humans, kind=self.kind, rng=random.Random(self.rng.random()),
                         think=(rules.bot_think_min, rules.bot_think_max), sleep=self.sleep)
         task = asyncio.create_task(bot.run(), name=f"bot {handle} at {self.entry.id}")
         task.add_done_callback(self._ended)
