@@ -31,7 +31,8 @@ from bbspoker.door import i18n, lobby
 from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.door.i18n import N_
 from bbspoker.door.login import check_password, why_refused
-from bbspoker.door.messages import describe_event, refusal
+from bbspoker.door.messages import refusal
+from bbspoker.door.screens.kinds import describe_unknown
 from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
@@ -68,7 +69,8 @@ GC_THRESHOLDS = (700, 10, 100)
 
 
 class App:
-    """Everything the sessions share; ``bbspoker.door.screens.draw40.enter_table(session, app)`` gets it.
+    """Everything the sessions share; ``bbspoker.door.screens.base.enter_table(session,
+    app, entry, kind)`` gets it.
 
     Attributes:
 
@@ -105,8 +107,9 @@ class App:
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
-        # The door's English for the bot port's "0;" lines and refusals.
-        self.describe: Callable[[Event], tuple[str, str] | None] = describe_event
+        # The door's English for the bot port's "0;" lines and refusals (the port hands
+        # over events without their table: their kind is told from the events).
+        self.describe: Callable[[Event], tuple[str, str] | None] = describe_unknown
         self.refusal: Callable[[RuleError], str] = refusal
         self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep

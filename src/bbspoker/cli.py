@@ -282,7 +282,8 @@ def _users_show(args: argparse.Namespace, config: Config) -> int:
 def _stats_text(stats: list, config: Config) -> str:
     """A player's results per table (see :func:`bbspoker.door.messages.describe_stats`)."""
     from bbspoker.door.messages import describe_stats
-    lines = describe_stats(stats, {spec.id: spec.game for spec in config.table_specs})
+    from bbspoker.door.screens.kinds import game_title
+    lines = describe_stats(stats, {spec.id: game_title(spec.game) for spec in config.table_specs})
     return "results:    " + "\n            ".join(lines)
 
 
@@ -473,7 +474,7 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
             if key in ("commitment", "players", "phh"):
                 continue   # printed above, or by --phh
             if key == "operations" and isinstance(value, list):
-                _show_operations(value)
+                _show_operations(value, g.history.get("game"))
             else:
                 _show_value(key, value, "  ")
     return 0
@@ -587,14 +588,15 @@ def _games_verify(args: argparse.Namespace, config: Config) -> int:
     return 1 if counts[False] else 0
 
 
-def _show_operations(operations: list[Any]) -> None:
+def _show_operations(operations: list[Any], kind: str | None) -> None:
     """The game's record, one numbered line per operation in the words of the table's
-    messages (an entry this code cannot read is printed as JSON)."""
-    from bbspoker.door.messages import describe_operation
+    messages for its game kind ``kind`` (the record's ``"game"``; an entry this code
+    cannot read is printed as JSON)."""
+    from bbspoker.door.screens.kinds import describe_operation
     print("  operations:")
     for n, op in enumerate(operations, 1):
         try:
-            line = describe_operation(op)
+            line = describe_operation(op, kind)
         except (KeyError, TypeError, ValueError, AttributeError):
             line = json.dumps(op)
         print(f"  {n:>4}. {line}")

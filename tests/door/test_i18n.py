@@ -19,8 +19,9 @@ import bbspoker
 from bbspoker.config import ConfigError, load_config
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGES, translator
-from bbspoker.door.lobby import HELP_TEXTS, _MENU
-from bbspoker.door.messages import describe_event, describe_hand, refusal, round_label
+from bbspoker.door.lobby import _MENU
+from bbspoker.door.messages import describe_hand, refusal, round_label
+from bbspoker.door.screens.kinds import KINDS, describe_event, game_title, guess_kind
 from bbspoker.door.screens import draw40
 from bbspoker.door.screens.regions import INFO_LABEL_WIDTH, GameView, Opponent, info_labels
 from bbspoker.rules.cards import parse_cards
@@ -90,17 +91,22 @@ CHECKED = {
     "door/login.py": ((), True),
     "door/lobby.py": ((), True),
     "door/prompts.py": ((), True),
-    "door/screens/draw40.py": (("_prompt", "_watching_message"), True),
-    "door/messages.py": (("describe_hand", "round_label", "seconds_text", "cards_word", "_won",
-                          "_event_text", "describe_event", "refusal", "describe_stats",
-                          "card_name", "category_name", "_names", "_pushed", "_swapped",
-                          "_swapped_all", "_places", "_split", "_ranking", "_schiebe_event",
-                          "street_name", "holdem_hand", "_holdem_event"), False),
+    "door/screens/base.py": (("_prompt",), True),
+    "door/screens/draw40.py": (("_prompt", "_watching_message", "_intro", "_stakes"), True),
+    "door/messages.py": (("describe_hand", "round_label", "seconds_text", "cards_word",
+                          "shared_event", "refusal", "describe_stats"), False),
+    "door/screens/draw40_text.py": (("_won", "describe_event"), False),
+    "door/screens/schiebe_text.py": (("card_name", "category_name", "_names", "_pushed",
+                                      "_swapped", "_swapped_all", "_places", "_split",
+                                      "_ranking", "describe_event"), False),
+    "door/screens/holdem_text.py": (("street_name", "holdem_hand", "describe_event"), False),
+    "door/screens/rows.py": (("labelled", "command_lines", "bottom_rows", "render",
+                              "command_area"), True),
+    "door/screens/kinds.py": (("game_title", "games_phrase"), True),
     "door/screens/schiebe.py": (("rows", "_table_rows", "_label", "_opponent", "_between_games",
-                                 "_commands", "_prompt", "_info", "labelled", "command_lines",
-                                 "bottom_rows", "render", "command_area"), True),
+                                 "_commands", "_prompt", "_info", "_intro", "_stakes"), True),
     "door/screens/holdem.py": (("rows", "_seat_cell", "_middle", "_commands", "_info",
-                                "_prompt"), True),
+                                "_prompt", "_intro", "_stakes", "_still_seated"), True),
     "door/screens/regions.py": (("render",), False),
     "app.py": ((), True),
     "transport/gateway.py": ((), True),
@@ -337,9 +343,9 @@ def test_numbers_and_hands_read_the_languages_way():
                            "Couleur, hauteur As"]
     err = RuleError("buy_in_range", low=1000, high=20000)
     assert refusal(err, translator("de")) == "Bring zwischen 1.000 und 20.000 CUBES an diesen Tisch mit."
-    assert describe_event(Event("discard", "bob", {"count": 1}), translator("fr")) == (
+    assert describe_event(Event("discard", "bob", {"count": 1}), "draw40", translator("fr")) == (
         "SYSTEM", "bob a rendu 1 carte.")
-    assert describe_event(Event("discard", "bob", {"count": 3}), translator("de")) == (
+    assert describe_event(Event("discard", "bob", {"count": 3}), "draw40", translator("de")) == (
         "SYSTEM", "bob hat 3 Karten getauscht.")
 
 
@@ -347,8 +353,8 @@ def test_the_lobby_texts_fit_the_screen_in_every_language():
     """The help and the menu lines fit 80 columns in every language."""
     for lang in LANGUAGES:
         t = translator(lang)
-        for text in HELP_TEXTS.values():                # a screen each, with the prompt
-            lines = t.gettext(text).splitlines()
+        for kind in KINDS.values():                     # a screen each, with the prompt
+            lines = t.gettext(kind.help).splitlines()
             assert len(lines) <= 21 and all(display_width(line) <= 80 for line in lines)
         assert all(display_width(f"  [{k}] {t.gettext(label)} (99 unread)") <= 79
                    for k, label in _MENU)
@@ -373,7 +379,7 @@ def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
                            spec=NS(game=game, rules=rules),
                            service=NS(snapshot=NS(pot=pot, seats=seats, watchers=1234)))
                 assert display_width(_table_line(entry, t)) <= 79, (lang, game)
-        header, row = describe_stats(stats, {"red-room": "holdem"}, t)
+        header, row = describe_stats(stats, {"red-room": game_title("holdem", t)}, t)
 
         def ends(line: str) -> list[int]:
             return [i for i in range(24, 77) if line[i] != " " and (i == 76 or line[i + 1] == " ")]
@@ -662,7 +668,7 @@ class _Fits:
     screens."""
 
     def __init__(self, monkeypatch) -> None:
-        from bbspoker.door.screens import holdem, schiebe
+        from bbspoker.door.screens import holdem, rows, schiebe
         from bbspoker.text import clean_text, fit
         self.cut: list[tuple[str, int]] = []
 
@@ -673,6 +679,7 @@ class _Fits:
 
         monkeypatch.setattr(holdem, "fit", strict)
         monkeypatch.setattr(schiebe, "fit", strict)
+        monkeypatch.setattr(rows, "fit", strict)
 
 
 def _check_rows(rows: list[str], split: int = 46) -> None:
@@ -835,7 +842,8 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
     Straße"), the blinds, the streets, the cards of the log in words (Pik-Dame, dame de
     pique), the positions' adjectives, plurals, numbers grouped per language."""
     def say(kind, data, handle="bob"):
-        return {lang: describe_event(Event(kind, handle, data), translator(lang))[1]
+        event = Event(kind, handle, data)
+        return {lang: guess_kind(event).describe_event(event, translator(lang))[1]
                 for lang in LANGUAGES}
 
     won = say("won", {"amount": 1250, "pot": 1250, "hand": "TWO_PAIR",
@@ -1022,7 +1030,8 @@ def test_every_count_reads_in_its_plural_form_with_1_and_2():
     from bbspoker.door.lobby import _menu_lines
 
     def event(kind, data, lang):
-        return describe_event(Event(kind, "bob", data), translator(lang))[1]
+        event = Event(kind, "bob", data)
+        return guess_kind(event).describe_event(event, translator(lang))[1]
 
     def spectators(n, lang):
         client, _ = paint(GameView(handle="alice", cubes=10, lang=lang, watchers=n))

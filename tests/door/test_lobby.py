@@ -949,6 +949,7 @@ async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language
     them, so the text alone fitting 80 columns is not enough)."""
     from bbspoker.door.i18n import translator
     from bbspoker.door.messages import describe_stats
+    from bbspoker.door.screens.kinds import game_title
     ledger = server.app.ledger
     add_user(server, "erin", "pw-erin")
     add_user(server, "dave", "pw-dave")
@@ -963,8 +964,9 @@ async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language
     c = await clients(server.port)
     await c.login("erin", "pw-erin")
     await c.send("s")
-    kinds = {entry.id: entry.spec.game for entry in server.app.tables}
-    lines = describe_stats(ledger.stats("erin"), kinds, translator(lang))
+    games = {entry.id: game_title(entry.spec.game, translator(lang))
+             for entry in server.app.tables}
+    lines = describe_stats(ledger.stats("erin"), games, translator(lang))
     assert len(lines) == 2
     await c.wait_for(lines[0].split()[0])
     await c.wait_for(lines[1][:12])

@@ -204,7 +204,7 @@ async def test_the_screen_numbers_hands_per_table_names_an_all_in_hand_and_a_bus
     the hand they lost. In English and German."""
     import random
 
-    from bbspoker.door.messages import describe_event
+    from bbspoker.door.screens.kinds import describe_event
     from bbspoker.door.screens.holdem import HoldemScreen
     from bbspoker.rules.holdem import Holdem, HoldemRules
     from bbspoker.rules.money import SYSTEM
@@ -238,7 +238,7 @@ async def test_the_screen_numbers_hands_per_table_names_an_all_in_hand_and_a_bus
         await service.call("alice", act.CheckCall())
         await _settle(service, lambda s: s.board.game_id is None)
         lines = [line[1] for item in news.drain() if hasattr(item, "event")
-                 and (line := describe_event(item.event)) is not None]
+                 and (line := describe_event(item.event, "holdem")) is not None]
         assert "Hand 1 (game 2): alice has the button; blinds 5/10." in lines
         assert [text for text in lines if "(board " in text] == [    # the all-in's runout
             "FLOP: K* K# 4-   (board K* K# 4-)", "TURN: 3+   (board K* K# 4- 3+)",

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from bbspoker.door.messages import describe_operation
+from bbspoker.door.screens.kinds import describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.audit import verify_deal
 from bbspoker.rules.schiebe.actions import NoSwap, Propose, Push, Swap, SwapAll, Vote
@@ -176,7 +176,7 @@ async def test_three_players_play_two_rounds_with_the_log_and_a_tied_ranking(tmp
         assert record.winner == ", ".join(firsts)
         assert [p for p, _, _ in record.history["ranking"]].count(1) == 2
         ops = record.history["operations"]
-        assert [describe_operation(op) for op in ops if op["op"] == "push"][0] == \
+        assert [describe_operation(op, "schiebe") for op in ops if op["op"] == "push"][0] == \
             f"round 1: {shown[0]}"
         verdict = verify_deal("schiebe", record.id, bytes.fromhex(record.server_seed),
                               record.commitment, record.client_seeds, ops)

@@ -8,13 +8,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from bbspoker.door.messages import describe_event, refusal, round_label
+from bbspoker.door.messages import refusal, round_label
+from bbspoker.door.screens.kinds import describe_unknown
 from bbspoker.rules.events import Event, RuleError
 
 
 def text(event: Event) -> str:
-    """The sentence the message area shows for ``event`` ("" for none)."""
-    line = describe_event(event)
+    """The sentence the message area shows for ``event`` ("" for none), in the words of
+    the kind it is from (told from the event, as the bot port does)."""
+    line = describe_unknown(event)
     return line[1] if line else ""
 
 

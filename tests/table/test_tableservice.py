@@ -15,7 +15,7 @@ import pytest
 
 from bbspoker.table.bus import Bus
 from bbspoker.store.sqlite import Ledger
-from bbspoker.door.messages import describe_event, describe_operation
+from bbspoker.door.screens.kinds import describe_event, describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
 from bbspoker.table.service import TableMessage, TableSnapshot, TableService
@@ -181,7 +181,7 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
             while True:
                 item = await sub.get()
                 if isinstance(item, TableMessage) and text(item.event) == called_off:
-                    assert describe_event(item.event)[0] == "SYSTEM" and item.to is None
+                    assert describe_event(item.event, "draw40")[0] == "SYSTEM" and item.to is None
                     break
             while not (isinstance(item, TableSnapshot) and item.pot is None):
                 item = await sub.get()
@@ -452,7 +452,7 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
     for game in games:                           # stamped when each call was made
         times = [r.at for r in rows[1] if r.game_id == game.id]
         assert game.started_at < min(times) and max(times) < game.ended_at
-    assert any("asked to see hands" in describe_operation(op)
+    assert any("asked to see hands" in describe_operation(op, "draw40")
                for op in games[1].history["operations"])
     for ledger in (immediate, deferred):
         assert ledger.verify() == []

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import game_title
+from bbspoker.door.screens.kinds import game_title
 from bbspoker.store.sqlite import PlayerStats, handle_key
 from bbspoker.text import display_width, fit
 

@@ -27,11 +27,11 @@ from bbspoker import tasks
 from bbspoker.door import halloffame, i18n
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import REASONS, describe_stats, game_title
+from bbspoker.door.messages import REASONS, describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in, why_refused
 from bbspoker.door.prompts import press_any_key, read_line
-from bbspoker.door.screens import draw40 as poker
-from bbspoker.door.screens import holdem, schiebe
+from bbspoker.door.screens import kinds
+from bbspoker.door.screens.base import enter_table
 from bbspoker.door.terminal import SessionClosed, XMessage, player
 from bbspoker.rules.fairness import PHRASE_MAX, SHORT
 from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
     from bbspoker.table.registry import TableEntry
     from bbspoker.store.sqlite import Notice
 
-__all__ = ["serve", "XMESSAGE_WIDTH", "HELP_TEXT", "HOLDEM_HELP", "SCHIEBE_HELP", "HELP_TEXTS",
-           "TIME_WARNING", "FINISH_GRACE"]
+__all__ = ["serve", "XMESSAGE_WIDTH", "TIME_WARNING", "FINISH_GRACE"]
 
 log = logging.getLogger("bbspoker.door.lobby")
 
@@ -55,63 +54,6 @@ TIME_WARNING = 120.0
 #: Seconds a draw40 or Schiebe-Poker game may go on after a caller's time is up before
 #: they leave it anyway (a game that runs on; their stakes in it stay in the pot).
 FINISH_GRACE = 180.0
-
-HELP_TEXT = N_("""\
-PoKeR in short (40-card European draw poker; the full rules: chapter 3)
-
- - The pack has 40 cards: the 2s, 3s and 4s are taken out. A-K-Q-J-10-9-8-7-6-5.
- - Up to five players sit at the table. The game-master starts a game with [S];
-   everyone seated pays the ante (10 CUBES) into the pot and gets five cards.
- - Round 1: bet with [B] (at least the last bet, at most 200 CUBES; Enter alone
-   calls) or pass with [P]. Bets leave your CUBES at once.
- - Discarding interval: select up to three cards with [1]-[5], confirm with [D].
- - Rounds 3 and on: bet again; [H] then a bet asks to see hands (showdown).
- - Showdown: reveal your hand with [R]; the best hand takes the whole pot.
- - Hands, best first: royal flush, straight flush, four of a kind, full house,
-   flush, straight (8-7-6-5-A is the lowest), three of a kind, two pairs,
-   one pair, high card. Suits decide only between equal hands: + * # -
- - You have one minute to act (three minutes for a master to start a game).
- - [.] chats with the table, [X] leaves it. Money left in the pot stays there.
-""")
-
-HOLDEM_HELP = N_("""\
-Hold'em in short (fixed-limit Texas Hold'em, 52 cards, 2 to 9 players)
-
- - Sitting down you bring CUBES to the table (the buy-in): only that stack
-   plays, and leaving the table cashes it out.
- - The two seats after the button post the small and the big blind; everyone
-   gets two hidden cards.
- - Four betting rounds: preflop, then the flop (three cards on the board), the
-   turn (a fourth) and the river (a fifth). The small bet counts preflop and on
-   the flop, the big bet (twice as much) on the turn and the river.
- - One bet and three raises a round at most. [F] folds, [C] checks or calls,
-   [R] bets or raises.
- - Showdown: the best five of your two cards and the five on the board win;
-   equal hands split the pot. Suits never decide.
- - When your time runs out, the clock folds (or checks) for you.
- - [I] sits out and comes back, [.] chats with the table, [X] leaves it.
-""")
-
-SCHIEBE_HELP = N_("""\
-Schiebe-Poker in short (52 cards, 2 to 4 players)
-
- - Everyone gets two hidden and three open cards; three open cards lie in the
-   middle. Only you see your hidden cards.
- - Before a game the game-master proposes 2 to 7 rounds with [S]; everyone else
-   agrees with [Y] or refuses with [N].
- - In your turn you make two actions, one after the other: push the middle row
-   left [<] or right [>] (a card drops onto the discard pile, a new one comes
-   from the draw pile), or swap one of your open cards with a middle card
-   ([1]-[3] then [1]-[3]), all three ([A]) or none ([N]).
- - After the last round every hand is shown: only its category counts (High
-   card to Royal flush); equal categories share their place.
- - With an ante, the players ranked first share the pot.
- - When your time runs out, the rest of your turn is "no swap".
- - [.] chats with the table, [X] leaves it.
-""")
-
-#: The [H] help of each game kind (one screen each).
-HELP_TEXTS = {"draw40": HELP_TEXT, "holdem": HOLDEM_HELP, "schiebe": SCHIEBE_HELP}
 
 _MENU = [
     ("P", N_("Play poker: the tables")),
@@ -327,8 +269,7 @@ async def _back_to_seat(session: Player, app: DoorContext) -> bool:
         "Your seat at {table} was kept for you: back to the table.").format(table=entry.name)
         + "\r\n")
     try:
-        screen = {"schiebe": schiebe.SchiebeScreen, "holdem": holdem.HoldemScreen}.get(
-            entry.spec.game, poker.PokerScreen)
+        screen = kinds.kind_of(entry.spec.game).screen
         await screen(session, app, entry, returning=True).run()
     finally:
         session.activity = "lobby"
@@ -340,17 +281,12 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     snap = entry.service.snapshot
     rules = entry.spec.rules
     n = t.number
-    stakes = _("ante {ante}, {low}-{high}").format(ante=n(rules.ante), low=n(rules.min_bet),
-                                                   high=n(rules.max_bet))
-    if entry.spec.game == "schiebe":
-        stakes = _("ante {ante}").format(ante=n(rules.ante)) if rules.ante else _("no stakes")
-    elif entry.spec.game == "holdem":
-        stakes = _("{small}/{big} limit").format(small=n(rules.small_bet),
-                                                 big=n(2 * rules.small_bet))
+    kind = kinds.kind_of(entry.spec.game)
+    stakes = kind.stakes(rules, t)
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"   # at most 9 seats: no grouping
-    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(game_title(entry.spec.game, t), 13)}  {fit(stakes, 14)}  "
+    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(t.gettext(kind.title), 13)}  {fit(stakes, 14)}  "
             f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7).rstrip()}")
 
 
@@ -430,9 +366,7 @@ async def _enter(session: Player, app: DoorContext, entry: TableEntry) -> None:
     """The table ``entry``'s own dialogue and screen (join, watch or go back)."""
     session.activity = "poker"
     try:
-        enter = {"schiebe": schiebe.enter_table, "holdem": holdem.enter_table}.get(
-            entry.spec.game, poker.enter_table)
-        await enter(session, app, entry)
+        await enter_table(session, app, entry, kinds.kind_of(entry.spec.game))
     finally:
         session.activity = "lobby"
 
@@ -625,9 +559,8 @@ async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
     order, each once), one screen each."""
     term = session.term
     t = i18n.of(session)
-    kinds = dict.fromkeys(entry.spec.game for entry in app.tables)
-    for kind in kinds:
-        text = t.gettext(HELP_TEXTS.get(kind, HELP_TEXT))
+    for kind in dict.fromkeys(kinds.kind_of(entry.spec.game) for entry in app.tables):
+        text = t.gettext(kind.help)
         session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
         await press_any_key(session, idle)
 
@@ -637,8 +570,8 @@ async def _stats(session: Player, app: DoorContext, idle: float) -> None:
     the hall of fame (:func:`_hall_of_fame`), any other key goes back."""
     term = session.term
     t = i18n.of(session)
-    kinds = {entry.id: entry.spec.game for entry in app.tables}
-    lines = describe_stats(app.ledger.stats(session.handle), kinds, t)
+    games = {entry.id: kinds.game_title(entry.spec.game, t) for entry in app.tables}
+    lines = describe_stats(app.ledger.stats(session.handle), games, t)
     session.write(f"{term.home}{term.clear}" + t.gettext(
         "Your results, {h} ({cubes} CUBES now):").format(
             h=session.handle, cubes=t.number(app.ledger.balance(session.handle)))
@@ -662,13 +595,13 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
     kinds one at a time and back to all; any other key goes back."""
     term = session.term
     t = i18n.of(session)
-    kinds = {entry.id: entry.spec.game for entry in app.tables}
-    distinct = list(dict.fromkeys(kinds.values()))
+    kind_of_table = {entry.id: entry.spec.game for entry in app.tables}
+    distinct = list(dict.fromkeys(kind_of_table.values()))
     games: list[str | None] = [None, *distinct] if len(distinct) > 1 else [None]
     game, period = 0, "all"
     while True:
-        entries = halloffame.rank(app.ledger.results(halloffame.PERIODS[period]), kinds,
-                                  game=games[game])
+        entries = halloffame.rank(app.ledger.results(halloffame.PERIODS[period]),
+                                  kind_of_table, game=games[game])
         lines = halloffame.table_lines(entries, t)
         keys = [t.gettext("[W] last 7 days  [M] last 30 days  [A] all time")]
         keys.append(t.gettext("[G] next game kind, any other key: back") if len(games) > 1

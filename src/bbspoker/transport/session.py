@@ -144,7 +144,7 @@ class Session:
       checked (SSH), else ``None``: the door then skips its own password dialogue.
     - ``where``: the name of the table the user is at (playing or watching), else ``None``.
     - ``activity``: ``"login"``, ``"lobby"`` or ``"poker"`` (shown by [W]; the
-      lobby sets ``"poker"`` while ``bbspoker.door.screens.draw40.enter_table`` runs).
+      lobby sets ``"poker"`` while ``bbspoker.door.screens.base.enter_table`` runs).
     - ``term``: the shared ``blessed.Terminal`` for this client's terminal kind
       (use it only to build escape sequences; its own size is meaningless).
     - ``encoding``: how text is encoded to and decoded from this client.

@@ -54,7 +54,7 @@ from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
                                         SocketLimits)
-from bbspoker.door.messages import games_phrase
+from bbspoker.door.screens.kinds import DEFAULT, games_phrase
 from bbspoker.transport.gateway import TOO_FAST, TOO_MANY, Gate, Host, InputRelay
 
 __all__ = ["WebListener", "SocketLink", "HttpConnection", "start_web", "handle_socket",
@@ -128,10 +128,10 @@ def page_language(accept: str | None, default: str) -> str:
     return negotiate_locale(preferred, list(i18n.LANGUAGES), sep="-") or default
 
 
-def render_page(template: str, lang: str, kinds: Sequence[str] = ("draw40",)) -> bytes:
+def render_page(template: str, lang: str, kinds: Sequence[str] = (DEFAULT.name,)) -> bytes:
     """The page (``static/index.html``, a :class:`string.Template`) in ``lang``: its
-    intro (naming the game kinds ``kinds`` the server's tables run), title and the status
-    line's texts, HTML-escaped."""
+    intro (naming the game kinds ``kinds`` the server's tables run, codes of
+    :mod:`bbspoker.door.screens.kinds`), title and the status line's texts, HTML-escaped."""
     t = i18n.translator(lang)
     texts = {
         "door": t.gettext("PoKeR door"),

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from bbspoker.door.messages import describe_operation
+from bbspoker.door.screens.kinds import describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.base import GameKind
 from bbspoker.rules.cards import parse_cards
@@ -75,7 +75,7 @@ def test_the_record_of_operations_and_the_payouts():
     game.apply("alice", act.Reveal(), 4.0)         # bob sits on, inactive: alice shows
     assert [op.kind for op in game.operations][-2:] == ["reveal", "won"]
     assert game.payouts() == {"alice": 25}
-    lines = [describe_operation(op.as_dict()) for op in game.operations]
+    lines = [describe_operation(op.as_dict(), "draw40") for op in game.operations]
     assert lines[-1].startswith("alice wins the pot of 25 CUBES with ")
     assert lines[-1].endswith(": the others passed.")
 

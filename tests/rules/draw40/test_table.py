@@ -11,7 +11,7 @@ from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.store.sqlite import Ledger
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
-from bbspoker.door.messages import describe_operation
+from bbspoker.door.screens.kinds import describe_operation
 from tests.support.ruletext import label, refused, text, texts
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
 
@@ -413,7 +413,7 @@ def test_hand_history_is_handed_to_the_wallet():
     table.reveal("bob", 4.0)
     game = wallet.games[1]
     assert game["players"] == ["alice", "bob"] and len(game["deck_hash"]) == 64
-    actions = [describe_operation(op) for op in game["history"]["operations"]]
+    actions = [describe_operation(op, "draw40") for op in game["history"]["operations"]]
     assert actions[:2] == ["alice pays the ante (10)", "bob pays the ante (10)"]
     assert "round 1: alice passed" in actions
     assert game["winner"] == "bob"

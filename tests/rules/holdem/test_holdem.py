@@ -582,10 +582,10 @@ def _ledger_table(tmp_path, n: int, deck: list[str] | None = None) -> tuple:
 def _lines(events: list, lang: str = "en") -> list[str]:
     """The message-area lines of the pots won and the bets returned among ``events``."""
     from bbspoker.door.i18n import translator
-    from bbspoker.door.messages import describe_event
+    from bbspoker.door.screens.kinds import describe_event
     t = translator(lang)
     return [line[1] for e in events if e.kind in ("won", "returned")
-            and (line := describe_event(e, t)) is not None]
+            and (line := describe_event(e, "holdem", t)) is not None]
 
 
 def test_a_raise_nobody_calls_wins_the_pot_and_only_its_uncalled_part_comes_back(tmp_path):
@@ -593,7 +593,7 @@ def test_a_raise_nobody_calls_wins_the_pot_and_only_its_uncalled_part_comes_back
     of the raise: the pot is 5 + 10 + 10 = 25 and the uncalled 10 goes back. The
     message, the journal, the record and the stats say the same: a pot of 25 taken
     (as a draw40 pot counts the winner's own stake), 10 returned, 10 paid in."""
-    from bbspoker.door.messages import describe_operation
+    from bbspoker.door.screens.kinds import describe_operation
     game, ledger = _ledger_table(tmp_path, 3)
     gid = game.game_id
     events = play(game, ("p1", RAISE), ("p2", FOLD), ("p3", FOLD))
@@ -606,7 +606,7 @@ def test_a_raise_nobody_calls_wins_the_pot_and_only_its_uncalled_part_comes_back
     rows = [(r.handle, r.amount, r.reason) for r in ledger.journal_since(0)
             if r.game_id == gid and r.amount > 0]
     assert rows == [("p1", 25, "win"), ("p1", 10, "return")]
-    record = [describe_operation(op) for op in ledger.game(gid).history["operations"]]
+    record = [describe_operation(op, "holdem") for op in ledger.game(gid).history["operations"]]
     assert record[-2:] == ["uncalled bet of 10 CUBES returned to p1",
                            "p1 wins the pot of 25 CUBES"]
     (p1,) = ledger.stats("p1")

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bbspoker.door.messages import describe_operation
+from bbspoker.door.screens.kinds import describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.audit import verify_deal
@@ -167,7 +167,7 @@ def test_push_left_discards_the_left_card_and_fills_the_right_from_the_draw_pile
     board = game.board()
     assert board.middle == (b, c, top)
     assert board.top_discard == a and board.discard_count == 1 and board.draw_count == 33
-    from bbspoker.door.messages import card_name
+    from bbspoker.door.screens.schiebe_text import card_name
     assert texts(ev) == [f"{who} pushed the middle to the left; {card_name(a)} to the discard "
                          f"pile, {card_name(top)} came in."]
 
@@ -191,7 +191,7 @@ def test_swap_one_open_card_with_one_middle_card():
     ev = game.apply(who, Swap(0, 2), 1.0)
     assert game.open_cards(who) == (middle[2], mine[1], mine[2])
     assert game.board().middle == (middle[0], middle[1], mine[0])
-    from bbspoker.door.messages import card_name
+    from bbspoker.door.screens.schiebe_text import card_name
     assert texts(ev) == [f"{who} swapped their left open card ({card_name(mine[0])}) for the "
                          f"middle row's right card ({card_name(middle[2])})."]
     with refused("Positions are 1 to 3"):
@@ -353,7 +353,7 @@ def test_a_pot_that_does_not_divide_leaves_its_remainder_to_the_system_recorded(
     ranking = game.operations[-1]
     assert ranking.kind == "ranking" and ranking.data["remainder"] == 1
     assert ranking.data["shares"] == {"alice": 7, "bob": 7}
-    assert describe_operation(ranking.as_dict()).endswith("goes to the system.")
+    assert describe_operation(ranking.as_dict(), "schiebe").endswith("goes to the system.")
     assert wallet.games[1]["history"]["ranking"] == [[1, "alice", "TWO_PAIR"],
                                                      [1, "bob", "TWO_PAIR"],
                                                      [3, "carol", "HIGH_CARD"]]

@@ -16,26 +16,30 @@ the message area below, the chat line last. Layout (rows 0-23)::
    23  > chat input
 
 :class:`HoldemScreen` takes the game-screen loop of
-:class:`~bbspoker.door.screens.draw40.PokerScreen` (keys taken in the turn they arrive,
+:class:`~bbspoker.door.screens.base.TableScreen` (keys taken in the turn they arrive,
 the table's bus painted in its step, the seat held when the connection drops, chat, [X],
-a spectator's [J]) and draws with the Schiebe-Poker screen's row renderer. The game keys:
+a spectator's [J]) and draws rows (:mod:`bbspoker.door.screens.rows`). The game keys:
 ``F`` fold, ``C`` check or call (the amount shown), ``R`` bet or raise (the fixed amount
-shown, nothing to type), ``I`` sit out / come back.
+shown, nothing to type), ``I`` sit out / come back. :data:`KIND` is the kind as the door
+shows it (entry with the buy-in, stakes, help, its events' words in
+:mod:`bbspoker.door.screens.holdem_text`).
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
-from bbspoker.door.i18n import NP_
-from bbspoker.door.keys import KeyKind
-from bbspoker.door.messages import refusal, street_name
+from bbspoker.door.i18n import N_, NP_
+from bbspoker.door.messages import refusal
 from bbspoker.door.prompts import read_line
-from bbspoker.door.screens.draw40 import join_or_watch
-from bbspoker.door.screens.schiebe import (RowScreen, bottom_rows, command_area,
-                                            command_lines, labelled)
+from bbspoker.door.screens import holdem_text
+from bbspoker.door.screens.base import ScreenKind
+from bbspoker.door.screens.holdem_text import street_name
+from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, WIDTH, RowScreen,
+                                        bottom_rows, command_area, command_lines, halves,
+                                        labelled, row as _row)
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
@@ -47,21 +51,10 @@ if TYPE_CHECKING:
     from bbspoker.door.terminal import Player
     from bbspoker.table.registry import TableEntry
 
-__all__ = ["enter_table", "HoldemScreen"]
+__all__ = ["KIND", "HoldemScreen", "HELP"]
 
-WIDTH = 80
-_LEFT = 46            # the command area's width inside the borders
-_RIGHT = WIDTH - _LEFT - 3
 _SEAT_LEFT = 38       # a seat column's width inside the borders
-_SEAT_RIGHT = WIDTH - _SEAT_LEFT - 3
-
-
-def _row(text: str) -> str:
-    return "|" + fit(text, WIDTH - 2) + "|"
-
-
-def _halves(left: str, right: str, width: int = _LEFT) -> str:
-    return "|" + fit(" " + left, width) + "|" + fit(" " + right, WIDTH - width - 3) + "|"
+_halves = halves
 
 
 # The labels of the game information (the Schiebe-Poker screen has Turn and Clock too).
@@ -80,88 +73,6 @@ _MARKS = {"button": NP_("seat mark", "D"), "small": NP_("seat mark", "SB"),
 def _box(card: str | None) -> str:
     """A card, 6 cells: ``[ A+ ]``, ``[10# ]``; an empty place ``[    ]``."""
     return f"[{card or '':^4}]"
-
-
-async def enter_table(session: Player, app: DoorContext, entry: TableEntry) -> None:
-    """What the lobby runs for a Hold'em table: the game and its stakes in a few lines,
-    who sits there; join (asking the buy-in), watch or go back; then the game screen until
-    the player leaves ([X]) or the connection drops."""
-    service = entry.service
-    rules = entry.spec.rules
-    snap = service.snapshot
-    t = i18n.of(session)
-    n = t.number
-    low, high = rules.buy_in_range()
-    cubes = app.ledger.balance(session.handle)
-    lines = ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
-                           "2-{seats} players").format(table=entry.name, small=n(rules.small_bet),
-                                                       big=n(2 * rules.small_bet),
-                                                       seats=rules.seats),
-             *textwrap.wrap(t.gettext("Blinds {sb}/{bb}; one bet and three raises a round. "
-                                      "You bring {low}-{high} CUBES to the table.").format(
-                 sb=n(rules.small_bet // 2), bb=n(rules.small_bet), low=n(low), high=n(high)),
-                 WIDTH - 1), "",
-             t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
-    names = [s.handle + (t.gettext(" (bot)") if s.handle.lower() in snap.bots else "")
-             for s in snap.seats]
-    lines.append(t.gettext("At the table ({taken} of {seats} seats): {names}").format(
-        taken=len(names), seats=rules.seats, names=", ".join(names))
-        if names else t.gettext("Nobody is at this table right now."))
-    session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
-    idle = app.config.server.lobby_idle_timeout
-    me = snap.seat_as(HoldemSeat, session.handle)
-    if me is not None:
-        # Left during a hand they are still in: the seat and stack stay theirs until it
-        # ends (docs/rules.md), so there is no seat to join yet; they may watch it.
-        session.write(t.gettext("You are still seated here until the hand in play ends "
-                                "(stack {stack} CUBES); then you may sit down again.").format(
-            stack=n(me.stack)) + "\r\n" + t.gettext("[W] Watch the game, any other key: "
-                                                     "back. "))
-        try:
-            key = await session.read_key(idle)
-        except TimeoutError:
-            return
-        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
-            await HoldemScreen(session, app, entry, watching=True).run()
-        return
-    if len(names) >= rules.seats:
-        if snap.bots:
-            session.write(t.gettext("All {seats} seats are taken; a computer player stands up "
-                                    "for you between hands.").format(seats=rules.seats)
-                          + "\r\n" + t.gettext("[J] Join, [W] Watch the game, any other "
-                                                "key: back. "))
-        else:
-            session.write(t.gettext("All {seats} seats are taken. [W] Watch the game, any "
-                                    "other key: back. ").format(seats=rules.seats))
-        try:
-            key = await session.read_key(idle)
-        except TimeoutError:
-            return
-        char = key.char.lower() if key.kind is KeyKind.CHAR else ""
-        if char == "w" or (char == "j" and snap.bots):
-            await HoldemScreen(session, app, entry, watching=True,
-                               want_seat=char == "j").run()
-        return
-    async def buy_in() -> act.Sit | None:
-        """The stack to bring: asked until it is in range; ``None`` when too poor."""
-        if cubes < low:
-            session.write(t.gettext("You need at least {low} CUBES to sit here; you have "
-                                    "{cubes}. Press any key.").format(low=n(low), cubes=n(cubes)))
-            await session.read_key(idle)
-            return None
-        most = min(high, cubes)
-        while True:
-            typed = (await read_line(session, t.gettext(
-                "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
-                    low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
-            amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
-                else None
-            if amount is not None and low <= amount <= most:
-                return act.Sit(buy_in=amount)
-            session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
-                low=n(low), most=n(most)) + "\r\n")
-
-    await join_or_watch(session, app, entry, HoldemScreen, buy_in)
 
 
 class HoldemScreen(RowScreen):
@@ -330,3 +241,95 @@ class HoldemScreen(RowScreen):
                 labelled(t, _STREET, t.gettext("{street}, bets {size}").format(
                     street=street_name(board.street.value, t), size=t.number(size))),
                 labelled(t, _BUTTON, clean_text(board.button or "", 14))]
+
+
+def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
+    """The entry's first lines: the game, its blinds and the buy-in, the ANSI notice."""
+    rules = entry.spec.rules
+    n = t.number
+    low, high = rules.buy_in_range()
+    return ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
+                          "2-{seats} players").format(table=entry.name, small=n(rules.small_bet),
+                                                      big=n(2 * rules.small_bet),
+                                                      seats=rules.seats),
+            *textwrap.wrap(t.gettext("Blinds {sb}/{bb}; one bet and three raises a round. "
+                                     "You bring {low}-{high} CUBES to the table.").format(
+                sb=n(rules.small_bet // 2), bb=n(rules.small_bet), low=n(low), high=n(high)),
+                WIDTH - 1), "",
+            t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
+
+
+def _stakes(rules: Any, t: i18n.Translator) -> str:
+    """The table list's stakes: ``10/20 limit``."""
+    n = t.number
+    return t.gettext("{small}/{big} limit").format(small=n(rules.small_bet),
+                                                   big=n(2 * rules.small_bet))
+
+
+def _still_seated(t: i18n.Translator, snap: TableSnapshot, handle: str) -> str | None:
+    """One who left during a hand they are still in keeps the seat and stack until it
+    ends (docs/rules.md): there is no seat to join yet, only the hand to watch."""
+    me = snap.seat_as(HoldemSeat, handle)
+    if me is None:
+        return None
+    return t.gettext("You are still seated here until the hand in play ends (stack {stack} "
+                     "CUBES); then you may sit down again.").format(stack=t.number(me.stack))
+
+
+async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.Sit | None:
+    """The stack to bring: asked until it is in the table's buy-in range and within the
+    player's CUBES (Enter alone: the most they may bring); ``None`` when too poor (said
+    until a key is pressed) or no answer came within ``[server] lobby_idle_timeout``."""
+    t = i18n.of(session)
+    n = t.number
+    idle = app.config.server.lobby_idle_timeout
+    low, high = entry.spec.rules.buy_in_range()
+    cubes = app.ledger.balance(session.handle)
+    if cubes < low:
+        session.write(t.gettext("You need at least {low} CUBES to sit here; you have "
+                                "{cubes}. Press any key.").format(low=n(low), cubes=n(cubes)))
+        await session.read_key(idle)
+        return None
+    most = min(high, cubes)
+    while True:
+        typed = (await read_line(session, t.gettext(
+            "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
+                low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
+        amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
+            else None
+        if amount is not None and low <= amount <= most:
+            return act.Sit(buy_in=amount)
+        session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
+            low=n(low), most=n(most)) + "\r\n")
+
+
+HELP = N_("""\
+Hold'em in short (fixed-limit Texas Hold'em, 52 cards, 2 to 9 players)
+
+ - Sitting down you bring CUBES to the table (the buy-in): only that stack
+   plays, and leaving the table cashes it out.
+ - The two seats after the button post the small and the big blind; everyone
+   gets two hidden cards.
+ - Four betting rounds: preflop, then the flop (three cards on the board), the
+   turn (a fourth) and the river (a fifth). The small bet counts preflop and on
+   the flop, the big bet (twice as much) on the turn and the river.
+ - One bet and three raises a round at most. [F] folds, [C] checks or calls,
+   [R] bets or raises.
+ - Showdown: the best five of your two cards and the five on the board win;
+   equal hands split the pot. Suits never decide.
+ - When your time runs out, the clock folds (or checks) for you.
+ - [I] sits out and comes back, [.] chats with the table, [X] leaves it.
+""")
+
+#: The fixed-limit Hold'em kind as the door shows it.
+KIND = ScreenKind(
+    name="holdem", screen=HoldemScreen, title=N_("Hold'em"),
+    phrase=N_("fixed-limit Texas Hold'em"), help=HELP, intro=_intro, stakes=_stakes,
+    describe_event=holdem_text.describe_event,
+    describe_operation=holdem_text.describe_operation, claims=holdem_text.claims,
+    seated=N_("At the table ({taken} of {seats} seats): {names}"),
+    nobody=N_("Nobody is at this table right now."),
+    bots_stand_up=N_("All {seats} seats are taken; a computer player stands up for you "
+                     "between hands."),
+    still_seated=_still_seated, buy_in=_buy_in)
+HoldemScreen.kind = KIND

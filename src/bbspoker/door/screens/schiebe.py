@@ -18,51 +18,42 @@ Layout (rows 0-23)::
    23  > chat input
 
 :class:`SchiebeScreen` takes the game-screen loop of
-:class:`~bbspoker.door.screens.draw40.PokerScreen` (keys taken in the turn they arrive,
+:class:`~bbspoker.door.screens.base.TableScreen` (keys taken in the turn they arrive,
 the table's bus painted inside its step, the seat held when the connection drops, chat,
-[X], a spectator's [J]) and replaces what is drawn and what the game keys do: ``<`` ``>``
+[X], a spectator's [J]) and gives what is drawn (rows, :mod:`bbspoker.door.screens.rows`)
+and what the game keys do: ``<`` ``>``
 push, ``1``-``3`` then ``1``-``3`` swap one open card with a middle card, ``A`` swap all
 three, ``N`` no swap; ``S`` proposes the rounds, ``Y``/``N`` answer the proposal. The
-screen is drawn as 24 rows of text and only the rows that changed are sent.
+screen is drawn as 24 rows of text and only the rows that changed are sent. :data:`KIND`
+is the kind as the door shows it (entry, stakes, help, its events' words in
+:mod:`bbspoker.door.screens.schiebe_text`).
 """
 
 from __future__ import annotations
 
-import codecs
 import textwrap
 from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
-from bbspoker.door.i18n import ENGLISH, NP_, Translator
+from bbspoker.door.i18n import N_, NP_
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
-from bbspoker.door.messages import OWN_POSITIONS, category_name
-from bbspoker.door.screens.draw40 import PokerScreen, join_or_watch
-from bbspoker.door.screens.regions import CONTINUED
+from bbspoker.door.screens import schiebe_text
+from bbspoker.door.screens.base import ScreenKind
+from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, TEXT as _TEXT, WIDTH,
+                                        RowScreen, bottom_rows, command_area, command_lines,
+                                        halves as _halves, labelled, row as _row)
+from bbspoker.door.screens.schiebe_text import OWN_POSITIONS, category_name
 from bbspoker.rules.schiebe.actions import LEFT, RIGHT, NoSwap, Propose, Push, Swap, SwapAll, Vote
 from bbspoker.rules.schiebe.game import Board, Phase
 from bbspoker.table.service import TableSnapshot
 from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
-    from blessed import Terminal as BlessedTerminal
-
     from bbspoker.door.context import DoorContext
-    from bbspoker.door.terminal import Player, Terminal
+    from bbspoker.door.terminal import Player
     from bbspoker.table.registry import TableEntry
 
-__all__ = ["enter_table", "SchiebeScreen", "RowScreen", "RowRenderer", "bottom_rows", "WIDTH", "HEIGHT",
-           "LOG_ROWS", "labelled", "LABEL_WIDTH", "command_lines", "command_area"]
-
-WIDTH, HEIGHT = 80, 24
-#: Rows of the log (the message area), 14-22.
-LOG_ROWS = 9
-_LOG_ROW, _INPUT_ROW, _STATUS_ROW, _SPLIT_ROW = 14, 23, 13, 8
-_LEFT = 46           # the command area's width inside the borders (cells 1-46)
-_RIGHT = WIDTH - _LEFT - 3
-#: Cells of a key line or question in the command area: a blank before it and one after,
-#: so that no text runs into the divider.
-_TEXT = _LEFT - 2
-_RULE = "+" + "-" * (WIDTH - 2) + "+"
+__all__ = ["KIND", "SchiebeScreen", "HELP"]
 
 
 def _card(card: str | None) -> str:
@@ -76,197 +67,16 @@ def _cards(cards: tuple[str, ...] | list[str]) -> str:
     return " ".join(_card(c) for c in cards)
 
 
-def _row(text: str) -> str:
-    """``| text |``, the text cleaned and fitted to 78 cells."""
-    return "|" + fit(text, WIDTH - 2) + "|"
-
-
-def _halves(left: str, right: str) -> str:
-    return "|" + fit(" " + left, _LEFT) + "|" + fit(" " + right, _RIGHT) + "|"
-
-
-# The labels of the game information (Schiebe-Poker's and Hold'em's).
+# The labels of the game information.
 _TURN, _CLOCK = NP_("game info", "Turn"), NP_("game info", "Clock")
 _ACTION, _POT = NP_("game info", "Action"), NP_("game info", "Pot")
 _ANTE = NP_("game info", "Ante")
-#: Cells of a label of the game information (the right half of rows 9-12) with its dots,
-#: before the blank and the value: ``"Turn ....."``.
-LABEL_WIDTH = 10
-
-
-def labelled(t: Translator, label: tuple[str, str], value: str) -> str:
-    """A line of the game information: the ``label`` (a ``(context, word)`` pair) in
-    ``t``'s language, dots to :data:`LABEL_WIDTH` cells, a blank and ``value``:
-    ``"Turn ..... alice"``, German ``"Am Zug ... alice"`` (a word too long is cut)."""
-    word = clean_text(t.pgettext(*label), LABEL_WIDTH)
-    dots = LABEL_WIDTH - display_width(word) - 1
-    head = f"{word} {'.' * dots}" if dots > 0 else fit(word, LABEL_WIDTH)
-    return f"{head} {value}"
-
-
-def command_area(t: Translator, lines: list[str], prompt: str | None) -> list[str]:
-    """The four rows of a command area: ``lines`` (the keys of the legal choices now),
-    the chat and leave keys when there is room, and last ``prompt`` (a question, an input
-    line or a refusal), wrapped over as many rows as it needs in ``t``'s language."""
-    tail = textwrap.wrap(prompt, _TEXT)[:3] if prompt else []
-    room = 4 - len(tail)
-    lines = lines[:room]
-    if len(lines) < room:
-        lines += command_lines([t.gettext("[.] chat"), t.gettext("[X] leave the table")])
-    return (lines[:room] + tail + [""] * 4)[:4]
-
-
-def command_lines(items: list[str], width: int = _TEXT) -> list[str]:
-    """Commands side by side, two blanks apart, on as few lines of ``width`` cells as
-    they take (a longer language needs two lines where English has one)."""
-    lines: list[str] = []
-    for item in items:
-        if lines and display_width(lines[-1]) + 2 + display_width(item) <= width:
-            lines[-1] += "  " + item
-        else:
-            lines.append(item)
-    return lines
-
-
-class RowRenderer:
-    """The bytes that bring one client's screen from the last rows drawn to the new ones:
-    the first call (or after :meth:`invalidate`, a resize) clears and draws every row,
-    later calls redraw only the rows that changed; the cursor is left at ``cursor``. The
-    bottom-right cell is never written (it scrolls some terminals). A window smaller than
-    80x24 is asked, once per size, to be enlarged. ``term`` is the session's blessed
-    terminal; characters ``encoding`` cannot carry are drawn as ``?``; ``t`` the viewer's
-    language (of the request to enlarge the window)."""
-
-    def __init__(self, term: BlessedTerminal, encoding: str = "utf-8",
-                 t: Translator = ENGLISH) -> None:
-        self.term = term
-        self.t = t
-        self.encoding = codecs.lookup(encoding).name
-        self.cols, self.rows = WIDTH, HEIGHT
-        self._shown: list[str] | None = None
-        self._too_small = False
-
-    def resize(self, cols: int, rows: int) -> None:
-        """The window's size from NAWS; a change repaints everything."""
-        if (cols, rows) != (self.cols, self.rows):
-            self.cols, self.rows = cols, rows
-            self.invalidate()
-
-    def invalidate(self) -> None:
-        """Forget what the client shows: the next :meth:`render` draws every row."""
-        self._shown = None
-        self._too_small = False
-
-    def render(self, rows: list[str], cursor: tuple[int, int]) -> str:
-        """See the class docstring; ``rows``: 24 rows of text, each 80 cells (the last 79)."""
-        term = self.term
-        if self.cols < WIDTH or self.rows < HEIGHT:
-            if self._too_small:
-                return ""
-            self._shown, self._too_small = None, True
-            return (term.normal + term.clear + term.move_yx(0, 0) + self.t.gettext(
-                "Please enlarge your window to at least {width}x{height} (now {cols}x{rows})"
-            ).format(width=WIDTH, height=HEIGHT, cols=self.cols, rows=self.rows))
-        out = []
-        old = self._shown
-        if old is None:
-            out.append(term.normal + term.clear)
-            old = [""] * HEIGHT
-        new = []
-        for i, text in enumerate(rows):
-            if self.encoding != "utf-8" and not text.isascii():
-                text = text.encode(self.encoding, "replace").decode(self.encoding)
-            new.append(text)
-            if text != old[i]:
-                out.append(term.move_yx(i, 0) + text)
-        self._shown = new
-        if not out:
-            return ""
-        return "".join(out) + term.move_yx(*cursor)
-
-
-async def enter_table(session: Player, app: DoorContext, entry: TableEntry) -> None:
-    """What the lobby runs for a Schiebe-Poker table: the game in a few lines, its stakes
-    and who sits there; join, watch or go back; then the game screen until the player
-    leaves ([X]) or the connection drops."""
-    service = entry.service
-    rules = entry.spec.rules
-    snap = service.snapshot
-    t = i18n.of(session)
-    n = t.number
-    stakes = (t.gettext("Ante {ante} CUBES a player; the first-ranked share the pot.").format(
-        ante=n(rules.ante)) if rules.ante else t.gettext("No stakes: played for the ranking."))
-    lines = ["", t.gettext("{table} -- Schiebe-Poker for 2-{seats} players").format(
-                 table=entry.name, seats=rules.seats), *textwrap.wrap(stakes, WIDTH - 1),
-             *textwrap.wrap(t.gettext("Push the middle row left or right, swap your open cards "
-                                      "with it; after the agreed rounds the best poker "
-                                      "category wins (equal categories tie)."), WIDTH - 1),
-             "", t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
-    names = [s.handle for s in snap.seats]
-    lines.append(t.gettext("At the table ({taken} of {seats} seats): {names}").format(
-        taken=len(names), seats=rules.seats, names=", ".join(names))
-        if names else t.gettext("Nobody is at this table right now."))
-    session.write("\x1b[H\x1b[2J" + "\r\n".join(lines) + "\r\n\r\n")
-    idle = app.config.server.lobby_idle_timeout
-    if len(names) >= rules.seats:
-        session.write(t.gettext("All {seats} seats are taken. [W] Watch the game, any "
-                                "other key: back. ").format(seats=rules.seats))
-        try:
-            key = await session.read_key(idle)
-        except TimeoutError:
-            return
-        if key.kind is KeyKind.CHAR and key.char.lower() == "w":
-            await SchiebeScreen(session, app, entry, watching=True).run()
-        return
-    await join_or_watch(session, app, entry, SchiebeScreen)
-
-
-class RowScreen(PokerScreen):
-    """:class:`PokerScreen`'s loop drawn as 24 rows of text by a :class:`RowRenderer`
-    (Schiebe-Poker's and Hold'em's screens): a subclass gives :meth:`rows`."""
-
-    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
-                 watching: bool = False, returning: bool = False,
-                 want_seat: bool = False) -> None:
-        super().__init__(session, app, entry, watching, returning, want_seat)
-        self.renderer = RowRenderer(session.term, session.encoding,  # type: ignore[assignment]
-                                    self.t)
-        self.renderer.resize(session.cols, session.rows)
-
-    def rows(self) -> tuple[list[str], tuple[int, int]]:
-        """The 24 rows of the screen now, and where the cursor goes."""
-        raise NotImplementedError
-
-    def _paint(self) -> None:
-        """Send the rows that changed; as :meth:`PokerScreen._paint`: nothing while this
-        player's own command is in flight, nothing while the session is congested (the
-        screen is marked stale and drawn in full, once, when the client has caught up;
-        writing on would grow the backlog until it cut the connection off)."""
-        if self._busy:
-            return
-        if self.session.congested:
-            self._stale = True
-            return
-        if self._stale:
-            self._stale = False
-            self.renderer.invalidate()
-        rows, cursor = self.rows()
-        out = self.renderer.render(rows, cursor)  # type: ignore[call-arg, arg-type]
-        if out:
-            self.session.write(out)
-
-    def _paint_clock(self) -> None:
-        """The clock's next second: the rows again (:class:`RowRenderer` sends only the
-        rows that changed, here the clock's). The draw40 screen's clock-only path
-        (``ScreenRenderer.render_clock``) has no counterpart here: without this, every
-        screen at a Hold'em or Schiebe-Poker table failed at its clock's first tick."""
-        self._paint()
 
 
 class SchiebeScreen(RowScreen):
     """One player's (or spectator's, ``watching``) Schiebe-Poker screen; see the module
-    docstring. The loop is :class:`PokerScreen`'s; the drawing and the game keys are
-    Schiebe-Poker's."""
+    docstring. The loop is :class:`~bbspoker.door.screens.base.TableScreen`'s; the drawing
+    and the game keys are Schiebe-Poker's."""
 
     def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
                  watching: bool = False, returning: bool = False,
@@ -318,13 +128,13 @@ class SchiebeScreen(RowScreen):
         elif char == "n":
             self._command(NoSwap())
 
-    def _on_item(self, item: Any) -> None:
-        super()._on_item(item)
-        if isinstance(item, TableSnapshot):
-            if Push not in item.actions.get(self.handle, ()):
-                self.swap_from = None
-            if self.mode == "rounds" and Propose not in item.actions.get(self.handle, ()):
-                self.mode, self.editor = None, None
+    def _on_snapshot(self, snap: TableSnapshot) -> None:
+        """Forget a chosen open card once pushing is over, and the rounds prompt once
+        proposing is."""
+        if Push not in snap.actions.get(self.handle, ()):
+            self.swap_from = None
+        if self.mode == "rounds" and Propose not in snap.actions.get(self.handle, ()):
+            self.mode, self.editor = None, None
 
     def _between_games(self) -> bool:
         """No Schiebe-Poker game is being played (one that leaves now loses nothing)."""
@@ -512,34 +322,50 @@ class SchiebeScreen(RowScreen):
             cubes=t.number(self.rules.ante))), ""]
 
 
+def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
+    """The entry's first lines: the game in a few lines, its stakes, the ANSI notice."""
+    rules = entry.spec.rules
+    n = t.number
+    stakes = (t.gettext("Ante {ante} CUBES a player; the first-ranked share the pot.").format(
+        ante=n(rules.ante)) if rules.ante else t.gettext("No stakes: played for the ranking."))
+    return ["", t.gettext("{table} -- Schiebe-Poker for 2-{seats} players").format(
+                table=entry.name, seats=rules.seats), *textwrap.wrap(stakes, WIDTH - 1),
+            *textwrap.wrap(t.gettext("Push the middle row left or right, swap your open cards "
+                                     "with it; after the agreed rounds the best poker "
+                                     "category wins (equal categories tie)."), WIDTH - 1),
+            "", t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
 
-def bottom_rows(screen: PokerScreen, rows: list[str], more: str
-                ) -> tuple[list[str], tuple[int, int]]:
-    """Rows 13-23 of a row-drawn table screen (Schiebe-Poker's, Hold'em's) after ``rows``
-    (0-12): the status line (handle, CUBES, ``more`` such as a stack, X-messages waiting,
-    spectators), the log (the last :data:`LOG_ROWS` message rows), the chat line; with
-    the cursor's place on the chat line."""
-    snap = screen.snapshot
-    t = screen.t
-    cubes = t.gettext("[{n} CUBES]").format(
-        n=t.number(snap.balances.get(screen.handle, screen._own_cubes)))
-    status = f"- {clean_text(screen.handle, 16)} {cubes} {more}"
-    xmsgs = len(screen.session.inbox)
-    extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
-        n=t.number(xmsgs)) + " ") if xmsgs else ""
-    if snap.watchers:
-        extra += t.ngettext("[{n} watching]", "[{n} watching]", snap.watchers).format(
-            n=t.number(snap.watchers)) + " "
-    line = "+" + status + "-" * max(0, _LEFT - display_width(status)) + "+" + extra
-    rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
-    shown = list(screen.messages)[-LOG_ROWS:]
-    rows += [_row(" " + (text if tag == CONTINUED else f"[{tag}] {text}"))
-             for tag, text in shown]
-    rows += [_row("")] * (LOG_ROWS - len(shown))
-    typed = screen.editor.text if screen.mode == "chat" and screen.editor else None
-    if typed is None:
-        rows.append(">" + " " * (WIDTH - 3) + "<")
-        return rows, (_INPUT_ROW, 2)
-    text = f" {clean_text(screen.handle, 16)}: {typed}"
-    rows.append(">" + fit(text, WIDTH - 3) + "<")
-    return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
+
+def _stakes(rules: Any, t: i18n.Translator) -> str:
+    """The table list's stakes: ``ante 10``, or ``no stakes``."""
+    return (t.gettext("ante {ante}").format(ante=t.number(rules.ante)) if rules.ante
+            else t.gettext("no stakes"))
+
+
+HELP = N_("""\
+Schiebe-Poker in short (52 cards, 2 to 4 players)
+
+ - Everyone gets two hidden and three open cards; three open cards lie in the
+   middle. Only you see your hidden cards.
+ - Before a game the game-master proposes 2 to 7 rounds with [S]; everyone else
+   agrees with [Y] or refuses with [N].
+ - In your turn you make two actions, one after the other: push the middle row
+   left [<] or right [>] (a card drops onto the discard pile, a new one comes
+   from the draw pile), or swap one of your open cards with a middle card
+   ([1]-[3] then [1]-[3]), all three ([A]) or none ([N]).
+ - After the last round every hand is shown: only its category counts (High
+   card to Royal flush); equal categories share their place.
+ - With an ante, the players ranked first share the pot.
+ - When your time runs out, the rest of your turn is "no swap".
+ - [.] chats with the table, [X] leaves it.
+""")
+
+#: The Schiebe-Poker kind as the door shows it (its computer players keep their seats).
+KIND = ScreenKind(
+    name="schiebe", screen=SchiebeScreen, title=N_("Schiebe-Poker"),
+    phrase=N_("Schiebe-Poker"), help=HELP, intro=_intro, stakes=_stakes,
+    describe_event=schiebe_text.describe_event,
+    describe_operation=schiebe_text.describe_operation, claims=schiebe_text.claims,
+    seated=N_("At the table ({taken} of {seats} seats): {names}"),
+    nobody=N_("Nobody is at this table right now."))
+SchiebeScreen.kind = KIND

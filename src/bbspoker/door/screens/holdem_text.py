@@ -1,0 +1,201 @@
+"""What a fixed-limit Hold'em table says, in words: its events in the message area (in
+the viewer's language), its record for ``bbspoker games show`` (English), and the names of
+its streets and made hands that its screen shows too."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from bbspoker.door.i18n import ENGLISH, NP_, Translator
+from bbspoker.door.messages import INFO, SYSTEM, shared_event, shared_operation
+from bbspoker.rules.events import Event
+
+__all__ = ["describe_event", "describe_operation", "claims", "street_name", "holdem_hand",
+           "HOLDEM_HANDS", "STREETS"]
+
+#: The events only a Hold'em table sends (:func:`claims`).
+_OWN_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "board", "show",
+                         "muck", "returned", "hand_over", "leaving", "sit_out", "sit_in",
+                         "busted"})
+
+#: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them after
+#: "with" (``(context, text)`` for :meth:`~bbspoker.door.i18n.Translator.pgettext`: the
+#: translation is the form that follows the language's "with", German "mit zwei Paaren").
+HOLDEM_HANDS = {
+    "HIGH_CARD": NP_("hand after with", "high card"),
+    "ONE_PAIR": NP_("hand after with", "one pair"),
+    "TWO_PAIR": NP_("hand after with", "two pairs"),
+    "THREE_OF_A_KIND": NP_("hand after with", "three of a kind"),
+    "STRAIGHT": NP_("hand after with", "a straight"),
+    "FLUSH": NP_("hand after with", "a flush"),
+    "FULL_HOUSE": NP_("hand after with", "a full house"),
+    "FOUR_OF_A_KIND": NP_("hand after with", "four of a kind"),
+    "STRAIGHT_FLUSH": NP_("hand after with", "a straight flush")}
+#: The betting rounds of a hand as people name them (``Street`` values).
+STREETS = {"idle": NP_("street", "no hand"), "preflop": NP_("street", "preflop"),
+           "flop": NP_("street", "flop"), "turn": NP_("street", "turn"),
+           "river": NP_("street", "river")}
+
+
+def street_name(street: str, t: Translator = ENGLISH) -> str:
+    """A Hold'em betting round (a ``Street`` value: ``"flop"``) in ``t``'s language."""
+    word = STREETS.get(street)
+    return t.pgettext(*word) if word else street
+
+
+def holdem_hand(code: str, t: Translator = ENGLISH) -> str:
+    """A made hand of Hold'em (a pokerkit label such as ``"TWO_PAIR"``) as it follows
+    "with" in ``t``'s language: ``"two pairs"`` (German ``"zwei Paaren"``)."""
+    word = HOLDEM_HANDS.get(code)
+    return t.pgettext(*word) if word else code.lower().replace("_", " ")
+
+
+def _made(d: Mapping[str, Any]) -> str:
+    """`` with two pairs (A+ A* 5# 5- K+)`` for a made hand in the data, else ``""`` (the
+    English of ``games show``)."""
+    if not d.get("hand"):
+        return ""
+    return f" with {holdem_hand(d['hand'])} ({d.get('best', '')})"
+
+
+def _holdem_won(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    """A Hold'em pot taken (a ``won`` event or record line): ``amount`` CUBES of the hand's
+    ``pot`` (both with the winner's own bets in them, as every pot is counted; an uncalled
+    bet is neither: it is said apart). The whole pot: "alice wins the pot of 70 CUBES";
+    a share of it (a split, a side pot): "bob wins 35 of the 70 CUBES in the pot"; with
+    the made hand when it was shown."""
+    n = t.number
+    cubes, pot = d["amount"], d.get("pot", d["amount"])
+    if not d.get("hand"):
+        if cubes >= pot:
+            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
+        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
+            h=h, cubes=n(cubes), pot=n(pot))
+    hand, best = holdem_hand(d["hand"], t), d.get("best", "")
+    if cubes >= pot:
+        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
+            h=h, pot=n(pot), hand=hand, best=best)
+    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
+                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
+                                         best=best)
+
+
+def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
+    """The message-area line (``(tag, text)``, or None for none) of an event of a Hold'em
+    table (``rules/holdem/game.py``) in ``t``'s language; the events every kind shares
+    read as :func:`~bbspoker.door.messages.shared_event` says."""
+    h, d, k = e.handle, e.data, e.kind
+    _, n = t.gettext, t.number
+    late = bool(d.get("timeout"))
+    if k == "sat":
+        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
+    if k == "left":
+        cashed = d.get("cash_out", 0)
+        reason = d.get("reason", "")
+        if cashed:
+            text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table with {cubes} CUBES.")
+                    if reason == "idle" else _("{h} leaves the table with {cubes} CUBES."))
+        else:
+            text = (_("{h} lost the connection and leaves the table.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table.")
+                    if reason == "idle" else _("{h} leaves the table."))
+        return SYSTEM, text.format(h=h, cubes=n(cashed))
+    if k == "hand":
+        # TRANSLATORS: {hand} counts this table's hands, {game} is the game record's number.
+        return INFO, _("Hand {hand} (game {game}): {button} has the button; blinds "
+                       "{small}/{big}.").format(
+            hand=n(d.get("hand", d["game_id"])), game=d["game_id"], button=d["button"],
+            small=n(d["small_blind"]), big=n(d["big_blind"]))
+    if k == "blind":
+        text = (_("{h} posts the small blind ({amount}).") if d["blind"] == "small"
+                else _("{h} posts the big blind ({amount})."))
+        return SYSTEM, text.format(h=h, amount=n(d["amount"]))
+    if k == "fold":
+        return SYSTEM, (_("{h} did not act in time and folds.") if late
+                        else _("{h} folds.")).format(h=h)
+    if k == "check":
+        return SYSTEM, (_("{h} did not act in time and checks.") if late
+                        else _("{h} checks.")).format(h=h)
+    if k == "call":
+        return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
+    if k == "bet":
+        return SYSTEM, _("{h} bets {amount}.").format(h=h, amount=n(d["to"]))
+    if k == "raise":
+        return SYSTEM, _("{h} raises to {amount}.").format(h=h, amount=n(d["to"]))
+    if k == "board":
+        return INFO, _("{STREET}: {cards}   (board {board})").format(
+            STREET=street_name(d["street"], t).upper(), cards=" ".join(d["cards"]),
+            board=" ".join(d["board"]))
+    if k == "show":
+        if not d.get("hand"):
+            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=" ".join(d["cards"]))
+        return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
+            h=h, cards=" ".join(d["cards"]), hand=holdem_hand(d["hand"], t),
+            best=d.get("best", ""))
+    if k == "muck":
+        return SYSTEM, _("{h} does not show.").format(h=h)
+    if k == "returned":
+        return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
+                                  "Uncalled bet of {cubes} CUBES returned to {h}.",
+                                  d["amount"]).format(h=h, cubes=n(d["amount"]))
+    if k == "won":
+        return SYSTEM, _holdem_won(h, d, t)
+    if k == "leaving":
+        return SYSTEM, _("{h} leaves after this hand.").format(h=h)
+    if k == "sit_out":
+        return SYSTEM, _("{h} sits out.").format(h=h)
+    if k == "sit_in":
+        return SYSTEM, _("{h} is back in the game.").format(h=h)
+    if k == "busted":
+        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
+    if k == "hand_over":
+        return None   # the screen shows it
+    return shared_event(e, t)
+
+
+def describe_operation(op: Mapping[str, Any]) -> str:
+    """One line of a Hold'em hand's record (an operation's stored form) for ``bbspoker
+    games show``, in English; the operations every kind shares read as
+    :func:`~bbspoker.door.messages.shared_operation` says."""
+    kind, h = op.get("op"), op.get("handle")
+    street = f"{op['street']}: " if op.get("street") else ""
+    late = " (timed out)" if op.get("timeout") else ""
+    if kind == "blind":
+        return f"{h} posts the {op['blind']} blind ({op['amount']})"
+    if kind == "fold":
+        return f"{street}{h} folds{late}"
+    if kind == "check":
+        return f"{street}{h} checks{late}"
+    if kind == "call":
+        return f"{street}{h} calls {op['amount']}"
+    if kind == "bet":
+        return f"{street}{h} bets {op['to']}"
+    if kind == "raise":
+        return f"{street}{h} raises to {op['to']}"
+    if kind == "board":
+        burn = f" (burn {op['burn']})" if op.get("burn") else ""
+        return f"{op['street']}: {op['cards']}{burn}"
+    if kind == "show":
+        return f"{h} shows {op['cards']}{_made(op)}"
+    if kind == "muck":
+        return f"{h} does not show"
+    if kind == "return":
+        return f"uncalled bet of {op['amount']:,} CUBES returned to {h}"
+    if kind != "won":
+        return shared_operation(op)
+    pot = op.get("pot", op["amount"])
+    if op["amount"] >= pot:
+        return f"{h} wins the pot of {pot:,} CUBES{_made(op)}"
+    return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{_made(op)}"
+
+
+def claims(e: Event) -> bool:
+    """Whether ``e``, from a table of unknown kind, is a Hold'em table's: one of its own
+    events, or a bet, a pot won, a seat taken or left with the figures only Hold'em's
+    carry (the street, a share of the pot, the buy-in, the stack cashed out)."""
+    k, d = e.kind, e.data
+    return (k in _OWN_EVENTS or (k == "bet" and "street" in d) or (k == "won" and "amount" in d)
+            or (k == "sat" and "buy_in" in d) or (k == "left" and "cash_out" in d))

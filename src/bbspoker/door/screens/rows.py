@@ -1,0 +1,211 @@
+"""Table screens drawn as 24 rows of text (Schiebe-Poker's and Hold'em's): the row
+renderer, the regions every such screen shares (the command area, the game information's
+labelled lines, the status line, the log and the chat line) and :class:`RowScreen`, the
+screen loop of :mod:`bbspoker.door.screens.base` drawing :class:`Rows`.
+
+Layout of the shared rows (0-23)::
+
+    0-7  the kind's own rows (title, seats, cards)
+    8    +--------------------------------------------+----------------------+
+    9-12 commands: exactly the legal keys now     | the game information
+   13    +- alice [990 CUBES] ------------------------+----------------------+
+   14-22 the log: every action as it happens, and the chat
+   23    > chat input
+"""
+
+from __future__ import annotations
+
+import codecs
+import textwrap
+from typing import TYPE_CHECKING, NamedTuple
+
+from bbspoker.door.i18n import ENGLISH, Translator
+from bbspoker.door.screens.base import TableScreen
+from bbspoker.door.screens.regions import CONTINUED
+from bbspoker.text import clean_text, display_width, fit
+
+if TYPE_CHECKING:
+    from blessed import Terminal as BlessedTerminal
+
+__all__ = ["Rows", "RowRenderer", "RowScreen", "bottom_rows", "command_area", "command_lines",
+           "labelled", "row", "halves", "WIDTH", "HEIGHT", "LOG_ROWS", "LABEL_WIDTH", "LEFT",
+           "RIGHT"]
+
+WIDTH, HEIGHT = 80, 24
+#: Rows of the log (the message area), 14-22.
+LOG_ROWS = 9
+_INPUT_ROW = 23
+#: The command area's width inside the borders (cells 1-46), and the game information's.
+LEFT = 46
+RIGHT = WIDTH - LEFT - 3
+#: Cells of a key line or question in the command area: a blank before it and one after,
+#: so that no text runs into the divider.
+TEXT = LEFT - 2
+#: Cells of a label of the game information (the right half of rows 9-12) with its dots,
+#: before the blank and the value: ``"Turn ....."``.
+LABEL_WIDTH = 10
+
+
+class Rows(NamedTuple):
+    """A row screen's view: 24 rows of text, each 80 cells (the last 79), and where the
+    cursor goes (row, column)."""
+
+    rows: list[str]
+    cursor: tuple[int, int]
+
+
+def row(text: str) -> str:
+    """``| text |``, the text cleaned and fitted to 78 cells."""
+    return "|" + fit(text, WIDTH - 2) + "|"
+
+
+def halves(left: str, right: str, width: int = LEFT) -> str:
+    """``| left | right |``, the divider after ``width`` cells (each text after a blank)."""
+    return "|" + fit(" " + left, width) + "|" + fit(" " + right, WIDTH - width - 3) + "|"
+
+
+def labelled(t: Translator, label: tuple[str, str], value: str) -> str:
+    """A line of the game information: the ``label`` (a ``(context, word)`` pair) in
+    ``t``'s language, dots to :data:`LABEL_WIDTH` cells, a blank and ``value``:
+    ``"Turn ..... alice"``, German ``"Am Zug ... alice"`` (a word too long is cut)."""
+    word = clean_text(t.pgettext(*label), LABEL_WIDTH)
+    dots = LABEL_WIDTH - display_width(word) - 1
+    head = f"{word} {'.' * dots}" if dots > 0 else fit(word, LABEL_WIDTH)
+    return f"{head} {value}"
+
+
+def command_area(t: Translator, lines: list[str], prompt: str | None) -> list[str]:
+    """The four rows of a command area: ``lines`` (the keys of the legal choices now),
+    the chat and leave keys when there is room, and last ``prompt`` (a question, an input
+    line or a refusal), wrapped over as many rows as it needs in ``t``'s language."""
+    tail = textwrap.wrap(prompt, TEXT)[:3] if prompt else []
+    room = 4 - len(tail)
+    lines = lines[:room]
+    if len(lines) < room:
+        lines += command_lines([t.gettext("[.] chat"), t.gettext("[X] leave the table")])
+    return (lines[:room] + tail + [""] * 4)[:4]
+
+
+def command_lines(items: list[str], width: int = TEXT) -> list[str]:
+    """Commands side by side, two blanks apart, on as few lines of ``width`` cells as
+    they take (a longer language needs two lines where English has one)."""
+    lines: list[str] = []
+    for item in items:
+        if lines and display_width(lines[-1]) + 2 + display_width(item) <= width:
+            lines[-1] += "  " + item
+        else:
+            lines.append(item)
+    return lines
+
+
+class RowRenderer:
+    """The bytes that bring one client's screen from the last rows drawn to the new ones:
+    the first call (or after :meth:`invalidate`, a resize) clears and draws every row,
+    later calls redraw only the rows that changed; the cursor is left where the view
+    says. The bottom-right cell is never written (it scrolls some terminals). A window
+    smaller than 80x24 is asked, once per size, to be enlarged. ``term`` is the session's
+    blessed terminal; characters ``encoding`` cannot carry are drawn as ``?``; ``t`` the
+    viewer's language (of the request to enlarge the window). A
+    :class:`~bbspoker.door.screens.base.Renderer` of :class:`Rows`."""
+
+    def __init__(self, term: BlessedTerminal, encoding: str = "utf-8",
+                 t: Translator = ENGLISH) -> None:
+        self.term = term
+        self.t = t
+        self.encoding = codecs.lookup(encoding).name
+        self.cols, self.rows = WIDTH, HEIGHT
+        self._shown: list[str] | None = None
+        self._too_small = False
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The window's size from NAWS; a change repaints everything."""
+        if (cols, rows) != (self.cols, self.rows):
+            self.cols, self.rows = cols, rows
+            self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget what the client shows: the next :meth:`render` draws every row."""
+        self._shown = None
+        self._too_small = False
+
+    def render(self, view: Rows) -> str:
+        """See the class docstring; ``view``: 24 rows of text, each 80 cells (the last
+        79), and the cursor's place."""
+        term = self.term
+        if self.cols < WIDTH or self.rows < HEIGHT:
+            if self._too_small:
+                return ""
+            self._shown, self._too_small = None, True
+            return (term.normal + term.clear + term.move_yx(0, 0) + self.t.gettext(
+                "Please enlarge your window to at least {width}x{height} (now {cols}x{rows})"
+            ).format(width=WIDTH, height=HEIGHT, cols=self.cols, rows=self.rows))
+        out = []
+        old = self._shown
+        if old is None:
+            out.append(term.normal + term.clear)
+            old = [""] * HEIGHT
+        new = []
+        for i, text in enumerate(view.rows):
+            if self.encoding != "utf-8" and not text.isascii():
+                text = text.encode(self.encoding, "replace").decode(self.encoding)
+            new.append(text)
+            if text != old[i]:
+                out.append(term.move_yx(i, 0) + text)
+        self._shown = new
+        if not out:
+            return ""
+        return "".join(out) + term.move_yx(*view.cursor)
+
+    def render_clock(self, clock: str | None) -> str | None:
+        """Always ``None``: the clock sits inside a row of the kind's own drawing, so the
+        screen renders its whole view (of which only the rows that changed, here the
+        clock's, are sent)."""
+        return None
+
+
+class RowScreen(TableScreen[Rows]):
+    """The screen loop drawn as 24 rows of text by a :class:`RowRenderer`: a kind's
+    subclass gives :meth:`rows`."""
+
+    def _make_renderer(self) -> RowRenderer:
+        return RowRenderer(self.session.term, self.session.encoding, self.t)
+
+    def rows(self) -> tuple[list[str], tuple[int, int]]:
+        """The 24 rows of the screen now, and where the cursor goes."""
+        raise NotImplementedError
+
+    def view(self) -> Rows:
+        """:meth:`rows` as the renderer's view."""
+        return Rows(*self.rows())
+
+
+def bottom_rows(screen: TableScreen[Rows], rows: list[str], more: str
+                ) -> tuple[list[str], tuple[int, int]]:
+    """Rows 13-23 of a row-drawn table screen after ``rows`` (0-12): the status line
+    (handle, CUBES, ``more`` such as a stack, X-messages waiting, spectators), the log
+    (the last :data:`LOG_ROWS` message rows), the chat line; with the cursor's place on
+    the chat line."""
+    snap = screen.snapshot
+    t = screen.t
+    cubes = t.gettext("[{n} CUBES]").format(
+        n=t.number(snap.balances.get(screen.handle, screen._own_cubes)))
+    status = f"- {clean_text(screen.handle, 16)} {cubes} {more}"
+    xmsgs = len(screen.session.inbox)
+    extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
+        n=t.number(xmsgs)) + " ") if xmsgs else ""
+    if snap.watchers:
+        extra += t.ngettext("[{n} watching]", "[{n} watching]", snap.watchers).format(
+            n=t.number(snap.watchers)) + " "
+    line = "+" + status + "-" * max(0, LEFT - display_width(status)) + "+" + extra
+    rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
+    shown = list(screen.messages)[-LOG_ROWS:]
+    rows += [row(" " + (text if tag == CONTINUED else f"[{tag}] {text}"))
+             for tag, text in shown]
+    rows += [row("")] * (LOG_ROWS - len(shown))
+    typed = screen.editor.text if screen.mode == "chat" and screen.editor else None
+    if typed is None:
+        rows.append(">" + " " * (WIDTH - 3) + "<")
+        return rows, (_INPUT_ROW, 2)
+    text = f" {clean_text(screen.handle, 16)}: {typed}"
+    rows.append(">" + fit(text, WIDTH - 3) + "<")
+    return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
