@@ -32,7 +32,7 @@ from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.door.i18n import N_
 from bbspoker.door.login import check_password, why_refused
 from bbspoker.door.messages import refusal
-from bbspoker.door.screens.kinds import describe_unknown
+from bbspoker.door.screens.kinds import describe_event as describe_kind_event
 from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
@@ -109,7 +109,7 @@ class App:
                      for entry in self.tables if entry.spec.rules.bots]
         # The door's English for the bot port's "0;" lines and refusals (the port hands
         # over events without their table: their kind is told from the events).
-        self.describe: Callable[[Event], tuple[str, str] | None] = describe_unknown
+        self.describe: Callable[[Event, str], tuple[str, str] | None] = describe_kind_event
         self.refusal: Callable[[RuleError], str] = refusal
         self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep

@@ -251,6 +251,9 @@ async def test_two_programs_play_a_hold_em_hand_over_the_port(tmp_path):
             await wait_until(lambda: service.snapshot.version > version)
         names, to_call, raise_to = first.split(";")[1:]
         assert names == "fold,call,raise" and (to_call, raise_to) == ("5", "20")
+        # The table's events in Hold'em's words, as its screens read them.
+        said = [line for line in programs["Ann"].seen if line.startswith("0;")]
+        assert any(line.endswith("posts the big blind (10).") for line in said), said
         p = programs["Ann"]
         if not any(line.startswith("7;") for line in p.seen):
             await p.expect("7;")

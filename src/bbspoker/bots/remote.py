@@ -92,7 +92,8 @@ class RemoteHost(Protocol):
     """What the protocol needs of the server (the composition root's ``App``):
     ``config``, ``ledger``, ``tables`` (the registry), ``guard`` (failed logins:
     :class:`bbspoker.door.guard.LoginGuard`), ``clock`` (its monotonic seconds),
-    ``sleep``, ``verify_password``, ``describe(event) -> (tag, text) | None`` and
+    ``sleep``, ``verify_password``, ``describe(event, kind) -> (tag, text) | None`` (an
+    event of a table of the game kind ``kind``, a code) and
     ``refusal(error) -> text`` (the door's English), and ``bot_pool`` (which bot
     accounts are in use)."""
 
@@ -103,7 +104,7 @@ class RemoteHost(Protocol):
     bot_pool: Any
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[Any]]
-    describe: Callable[[Event], tuple[str, str] | None]
+    describe: Callable[[Event, str], tuple[str, str] | None]
     refusal: Callable[[RuleError], str]
 
     async def verify_password(self, stored: str, password: str) -> bool: ...
@@ -326,7 +327,8 @@ class _Player:
     def _event(self, event: Event) -> None:
         if event.to is not None and event.to.lower() != self.handle.lower():
             return
-        line = self.host.describe(event)
+        assert self.entry is not None              # events come from the table it sits at
+        line = self.host.describe(event, self.entry.spec.game)
         if line is not None:
             self.channel.send(f"0;{line[1]}")
         if self.dialect is not None:
