@@ -305,62 +305,64 @@ class Draw40(SeatedTable):
         may not take ``action`` now; changes nothing. A bet is checked against the
         player's CUBES as the wallet has them now; ``Start`` only as far as
         :meth:`start_refusal` goes (the antes are checked as they are charged)."""
-        kind = type(action)
-        if kind is act.Sit:
-            if self._index(handle) is not None:
-                raise RuleError("already_seated")
-            if self.is_full:
-                raise RuleError("table_full", seats=self.rules.seats)
-        elif kind is act.Leave:
-            self._find(handle)
-        elif kind is act.Start:
-            refusal = self.start_refusal(handle, now)
-            if refusal is not None:
-                raise refusal
-        elif kind is act.Bet or kind is act.SeeHands:
-            g = self._current_turn(handle, Phase.BETTING, "bet")[1]
-            self._check_see_hands(g, kind is act.SeeHands)
-            self._check_bet(handle, action.amount)  # type: ignore[attr-defined]
-            low, high = self.bet_range(handle)
-            if not low <= action.amount <= high:  # type: ignore[attr-defined]
-                raise self._bet_refusal(low, high)
-        elif kind is act.Pass:
-            self._current_turn(handle, Phase.BETTING, "pass")
-        elif kind is act.Discard:
-            i, _ = self._current_turn(handle, Phase.DISCARDING, "discard")
-            self._check_discard(self._seats[i], list(dict.fromkeys(action.cards)))  # type: ignore[arg-type, attr-defined]
-        elif kind is act.Reveal:
-            self._current_turn(handle, Phase.SHOWDOWN, "reveal")
-        elif kind is act.Cancel:
-            if self._game is None:
-                raise RuleError("no_game")
-        else:
-            raise RuleError("unknown_action", action=kind.__name__)
+        match action:
+            case act.Sit():
+                if self._index(handle) is not None:
+                    raise RuleError("already_seated")
+                if self.is_full:
+                    raise RuleError("table_full", seats=self.rules.seats)
+            case act.Leave():
+                self._find(handle)
+            case act.Start():
+                refusal = self.start_refusal(handle, now)
+                if refusal is not None:
+                    raise refusal
+            case act.Bet(amount=amount) | act.SeeHands(amount=amount):
+                g = self._current_turn(handle, Phase.BETTING, "bet")[1]
+                self._check_see_hands(g, isinstance(action, act.SeeHands))
+                self._check_bet(handle, amount)
+                low, high = self.bet_range(handle)
+                if not low <= amount <= high:
+                    raise self._bet_refusal(low, high)
+            case act.Pass():
+                self._current_turn(handle, Phase.BETTING, "pass")
+            case act.Discard(cards=cards):
+                i, _ = self._current_turn(handle, Phase.DISCARDING, "discard")
+                seat = self._seats[i]
+                assert seat is not None
+                self._check_discard(seat, list(dict.fromkeys(cards)))
+            case act.Reveal():
+                self._current_turn(handle, Phase.SHOWDOWN, "reveal")
+            case act.Cancel():
+                if self._game is None:
+                    raise RuleError("no_game")
+            case _:
+                raise RuleError("unknown_action", action=type(action).__name__)
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Take ``action`` for ``handle`` (``Cancel``: the server's; ``handle`` is ignored)
         and return the events. Raises :class:`RuleError` (nothing changed) if the rules
         do not allow it now; each action's method below says which codes."""
-        kind = type(action)
-        if kind is act.Bet:
-            return self.bet(handle, action.amount, now)  # type: ignore[attr-defined]
-        if kind is act.SeeHands:
-            return self.bet(handle, action.amount, now, see_hands=True)  # type: ignore[attr-defined]
-        if kind is act.Pass:
-            return self.pass_(handle, now)
-        if kind is act.Discard:
-            return self.discard(handle, action.cards, now)  # type: ignore[attr-defined]
-        if kind is act.Reveal:
-            return self.reveal(handle, now)
-        if kind is act.Start:
-            return self.start(handle, now)
-        if kind is act.Sit:
-            return self.sit(handle, now)
-        if kind is act.Leave:
-            return self.leave(handle, now, action.reason)  # type: ignore[attr-defined]
-        if kind is act.Cancel:
-            return self.cancel(now, action.reason, action.note)  # type: ignore[attr-defined]
-        raise RuleError("unknown_action", action=kind.__name__)
+        match action:
+            case act.Bet(amount=amount):
+                return self.bet(handle, amount, now)
+            case act.SeeHands(amount=amount):
+                return self.bet(handle, amount, now, see_hands=True)
+            case act.Pass():
+                return self.pass_(handle, now)
+            case act.Discard(cards=cards):
+                return self.discard(handle, cards, now)
+            case act.Reveal():
+                return self.reveal(handle, now)
+            case act.Start():
+                return self.start(handle, now)
+            case act.Sit():
+                return self.sit(handle, now)
+            case act.Leave(reason=reason):
+                return self.leave(handle, now, reason)
+            case act.Cancel(reason=reason, note=note):
+                return self.cancel(now, reason, note)
+        raise RuleError("unknown_action", action=type(action).__name__)
 
     # ------------------------------------------------------------------ one method each
 
