@@ -22,7 +22,7 @@ import random
 import secrets
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Collection, Iterable, Mapping, Sequence
 
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
@@ -32,7 +32,7 @@ from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
 
-__all__ = ["Draw40Rules", "Phase", "SeatView", "Draw40", "COMMAND_ORDER"]
+__all__ = ["Draw40Rules", "Phase", "SeatView", "Draw40View", "Draw40", "COMMAND_ORDER"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,21 @@ class SeatView:
     revealed: tuple[Card, ...] | None
     is_master: bool
     is_current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Draw40View:
+    """The public table beyond the seats, for the table's snapshot: the ``phase``, the
+    ``round`` of the running game (``None`` with none), the game-``master``'s handle and
+    ``bet_ranges``: ``{handle in turn: (minimum, maximum) bet}`` in CUBES while a
+    betting turn runs (the maximum from the CUBES the snapshot read; empty otherwise)."""
+
+    phase: Phase = Phase.IDLE
+    round: int | None = None
+    master: str | None = None
+    bet_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    #: draw40 has no board beyond the seats (what the snapshot's ``board`` reads).
+    board: ClassVar[None] = None
 
 
 @dataclass
@@ -262,6 +277,15 @@ class Draw40(SeatedTable):
         if cubes is None:
             cubes = self.wallet.balance(handle)
         return low, min(self.rules.max_bet, cubes)
+
+    def view(self, balances: Mapping[str, int]) -> Draw40View:
+        """The kind's public view for the table's snapshot (:class:`Draw40View`);
+        ``balances``: ``{handle: CUBES}`` of the seated as the snapshot read them (the
+        bet range of the player in turn is capped by theirs)."""
+        current, phase = self.current, self.phase
+        ranges = ({current: self.bet_range(current, balances.get(current, 0))}
+                  if current is not None and phase is Phase.BETTING else {})
+        return Draw40View(phase, self.round, self.master, ranges)
 
     def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
         """The game's action types ``handle`` may use now, in command-area order (chapter

@@ -188,6 +188,12 @@ class HoldemTable:
     game_id: int | None
     hand: int | None = None
 
+    @property
+    def phase(self) -> Street:
+        """Where the table is: the :attr:`street` (the name every kind's view gives its
+        stage, which the table snapshot's ``phase`` reads)."""
+        return self.street
+
 
 @dataclass(eq=False)
 class _Seat:
@@ -255,6 +261,7 @@ class Holdem(SeatedTable):
     """
 
     kind = "holdem"
+    table_stakes = True
 
     def __init__(self, wallet: StackWallet, rules: HoldemRules | None = None,
                  rng: random.Random | None = None,
@@ -396,16 +403,6 @@ class Holdem(SeatedTable):
             return None
         return h.state.min_completion_betting_or_raising_to_amount
 
-    # What the table's service reads of every game kind (TableService._take_snapshot).
-
-    master = None          #: Hold'em has a dealer button, no game-master
-    round = None           #: betting rounds are streets: see :attr:`phase`
-
-    @property
-    def phase(self) -> Street:
-        """The kind's phase for the table's snapshot: the :attr:`street`."""
-        return self.street
-
     @property
     def pot(self) -> int | None:
         """All CUBES in play in the running hand (:attr:`pot_total`), or ``None``."""
@@ -421,6 +418,11 @@ class Holdem(SeatedTable):
         last hand stays); ``()`` for one not dealt in (they sat down since, or sit out).
         Every seated player is named, so a screen is told when its cards are gone."""
         return {s.handle: s.hole for s in self._seats if s is not None}
+
+    def view(self, balances: Mapping[str, int] | None = None) -> HoldemTable:
+        """The kind's public view for the table's snapshot: :meth:`board` (``balances``:
+        unused, the stacks are the table's)."""
+        return self.board()
 
     def board(self) -> HoldemTable:
         """The public table beyond the seats (:class:`HoldemTable`), for the screens."""

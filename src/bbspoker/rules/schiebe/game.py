@@ -111,7 +111,9 @@ class Board:
     (or ``None``), ``round`` of ``rounds`` (``None`` out of a game), ``actions_left`` of
     the player in turn, ``proposal`` the rounds proposed in a vote (``None``), ``voted``
     who agreed so far, ``ranking`` the last game's final ranking (``(place, handle,
-    category, cards)``; until the next game starts), ``pot`` in CUBES."""
+    category, cards)``; until the next game starts), ``pot`` in CUBES, the ``phase`` and
+    the host (``master``, who proposes the rounds). It is the kind's public view in the
+    table's snapshot."""
 
     middle: tuple[str, ...] = ()
     open: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -125,6 +127,8 @@ class Board:
     voted: tuple[str, ...] = ()
     ranking: tuple[tuple[int, str, Category, tuple[str, ...]], ...] = ()
     pot: int = 0
+    phase: Phase = Phase.IDLE
+    master: str | None = None
 
 
 @dataclass
@@ -267,10 +271,15 @@ class Schiebe(SeatedTable):
                       if s is not None and (s.active or s.revealed))
         if g is None:
             return Board(open=opens, proposal=v.rounds if v else None, voted=voted,
-                         ranking=self._ranking)
+                         ranking=self._ranking, phase=self.phase, master=self.master)
         return Board(tuple(g.middle), opens, len(g.draw), len(g.discard),
                      g.discard[-1] if g.discard else None, g.round, g.rounds, g.actions_left,
-                     pot=g.pot)
+                     pot=g.pot, phase=self.phase, master=self.master)
+
+    def view(self, balances: Mapping[str, int] | None = None) -> Board:
+        """The kind's public view for the table's snapshot: :meth:`board` (``balances``:
+        unused)."""
+        return self.board()
 
     def hands(self) -> dict[str, tuple[str, ...]]:
         """``{handle: hidden cards}`` of everyone seated (empty if not dealt in): the cards
