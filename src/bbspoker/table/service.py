@@ -154,32 +154,35 @@ class TableSnapshot:
     by_handle: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # The kind view's fields by the names the door and the bots read them, until they
-    # read ``view`` itself.
+    # read ``view`` itself (each property says which field it reads).
 
     @property
     def phase(self) -> Any:
         """The kind view's ``phase``: where the game is (draw40's and Schiebe-Poker's
-        ``Phase``, Hold'em's street); ``None`` for a view without one."""
+        ``Phase``, Hold'em's street); ``None`` for a view without one. How the door and
+        the bots read it until they read :attr:`view`."""
         return getattr(self.view, "phase", None)
 
     @property
     def round(self) -> int | None:
         """The kind view's ``round`` of the running game (``None``: no game, or a view
-        without rounds)."""
+        without rounds). How the door and the bots read it until they read :attr:`view`."""
         value: int | None = getattr(self.view, "round", None)
         return value
 
     @property
     def master(self) -> str | None:
         """The kind view's ``master``: the game-master (draw40) or host (Schiebe-Poker)
-        by handle; ``None`` for a view without one (Hold'em has a button)."""
+        by handle; ``None`` for a view without one (Hold'em has a button). How the door
+        and the bots read it until they read :attr:`view`."""
         value: str | None = getattr(self.view, "master", None)
         return value
 
     @property
     def bet_ranges(self) -> Mapping[str, tuple[int, int]]:
         """The kind view's ``bet_ranges``: ``{handle in turn: (minimum, maximum)}``
-        CUBES (draw40); empty for a view without them."""
+        CUBES (draw40); empty for a view without them. How the door and the bots read it
+        until they read :attr:`view`."""
         value: Mapping[str, tuple[int, int]] = getattr(self.view, "bet_ranges", _NO_RANGES)
         return value
 
@@ -187,7 +190,8 @@ class TableSnapshot:
     def board(self) -> Any:
         """The kind's view as the public table of a kind that has one (Hold'em's
         ``HoldemTable``, Schiebe-Poker's ``Board``); ``None`` for a view that says it has
-        none (its ``board`` is ``None``: draw40)."""
+        none (its ``board`` is ``None``: draw40). How the door and the bots read it until
+        they read :attr:`view`."""
         return getattr(self.view, "board", self.view)
 
     def view_as(self, view: type[_ViewT]) -> _ViewT:

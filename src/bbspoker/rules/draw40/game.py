@@ -147,7 +147,7 @@ class _Game:
 
 class Draw40(SeatedTable):
     """One PoKeR table of the GV 40-card draw game (chapter 2); implements
-    :class:`bbspoker.rules.base.GameKind`. Not thread-safe: one owner applies actions in
+    :class:`bbspoker.rules.base.GameRules`. Not thread-safe: one owner applies actions in
     order.
 
     ``wallet`` moves CUBES (the port :class:`bbspoker.rules.money.Wallet`); ``rng``

@@ -249,7 +249,7 @@ class _Hand:
 
 
 class Holdem(SeatedTable):
-    """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameKind`.
+    """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameRules`.
     Not thread-safe: one owner applies actions in order.
 
     ``wallet``: a :class:`~bbspoker.rules.money.StackWallet` bound to this table; ``rules``

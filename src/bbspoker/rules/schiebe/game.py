@@ -1,7 +1,7 @@
 """Schiebe-Poker (``/work/shared/reference/schiebe-poker-de.txt``): 2-4 players push the
 middle row and swap cards with it for an agreed number of rounds; the best poker category
 wins. A pure, synchronous state machine that implements
-:class:`bbspoker.rules.base.GameKind`, as :class:`~bbspoker.rules.draw40.game.Draw40` does.
+:class:`bbspoker.rules.base.GameRules`, as :class:`~bbspoker.rules.draw40.game.Draw40` does.
 
 Typed actions go in through :meth:`Schiebe.apply` (``Sit``, ``Leave``, ``Cancel`` of
 :mod:`bbspoker.rules.actions`; :class:`~bbspoker.rules.schiebe.actions.Propose`, ``Vote``,
@@ -174,7 +174,7 @@ class _Game:
 
 
 class Schiebe(SeatedTable):
-    """One Schiebe-Poker table; implements :class:`bbspoker.rules.base.GameKind`. Not
+    """One Schiebe-Poker table; implements :class:`bbspoker.rules.base.GameRules`. Not
     thread-safe: one owner applies actions in order.
 
     ``wallet`` moves CUBES (:class:`bbspoker.rules.money.Wallet`; with no ante a game still
