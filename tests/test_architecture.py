@@ -185,3 +185,42 @@ def test_the_checker_sees_a_forbidden_import_and_a_circle(tmp_path):
     bad.write_text("from bbspoker.store import wallet\nif TYPE_CHECKING:\n    import asyncio\n")
     found = _imports("bbspoker.rules.x", bad)
     assert "bbspoker.store.wallet" in found and "asyncio" in found
+
+
+#: The game kinds' names (bbspoker.rules.kinds, which this test does not import: it reads
+#: the code only).
+KIND_NAMES = ("draw40", "schiebe", "holdem")
+#: Where a kind may be named: its own package and the registries of kinds.
+KIND_HOMES = tuple(f"bbspoker.rules.{k}" for k in KIND_NAMES) + ("bbspoker.rules.kinds",)
+
+
+def _kind_names_in(tree: ast.AST) -> list[str]:
+    """String constants of ``tree`` that name a kind, docstrings left out."""
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                 ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs and node.value in KIND_NAMES]
+
+
+@pytest.mark.parametrize("name", sorted(
+    n for n in MODULES if (n.startswith(("bbspoker.rules", "bbspoker.table"))
+                           or n == "bbspoker.config")
+    and not n.startswith(KIND_HOMES)))
+def test_the_rules_table_and_config_look_kinds_up_and_never_name_one(name):
+    """Outside a kind's own package and the registry of kinds, the rules, the table
+    service and the config know a kind only by looking it up: no string names one and no
+    module imports a kind's package."""
+    tree = ast.parse(MODULES[name].read_text(), str(MODULES[name]))
+    assert _kind_names_in(tree) == []
+    assert [m for m in IMPORTS[name] if m.startswith(KIND_HOMES[:-1])] == []
+
+
+def test_games_verify_looks_the_kind_of_a_record_up():
+    tree = ast.parse(MODULES["bbspoker.cli"].read_text())
+    verify = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+              and node.name in ("_game_kind", "_verify_one")]
+    assert len(verify) == 2 and [n for f in verify for n in _kind_names_in(f)] == []

@@ -281,3 +281,29 @@ def test_the_web_port_beyond_loopback_needs_its_origins(tmp_path, text):
     """With no [web] origins only a page on a loopback name may open the WebSocket, so a
     web port open to the network must say which pages are its own."""
     assert load_config(write(tmp_path, text)).web.enabled in (True, False)
+
+
+def test_each_table_holds_its_kinds_config_made_and_checked_by_the_kind(tmp_path):
+    """A table's keys are its kind's config (``spec.config``): the kind says which
+    ``[table]`` defaults it takes and checks them; ``spec.rules`` shows the same keys."""
+    from bbspoker.rules.kinds import kind
+    config = load_config(write(tmp_path, """
+[table]
+ante = 20
+bots = 2
+[[tables]]
+id = "h"
+name = "H"
+game = "holdem"
+small_bet = 20
+[[tables]]
+id = "d"
+name = "D"
+"""))
+    h, d = config.table_specs
+    assert type(h.config) is kind("holdem").config
+    assert (h.config.small_bet, h.config.seats, h.config.bots) == (20, 9, 0)
+    assert (h.rules.small_bet, h.rules.seats, h.rules.bots) == (20, 9, 0)
+    assert d.config == kind("draw40").config(ante=20, bots=2)
+    (only,) = load_config(write(tmp_path, "[table]\nante = 30\n")).table_specs
+    assert only.config == kind("draw40").config(ante=30)

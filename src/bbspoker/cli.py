@@ -47,6 +47,7 @@ from typing import Any, Callable, Sequence
 
 from bbspoker import __version__
 from bbspoker.config import GAME_KINDS, LANGUAGES, Config, ConfigError, load_config
+from bbspoker.rules.kinds import DEFAULT_KIND
 from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_handle
 from bbspoker.store.passwords import hash_password, validate_password
 from bbspoker.rules.money import MAX_CUBES
@@ -488,12 +489,12 @@ def _seeds_text(g: Any) -> str:
 
 def _game_kind(g: Any, config: Config) -> str:
     """The game kind of record ``g``: as its history says, else its table's in the config,
-    else draw40 (the only kind before the history named it)."""
+    else the default kind (the only kind before the history named it)."""
     kind = (g.history or {}).get("game")
     if isinstance(kind, str):
         return kind
     spec = next((s for s in config.table_specs if s.id == g.table), None)
-    return spec.game if spec is not None else "draw40"
+    return spec.game if spec is not None else DEFAULT_KIND
 
 
 def _published_in_advance(g: Any, ledger: Ledger) -> tuple[bool | None, str]:
@@ -542,7 +543,7 @@ def _verify_one(g: Any, config: Config, verbose: bool, ledger: Ledger) -> bool |
         kind = _game_kind(g, config)
         operations = (g.history or {}).get("operations") or []
         verdict = verify_deal(kind, g.id, seed, g.commitment, g.client_seeds, operations)
-    except (ValueError, KeyError, TypeError, AttributeError) as err:
+    except (ValueError, LookupError, TypeError, AttributeError) as err:
         print(f"game {g.id}: FAILED, the record cannot be read ({err})")
         return False
     published, published_line = _published_in_advance(g, ledger)

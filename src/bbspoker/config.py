@@ -23,6 +23,9 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from bbspoker.rules.base import KindConfig, SettingError
+from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
+
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
@@ -36,20 +39,13 @@ ENV_CONFIG = "BBSPOKER_CONFIG"
 ENV_DB = "BBSPOKER_DB"
 #: Accepted values of ``[server] log_level``.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-#: Game kinds a ``[[tables]]`` entry may name (``game``).
-#: The computer players' policies at a Hold'em table (bbspoker.bots.holdem).
-HOLDEM_BOT_POLICIES = ("equity", "calling", "random")
-GAME_KINDS = ("draw40", "schiebe", "holdem")
+#: Game kinds a ``[[tables]]`` entry may name (``game``): :data:`bbspoker.rules.kinds.KINDS`.
+GAME_KINDS = names()
 #: The languages the door speaks (``[i18n] default``, the lobby's [L]).
 LANGUAGES = ("en", "de", "fr")
-#: Policies a table's computer players may use (``bot_policy``; ``bbspoker.bots.POLICIES``).
-#: The draw40 computer players' policies (bbspoker.bots.policies).
-DRAW40_BOT_POLICIES = ("equity", "calling", "aggressive", "random")
-#: The Schiebe-Poker computer players' policies (bbspoker.bots.schiebe).
-SCHIEBE_BOT_POLICIES = ("lookahead", "random")
-#: Every policy name ``bot_policy`` may hold; each game kind checks its own list.
-BOT_POLICIES = tuple(dict.fromkeys(DRAW40_BOT_POLICIES + HOLDEM_BOT_POLICIES
-                                   + SCHIEBE_BOT_POLICIES))
+#: Every policy name ``bot_policy`` may hold; each game kind's config checks its own list
+#: (``KindConfig.bot_policies``).
+BOT_POLICIES = tuple(dict.fromkeys(p for k in KINDS for p in k.config.bot_policies))
 #: Id and name of the one table a config without ``[[tables]]`` gets (as before them).
 DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME = "poker", "PoKeR"
 #: The SSH host key's file name in the ledger's directory, unless ``[ssh] host_key`` says.
@@ -172,45 +168,19 @@ class LedgerConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    """``[table]``: the poker table (chapter 2 of the rules).
+    """``[table]``: the defaults of every table, and the keys a ``[[tables]]`` entry may
+    set: every key of every game kind (a kind's config class,
+    :class:`~bbspoker.rules.base.KindConfig` listed in :data:`bbspoker.rules.kinds.KINDS`,
+    says what each of its keys means, which ``[table]`` defaults it takes and what it
+    requires of them). The types and ranges here are those of the file; the section is
+    checked as the config of the kind of a table that names none (the one table of a
+    config without ``[[tables]]``). ``shutdown_grace`` is the server's, for all tables:
+    on SIGTERM a running game gets that long (s) to finish before it is called off and
+    refunded.
 
-    ``seats`` players at most; ``ante`` CUBES each player pays to enter a game;
-    bets between ``min_bet`` and ``max_bet`` CUBES; ``turn_timeout`` (s, the
-    1:00 clock) before a player is passed; ``master_timeout`` (s, the 3:00
-    clock) before the game-master privilege moves on; ``between_games`` (s)
-    before the next game may start; the showdown starts by itself at round
-    ``max_round``; a player who sits out ``idle_games`` games in a row is
-    removed; on SIGTERM a running game gets ``shutdown_grace`` (s) to finish
-    before it is cancelled and refunded; a seated player whose connection drops
-    keeps the seat for ``reconnect_grace`` (s) and may log in again to take it
-    back (0: the seat is given up at once). A person seated and not in a running game who
-    presses no key for ``seat_idle_timeout`` (s) stands up (so that idle accounts cannot
-    hold every seat for ever; 0: never).
-
-    Computer players: ``bots`` seats (at most ``seats``) are filled by bot
-    accounts (``users add --bot``, funded by the sysop) while fewer people than seats
-    sit there; they decide with ``bot_policy`` (one of :data:`BOT_POLICIES`) and think
-    ``bot_think_min``..``bot_think_max`` s before each action.
-
-    Schiebe-Poker tables (``game = "schiebe"``; ``bots`` with ``bot_policy`` one
-    of :data:`SCHIEBE_BOT_POLICIES`, ``lookahead`` unless set) use ``seats`` (2-4),
-    ``turn_timeout``, ``ante`` (CUBES per player, 0: no stakes; a schiebe entry that does
-    not set it has 0, whatever ``[table]`` says; likewise at most 4 seats and no bots) and
-    ``rounds``, the number of rounds (2-7) the host proposes; the betting keys mean
-    nothing there.
-
-    Fixed-limit Texas Hold'em tables (``game = "holdem"``) use ``seats`` (2-9;
-    an entry that does not set it has 9), ``small_bet`` (the bet of preflop and the flop,
-    even; the big bet is twice it, the big blind equals it and the small blind is half),
-    ``buy_in_min`` and ``buy_in_max`` (CUBES brought to the table; 0: 20 and 100 big
-    blinds), ``between_hands`` (s from one hand to the next), ``turn_timeout``,
-    ``idle_games`` (hands with every turn timed out before a player stands up),
-    ``reconnect_grace``, ``seat_idle_timeout`` and ``bots`` with ``bot_policy`` one of
-    :data:`HOLDEM_BOT_POLICIES` (bots buy in like anyone and sit out while no person is
-    at the table).
-
-    The section holds the defaults of every table; ``[[tables]]`` entries override
-    them per table (``shutdown_grace`` is the server's, for all tables).
+    A table's :class:`TableSpec` holds these keys with the table's own applied
+    (``rules``: how the door and the computer players read them) and its kind's config
+    made of them (``config``).
     """
 
     seats: int = _key(5, 2, 9)
@@ -236,26 +206,33 @@ class TableConfig:
     between_hands: float = _key(5.0, 0, 3600)
 
     def buy_in_range(self) -> tuple[int, int]:
-        """``(minimum, maximum)`` CUBES a player brings to a Hold'em table with these
-        rules (``buy_in_min``/``buy_in_max``; 0 means 20 and 100 big blinds)."""
+        """``(minimum, maximum)`` CUBES a player brings to a table with stacks with these
+        rules (``buy_in_min``/``buy_in_max``; 0 means 20 and 100 big blinds; the kind's
+        config says the same)."""
         return (self.buy_in_min or 20 * self.small_bet, self.buy_in_max or 100 * self.small_bet)
-
-
-#: A Schiebe-Poker table's ante when its ``[[tables]]`` entry sets none (no stakes).
-SCHIEBE_ANTE = 0
 
 
 @dataclass(frozen=True)
 class TableSpec:
     """One ``[[tables]]`` entry: ``id`` (lower-case letters, digits, ``-``/``_``, at most
     24; stable: the game records name it), ``name`` (shown in the lobby, at most 20
-    characters), ``game`` (one of :data:`GAME_KINDS`) and the table's ``rules``: the
-    ``[table]`` defaults with the entry's own keys applied."""
+    characters), ``game`` (one of :data:`GAME_KINDS`), the table's ``rules`` (the
+    ``[table]`` keys with the entry's own and its kind's defaults applied) and
+    ``config``: its kind's config (a :class:`~bbspoker.rules.base.KindConfig` subclass),
+    checked when read from the file; when not given, made from ``rules`` unchecked (a
+    table built in code). Raises :class:`~bbspoker.rules.kinds.UnknownKind` for an
+    unknown ``game``."""
 
     id: str
     name: str
     game: str
     rules: TableConfig
+    config: Any = None
+
+    def __post_init__(self) -> None:
+        if self.config is None:
+            object.__setattr__(self, "config",
+                               kind(self.game).config.of(dataclasses.asdict(self.rules)))
 
 
 @dataclass(frozen=True)
@@ -441,11 +418,11 @@ class Config:
     @property
     def table_specs(self) -> tuple[TableSpec, ...]:
         """The tables the server runs, in lobby order: the ``[[tables]]`` entries, or
-        without any the one draw40 table of old (:data:`DEFAULT_TABLE_ID`,
+        without any the one table of old, of the default kind (:data:`DEFAULT_TABLE_ID`,
         :data:`DEFAULT_TABLE_NAME`) with the ``[table]`` rules."""
         if self.tables:
             return self.tables
-        return (TableSpec(DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME, "draw40", self.table),)
+        return (TableSpec(DEFAULT_TABLE_ID, DEFAULT_TABLE_NAME, DEFAULT_KIND, self.table),)
 
     @property
     def ssh_host_key_path(self) -> str:
@@ -484,53 +461,16 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     return value
 
 
-def _check_policy(where: str, rules: TableConfig, game: str, known: tuple[str, ...]) -> None:
-    """``bot_policy`` must be one of ``known``, the policies of game kind ``game``."""
-    if rules.bot_policy not in known:
-        raise ConfigError(f"{where} bot_policy must be one of {', '.join(known)} for "
-                          f"{game}, got {rules.bot_policy!r}")
-
-
-def _check_table(where: str, rules: TableConfig, game: str = "draw40") -> None:
-    """The checks across keys of one table's rules (of game kind ``game``); ConfigError
-    naming ``where``."""
-    if game == "holdem":
-        if rules.small_bet % 2:
-            raise ConfigError(f"{where} small_bet must be even (the small blind is half of "
-                              f"it), got {rules.small_bet}")
-        low, high = rules.buy_in_range()
-        if not rules.small_bet <= low <= high:
-            raise ConfigError(f"{where} needs small_bet ({rules.small_bet}) <= buy_in_min "
-                              f"({low}) <= buy_in_max ({high})")
-        if rules.bots > rules.seats:
-            raise ConfigError(f"{where} bots ({rules.bots}) is more than seats "
-                              f"({rules.seats})")
-        _check_policy(where, rules, "holdem", HOLDEM_BOT_POLICIES)
-        return
-    if rules.seats > 5:
-        raise ConfigError(f"{where} seats must be between 2 and 5, got {rules.seats} "
-                          f"(up to 9 only at a holdem table)")
-    if game == "schiebe":
-        if rules.seats > 4:
-            raise ConfigError(f"{where} seats must be between 2 and 4 for schiebe, got "
-                              f"{rules.seats}")
-        if rules.bots > rules.seats:
-            raise ConfigError(f"{where} bots ({rules.bots}) is more than seats "
-                              f"({rules.seats})")
-        _check_policy(where, rules, "schiebe", SCHIEBE_BOT_POLICIES)
-        return
-    if rules.ante < 1:
-        raise ConfigError(f"{where.rstrip(':')} ante must be between 1 and {10**9}, got "
-                          f"{rules.ante}")
-    _check_policy(where, rules, "draw40", DRAW40_BOT_POLICIES)
-    if rules.min_bet > rules.max_bet:
-        raise ConfigError(f"{where} min_bet ({rules.min_bet}) is above max_bet "
-                          f"({rules.max_bet})")
-    if rules.bots > rules.seats:
-        raise ConfigError(f"{where} bots ({rules.bots}) is more than seats ({rules.seats})")
-    if rules.bot_think_min > rules.bot_think_max:
-        raise ConfigError(f"{where} bot_think_min ({rules.bot_think_min}) is above "
-                          f"bot_think_max ({rules.bot_think_max})")
+def _kind_config(where: str, defaults: TableConfig, given: dict[str, Any],
+                 game: str) -> KindConfig:
+    """The config of a table of kind ``game`` from the ``[table]`` ``defaults`` and the
+    table's own ``given`` keys, checked by the kind (``KindConfig.from_keys``);
+    ConfigError naming ``where`` (and the key, for a check of one key's value)."""
+    try:
+        return kind(game).config.from_keys(dataclasses.asdict(defaults), given)
+    except SettingError as err:
+        place = f"{where.rstrip(':')} " if err.key else f"{where} "
+        raise ConfigError(f"{place}{err}") from None
 
 
 def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec, ...]:
@@ -544,7 +484,7 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
         where = f"{origin}: [[tables]] entry {n}"
         entry = dict(entry)
         table_id, name = entry.pop("id", None), entry.pop("name", None)
-        game = entry.pop("game", "draw40")
+        game = entry.pop("game", DEFAULT_KIND)
         if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
             raise ConfigError(f"{where}: id must be 1-24 lower-case letters, digits, - or _, "
                               f"got {table_id!r}")
@@ -562,19 +502,9 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
                 known = ", ".join(["id", "name", "game"] + [k for k in keys if k != "shutdown_grace"])
                 raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
             values[key] = _check(f"{where} {key}", keys[key], value)
-        if game == "schiebe":
-            # Not inherited from [table] (the draw40 defaults): no stakes, 4 seats at
-            # most, no computer players unless the entry says otherwise.
-            values.setdefault("ante", SCHIEBE_ANTE)
-            values.setdefault("seats", min(defaults.seats, 4))
-            values.setdefault("bots", 0)
-            values.setdefault("bot_policy", "lookahead")
-        if game == "holdem":
-            values.setdefault("seats", 9)
-            values.setdefault("bots", 0)
-        rules = dataclasses.replace(defaults, **values)
-        _check_table(f"{where}:", rules, game)
-        specs.append(TableSpec(table_id, name.strip(), game, rules))
+        config = _kind_config(f"{where}:", defaults, values, game)
+        rules = dataclasses.replace(defaults, **{**values, **config.as_keys()})
+        specs.append(TableSpec(table_id, name.strip(), game, rules, config))
     if not specs:
         raise ConfigError(f"{origin}: [[tables]] needs at least one entry")
     return tuple(specs)
@@ -689,7 +619,7 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
         built[name] = section_cls(**values)
     config = Config(**built)
     _check_web(f"{origin}: [web]", config.web)
-    _check_table(f"{origin}: [table]", config.table)
+    _kind_config(f"{origin}: [table]", config.table, {}, DEFAULT_KIND)
     _check_output(f"{origin}: [output]", config.output)
     if tables is not None:
         config = dataclasses.replace(config, tables=_tables(origin, tables, config.table))

@@ -259,9 +259,9 @@ def test_the_config_offers_exactly_the_policies_there_are():
     from bbspoker.bots.holdem import HOLDEM_POLICIES
     from bbspoker.bots.policies import POLICIES
     from bbspoker.bots.schiebe import SCHIEBE_POLICIES
-    from bbspoker.config import (BOT_POLICIES, DRAW40_BOT_POLICIES, HOLDEM_BOT_POLICIES,
-                                 SCHIEBE_BOT_POLICIES)
-    assert sorted(DRAW40_BOT_POLICIES) == sorted(POLICIES)
-    assert sorted(HOLDEM_BOT_POLICIES) == sorted(HOLDEM_POLICIES)
-    assert sorted(SCHIEBE_BOT_POLICIES) == sorted(SCHIEBE_POLICIES)
+    from bbspoker.config import BOT_POLICIES
+    from bbspoker.rules.kinds import kind
+    assert sorted(kind("draw40").config.bot_policies) == sorted(POLICIES)
+    assert sorted(kind("holdem").config.bot_policies) == sorted(HOLDEM_POLICIES)
+    assert sorted(kind("schiebe").config.bot_policies) == sorted(SCHIEBE_POLICIES)
     assert set(BOT_POLICIES) == set(POLICIES) | set(HOLDEM_POLICIES) | set(SCHIEBE_POLICIES)

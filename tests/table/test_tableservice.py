@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import sqlite3
@@ -18,6 +19,8 @@ from bbspoker.store.sqlite import Ledger
 from bbspoker.door.screens.kinds import describe_event, describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
+from bbspoker.rules.events import Event, RuleError
+from bbspoker.rules.seating import SeatedTable
 from bbspoker.table.service import TableMessage, TableSnapshot, TableService
 from bbspoker.store.wallet import MemoryWallet
 from tests.support.ruletext import refused, text
@@ -577,3 +580,126 @@ async def test_who_left_a_hold_em_hand_the_disk_could_not_call_off_gets_every_cu
         with contextlib.suppress(asyncio.CancelledError):
             await task
         ledger.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class _CoinView:
+    """The public view of the coin game below."""
+
+    flips: int
+    last: str | None
+
+
+@dataclasses.dataclass
+class _CoinPlayer:
+    handle: str
+
+    @property
+    def key(self) -> str:
+        return self.handle.lower()
+
+
+@dataclasses.dataclass(frozen=True)
+class _CoinSeat:
+    seat: int
+    handle: str
+    active: bool
+
+
+class _Coin(SeatedTable):
+    """A game kind the service has never heard of: seated players flip a coin ([F]); it
+    has only what :class:`~bbspoker.rules.base.GameRules` asks for."""
+
+    kind = "coin"
+
+    def __init__(self, wallet) -> None:
+        self.wallet = wallet
+        self.rules = None
+        self._entropy = random.Random(1).randbytes
+        self._phrases = None
+        self._seats = [None, None]
+        self._flips, self._last = 0, None
+        self.stopped = False
+        self._publish_first()
+
+    game_id = current = pot = None
+    operations = ()
+
+    def seats(self):
+        return [_CoinSeat(i, s.handle, False) for i, s in enumerate(self._seats) if s]
+
+    def hands(self):
+        return {s.handle: () for s in self._seats if s}
+
+    def view(self, balances):
+        return _CoinView(self._flips, self._last)
+
+    def legal_actions(self, handle, now):
+        return (act.Start,) if self._index(handle) is not None else ()
+
+    def all_actions(self):
+        return {s.handle: (act.Start,) for s in self._seats if s}
+
+    def verify(self, handle, action, now):
+        match action:
+            case act.Sit():
+                if self.is_full:
+                    raise RuleError("table_full", seats=2)
+            case act.Start() | act.Leave():
+                self._find(handle)
+            case _:
+                raise RuleError("unknown_action")
+
+    def apply(self, handle, action, now):
+        self.verify(handle, action, now)
+        match action:
+            case act.Sit():
+                self._seats[self._seats.index(None)] = _CoinPlayer(handle)
+                return [Event("sat", handle)]
+            case act.Leave():
+                self._seats[self._find(handle)] = None
+                return [Event("left", handle)]
+        self._flips, self._last = self._flips + 1, handle
+        return [Event("flipped", handle)]
+
+    def tick(self, now):
+        return []
+
+    def deadline(self):
+        return None
+
+    def call_off(self, now, reason, game_ids, note=None):
+        return []
+
+    def payouts(self):
+        return {}
+
+    def stop_dealing(self):
+        self.stopped = True
+
+
+async def test_a_game_of_any_kind_runs_through_the_rules_interface_alone():
+    """The service reads nothing of a game but :class:`GameRules`: a kind it has never
+    heard of is seated, plays, shows its own view in the snapshot and is told to stop
+    dealing at shutdown."""
+    wallet = MemoryWallet({"ann": 100, "bob": 100})
+    coin = _Coin(wallet)
+    service = TableService(coin, Bus(), FakeClock())
+    task = asyncio.create_task(service.run())
+    try:
+        await service.call("ann", act.Sit())
+        await service.call("bob", act.Sit())
+        await service.call("bob", act.Start())
+        snap = service.snapshot
+        assert snap.kind == "coin" and snap.view == _CoinView(1, "bob")
+        assert [s.handle for s in snap.seats] == ["ann", "bob"] and snap.balances["ann"] == 100
+        assert snap.actions == {"ann": (act.Start,), "bob": (act.Start,)}
+        # The names the door and the bots read, from a view that has none of them.
+        assert (snap.phase, snap.round, snap.master, snap.bet_ranges) == (None, None, None, {})
+        assert snap.board == _CoinView(1, "bob")
+        await service.finish_for_shutdown(0.1)
+        assert coin.stopped and coin.handles == ["ann", "bob"]   # no stacks: nobody cashed out
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

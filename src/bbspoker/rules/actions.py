@@ -1,7 +1,7 @@
 """Typed actions: what a player (or the server) asks a table to do.
 
 Actions are frozen values; a game kind says which it allows now
-(:meth:`~bbspoker.rules.base.GameKind.legal_actions` gives the action *types*),
+(:meth:`~bbspoker.rules.base.GameRules.legal_actions` gives the action *types*),
 checks one (``verify``, raising :class:`~bbspoker.rules.events.RuleError`) and
 applies it (``apply``, returning :class:`~bbspoker.rules.events.Event` s). Seating
 actions (:class:`Sit`, :class:`Leave`) and the server's :class:`Cancel` go the same

@@ -60,7 +60,13 @@ def refund_games(wallet: Any, games: Refunds) -> dict[str, int]:
 
 
 class SeatedTable:
-    """Mixin of the game kinds' tables (draw40, Schiebe-Poker, Hold'em)."""
+    """Base of every game kind's table: seats by handle, the next game's commitment,
+    calling games off, and the defaults of the members of
+    :class:`~bbspoker.rules.base.GameRules` that only some kinds need."""
+
+    #: The players' money is at the table (stacks bought in), not in their CUBES: at
+    #: shutdown everyone leaves so that it goes back (a kind with stacks says True).
+    table_stakes = False
 
     _seats: list[Any]
     wallet: Any
@@ -129,6 +135,15 @@ class SeatedTable:
     def verify(self, handle: str, action: act.Action, now: float) -> None:
         """Raise :class:`RuleError` if ``action`` is not allowed now (the kind's)."""
         raise NotImplementedError
+
+    def resync(self) -> None:
+        """Take what the table holds of the store's from it again, after the store could
+        not commit some of the table's writes or refunded a game called off. A kind whose
+        money is all in the players' CUBES holds nothing of it: nothing to do."""
+
+    def stop_dealing(self) -> None:
+        """Start no new game (the server is shutting down; one running may finish). A
+        kind whose games a player starts needs nothing: the service refuses the start."""
 
     @property
     def handles(self) -> list[str]:

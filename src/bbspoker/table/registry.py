@@ -14,25 +14,20 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bbspoker import tasks
 from bbspoker.config import TableSpec
-from bbspoker.rules.draw40.game import Draw40, Draw40Rules
+from bbspoker.rules.base import Phrases
 from bbspoker.rules.fairness import Seal
-from bbspoker.rules.holdem.game import Holdem, HoldemRules
-from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
+from bbspoker.rules.kinds import kind
 from bbspoker.store.wallet import Wallet
 from bbspoker.table import service as service_module
 from bbspoker.table.bus import Bus
 from bbspoker.table.service import TableService
 
-__all__ = ["TableEntry", "TableRegistry", "TableWallet", "GAME_TITLES"]
+__all__ = ["TableEntry", "TableRegistry", "TableWallet", "Phrases"]
 
 log = logging.getLogger(__name__)
-
-#: How each game kind is named in the lobby's table list.
-GAME_TITLES = {"draw40": "40-card draw", "schiebe": "Schiebe-Poker", "holdem": "Hold'em"}
 
 
 class TableWallet:
@@ -58,7 +53,7 @@ class TableWallet:
         return self._wallet.publish_commitment(server_seed, table=self.table_id)
 
 
-    # Table stakes (Hold'em): the stacks held at this table.
+    # Table stakes (a kind with stacks): the stacks held at this table.
 
     def stack(self, handle: str) -> int:
         """``handle``'s stack at this table (:class:`bbspoker.rules.money.StackWallet`)."""
@@ -103,42 +98,9 @@ class TableEntry:
 
     @property
     def title(self) -> str:
-        """The game kind as the lobby names it, e.g. ``40-card draw``."""
-        return GAME_TITLES.get(self.spec.game, self.spec.game)
-
-
-#: ``phrases(handles)``: the client seed phrases of players (``{handle in lower case:
-#: phrase or None}``), see :meth:`bbspoker.store.sqlite.Ledger.client_seeds_of`.
-Phrases = Callable[[Sequence[str]], Mapping[str, "str | None"]]
-
-
-def _draw40(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Draw40:
-    r = spec.rules
-    return Draw40(wallet, Draw40Rules(
-        seats=r.seats, ante=r.ante, min_bet=r.min_bet, max_bet=r.max_bet,
-        turn_timeout=r.turn_timeout, master_timeout=r.master_timeout,
-        between_games=r.between_games, max_round=r.max_round, idle_games=r.idle_games),
-        phrases=phrases)
-
-
-def _schiebe(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Schiebe:
-    r = spec.rules
-    return Schiebe(wallet, SchiebeRules(seats=r.seats, rounds=r.rounds, ante=r.ante,
-                                        turn_timeout=r.turn_timeout), phrases=phrases)
-
-
-def _holdem(spec: TableSpec, wallet: Any, phrases: Phrases | None) -> Holdem:
-    r = spec.rules
-    return Holdem(wallet, HoldemRules(
-        seats=r.seats, small_bet=r.small_bet, buy_in_min=r.buy_in_min or None,
-        buy_in_max=r.buy_in_max or None, turn_timeout=r.turn_timeout,
-        between_hands=r.between_hands, idle_hands=r.idle_games), phrases=phrases)
-
-
-#: Game kind -> the game a table of that kind runs (``spec``, the table's wallet, the
-#: players' client seed phrases).
-GAMES: Mapping[str, Callable[[TableSpec, Any, Phrases | None], Any]] = {
-    "draw40": _draw40, "schiebe": _schiebe, "holdem": _holdem}
+        """The game kind as the lobby names it (its ``KindSpec.title``), e.g.
+        ``40-card draw``."""
+        return kind(self.spec.game).title
 
 
 class TableRegistry:
@@ -158,9 +120,10 @@ class TableRegistry:
         self._entries: dict[str, TableEntry] = {}
         self._wallet = wallet
         for number, spec in enumerate(specs, 1):
-            game = GAMES[spec.game](spec, TableWallet(wallet, spec.id), phrases)
-            service = TableService(game, Bus(), clock, spec.rules.reconnect_grace,
-                                   seat_idle_timeout=spec.rules.seat_idle_timeout,
+            config = spec.config
+            game = kind(spec.game).make(config, TableWallet(wallet, spec.id), phrases)
+            service = TableService(game, Bus(), clock, config.reconnect_grace,
+                                   seat_idle_timeout=config.seat_idle_timeout,
                                    on_lost=self._lost)
             self._entries[spec.id] = TableEntry(number, spec, service)
         self._tasks: list[asyncio.Task[None]] = []

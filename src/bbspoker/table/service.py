@@ -1,6 +1,6 @@
 """The one task that owns the table: commands in, one at a time; snapshots and messages out.
 
-Sessions never touch the game (:class:`~bbspoker.rules.draw40.game.Draw40`)
+Sessions never touch the game (a :class:`~bbspoker.rules.base.GameRules` of any kind)
 themselves. They call :meth:`TableService.call` (``await service.call(handle,
 Bet(25))`` with a typed action of :mod:`bbspoker.rules.actions`), which queues the
 action for the owning task and returns when it has been applied, or raises
@@ -30,7 +30,7 @@ caller, and only then schedules :meth:`~bbspoker.store.wallet.Wallet.commit_pend
 (the statements, then the COMMIT) with ``loop.call_soon``, behind the actor's
 wake-up. If that fails (:class:`~bbspoker.store.wallet.CommitFailed`: disk full, an
 I/O error, a statement that wrote nothing) the ledger has undone the step,
-and the next step calls the games it touched off (:meth:`Draw40.call_off`,
+and the next step calls the games it touched off (``GameRules.call_off``,
 every ante and bet the ledger holds given back) with a ``SYSTEM`` line saying
 why. If the ledger cannot write that refund either (the disk is still full), the
 table has dropped the game all the same and keeps the refund pending: every step
@@ -50,8 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar, cast
 
 from bbspoker.rules import actions as act
-from bbspoker.rules.cards import Card
-from bbspoker.rules.draw40.game import Draw40, Phase, SeatView
+from bbspoker.rules.base import GameRules
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.seating import RefundFailed, refund_games
 from bbspoker.store.wallet import CommitFailed
@@ -105,6 +104,7 @@ class ChatMessage:
 
 
 _SeatT = TypeVar("_SeatT")
+_ViewT = TypeVar("_ViewT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,43 +113,96 @@ class TableSnapshot:
 
     It holds nothing a player may not see of another: no hidden cards (each player's
     own come as :class:`PrivateCards`, to that player's subscriptions only).
-    ``actions`` are the action types each seated player may use now (whose turn it is
-    is public); ``deadline`` is on the service's clock (seconds); ``balances`` are
-    CUBES; ``watchers`` counts the spectators; ``held`` names the seated players whose
-    connection dropped and whose seats wait for them; ``rules`` are the game's numbers
-    (frozen, e.g. :class:`~bbspoker.rules.draw40.game.Draw40Rules`); ``bots`` the
-    lower-case handles of the computer players seated; ``waiting`` the spectators who
-    asked for a seat (:class:`WantSeat`), first first. ``phase`` is the game kind's own
-    (draw40: :class:`~bbspoker.rules.draw40.game.Phase`); ``board`` is the public table of
-    a kind that has one (Schiebe-Poker: :class:`~bbspoker.rules.schiebe.game.Board`, the
-    middle row, open cards and piles), ``None`` for draw40. ``next_commitment`` is the
-    deck commitment of the table's next game (64 hex digits, docs/fairness.md), public
-    before any of that game's client seeds exists.
+
+    What every kind's table has: ``kind`` (the game kind's name); ``seats`` (the kind's
+    public seat views, :class:`~bbspoker.rules.base.PublicSeat` s, in seat order);
+    ``current`` (the handle in turn, or ``None``); ``pot`` (CUBES in play, ``None`` with
+    no game); ``deadline`` (on the service's clock, seconds); ``actions`` (the action
+    types each seated player may use now: whose turn it is is public); ``balances``
+    (CUBES); ``watchers`` (how many spectators); ``held`` (the seated players whose
+    connection dropped and whose seats wait for them); ``rules`` (the game's numbers,
+    frozen, e.g. :class:`~bbspoker.rules.draw40.game.Draw40Rules`); ``bots`` (the
+    lower-case handles of the computer players seated); ``waiting`` (the spectators who
+    asked for a seat, :class:`WantSeat`, first first); ``next_commitment`` (the deck
+    commitment of the table's next game, 64 hex digits, docs/fairness.md, public before
+    any of that game's client seeds exists).
+
+    ``view`` is the kind's own frozen public view of the table beyond the seats
+    (``GameRules.view``: draw40's :class:`~bbspoker.rules.draw40.game.Draw40View`,
+    Hold'em's :class:`~bbspoker.rules.holdem.game.HoldemTable`, Schiebe-Poker's
+    :class:`~bbspoker.rules.schiebe.game.Board`); :attr:`phase`, :attr:`round`,
+    :attr:`master`, :attr:`bet_ranges` and :attr:`board` read its fields.
     """
 
     version: int
-    seats: tuple[SeatView, ...]
-    master: str | None
+    seats: tuple[Any, ...]
     current: str | None
     pot: int | None
-    round: int | None
-    phase: Any
     deadline: float | None
     actions: Mapping[str, tuple[type[act.Action], ...]]
-    bet_ranges: Mapping[str, tuple[int, int]]
     balances: Mapping[str, int]
     watchers: int = 0
     held: frozenset[str] = frozenset()
     rules: Any = None
     bots: frozenset[str] = frozenset()
     waiting: tuple[str, ...] = ()
-    board: Any = None
     next_commitment: str | None = None
+    view: Any = None
+    kind: str = ""
     #: ``seats`` by lower-case handle: :meth:`seat_of`'s index, made with the snapshot
     #: (every screen asks for its own seat at every update).
-    by_handle: Mapping[str, SeatView] = field(default_factory=dict, compare=False, repr=False)
+    by_handle: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
-    def seat_of(self, handle: str) -> SeatView | None:
+    # The kind view's fields by the names the door and the bots read them, until they
+    # read ``view`` itself (each property says which field it reads).
+
+    @property
+    def phase(self) -> Any:
+        """The kind view's ``phase``: where the game is (draw40's and Schiebe-Poker's
+        ``Phase``, Hold'em's street); ``None`` for a view without one. How the door and
+        the bots read it until they read :attr:`view`."""
+        return getattr(self.view, "phase", None)
+
+    @property
+    def round(self) -> int | None:
+        """The kind view's ``round`` of the running game (``None``: no game, or a view
+        without rounds). How the door and the bots read it until they read :attr:`view`."""
+        value: int | None = getattr(self.view, "round", None)
+        return value
+
+    @property
+    def master(self) -> str | None:
+        """The kind view's ``master``: the game-master (draw40) or host (Schiebe-Poker)
+        by handle; ``None`` for a view without one (Hold'em has a button). How the door
+        and the bots read it until they read :attr:`view`."""
+        value: str | None = getattr(self.view, "master", None)
+        return value
+
+    @property
+    def bet_ranges(self) -> Mapping[str, tuple[int, int]]:
+        """The kind view's ``bet_ranges``: ``{handle in turn: (minimum, maximum)}``
+        CUBES (draw40); empty for a view without them. How the door and the bots read it
+        until they read :attr:`view`."""
+        value: Mapping[str, tuple[int, int]] = getattr(self.view, "bet_ranges", _NO_RANGES)
+        return value
+
+    @property
+    def board(self) -> Any:
+        """The kind's view as the public table of a kind that has one (Hold'em's
+        ``HoldemTable``, Schiebe-Poker's ``Board``); ``None`` for a view that says it has
+        none (its ``board`` is ``None``: draw40). How the door and the bots read it until
+        they read :attr:`view`."""
+        return getattr(self.view, "board", self.view)
+
+    def view_as(self, view: type[_ViewT]) -> _ViewT:
+        """:attr:`view` as the view type ``view`` of the table's kind, for code that
+        knows the kind. Raises ``TypeError`` if it is not one."""
+        if not isinstance(self.view, view):
+            raise TypeError(f"the table's view is a {type(self.view).__name__}, not a "
+                            f"{view.__name__}")
+        return self.view
+
+    def seat_of(self, handle: str) -> Any | None:
         """The seat of ``handle`` (case-insensitive), or ``None``."""
         if self.by_handle or not self.seats:
             return self.by_handle.get(handle.lower())
@@ -168,13 +221,16 @@ class TableSnapshot:
         return cast("_SeatT | None", self.seat_of(handle))
 
 
+_NO_RANGES: Mapping[str, tuple[int, int]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class PrivateCards:
     """One player's own cards (sorted, highest at the right; empty: not dealt in), sent
     only to that player's subscriptions under the key ``"cards"``."""
 
     handle: str
-    cards: tuple[Card, ...]
+    cards: tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +265,14 @@ class _Command:
 
 
 class TableService:
-    """Owns one game (:class:`~bbspoker.rules.draw40.game.Draw40`); ``run()`` is its task.
+    """Owns one game (a :class:`~bbspoker.rules.base.GameRules` of any kind); ``run()``
+    is its task.
     ``clock`` gives seconds (monotonic); ``reconnect_grace`` (seconds) is how long the
     seat of a player whose connection dropped is held (:class:`Hold`). ``on_lost`` is
     called with the ids of games whose writes the store could not commit (the
     registry hands each table its own; alone, a service calls them all off itself)."""
 
-    def __init__(self, table: Draw40, bus: Bus, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, table: GameRules, bus: Bus, clock: Callable[[], float] = time.monotonic,
                  reconnect_grace: float = 0.0,
                  on_lost: Callable[[frozenset[int]], None] | None = None,
                  seat_idle_timeout: float = 0.0) -> None:
@@ -228,7 +285,7 @@ class TableService:
         self.on_lost = on_lost if on_lost is not None else self.lose
         self._watchers: set[str] = set()      # spectators' handles (lower case)
         self._held: dict[str, float] = {}     # handle (as seated) -> when the hold ends
-        self._cards: dict[str, tuple[Card, ...]] = {}  # last PrivateCards sent per handle
+        self._cards: dict[str, tuple[Any, ...]] = {}  # last PrivateCards sent per handle
         self._touched: set[int] = set()       # games of steps not yet known committed
         self._attached: dict[str, int] = {}   # screens up per seated handle (lower case)
         self._bots: set[str] = set()          # computer players (lower case)
@@ -251,7 +308,7 @@ class TableService:
 
     # ------------------------------------------------------------- viewers and seats
 
-    def cards_of(self, handle: str) -> tuple[Card, ...]:
+    def cards_of(self, handle: str) -> tuple[Any, ...]:
         """The private cards last sent to ``handle`` (empty if none): what a screen that
         subscribes now starts with; later changes come as :class:`PrivateCards`."""
         return self._cards.get(handle.lower(), ())
@@ -334,14 +391,13 @@ class TableService:
         if mine:
             self._lost |= mine
             self.wake()
-        resync = getattr(self.table, "resync", None)
-        if resync is not None:
-            # A kind with stacks (Hold'em): a buy-in or cash-out in the lost writes touched
-            # no game, but the table's stacks must be the store's again. The table's task
-            # is not running now (a commit runs between steps), so this is safe here. Who
-            # may be dealt in, and so the next deal's time, may have changed with them:
-            # the task looks at its deadline again.
-            resync()
+        # A kind with stacks: a buy-in or cash-out in the lost writes touched no game,
+        # but the table's stacks must be the store's again (``resync``: nothing to do
+        # for a kind without). The table's task is not running now (a commit runs
+        # between steps), so this is safe here. Who may be dealt in, and so the next
+        # deal's time, may have changed with them: the task looks at its deadline again.
+        if self.table.table_stakes:
+            self.table.resync()
             self.wake()
 
     def submit(self, handle: str | None, action: act.Action,
@@ -389,13 +445,11 @@ class TableService:
         """Server shutdown: refuse new games, let a running game finish for up
         to ``grace`` seconds of real time, then call it off (every ante and bet refunded)."""
         self.closing = True
-        stop = getattr(self.table, "stop_dealing", None)
-        if stop is not None:               # a kind whose games the clock starts (Hold'em)
-            stop()
+        self.table.stop_dealing()          # a kind whose games the clock starts
         try:
             await self._finish_game(grace)
         finally:
-            if stop is not None:           # its stacks go back to their owners' CUBES
+            if self.table.table_stakes:    # the stacks go back to their owners' CUBES
                 for handle in list(self.table.handles):
                     with contextlib.suppress(RuleError):
                         await self.call(handle, act.Leave("shutdown"))
@@ -612,30 +666,32 @@ class TableService:
             self._touched.clear()
 
     def _act(self, handle: str | None, action: act.Action, now: float) -> list[Event]:
-        """The table's own actions (holding and giving back a seat), or the game's."""
-        kind = type(action)
-        if kind is Hold:
-            assert handle is not None
-            if self._attached.get(handle.lower()):
-                return []                  # the player is back on another connection
-            if self.reconnect_grace <= 0 or handle not in self.table.handles:
-                return self.table.apply(handle, act.Leave("lost_connection"), now) \
-                    if handle in self.table.handles else []
-            self._held[handle] = now + self.reconnect_grace
-            return [Event("connection_lost", handle, {"grace": self.reconnect_grace})]
-        if kind is Return:
-            assert handle is not None
-            seated = next((h for h in self._held if h.lower() == handle.lower()), None)
-            if seated is None:
-                raise RuleError("not_seated")
-            del self._held[seated]
-            return [Event("reconnected", seated)]
-        if kind is WantSeat:
-            assert handle is not None
-            return self._want_seat(handle, now)
-        if kind is act.Leave:
-            self._held.pop(handle, None)   # type: ignore[arg-type]
-        return self.table.apply(handle, action, now)  # type: ignore[arg-type]
+        """The table's own actions (holding and giving back a seat, asking for one), or
+        the game's (the server's own, ``Cancel``, come without a handle: the game is
+        given the empty one)."""
+        match action:
+            case Hold():
+                assert handle is not None
+                if self._attached.get(handle.lower()):
+                    return []                  # the player is back on another connection
+                if self.reconnect_grace <= 0 or handle not in self.table.handles:
+                    return self.table.apply(handle, act.Leave("lost_connection"), now) \
+                        if handle in self.table.handles else []
+                self._held[handle] = now + self.reconnect_grace
+                return [Event("connection_lost", handle, {"grace": self.reconnect_grace})]
+            case Return():
+                assert handle is not None
+                seated = next((h for h in self._held if h.lower() == handle.lower()), None)
+                if seated is None:
+                    raise RuleError("not_seated")
+                del self._held[seated]
+                return [Event("reconnected", seated)]
+            case WantSeat():
+                assert handle is not None
+                return self._want_seat(handle, now)
+            case act.Leave() if handle is not None:
+                self._held.pop(handle, None)
+        return self.table.apply(handle if handle is not None else "", action, now)
 
     def _want_seat(self, handle: str, now: float) -> list[Event]:
         """A spectator's [J] (:class:`WantSeat`)."""
@@ -694,7 +750,7 @@ class TableService:
                 del sent[key]
 
     def _call_off_lost(self, now: float) -> list[Event]:
-        """Call off the games whose moves the ledger lost (:meth:`Draw40.call_off`), after
+        """Call off the games whose moves the ledger lost (``GameRules.call_off``), after
         writing the refunds still pending (:meth:`_refund_pending`).
 
         If the ledger cannot write the refund (:class:`~bbspoker.rules.seating.RefundFailed`:
@@ -737,9 +793,7 @@ class TableService:
         if not done:
             return []
         log.warning("the call-off of game(s) %s is written now: every stake given back", done)
-        resync = getattr(self.table, "resync", None)
-        if resync is not None:     # a kind with stacks: the refunds went to them
-            resync()
+        self.table.resync()        # a kind with stacks: the refunds went to them
         return [Event("refunded", None, {"reason": LOST_REASON, "refunds": refunds,
                                          "games": done})]
 
@@ -758,28 +812,21 @@ class TableService:
         handles = [s.handle for s in seats]
         # One read for everyone; an account removed under us shows 0 rather than failing.
         balances = dict.fromkeys(handles, 0) | t.wallet.balances_of(handles) if handles else {}
-        current = t.current
-        phase = t.phase
-        bet_ranges = ({current: t.bet_range(current, balances[current])}
-                      if current is not None and phase is Phase.BETTING else {})
         return TableSnapshot(
             version=next(self._versions),
             seats=seats,
-            master=t.master,
-            current=current,
+            current=t.current,
             pot=t.pot,
-            round=t.round,
-            phase=phase,
             deadline=t.deadline(),
             actions=t.all_actions(),
-            bet_ranges=bet_ranges,
             balances=balances,
             watchers=len(self._watchers),
             held=frozenset(self._held),
             rules=t.rules,
             bots=frozenset(self._bots),
             waiting=tuple(self._waiting),
-            board=t.board() if hasattr(t, "board") else None,
             next_commitment=t.next_commitment,
+            view=t.view(balances),
+            kind=t.kind,
             by_handle={s.handle.lower(): s for s in seats},
         )

@@ -22,7 +22,7 @@ import random
 import secrets
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Collection, Iterable, Mapping, Sequence
 
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
@@ -32,7 +32,7 @@ from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
 
-__all__ = ["Draw40Rules", "Phase", "SeatView", "Draw40", "COMMAND_ORDER"]
+__all__ = ["Draw40Rules", "Phase", "SeatView", "Draw40View", "Draw40", "COMMAND_ORDER"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,21 @@ class SeatView:
     is_current: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Draw40View:
+    """The public table beyond the seats, for the table's snapshot: the ``phase``, the
+    ``round`` of the running game (``None`` with none), the game-``master``'s handle and
+    ``bet_ranges``: ``{handle in turn: (minimum, maximum) bet}`` in CUBES while a
+    betting turn runs (the maximum from the CUBES the snapshot read; empty otherwise)."""
+
+    phase: Phase = Phase.IDLE
+    round: int | None = None
+    master: str | None = None
+    bet_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    #: draw40 has no board beyond the seats (what the snapshot's ``board`` reads).
+    board: ClassVar[None] = None
+
+
 @dataclass
 class _Seat:
     handle: str
@@ -132,7 +147,7 @@ class _Game:
 
 class Draw40(SeatedTable):
     """One PoKeR table of the GV 40-card draw game (chapter 2); implements
-    :class:`bbspoker.rules.base.GameKind`. Not thread-safe: one owner applies actions in
+    :class:`bbspoker.rules.base.GameRules`. Not thread-safe: one owner applies actions in
     order.
 
     ``wallet`` moves CUBES (the port :class:`bbspoker.rules.money.Wallet`); ``rng``
@@ -263,6 +278,15 @@ class Draw40(SeatedTable):
             cubes = self.wallet.balance(handle)
         return low, min(self.rules.max_bet, cubes)
 
+    def view(self, balances: Mapping[str, int]) -> Draw40View:
+        """The kind's public view for the table's snapshot (:class:`Draw40View`);
+        ``balances``: ``{handle: CUBES}`` of the seated as the snapshot read them (the
+        bet range of the player in turn is capped by theirs)."""
+        current, phase = self.current, self.phase
+        ranges = ({current: self.bet_range(current, balances.get(current, 0))}
+                  if current is not None and phase is Phase.BETTING else {})
+        return Draw40View(phase, self.round, self.master, ranges)
+
     def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
         """The game's action types ``handle`` may use now, in command-area order (chapter
         2.4, :data:`COMMAND_ORDER`); empty if ``handle`` is not seated. (Seating actions,
@@ -305,62 +329,64 @@ class Draw40(SeatedTable):
         may not take ``action`` now; changes nothing. A bet is checked against the
         player's CUBES as the wallet has them now; ``Start`` only as far as
         :meth:`start_refusal` goes (the antes are checked as they are charged)."""
-        kind = type(action)
-        if kind is act.Sit:
-            if self._index(handle) is not None:
-                raise RuleError("already_seated")
-            if self.is_full:
-                raise RuleError("table_full", seats=self.rules.seats)
-        elif kind is act.Leave:
-            self._find(handle)
-        elif kind is act.Start:
-            refusal = self.start_refusal(handle, now)
-            if refusal is not None:
-                raise refusal
-        elif kind is act.Bet or kind is act.SeeHands:
-            g = self._current_turn(handle, Phase.BETTING, "bet")[1]
-            self._check_see_hands(g, kind is act.SeeHands)
-            self._check_bet(handle, action.amount)  # type: ignore[attr-defined]
-            low, high = self.bet_range(handle)
-            if not low <= action.amount <= high:  # type: ignore[attr-defined]
-                raise self._bet_refusal(low, high)
-        elif kind is act.Pass:
-            self._current_turn(handle, Phase.BETTING, "pass")
-        elif kind is act.Discard:
-            i, _ = self._current_turn(handle, Phase.DISCARDING, "discard")
-            self._check_discard(self._seats[i], list(dict.fromkeys(action.cards)))  # type: ignore[arg-type, attr-defined]
-        elif kind is act.Reveal:
-            self._current_turn(handle, Phase.SHOWDOWN, "reveal")
-        elif kind is act.Cancel:
-            if self._game is None:
-                raise RuleError("no_game")
-        else:
-            raise RuleError("unknown_action", action=kind.__name__)
+        match action:
+            case act.Sit():
+                if self._index(handle) is not None:
+                    raise RuleError("already_seated")
+                if self.is_full:
+                    raise RuleError("table_full", seats=self.rules.seats)
+            case act.Leave():
+                self._find(handle)
+            case act.Start():
+                refusal = self.start_refusal(handle, now)
+                if refusal is not None:
+                    raise refusal
+            case act.Bet(amount=amount) | act.SeeHands(amount=amount):
+                g = self._current_turn(handle, Phase.BETTING, "bet")[1]
+                self._check_see_hands(g, isinstance(action, act.SeeHands))
+                self._check_bet(handle, amount)
+                low, high = self.bet_range(handle)
+                if not low <= amount <= high:
+                    raise self._bet_refusal(low, high)
+            case act.Pass():
+                self._current_turn(handle, Phase.BETTING, "pass")
+            case act.Discard(cards=cards):
+                i, _ = self._current_turn(handle, Phase.DISCARDING, "discard")
+                seat = self._seats[i]
+                assert seat is not None
+                self._check_discard(seat, list(dict.fromkeys(cards)))
+            case act.Reveal():
+                self._current_turn(handle, Phase.SHOWDOWN, "reveal")
+            case act.Cancel():
+                if self._game is None:
+                    raise RuleError("no_game")
+            case _:
+                raise RuleError("unknown_action", action=type(action).__name__)
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Take ``action`` for ``handle`` (``Cancel``: the server's; ``handle`` is ignored)
         and return the events. Raises :class:`RuleError` (nothing changed) if the rules
         do not allow it now; each action's method below says which codes."""
-        kind = type(action)
-        if kind is act.Bet:
-            return self.bet(handle, action.amount, now)  # type: ignore[attr-defined]
-        if kind is act.SeeHands:
-            return self.bet(handle, action.amount, now, see_hands=True)  # type: ignore[attr-defined]
-        if kind is act.Pass:
-            return self.pass_(handle, now)
-        if kind is act.Discard:
-            return self.discard(handle, action.cards, now)  # type: ignore[attr-defined]
-        if kind is act.Reveal:
-            return self.reveal(handle, now)
-        if kind is act.Start:
-            return self.start(handle, now)
-        if kind is act.Sit:
-            return self.sit(handle, now)
-        if kind is act.Leave:
-            return self.leave(handle, now, action.reason)  # type: ignore[attr-defined]
-        if kind is act.Cancel:
-            return self.cancel(now, action.reason, action.note)  # type: ignore[attr-defined]
-        raise RuleError("unknown_action", action=kind.__name__)
+        match action:
+            case act.Bet(amount=amount):
+                return self.bet(handle, amount, now)
+            case act.SeeHands(amount=amount):
+                return self.bet(handle, amount, now, see_hands=True)
+            case act.Pass():
+                return self.pass_(handle, now)
+            case act.Discard(cards=cards):
+                return self.discard(handle, cards, now)
+            case act.Reveal():
+                return self.reveal(handle, now)
+            case act.Start():
+                return self.start(handle, now)
+            case act.Sit():
+                return self.sit(handle, now)
+            case act.Leave(reason=reason):
+                return self.leave(handle, now, reason)
+            case act.Cancel(reason=reason, note=note):
+                return self.cancel(now, reason, note)
+        raise RuleError("unknown_action", action=type(action).__name__)
 
     # ------------------------------------------------------------------ one method each
 

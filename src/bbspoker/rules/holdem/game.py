@@ -188,6 +188,12 @@ class HoldemTable:
     game_id: int | None
     hand: int | None = None
 
+    @property
+    def phase(self) -> Street:
+        """Where the table is: the :attr:`street` (the name every kind's view gives its
+        stage, which the table snapshot's ``phase`` reads)."""
+        return self.street
+
 
 @dataclass(eq=False)
 class _Seat:
@@ -243,7 +249,7 @@ class _Hand:
 
 
 class Holdem(SeatedTable):
-    """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameKind`.
+    """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameRules`.
     Not thread-safe: one owner applies actions in order.
 
     ``wallet``: a :class:`~bbspoker.rules.money.StackWallet` bound to this table; ``rules``
@@ -255,6 +261,7 @@ class Holdem(SeatedTable):
     """
 
     kind = "holdem"
+    table_stakes = True
 
     def __init__(self, wallet: StackWallet, rules: HoldemRules | None = None,
                  rng: random.Random | None = None,
@@ -396,16 +403,6 @@ class Holdem(SeatedTable):
             return None
         return h.state.min_completion_betting_or_raising_to_amount
 
-    # What the table's service reads of every game kind (TableService._take_snapshot).
-
-    master = None          #: Hold'em has a dealer button, no game-master
-    round = None           #: betting rounds are streets: see :attr:`phase`
-
-    @property
-    def phase(self) -> Street:
-        """The kind's phase for the table's snapshot: the :attr:`street`."""
-        return self.street
-
     @property
     def pot(self) -> int | None:
         """All CUBES in play in the running hand (:attr:`pot_total`), or ``None``."""
@@ -421,6 +418,11 @@ class Holdem(SeatedTable):
         last hand stays); ``()`` for one not dealt in (they sat down since, or sit out).
         Every seated player is named, so a screen is told when its cards are gone."""
         return {s.handle: s.hole for s in self._seats if s is not None}
+
+    def view(self, balances: Mapping[str, int] | None = None) -> HoldemTable:
+        """The kind's public view for the table's snapshot: :meth:`board` (``balances``:
+        unused, the stacks are the table's)."""
+        return self.board()
 
     def board(self) -> HoldemTable:
         """The public table beyond the seats (:class:`HoldemTable`), for the screens."""
@@ -471,49 +473,58 @@ class Holdem(SeatedTable):
 
     def verify(self, handle: str, action: act.Action, now: float) -> None:
         """Raise :class:`RuleError` if ``action`` is not allowed now; changes nothing."""
-        kind = type(action)
-        if kind is act.Sit:
-            if self._index(handle) is not None:
-                raise RuleError("already_seated")
-            if self.is_full:
-                raise RuleError("table_full", seats=self.rules.seats)
-            self._check_buy_in(action.buy_in)  # type: ignore[attr-defined]
-            return
-        if kind is act.Cancel:
-            if self._hand is None:
-                raise RuleError("no_game")
-            return
-        self._find(handle)
-        if kind in (act.Leave, act.SitOut):
-            return
-        if kind not in (act.Pass, act.CheckCall, act.BetRaise):
-            raise RuleError("unknown_action")
+        match action:
+            case act.Sit(buy_in=buy_in):
+                if self._index(handle) is not None:
+                    raise RuleError("already_seated")
+                if self.is_full:
+                    raise RuleError("table_full", seats=self.rules.seats)
+                self._check_buy_in(buy_in)
+            case act.Cancel():
+                if self._hand is None:
+                    raise RuleError("no_game")
+            case act.Leave() | act.SitOut():
+                self._find(handle)
+            case act.Pass() | act.CheckCall() | act.BetRaise():
+                self._find(handle)
+                h = self._in_turn(handle)
+                if isinstance(action, act.BetRaise) \
+                        and not h.state.can_complete_bet_or_raise_to():
+                    raise RuleError("capped")
+                if isinstance(action, act.Pass) and not h.state.checking_or_calling_amount:
+                    # Checking costs nothing: a fold then could leave a side pot nobody
+                    # can win (pokerkit cannot end such a hand), and no player loses by
+                    # checking.
+                    raise RuleError("check_free")
+            case _:
+                self._find(handle)
+                raise RuleError("unknown_action")
+
+    def _in_turn(self, handle: str) -> _Hand:
+        """The running hand, with ``handle`` in turn; raises ``RuleError`` ``no_game`` or
+        ``not_your_turn``."""
         h = self._hand
         if h is None:
             raise RuleError("no_game")
         if self.current is None or self.current.lower() != handle.lower():
             raise RuleError("not_your_turn", current=self.current)
-        if kind is act.BetRaise and not h.state.can_complete_bet_or_raise_to():
-            raise RuleError("capped")
-        if kind is act.Pass and not h.state.checking_or_calling_amount:
-            # Checking costs nothing: a fold then could leave a side pot nobody can win
-            # (pokerkit cannot end such a hand), and no player loses by checking.
-            raise RuleError("check_free")
+        return h
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Verify and apply ``action`` for ``handle`` at ``now``; the events, in order.
         Raises :class:`RuleError` (nothing changed), or what the wallet raises."""
         self.verify(handle, action, now)
-        kind = type(action)
-        if kind is act.Sit:
-            return self._sit(handle, action.buy_in, now, action.out)  # type: ignore[attr-defined]
-        if kind is act.Leave:
-            return self._leave(handle, now, action.reason)  # type: ignore[attr-defined]
-        if kind is act.SitOut:
-            return self._sit_out(handle, action.out, now)  # type: ignore[attr-defined]
-        if kind is act.Cancel:
-            return self.cancel(now, action.reason, action.note)  # type: ignore[attr-defined]
-        return self._act(handle, kind, now, timeout=False)
+        match action:
+            case act.Sit(buy_in=buy_in, out=out):
+                return self._sit(handle, buy_in, now, out)
+            case act.Leave(reason=reason):
+                return self._leave(handle, now, reason)
+            case act.SitOut(out=out):
+                return self._sit_out(handle, out, now)
+            case act.Cancel(reason=reason, note=note):
+                return self.cancel(now, reason, note)
+            case _:
+                return self._act(handle, type(action), now, timeout=False)
 
     def tick(self, now: float) -> list[Event]:
         """Apply what is due by ``now``, each at its own deadline: a turn that timed out

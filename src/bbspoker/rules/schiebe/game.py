@@ -1,7 +1,7 @@
 """Schiebe-Poker (``/work/shared/reference/schiebe-poker-de.txt``): 2-4 players push the
 middle row and swap cards with it for an agreed number of rounds; the best poker category
 wins. A pure, synchronous state machine that implements
-:class:`bbspoker.rules.base.GameKind`, as :class:`~bbspoker.rules.draw40.game.Draw40` does.
+:class:`bbspoker.rules.base.GameRules`, as :class:`~bbspoker.rules.draw40.game.Draw40` does.
 
 Typed actions go in through :meth:`Schiebe.apply` (``Sit``, ``Leave``, ``Cancel`` of
 :mod:`bbspoker.rules.actions`; :class:`~bbspoker.rules.schiebe.actions.Propose`, ``Vote``,
@@ -29,8 +29,8 @@ from bbspoker.rules import fairness
 from bbspoker.rules.seating import SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
-from bbspoker.rules.schiebe.actions import (LEFT, PLAY_ORDER, RIGHT, Propose, Push,
-                                            Swap, SwapAll, Vote)
+from bbspoker.rules.schiebe.actions import (LEFT, PLAY_ORDER, RIGHT, NoSwap, Propose,
+                                            Push, Swap, SwapAll, Vote)
 from bbspoker.rules.schiebe.hands import CARDS, Category, category
 
 __all__ = ["SchiebeRules", "Phase", "SeatView", "Board", "Schiebe", "HIDDEN", "OPEN",
@@ -111,7 +111,9 @@ class Board:
     (or ``None``), ``round`` of ``rounds`` (``None`` out of a game), ``actions_left`` of
     the player in turn, ``proposal`` the rounds proposed in a vote (``None``), ``voted``
     who agreed so far, ``ranking`` the last game's final ranking (``(place, handle,
-    category, cards)``; until the next game starts), ``pot`` in CUBES."""
+    category, cards)``; until the next game starts), ``pot`` in CUBES, the ``phase`` and
+    the host (``master``, who proposes the rounds). It is the kind's public view in the
+    table's snapshot."""
 
     middle: tuple[str, ...] = ()
     open: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -125,6 +127,8 @@ class Board:
     voted: tuple[str, ...] = ()
     ranking: tuple[tuple[int, str, Category, tuple[str, ...]], ...] = ()
     pot: int = 0
+    phase: Phase = Phase.IDLE
+    master: str | None = None
 
 
 @dataclass
@@ -170,7 +174,7 @@ class _Game:
 
 
 class Schiebe(SeatedTable):
-    """One Schiebe-Poker table; implements :class:`bbspoker.rules.base.GameKind`. Not
+    """One Schiebe-Poker table; implements :class:`bbspoker.rules.base.GameRules`. Not
     thread-safe: one owner applies actions in order.
 
     ``wallet`` moves CUBES (:class:`bbspoker.rules.money.Wallet`; with no ante a game still
@@ -267,10 +271,15 @@ class Schiebe(SeatedTable):
                       if s is not None and (s.active or s.revealed))
         if g is None:
             return Board(open=opens, proposal=v.rounds if v else None, voted=voted,
-                         ranking=self._ranking)
+                         ranking=self._ranking, phase=self.phase, master=self.master)
         return Board(tuple(g.middle), opens, len(g.draw), len(g.discard),
                      g.discard[-1] if g.discard else None, g.round, g.rounds, g.actions_left,
-                     pot=g.pot)
+                     pot=g.pot, phase=self.phase, master=self.master)
+
+    def view(self, balances: Mapping[str, int] | None = None) -> Board:
+        """The kind's public view for the table's snapshot: :meth:`board` (``balances``:
+        unused)."""
+        return self.board()
 
     def hands(self) -> dict[str, tuple[str, ...]]:
         """``{handle: hidden cards}`` of everyone seated (empty if not dealt in): the cards
@@ -342,45 +351,50 @@ class Schiebe(SeatedTable):
         """Raise :class:`RuleError` with the code :meth:`apply` would raise if ``handle``
         may not take ``action`` now; changes nothing. (Whether the players have the ante
         is checked when it is charged, at the start.)"""
-        kind = type(action)
-        if kind is act.Sit:
-            if self._index(handle) is not None:
-                raise RuleError("already_seated")
-            if self.is_full:
-                raise RuleError("table_full", seats=self.rules.seats)
-        elif kind is act.Leave:
-            self._find(handle)
-        elif kind is Propose or kind is act.Start:
-            self._check_propose(handle, getattr(action, "rounds", self.rules.rounds))
-        elif kind is Vote:
-            self._check_vote(handle)
-        elif kind in PLAY_ORDER:
-            self._check_play(handle, action)
-        elif kind is act.Cancel:
-            if self._game is None:
-                raise RuleError("no_game")
-        else:
-            raise RuleError("unknown_action", action=kind.__name__)
+        match action:
+            case act.Sit():
+                if self._index(handle) is not None:
+                    raise RuleError("already_seated")
+                if self.is_full:
+                    raise RuleError("table_full", seats=self.rules.seats)
+            case act.Leave():
+                self._find(handle)
+            case Propose(rounds=rounds):
+                self._check_propose(handle, rounds)
+            case act.Start():
+                self._check_propose(handle, self.rules.rounds)
+            case Vote():
+                self._check_vote(handle)
+            case Push() | Swap() | SwapAll() | NoSwap():
+                self._check_play(handle, action)
+            case act.Cancel():
+                if self._game is None:
+                    raise RuleError("no_game")
+            case _:
+                raise RuleError("unknown_action", action=type(action).__name__)
 
     def apply(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """Take ``action`` for ``handle`` (``Cancel``: the server's; ``handle`` ignored) and
         return the events. Raises :class:`RuleError` (nothing changed) if not allowed now;
         a plain ``Start`` proposes the table's default rounds."""
         self.verify(handle, action, now)
-        kind = type(action)
-        if kind is act.Sit:
-            return self._sit(handle, now)
-        if kind is act.Leave:
-            return self._leave(handle, now, action.reason)  # type: ignore[attr-defined]
-        if kind is Propose or kind is act.Start:
-            return self._propose(handle, getattr(action, "rounds", self.rules.rounds), now)
-        if kind is Vote:
-            return self._answer(handle, action.yes, now)  # type: ignore[attr-defined]
-        if kind is act.Cancel:
-            g = self._game
-            assert g is not None
-            return self.call_off(now, action.reason, (g.id,), action.note)  # type: ignore[attr-defined]
-        return self._play(handle, action, now)
+        match action:
+            case act.Sit():
+                return self._sit(handle, now)
+            case act.Leave(reason=reason):
+                return self._leave(handle, now, reason)
+            case Propose(rounds=rounds):
+                return self._propose(handle, rounds, now)
+            case act.Start():
+                return self._propose(handle, self.rules.rounds, now)
+            case Vote(yes=yes):
+                return self._answer(handle, yes, now)
+            case act.Cancel(reason=reason, note=note):
+                g = self._game
+                assert g is not None
+                return self.call_off(now, reason, (g.id,), note)
+            case _:
+                return self._play(handle, action, now)
 
     # -- seating
 
@@ -571,13 +585,13 @@ class Schiebe(SeatedTable):
             raise RuleError("no_game")
         if g.order[g.turn] != i:
             raise RuleError("not_your_turn", current=self.current)
-        kind = type(action)
-        if kind is Push and action.direction not in (LEFT, RIGHT):  # type: ignore[attr-defined]
-            raise RuleError("push_direction")
-        if kind is Swap:
-            for pos in (action.own, action.middle):  # type: ignore[attr-defined]
-                if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= 2:
-                    raise RuleError("swap_position")
+        match action:
+            case Push(direction=direction) if direction not in (LEFT, RIGHT):
+                raise RuleError("push_direction")
+            case Swap(own=own, middle=middle):
+                for pos in (own, middle):
+                    if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= 2:
+                        raise RuleError("swap_position")
 
     def _play(self, handle: str, action: act.Action, now: float) -> list[Event]:
         """One of the turn's two actions ("Alle Aktionen werden hintereinander ausgeführt":
@@ -588,27 +602,27 @@ class Schiebe(SeatedTable):
         s = self._seats[i]
         assert s is not None
         ev: list[Event] = []
-        kind = type(action)
         step = ACTIONS_PER_TURN - g.actions_left + 1
         base = {"round": g.round, "action": step}
-        if kind is Push:
-            self._push(s, action.direction, base, ev)  # type: ignore[attr-defined]
-        elif kind is Swap:
-            own, mid = action.own, action.middle  # type: ignore[attr-defined]
-            gave, took = s.open[own], g.middle[mid]
-            s.open[own], g.middle[mid] = took, gave
-            data = {**base, "own": own, "middle": mid, "gave": gave, "took": took}
-            g.operations.append(Operation("swap", handle, data))
-            ev.append(Event("swapped", handle, data))
-        elif kind is SwapAll:
-            gave, took = tuple(s.open), tuple(g.middle)
-            s.open, g.middle = list(took), list(gave)
-            g.operations.append(Operation("swap_all", handle, {**base, "gave": " ".join(gave),
-                                                               "took": " ".join(took)}))
-            ev.append(Event("swapped_all", handle, {**base, "gave": gave, "took": took}))
-        else:
-            g.operations.append(Operation("no_swap", handle, base))
-            ev.append(Event("no_swap", handle, base))
+        match action:
+            case Push(direction=direction):
+                self._push(s, direction, base, ev)
+            case Swap(own=own, middle=mid):
+                gave, took = s.open[own], g.middle[mid]
+                s.open[own], g.middle[mid] = took, gave
+                data = {**base, "own": own, "middle": mid, "gave": gave, "took": took}
+                g.operations.append(Operation("swap", handle, data))
+                ev.append(Event("swapped", handle, data))
+            case SwapAll():
+                gave_all, took_all = tuple(s.open), tuple(g.middle)
+                s.open, g.middle = list(took_all), list(gave_all)
+                g.operations.append(Operation("swap_all", handle, {
+                    **base, "gave": " ".join(gave_all), "took": " ".join(took_all)}))
+                ev.append(Event("swapped_all", handle,
+                                {**base, "gave": gave_all, "took": took_all}))
+            case _:
+                g.operations.append(Operation("no_swap", handle, base))
+                ev.append(Event("no_swap", handle, base))
         g.actions_left -= 1
         if g.actions_left == 0:
             self._next_turn(now, ev)

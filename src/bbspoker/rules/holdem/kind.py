@@ -1,0 +1,90 @@
+"""Fixed-limit Texas Hold'em as a kind (:data:`HOLDEM`): its config, how a table of it is
+made, its deck and the walk of its record that ``games verify`` follows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bbspoker.rules.base import KindConfig, KindSpec, Phrases, SettingError, Step
+from bbspoker.rules.cards import STANDARD52
+from bbspoker.rules.holdem.game import Holdem, HoldemRules
+
+__all__ = ["HoldemConfig", "HOLDEM", "holdem_draws"]
+
+
+@dataclass(frozen=True)
+class HoldemConfig(KindConfig):
+    """A fixed-limit Texas Hold'em table's config: ``seats`` (2-9; 9 unless the table's
+    entry says), ``small_bet`` (the bet of preflop and the flop, even; the big bet is
+    twice it, the big blind equals it and the small blind is half), ``buy_in_min`` and
+    ``buy_in_max`` (CUBES brought to the table; 0: 20 and 100 big blinds),
+    ``between_hands`` (s from one hand to the next), ``idle_games`` (hands with every
+    turn timed out before a player stands up); ``bots`` (none unless the entry says)
+    buy in like anyone and sit out while no person is at the table."""
+
+    seats: int = 9
+    small_bet: int = 10
+    buy_in_min: int = 0
+    buy_in_max: int = 0
+    between_hands: float = 5.0
+    idle_games: int = 2
+
+    kind: ClassVar[str] = "holdem"
+    bot_policies: ClassVar[tuple[str, ...]] = ("equity", "calling", "random")
+    own_defaults: ClassVar[frozenset[str]] = frozenset({"seats", "bots"})
+
+    def buy_in_range(self) -> tuple[int, int]:
+        """``(minimum, maximum)`` CUBES a player brings (0 means 20 and 100 big blinds)."""
+        return (self.buy_in_min or 20 * self.small_bet, self.buy_in_max or 100 * self.small_bet)
+
+    def check(self) -> None:
+        """An even small bet, small bet <= buy-in minimum <= maximum, and the checks of
+        every kind. Raises :class:`SettingError`."""
+        if not 2 <= self.seats <= 9:
+            raise SettingError(f"seats must be between 2 and 9, got {self.seats}")
+        if self.small_bet % 2:
+            raise SettingError(f"small_bet must be even (the small blind is half of it), "
+                               f"got {self.small_bet}")
+        low, high = self.buy_in_range()
+        if not self.small_bet <= low <= high:
+            raise SettingError(f"needs small_bet ({self.small_bet}) <= buy_in_min ({low}) "
+                               f"<= buy_in_max ({high})")
+        self._check_bots()
+        self._check_policy()
+
+    def rules(self) -> HoldemRules:
+        """The game's numbers."""
+        return HoldemRules(seats=self.seats, small_bet=self.small_bet,
+                           buy_in_min=self.buy_in_min or None,
+                           buy_in_max=self.buy_in_max or None, turn_timeout=self.turn_timeout,
+                           between_hands=self.between_hands, idle_hands=self.idle_games)
+
+
+def _make(config: HoldemConfig, wallet: Any, phrases: Phrases | None) -> Holdem:
+    """A Hold'em table's game (``wallet``: the table's, with its stacks)."""
+    return Holdem(wallet, config.rules(), phrases=phrases)
+
+
+def holdem_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
+    """The Hold'em record's use of the deck (``docs/rules.md``): the ``deal`` lines hold
+    each player's two hole cards in the order dealt, one card at a time round the table
+    twice; each ``board`` line a ``burn`` card, then its cards; ``show`` a hand shown."""
+    deals = [(step, op) for step, op in enumerate(operations, 1) if op.get("op") == "deal"]
+    for r in range(2):
+        for step, op in deals:
+            cards = str(op.get("cards") or "").split()
+            yield step, str(op.get("handle")), "draw", 1, cards[r:r + 1]
+    for step, op in enumerate(operations, 1):
+        if op.get("op") == "board":
+            if op.get("burn"):
+                yield step, None, "draw", 1, [str(op["burn"])]
+            cards = str(op.get("cards") or "").split()
+            yield step, None, "draw", len(cards), cards
+        elif op.get("op") == "show":
+            yield step, str(op.get("handle")), "hand", 0, str(op.get("cards") or "").split()
+
+
+#: Fixed-limit Texas Hold'em.
+HOLDEM = KindSpec("holdem", "Hold'em", HoldemConfig, _make, STANDARD52, holdem_draws)
