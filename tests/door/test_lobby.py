@@ -729,6 +729,21 @@ def test_sign_ups_from_one_ipv6_64_count_together():
     assert guard.reserve_signup("2001:db8:0:1::1") is not None
 
 
+def test_wrong_guesses_from_one_ipv6_64_lock_the_whole_64_out():
+    """One subscriber holds a whole /64: guessing from a new address of it for each try
+    must not get past ``max_failures``; a neighbouring /64 and an IPv4 address are not
+    locked with it."""
+    clock = FakeClock()
+    guard = LoginGuard(LoginConfig(max_failures=3), clock)
+    for n in range(3):
+        turn = guard.reserve(f"2001:db8:0:1::{n + 1}", f"user{n}")
+        assert turn is not None
+        turn.failed()
+    assert guard.locked("2001:db8:0:1::99") and guard.reserve("2001:db8:0:1:ff::7", "zed") is None
+    assert not guard.locked("2001:db8:0:2::1") and not guard.locked("192.0.2.7")
+    assert guard.reserve("2001:db8:0:2::1", "zed") is not None
+
+
 async def test_a_sign_up_on_a_full_disk_is_told_so_and_logged_in_one_line(
         tmp_path, clients, caplog):
     """It gave "Sorry, something went wrong" and a traceback in the log."""

@@ -64,7 +64,8 @@ def _recent(table: dict, key: object, now: float, window: float) -> deque[float]
 
 
 def address_group(address: str) -> str:
-    """The addresses counted as one for sign-ups: an IPv6 address's /64 network
+    """The addresses counted as one for sign-ups and wrong guesses: an IPv6 address's /64
+    network
     (``"2001:db8:1:2::/64"``; one subscriber usually gets a whole /64, so counting single
     addresses would count nothing), an IPv4-mapped IPv6 address as its IPv4 address, any
     other address (IPv4, or a transport's own name) as it is."""
@@ -156,8 +157,10 @@ class SignupPlace:
 
 
 class LoginGuard:
-    """Failed-login bookkeeping (see the module docstring). ``clock`` gives monotonic
-    seconds. ``signups``: the sign-ups made before this guard started, ``(address group,
+    """Failed-login bookkeeping (see the module docstring). An address is counted by its
+    :func:`address_group` (an IPv6 /64 as one), so a subscriber cannot step past
+    ``max_failures`` by guessing from a new address of its /64 each time. ``clock``
+    gives monotonic seconds. ``signups``: the sign-ups made before this guard started, ``(address group,
     age in seconds)`` (the ledger's ``recent_signups``), counted for the rest of their
     window. Memory stays bounded: expired entries are pruned once the tables grow large.
     ``Busy`` is :class:`HandleBusy`, for callers that may not import the door (the bot
@@ -185,15 +188,16 @@ class LoginGuard:
         return _recent(table, key, now, self._config.failure_window)
 
     def locked(self, address: str) -> bool:
-        """True if ``address`` is locked out right now."""
-        return self._locked_until.get(address, 0.0) > self._clock()
+        """True if ``address`` (its :func:`address_group`) is locked out right now."""
+        return self._locked_until.get(address_group(address), 0.0) > self._clock()
 
     def busy(self, address: str) -> bool:
         """True while ``address``'s failures plus its guesses being checked reach
         ``max_failures``: its next guess must wait until one is decided."""
-        failures = len(self._recent(self._guesses, address, self._clock()))
-        return failures + self._inflight[address] >= self._config.max_failures \
-            and not self.locked(address)
+        group = address_group(address)
+        failures = len(self._recent(self._guesses, group, self._clock()))
+        return failures + self._inflight[group] >= self._config.max_failures \
+            and not self.locked(group)
 
     async def reserve_turn(self, address: str, handle: str,
                            deadline: float | None = None) -> Turn | None:
@@ -215,6 +219,7 @@ class LoginGuard:
         now = self._clock()
         if len(self._guesses) + len(self._handle_next) > _GUARD_PRUNE_AT:
             self._prune(now)
+        address = address_group(address)  # one subscriber's /64 guesses as one address
         if self.locked(address):
             return None
         if len(self._recent(self._guesses, address, now)) >= self._config.max_failures:
