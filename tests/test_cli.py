@@ -561,3 +561,14 @@ def test_cubes_history_piped_into_a_reader_that_stops_early_exits_quietly(users)
     err = proc.stderr.read()
     assert proc.wait(timeout=30) == 141
     assert err == b""
+
+
+def test_the_cli_starts_without_loading_the_poker_engines():
+    """Every ``bbspoker`` command, above all ``bbspoker door`` that a BBS starts for each
+    caller, loads the config and the game kinds' settings; the engines (pokerkit, some
+    hundreds of milliseconds to import) load only when a table or a check needs them."""
+    out = subprocess.run([sys.executable, "-c", "import sys, bbspoker.cli, bbspoker.config; "
+                          "from bbspoker.rules import kinds; kinds.kind('holdem').config; "
+                          "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pokerkit'))"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -107,8 +107,8 @@ class App:
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
-        # The door's English for the bot port's "0;" lines and refusals (the port hands
-        # over events without their table: their kind is told from the events).
+        # The door's English for the bot port's "0;" lines (worded by the kind of the
+        # table the program sits at) and refusals.
         self.describe: Callable[[Event, str], tuple[str, str] | None] = describe_kind_event
         self.refusal: Callable[[RuleError], str] = refusal
         self._bot_tasks: list[asyncio.Task[None]] = []

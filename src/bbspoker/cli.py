@@ -961,7 +961,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="game kind (a [[tables]] game with computer players; default the "
                         "first)")
     p.add_argument("--players", type=_int_at_least(2), default=None,
-                   help="seats (2-5; default: one per policy)")
+                   help="seats (as many as the kind seats; default: one per policy)")
     p.add_argument("--games", type=_int_at_least(1), default=10_000,
                    help="games to play (default 10000)")
     p.add_argument("--policies", default=None,

@@ -1,15 +1,21 @@
 """Fixed-limit Texas Hold'em as a kind (:data:`HOLDEM`): its config, how a table of it is
-made, its deck and the walk of its record that ``games verify`` follows."""
+made, its deck and the walk of its record that ``games verify`` follows.
+
+The game (:mod:`bbspoker.rules.holdem.game`, with pokerkit: a few hundred milliseconds to
+import) is imported only when a table is made: the config and every ``bbspoker``
+command read this module without it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bbspoker.rules.base import KindConfig, KindSpec, Phrases, SettingError, Step
 from bbspoker.rules.cards import STANDARD52
-from bbspoker.rules.holdem.game import Holdem, HoldemRules
+
+if TYPE_CHECKING:
+    from bbspoker.rules.holdem.game import Holdem, HoldemRules
 
 __all__ = ["HoldemConfig", "HOLDEM", "holdem_draws"]
 
@@ -56,6 +62,7 @@ class HoldemConfig(KindConfig):
 
     def rules(self) -> HoldemRules:
         """The game's numbers."""
+        from bbspoker.rules.holdem.game import HoldemRules
         return HoldemRules(seats=self.seats, small_bet=self.small_bet,
                            buy_in_min=self.buy_in_min or None,
                            buy_in_max=self.buy_in_max or None, turn_timeout=self.turn_timeout,
@@ -64,6 +71,7 @@ class HoldemConfig(KindConfig):
 
 def _make(config: HoldemConfig, wallet: Any, phrases: Phrases | None) -> Holdem:
     """A Hold'em table's game (``wallet``: the table's, with its stacks)."""
+    from bbspoker.rules.holdem.game import Holdem
     return Holdem(wallet, config.rules(), phrases=phrases)
 
 
