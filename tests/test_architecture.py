@@ -189,7 +189,7 @@ def test_the_checker_sees_a_forbidden_import_and_a_circle(tmp_path):
 
 #: The game kinds' names (bbspoker.rules.kinds, which this test does not import: it reads
 #: the code only).
-KIND_NAMES = ("draw40", "schiebe", "holdem")
+KIND_NAMES = ("draw40", "schiebe", "holdem", "stud")
 #: Where a kind may be named: its own package and the registries of kinds.
 KIND_HOMES = tuple(f"bbspoker.rules.{k}" for k in KIND_NAMES) + ("bbspoker.rules.kinds",)
 

@@ -201,6 +201,7 @@ class TableConfig:
     bot_think_max: float = _key(4.0, 0)
     rounds: int = _key(3, 2, 7)
     small_bet: int = _key(10, 2, 10**9)
+    bring_in: int = _key(3, 1, 10**9)
     buy_in_min: int = _key(0, 0, 10**12)
     buy_in_max: int = _key(0, 0, 10**12)
     between_hands: float = _key(5.0, 0, 3600)

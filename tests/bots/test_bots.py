@@ -259,9 +259,12 @@ def test_the_config_offers_exactly_the_policies_there_are():
     from bbspoker.bots.holdem import HOLDEM_POLICIES
     from bbspoker.bots.policies import POLICIES
     from bbspoker.bots.schiebe import SCHIEBE_POLICIES
+    from bbspoker.bots.stud import STUD_POLICIES
     from bbspoker.config import BOT_POLICIES
     from bbspoker.rules.kinds import kind
     assert sorted(kind("draw40").config.bot_policies) == sorted(POLICIES)
     assert sorted(kind("holdem").config.bot_policies) == sorted(HOLDEM_POLICIES)
     assert sorted(kind("schiebe").config.bot_policies) == sorted(SCHIEBE_POLICIES)
-    assert set(BOT_POLICIES) == set(POLICIES) | set(HOLDEM_POLICIES) | set(SCHIEBE_POLICIES)
+    assert sorted(kind("stud").config.bot_policies) == sorted(STUD_POLICIES)
+    assert set(BOT_POLICIES) == (set(POLICIES) | set(HOLDEM_POLICIES) | set(SCHIEBE_POLICIES)
+                                 | set(STUD_POLICIES))

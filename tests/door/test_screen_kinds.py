@@ -28,7 +28,7 @@ def test_an_event_reads_as_its_tables_kind_words_it_not_as_its_data_suggests():
     op = {"op": "bet", "handle": "bob", "amount": 20, "round": 1, "street": "flop"}
     assert describe_operation(op, "draw40") == "round 1: bob called the bet (20)"
     # The events every kind shares read alike at each kind's table.
-    for kind in ("draw40", "holdem", "schiebe"):
+    for kind in ("draw40", "holdem", "schiebe", "stud"):
         assert describe_event(Event("reconnected", "bob"), kind) == ("SYSTEM", "bob is back.")
 
 
@@ -38,7 +38,7 @@ def test_every_kinds_screen_runs_the_one_loop_and_renders_the_clock_through_its_
     (``render_clock``) and paints the whole view when it cannot."""
     from bbspoker.door.screens.base import TableScreen
     from bbspoker.door.screens.kinds import KINDS
-    assert set(KINDS) == {"draw40", "holdem", "schiebe"}
+    assert set(KINDS) == {"draw40", "holdem", "schiebe", "stud"}
     for name, kind in KINDS.items():
         assert kind.name == name and issubclass(kind.screen, TableScreen)
         assert kind.screen.kind is kind
@@ -109,7 +109,7 @@ async def test_the_lobby_enters_a_table_through_its_kinds_registry_entry(tmp_pat
 #: Modules that may name a game kind by its code: the kinds' own screen and wording
 #: modules and the registry.
 _KIND_MODULES = ("door/screens/kinds.py",) + tuple(
-    f"door/screens/{kind}{tail}.py" for kind in ("draw40", "holdem", "schiebe")
+    f"door/screens/{kind}{tail}.py" for kind in ("draw40", "holdem", "schiebe", "stud")
     for tail in ("", "_text"))
 
 

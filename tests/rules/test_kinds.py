@@ -17,7 +17,7 @@ from bbspoker.table.registry import TableWallet
 
 
 def test_every_kind_is_declared_in_its_own_package_and_found_by_its_name():
-    assert names() == ("draw40", "schiebe", "holdem") and DEFAULT_KIND == "draw40"
+    assert names() == ("draw40", "schiebe", "holdem", "stud") and DEFAULT_KIND == "draw40"
     for spec in KINDS:
         assert kind(spec.name) is spec
         own = importlib.import_module(f"bbspoker.rules.{spec.name}.kind")
@@ -29,7 +29,7 @@ def test_every_kind_is_declared_in_its_own_package_and_found_by_its_name():
 def test_an_unknown_kind_is_refused_naming_the_kinds_there_are():
     with pytest.raises(UnknownKind) as info:
         kind("bridge")
-    assert str(info.value) == "unknown game kind 'bridge' (known: draw40, schiebe, holdem)"
+    assert str(info.value) == "unknown game kind 'bridge' (known: draw40, schiebe, holdem, stud)"
     assert isinstance(info.value, LookupError)
 
 

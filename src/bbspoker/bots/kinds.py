@@ -15,11 +15,12 @@ from bbspoker.bots.draw40 import DRAW40
 from bbspoker.bots.holdem import HOLDEM
 from bbspoker.bots.kind import BotKind
 from bbspoker.bots.schiebe import SCHIEBE
+from bbspoker.bots.stud import STUD
 
 __all__ = ["BOT_KINDS", "bot_kind"]
 
 #: Every game kind's computer players, by the kind's name in config (``[[tables]] game``).
-BOT_KINDS: dict[str, BotKind[Any]] = {k.name: k for k in (DRAW40, HOLDEM, SCHIEBE)}
+BOT_KINDS: dict[str, BotKind[Any]] = {k.name: k for k in (DRAW40, HOLDEM, SCHIEBE, STUD)}
 
 
 def bot_kind(name: str) -> BotKind[Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, Translator
-from bbspoker.door.screens import draw40, holdem, schiebe
+from bbspoker.door.screens import draw40, holdem, schiebe, stud
 from bbspoker.door.screens.base import Line, ScreenKind
 from bbspoker.rules.events import Event
 
@@ -26,6 +26,7 @@ KINDS: dict[str, ScreenKind] = {kind.name: kind for kind in (
     draw40.KIND,
     holdem.KIND,
     schiebe.KIND,
+    stud.KIND,
 )}
 #: The kind of a table or record that names none (the first kind the server had: a game
 #: record from before records named their kind is draw40's).

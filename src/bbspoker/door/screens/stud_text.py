@@ -1,0 +1,235 @@
+"""What a fixed-limit seven-card stud table says, in words: its events in the message area
+(in the viewer's language), its refusals, its record for ``bbspoker games show``
+(English), and the names of its streets and made hands that its screen shows too.
+
+The events and record lines are those of :mod:`bbspoker.rules.stud.game`; the events every
+kind's table sends (the deck's seal and seed, a game called off, a connection lost...)
+read as the door's shared wording says (:data:`_shared_event`), and so do the other
+refusals and record lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from bbspoker.door.i18n import ENGLISH, NP_, Translator
+from bbspoker.door.messages import INFO, SYSTEM
+from bbspoker.door.messages import refusal as _shared_refusal
+from bbspoker.door.messages import shared_event as _shared_event
+from bbspoker.door.messages import shared_operation as _shared_operation
+from bbspoker.rules.events import Event, RuleError
+
+__all__ = ["describe_event", "describe_operation", "refusal", "claims", "street_name",
+           "stud_hand", "STUD_HANDS", "STREETS"]
+
+#: The events only a stud table sends (:func:`claims`).
+_OWN_EVENTS = frozenset({"bring_in", "complete", "street", "up", "down"})
+
+#: The betting rounds of a stud hand as people name them (``Street`` values of
+#: :mod:`bbspoker.rules.stud.game`): German "Dritte Straße", French "troisième rue".
+STREETS = {"idle": NP_("street", "no hand"), "third": NP_("stud street", "third street"),
+           "fourth": NP_("stud street", "fourth street"),
+           "fifth": NP_("stud street", "fifth street"),
+           "sixth": NP_("stud street", "sixth street"),
+           "seventh": NP_("stud street", "seventh street")}
+
+#: pokerkit's hand labels (the rules' ``hand`` codes) as people name them after "with"
+#: (the same words as Hold'em's: German "mit zwei Paaren", French "avec une suite").
+STUD_HANDS = {
+    "HIGH_CARD": NP_("hand after with", "high card"),
+    "ONE_PAIR": NP_("hand after with", "one pair"),
+    "TWO_PAIR": NP_("hand after with", "two pairs"),
+    "THREE_OF_A_KIND": NP_("hand after with", "three of a kind"),
+    "STRAIGHT": NP_("hand after with", "a straight"),
+    "FLUSH": NP_("hand after with", "a flush"),
+    "FULL_HOUSE": NP_("hand after with", "a full house"),
+    "FOUR_OF_A_KIND": NP_("hand after with", "four of a kind"),
+    "STRAIGHT_FLUSH": NP_("hand after with", "a straight flush")}
+
+
+def street_name(street: str, t: Translator = ENGLISH) -> str:
+    """A stud betting round (a ``Street`` value: ``"third"``) in ``t``'s language:
+    ``"third street"`` (German ``"Dritte Straße"``, French ``"troisième rue"``)."""
+    word = STREETS.get(street)
+    return t.pgettext(*word) if word else street
+
+
+def stud_hand(code: str, t: Translator = ENGLISH) -> str:
+    """A made hand (a pokerkit label such as ``"TWO_PAIR"``) as it follows "with" in
+    ``t``'s language: ``"two pairs"`` (German ``"zwei Paaren"``)."""
+    word = STUD_HANDS.get(code)
+    return t.pgettext(*word) if word else code.lower().replace("_", " ")
+
+
+def _cards(cards: Any) -> str:
+    """Cards of an event (a tuple of GV notation) or a record line (a string) as text."""
+    return cards if isinstance(cards, str) else " ".join(cards)
+
+
+def _won(h: str | None, d: Mapping[str, Any], t: Translator) -> str:
+    """A pot taken (a ``won`` event): ``amount`` CUBES of the hand's ``pot``; the whole
+    pot, or a share of it (a split, a side pot); with the made hand when it was shown."""
+    n = t.number
+    cubes, pot = d["amount"], d.get("pot", d["amount"])
+    if not d.get("hand"):
+        if cubes >= pot:
+            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
+        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
+            h=h, cubes=n(cubes), pot=n(pot))
+    hand, best = stud_hand(d["hand"], t), d.get("best", "")
+    if cubes >= pot:
+        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
+            h=h, pot=n(pot), hand=hand, best=best)
+    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
+                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
+                                         best=best)
+
+
+def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
+    """The message-area line (``(tag, text)``, or None for none) of an event of a stud
+    table in ``t``'s language. The antes (each player's ``ante``), ``turn`` and
+    ``hand_over`` show no line: the hand's line names the ante, the screen shows the
+    stacks, the turn and the end. Events every kind sends read as the door's shared
+    wording says."""
+    h, d, k = e.handle, e.data, e.kind
+    _, n = t.gettext, t.number
+    late = bool(d.get("timeout"))
+    if k == "hand":
+        # TRANSLATORS: {hand} counts this table's hands, {game} is the game record's
+        # number; the bring-in is the forced opening bet of the lowest up card.
+        return INFO, _("Hand {hand} (game {game}): {dealer} deals; ante {ante}, bring-in "
+                       "{bring_in}, bets {small}/{big}.").format(
+            hand=n(d.get("hand") or d["game_id"]), game=d["game_id"], dealer=d["dealer"],
+            ante=n(d["ante"]), bring_in=n(d["bring_in"]), small=n(d["small_bet"]),
+            big=n(d["big_bet"]))
+    if k in ("ante", "turn", "hand_over"):
+        return None
+    if k == "street":
+        return INFO, street_name(d["street"], t).upper()
+    if k == "down":
+        return INFO, t.ngettext("You get {cards} face down.", "You get {cards} face down.",
+                                len(d["cards"])).format(cards=_cards(d["cards"]))
+    if k == "up":
+        return SYSTEM, _("{h} gets {cards} face up (showing {showing}).").format(
+            h=h, cards=_cards(d["cards"]), showing=_cards(d["showing"]))
+    if k == "bring_in":
+        return SYSTEM, (_("{h} did not act in time and brings it in for {amount}.") if late
+                        else _("{h} brings it in for {amount}.")).format(
+            h=h, amount=n(d["amount"]))
+    if k == "complete":
+        return SYSTEM, _("{h} completes to {amount}.").format(h=h, amount=n(d["to"]))
+    if k == "fold":
+        return SYSTEM, (_("{h} did not act in time and folds.") if late
+                        else _("{h} folds.")).format(h=h)
+    if k == "check":
+        return SYSTEM, (_("{h} did not act in time and checks.") if late
+                        else _("{h} checks.")).format(h=h)
+    if k == "call":
+        return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
+    if k == "bet":
+        return SYSTEM, _("{h} bets {amount}.").format(h=h, amount=n(d["to"]))
+    if k == "raise":
+        return SYSTEM, _("{h} raises to {amount}.").format(h=h, amount=n(d["to"]))
+    if k == "show":
+        if not d.get("hand"):
+            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=_cards(d["cards"]))
+        return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
+            h=h, cards=_cards(d["cards"]), hand=stud_hand(d["hand"], t),
+            best=d.get("best", ""))
+    if k == "muck":
+        return SYSTEM, _("{h} does not show.").format(h=h)
+    if k == "returned":
+        return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
+                                  "Uncalled bet of {cubes} CUBES returned to {h}.",
+                                  d["amount"]).format(h=h, cubes=n(d["amount"]))
+    if k == "won":
+        return SYSTEM, _won(h, d, t)
+    if k == "sat":
+        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
+    if k == "left":
+        cashed = d.get("cash_out", 0)
+        reason = d.get("reason", "")
+        if cashed:
+            text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table with {cubes} CUBES.")
+                    if reason == "idle" else _("{h} leaves the table with {cubes} CUBES."))
+        else:
+            text = (_("{h} lost the connection and leaves the table.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table.")
+                    if reason == "idle" else _("{h} leaves the table."))
+        return SYSTEM, text.format(h=h, cubes=n(cashed))
+    if k == "leaving":
+        return SYSTEM, _("{h} leaves after this hand.").format(h=h)
+    if k == "sit_out":
+        return SYSTEM, _("{h} sits out.").format(h=h)
+    if k == "sit_in":
+        return SYSTEM, _("{h} is back in the game.").format(h=h)
+    if k == "busted":
+        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
+    return _shared_event(e, t)
+
+
+def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
+    """Why a stud table refused an action, in ``t``'s language: ``bring_in_due`` (the
+    lowest up card may not fold: it posts the bring-in, ``amount`` CUBES, or completes);
+    any other code as the door's refusals say."""
+    if err.code == "bring_in_due":
+        return t.gettext("You have the lowest up card: bring it in for {amount} ([C]) or "
+                         "complete ([R]); folding comes later.").format(
+            amount=t.number(err.params.get("amount", 0)))
+    return _shared_refusal(err, t)
+
+
+def describe_operation(op: Mapping[str, Any]) -> str:
+    """One line of a stud hand's record (an operation's stored form) for ``bbspoker
+    games show``, in English; the operations every kind shares as the door's shared
+    wording says."""
+    kind, h = op.get("op"), op.get("handle")
+    street = f"{op['street']} street: " if op.get("street") else ""
+    late = " (timed out)" if op.get("timeout") else ""
+    if kind == "ante":
+        return f"{h} posts the ante ({op['amount']})"
+    if kind == "street":
+        burn = f" (burn {op['burn']})" if op.get("burn") else ""
+        return f"{op['street']} street{burn}"
+    if kind == "deal":
+        parts = [f"{op['down']} down" if op.get("down") else "",
+                 f"{op['up']} up" if op.get("up") else ""]
+        return f"{street}{h} is dealt " + ", ".join(p for p in parts if p)
+    if kind == "bring_in":
+        return f"{street}{h} brings it in for {op['amount']}{late}"
+    if kind == "complete":
+        return f"{street}{h} completes to {op['to']}"
+    if kind == "fold":
+        return f"{street}{h} folds{late}"
+    if kind == "check":
+        return f"{street}{h} checks{late}"
+    if kind == "call":
+        return f"{street}{h} calls {op['amount']}{late}"
+    if kind == "bet":
+        return f"{street}{h} bets {op['to']}"
+    if kind == "raise":
+        return f"{street}{h} raises to {op['to']}"
+    if kind == "show":
+        made = f" with {stud_hand(op['hand'])} ({op.get('best', '')})" if op.get("hand") else ""
+        return f"{h} shows {op['cards']}{made}"
+    if kind == "muck":
+        return f"{h} does not show"
+    if kind == "return":
+        return f"uncalled bet of {op['amount']:,} CUBES returned to {h}"
+    if kind == "won":
+        pot = op.get("pot", op["amount"])
+        made = f" with {stud_hand(op['hand'])} ({op.get('best', '')})" if op.get("hand") else ""
+        if op["amount"] >= pot:
+            return f"{h} wins the pot of {pot:,} CUBES{made}"
+        return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{made}"
+    return _shared_operation(op)
+
+
+def claims(e: Event) -> bool:
+    """Whether ``e``, from a table of unknown kind, is a stud table's: one of its own
+    events (the bring-in, a completion, a street dealt, up or down cards), or a hand's
+    start that names a bring-in."""
+    return e.kind in _OWN_EVENTS or (e.kind == "hand" and "bring_in" in e.data)
