@@ -202,7 +202,7 @@ def _pot_on_screen(c: TelnetClient) -> str | None:
 
 
 def _state(snap, handle: str) -> tuple:
-    return (snap.phase, snap.current, snap.pot, snap.round, snap.actions.get(handle))
+    return (snap.view.phase, snap.current, snap.pot, snap.view.round, snap.actions.get(handle))
 
 
 #: The key each table command is given by, and the command-area text that offers it.

@@ -96,7 +96,7 @@ from bbspoker.config import Config, TableSpec  # noqa: E402
 from bbspoker.door.screens.draw40 import PokerScreen  # noqa: E402
 from bbspoker.door.screens.regions import ScreenRenderer  # noqa: E402
 from bbspoker.rules import actions as act  # noqa: E402
-from bbspoker.rules.draw40.game import Phase  # noqa: E402
+from bbspoker.rules.draw40.game import Draw40View, Phase  # noqa: E402
 from bbspoker.store.sqlite import Ledger  # noqa: E402
 from bbspoker.table.registry import TableEntry  # noqa: E402
 from bbspoker.transport.gateway import Gate  # noqa: E402
@@ -283,12 +283,13 @@ class TableDriver:
     def next_move(self) -> tuple[Connection, str]:
         """(the actor's connection, the kind of action: a key of :data:`KEYS`)."""
         snap = self.service.snapshot
-        if snap.phase is Phase.IDLE:
+        table = snap.view_as(Draw40View)
+        if table.phase is Phase.IDLE:
             self.games += 1
             self.game_actions = 0
             self.asked = False
             self.hands_round = self.rng.choice(HANDS_ROUNDS)
-            return self.players[(snap.master or "").lower()], "start"
+            return self.players[(table.master or "").lower()], "start"
         self.game_actions += 1
         if self.game_actions > MAX_GAME_ACTIONS:
             raise RuntimeError(f"table {self.entry.number}: a game of over "
@@ -300,7 +301,7 @@ class TableDriver:
             return actor, "discard"
         if act.Reveal in actions:
             return actor, "reveal"
-        if act.SeeHands in actions and not self.asked and (snap.round or 0) >= self.hands_round:
+        if act.SeeHands in actions and not self.asked and (table.round or 0) >= self.hands_round:
             self.asked = True
             return actor, "hands"
         return actor, "bet"
@@ -452,7 +453,7 @@ async def bench(args: argparse.Namespace) -> dict:
         while active:
             for d in list(active):
                 if d not in left and d.games >= args.warmup_games \
-                        and d.service.snapshot.phase is Phase.IDLE:
+                        and d.service.snapshot.view_as(Draw40View).phase is Phase.IDLE:
                     left[d] = d.rng.randrange(WARMUP_SPREAD)
                 if left.get(d) == 0:
                     active.remove(d)

@@ -206,12 +206,6 @@ class TableConfig:
     buy_in_max: int = _key(0, 0, 10**12)
     between_hands: float = _key(5.0, 0, 3600)
 
-    def buy_in_range(self) -> tuple[int, int]:
-        """``(minimum, maximum)`` CUBES a player brings to a table with stacks with these
-        rules (``buy_in_min``/``buy_in_max``; 0 means 20 and 100 big blinds; the kind's
-        config says the same)."""
-        return (self.buy_in_min or 20 * self.small_bet, self.buy_in_max or 100 * self.small_bet)
-
 
 @dataclass(frozen=True)
 class TableSpec:

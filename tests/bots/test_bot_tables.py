@@ -151,7 +151,7 @@ async def test_bots_sit_at_an_empty_table_but_open_no_game_for_nobody(tmp_path):
             await asyncio.sleep(0)
         advance(200)                               # past the master's 3:00 clock
         await asyncio.sleep(0.05)
-        assert service.snapshot.phase is Phase.IDLE
+        assert service.snapshot.view.phase is Phase.IDLE
         assert server.app.ledger.list_games() == []
         with_bots = [a.handle for a in server.app.ledger.list_accounts(bots=True)]
         assert with_bots == ["Pauper", "Robo", "Tin"]

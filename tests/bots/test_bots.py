@@ -225,19 +225,19 @@ async def test_bots_play_a_whole_game_with_a_person_through_the_table(live):
     games = 0
     while games < 3:                         # alice calls; the bots do what they do
         await wait_until(lambda: service.snapshot.current in ("alice", None)
-                         or service.snapshot.phase is Phase.IDLE, timeout=10)
+                         or service.snapshot.view.phase is Phase.IDLE, timeout=10)
         snap = service.snapshot
-        if snap.phase is Phase.IDLE:
+        if snap.view.phase is Phase.IDLE:
             games += 1
-            if snap.master == "alice":
+            if snap.view.master == "alice":
                 await service.call("alice", act.Start())
             else:
-                await wait_until(lambda: service.snapshot.phase is not Phase.IDLE, timeout=10)
+                await wait_until(lambda: service.snapshot.view.phase is not Phase.IDLE, timeout=10)
             continue
         legal = snap.actions["alice"]
         obs = observe(service.table, "alice", PublicLog("alice"), 0)
         await service.call("alice", fallback(obs) if act.Reveal in legal or act.Discard in legal
-                           else act.Bet(snap.bet_ranges["alice"][0]))
+                           else act.Bet(snap.view.bet_ranges["alice"][0]))
     assert bob.illegal == carol.illegal == 0
     assert wallet.total() == 3000 and len([j for j in wallet.journal if j[3] == "win"]) >= 2
 
@@ -249,9 +249,9 @@ async def test_a_bot_master_opens_a_game_only_when_a_person_sits_at_the_table(li
     await start_bot("carol", "calling")
     for _ in range(20):
         await asyncio.sleep(0)
-    assert service.snapshot.phase is Phase.IDLE and service.snapshot.master == "bob"
+    assert service.snapshot.view.phase is Phase.IDLE and service.snapshot.view.master == "bob"
     await service.call("alice", act.Sit())
-    await wait_until(lambda: service.snapshot.phase is not Phase.IDLE, timeout=5)
+    await wait_until(lambda: service.snapshot.view.phase is not Phase.IDLE, timeout=5)
     assert wallet.balance("bob") <= 990                # his ante is in
 
 

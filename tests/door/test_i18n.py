@@ -734,7 +734,7 @@ async def test_every_hold_em_screen_fits_its_regions_in_every_language(monkeypat
         clock.advance(5)
         await _settle(service, lambda s: s.current is not None)
         turns = 0
-        while service.snapshot.board.street is not Street.IDLE:
+        while service.snapshot.view.street is not Street.IDLE:
             snap = service.snapshot
             for h in players:
                 seen.append(_shown(screens[h]))
@@ -804,7 +804,7 @@ async def test_every_schiebe_poker_screen_fits_its_regions_in_every_language(mon
         for h in ("Nicolas", "Chloe"):
             await service.call(h, Vote(True))
         moves = iter([Push(LEFT), Swap(0, 2), Push(RIGHT), SwapAll()])
-        while service.snapshot.phase is Phase.PLAYING:
+        while service.snapshot.view.phase is Phase.PLAYING:
             snap = service.snapshot
             for h in players:
                 seen.append(_shown(screens[h]))
@@ -1008,7 +1008,7 @@ async def test_a_german_and_a_french_player_play_schiebe_poker_each_in_their_own
         await mover.send("n")
         await wait_log(alice, f"{first} hat nicht getauscht.")
         await wait_log(bob, f"{first} n'a pas échangé.")
-        while server.app.tables["schiebe"].service.snapshot.phase.value == "playing":
+        while server.app.tables["schiebe"].service.snapshot.view.phase.value == "playing":
             who = alice if table.current == "alice" else bob
             await who.wait_for("[N] Nicht tauschen" if who is alice else "[N] Pas d'échange")
             version = server.app.tables["schiebe"].service.snapshot.version

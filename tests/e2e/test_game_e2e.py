@@ -191,7 +191,7 @@ async def test_a_screen_bug_after_a_command_disconnects_only_that_player(world, 
     paint = PokerScreen._paint
 
     def broken(screen: PokerScreen) -> None:  # alice's screen fails once her game is on
-        if screen.handle == "alice" and screen.snapshot.phase is not Phase.IDLE:
+        if screen.handle == "alice" and screen.snapshot.view.phase is not Phase.IDLE:
             raise RuntimeError("a bug in painting")
         paint(screen)
 

@@ -192,7 +192,7 @@ async def test_a_person_plays_schiebe_poker_against_computer_players(tmp_path):
                            bot_accounts={"Robo": 500, "Tin": 500}) as (server, connect, advance):
         service = server.app.tables["schiebe"].service
         await wait_until(lambda: len(service.snapshot.seats) == 2)
-        assert service.snapshot.phase is Phase.IDLE          # no proposal for nobody
+        assert service.snapshot.view.phase is Phase.IDLE          # no proposal for nobody
         alice = await connect("alice")
         await alice.send("p")
         await alice.wait_for("Join the table? (y/n)")
@@ -201,7 +201,7 @@ async def test_a_person_plays_schiebe_poker_against_computer_players(tmp_path):
         await alice.send("y")
         await alice.wait_for("Round 1 of")
         table = service.table
-        while service.snapshot.phase is Phase.PLAYING:
+        while service.snapshot.view.phase is Phase.PLAYING:
             if table.current == "alice":
                 await alice.wait_for("[<] push left  [>] push right")
                 await alice.send("n")
@@ -235,7 +235,7 @@ async def test_a_game_without_stakes_counts_in_the_players_stats_and_users_show(
             await service.call(h, act.Sit())
         await service.call("alice", Propose(2))
         await service.call("bob", Vote(True))
-        while service.snapshot.phase is Phase.PLAYING:
+        while service.snapshot.view.phase is Phase.PLAYING:
             await service.call(service.table.current, NoSwap())
         ledger = server.app.ledger
         ledger.commit_pending()

@@ -134,7 +134,7 @@ async def test_the_balance_poll_goes_on_past_a_failed_read_and_a_failed_table(tw
 
     monkeypatch.setattr(ledger, "balances_of", unreadable)
     assert registry.poll_balances() == 1           # red: bob's time is up
-    await wait_until(lambda: red.snapshot.phase is not Phase.BETTING or
+    await wait_until(lambda: red.snapshot.view.phase is not Phase.BETTING or
                      red.snapshot.current != "bob", 2.0)
     assert "reading the CUBES failed" in caplog.text
     monkeypatch.undo()
@@ -489,7 +489,7 @@ async def test_games_list_and_show_name_the_table_and_tell_the_game(two_tables, 
     other = red.snapshot.current                    # the one left bets, shows and wins
     await red.call(other, act.Bet(1))
     await red.call(other, act.Reveal())
-    assert red.snapshot.phase is Phase.IDLE
+    assert red.snapshot.view.phase is Phase.IDLE
     ledger.commit_pending()
     monkeypatch.setenv("BBSPOKER_DB", str(db))
     monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
@@ -524,7 +524,7 @@ async def test_users_show_tells_a_players_results_per_table(two_tables, monkeypa
     registry, ledger, db = two_tables
     red = registry["red"].service
     for _ in range(2):                                # two games at red: bob passes
-        await red.call(red.snapshot.master, act.Start())
+        await red.call(red.snapshot.view.master, act.Start())
         first = red.snapshot.current
         await red.call(first, act.Pass())
         other = red.snapshot.current

@@ -18,7 +18,7 @@ from bbspoker.table.bus import Bus
 from bbspoker.store.sqlite import Ledger
 from bbspoker.door.screens.kinds import describe_event, describe_operation
 from bbspoker.rules import actions as act
-from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
+from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Draw40View, Phase
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.seating import SeatedTable
 from bbspoker.table.service import TableMessage, TableSnapshot, TableService
@@ -115,7 +115,7 @@ async def test_the_task_sets_its_timer_for_the_next_turns_deadline(table, monkey
     await wait_until(lambda: delays and delays[-1] == pytest.approx(0.25))
     service.clock.advance(0.25)                  # bob's time is up: he is out, alice reveals
     service.wake()
-    await wait_until(lambda: service.snapshot.phase is Phase.SHOWDOWN)
+    await wait_until(lambda: service.snapshot.view.phase is Phase.SHOWDOWN)
     assert delays[-1] == pytest.approx(60.0)     # her 60 s to reveal
 
 
@@ -694,9 +694,10 @@ async def test_a_game_of_any_kind_runs_through_the_rules_interface_alone():
         assert snap.kind == "coin" and snap.view == _CoinView(1, "bob")
         assert [s.handle for s in snap.seats] == ["ann", "bob"] and snap.balances["ann"] == 100
         assert snap.actions == {"ann": (act.Start,), "bob": (act.Start,)}
-        # The names the door and the bots read, from a view that has none of them.
-        assert (snap.phase, snap.round, snap.master, snap.bet_ranges) == (None, None, None, {})
-        assert snap.board == _CoinView(1, "bob")
+        # Code that knows the kind reads its view typed; another view type is refused.
+        assert snap.view_as(_CoinView).last == "bob"
+        with pytest.raises(TypeError):
+            snap.view_as(Draw40View)
         await service.finish_for_shutdown(0.1)
         assert coin.stopped and coin.handles == ["ann", "bob"]   # no stacks: nobody cashed out
     finally:

@@ -35,7 +35,7 @@ from bbspoker.bots.policies import POLICIES
 from bbspoker.bots.sim import BANKROLL, MAX_ACTIONS, SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
-from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
+from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Draw40View, Phase
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
 from bbspoker.table.service import TableSnapshot
@@ -56,15 +56,16 @@ def observe_snapshot(snap: TableSnapshot, handle: str, cards: tuple[Card, ...],
     """``handle``'s :class:`Observation` from what its subscription received: the public
     snapshot, its own cards and its public record (the live-table twin of
     :func:`bbspoker.bots.observation.observe`)."""
-    running = snap.phase is not Phase.IDLE
+    table = snap.view_as(Draw40View)
+    running = table.phase is not Phase.IDLE
     return Observation(
         handle=handle,
         cards=cards,
         legal=tuple(snap.actions.get(handle, ())),
-        bet_range=snap.bet_ranges.get(handle, (1, 0)),
+        bet_range=table.bet_ranges.get(handle, (1, 0)),
         cubes=snap.balances.get(handle, 0),
-        phase=snap.phase,
-        round=snap.round,
+        phase=table.phase,
+        round=table.round,
         pot=snap.pot,
         active=tuple(s.handle for s in snap.seats if running and s.active),
         revealed={s.handle: s.revealed for s in snap.seats if s.revealed},
@@ -82,7 +83,8 @@ class Draw40Port:
     def action(self, word: str, args: list[str], snap: TableSnapshot,
                handle: str) -> act.Action:
         if word in ("call", "check"):
-            return act.Bet(snap.bet_ranges.get(handle, (snap.rules.min_bet, 0))[0])
+            ranges = snap.view_as(Draw40View).bet_ranges
+            return act.Bet(ranges.get(handle, (snap.rules.min_bet, 0))[0])
         if word in ("bet", "hands"):
             if len(args) != 1 or not args[0].strip().isdigit():
                 raise ValueError(f"11;{word};N needs a whole number of CUBES")
@@ -104,7 +106,7 @@ class Draw40Port:
 
     def game(self, snap: TableSnapshot) -> Hashable:
         # The players are announced when a game starts and when it ends.
-        return snap.phase is not Phase.IDLE
+        return snap.view_as(Draw40View).phase is not Phase.IDLE
 
     def turn(self, snap: TableSnapshot, handle: str) -> tuple[Hashable, str] | None:
         mine = tuple(snap.actions.get(handle, ()))
@@ -112,27 +114,29 @@ class Draw40Port:
             return None
         # What the decision depends on: a start refused for now (nobody else has the
         # ante) is offered again only when the players or their CUBES change.
-        key = (snap.phase, snap.round, snap.pot, mine, snap.bet_ranges.get(handle),
+        table = snap.view_as(Draw40View)
+        key = (table.phase, table.round, snap.pot, mine, table.bet_ranges.get(handle),
                tuple((s.handle, snap.balances.get(s.handle)) for s in snap.seats))
         names = ",".join(_NAMES[a] for a in mine if a in _NAMES)
         extra = ""
         if act.Bet in mine:
-            low, high = snap.bet_ranges.get(handle, (1, 0))
+            low, high = table.bet_ranges.get(handle, (1, 0))
             extra = f";{low};{high}"
         elif act.Discard in mine:
             extra = f";{snap.rules.max_discard}"
         return key, f"1;{names}{extra}"
 
     def players(self, snap: TableSnapshot) -> list[str]:
-        running = snap.phase is not Phase.IDLE
+        running = snap.view_as(Draw40View).phase is not Phase.IDLE
         return [f"6;{s.handle};{snap.balances.get(s.handle, 0)};"
                 f"{'in' if running and s.active else 'out'}" for s in snap.seats]
 
     def state(self, snap: TableSnapshot) -> str:
+        table = snap.view_as(Draw40View)
         pot = "" if snap.pot is None else snap.pot
-        rnd = "" if snap.round is None else snap.round
-        return (f"8;{snap.phase.value};{rnd};{pot};{snap.current or ''};"
-                f"{snap.master or ''};{len(snap.seats)}")
+        rnd = "" if table.round is None else table.round
+        return (f"8;{table.phase.value};{rnd};{pot};{snap.current or ''};"
+                f"{table.master or ''};{len(snap.seats)}")
 
     def event(self, event: Event) -> list[str]:
         if event.kind == "won":
@@ -154,7 +158,7 @@ class Draw40Bots(BotKind[Observation]):
     sim_policies = ("equity", "calling")
 
     def between_games(self, snap: TableSnapshot) -> bool:
-        return bool(snap.phase is Phase.IDLE)
+        return snap.view_as(Draw40View).phase is Phase.IDLE
 
     def record(self, handle: str) -> PublicLog:
         return PublicLog(handle)

@@ -51,6 +51,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.cards import network_number, to_standard
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.holdem.game import Holdem, HoldemRules, HoldemSeat, HoldemTable, Street
+from bbspoker.rules.holdem.kind import HoldemConfig
 from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.service import TableSnapshot
@@ -96,7 +97,7 @@ def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> 
     """``handle``'s :class:`HoldemView` at a Hold'em table from what its subscription
     received: the public snapshot and its own hole cards (the live-table twin of
     :func:`view`)."""
-    board: HoldemTable = snap.board
+    board = snap.view_as(HoldemTable)
     me = snap.seat_as(HoldemSeat, handle)
     return HoldemView(handle, tuple(cards), board.community, board.street,
                       tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
@@ -312,14 +313,13 @@ class HoldemPort:
 
     def game(self, snap: TableSnapshot) -> Hashable:
         # The players are announced when a hand starts and ends.
-        hand: Hashable = snap.board.game_id
-        return hand
+        return snap.view_as(HoldemTable).game_id
 
     def turn(self, snap: TableSnapshot, handle: str) -> tuple[Hashable, str] | None:
         mine = tuple(snap.actions.get(handle, ()))
         if act.CheckCall not in mine:
             return None
-        board = snap.board
+        board = snap.view_as(HoldemTable)
         key = (board.game_id, board.street, board.to_call, board.raise_to, snap.pot)
         names = (["fold"] if act.Pass in mine else []) + [
             "call" if board.to_call else "check"]
@@ -333,10 +333,11 @@ class HoldemPort:
                 for seat in snap.seats_as(HoldemSeat)]
 
     def state(self, snap: TableSnapshot) -> str:
+        # Hold'em has no rounds: the state's round field stays empty.
+        board = snap.view_as(HoldemTable)
         pot = "" if snap.pot is None else snap.pot
-        rnd = "" if snap.round is None else snap.round
-        return (f"8;{snap.phase.value};{rnd};{pot};{snap.current or ''};"
-                f"{snap.board.button or ''};{len(snap.seats)}")
+        return (f"8;{board.street.value};;{pot};{snap.current or ''};"
+                f"{board.button or ''};{len(snap.seats)}")
 
     def event(self, event: Event) -> list[str]:
         d = event.data
@@ -360,11 +361,12 @@ class HoldemBots(BotKind[HoldemView]):
     port = HoldemPort()
     sim_policies = ("equity", "calling")
 
-    def stake(self, rules: Any) -> int:
-        return int(rules.buy_in_range()[0])
+    def stake(self, config: Any) -> int:
+        holdem: HoldemConfig = config
+        return holdem.buy_in_range()[0]
 
     def between_games(self, snap: TableSnapshot) -> bool:
-        return bool(snap.board.game_id is None)
+        return snap.view_as(HoldemTable).game_id is None
 
     def broke(self, snap: TableSnapshot, handle: str, stake: int) -> bool:
         seat = snap.seat_as(HoldemSeat, handle)

@@ -130,9 +130,11 @@ class BotKind(Generic[O]):
 
     # ------------------------------------------------------------ seating
 
-    def stake(self, rules: Any) -> int:
-        """The CUBES a bot needs to sit at a table with config ``rules`` (the ante)."""
-        return int(rules.ante)
+    def stake(self, config: Any) -> int:
+        """The CUBES a bot needs to sit at a table whose kind's config (its
+        :class:`~bbspoker.rules.base.KindConfig`, ``TableSpec.config``) is ``config``: the
+        ante here; a kind with stacks says its smallest buy-in."""
+        return int(config.ante)
 
     def between_games(self, snap: TableSnapshot) -> bool:
         """No game is running at the table: bots may stand up and sit down."""

@@ -101,7 +101,7 @@ def observe_schiebe_snapshot(snap: TableSnapshot, handle: str,
     """``handle``'s :class:`SchiebeObservation` at a Schiebe-Poker table from its
     subscription (the live-table twin of :func:`observe_schiebe`): its own hidden cards
     and the board."""
-    board: Board = snap.board
+    board = snap.view_as(Board)
     opens = dict(board.open)
     seen = set(hidden) | set(board.middle) | {c for cs in opens.values() for c in cs}
     if board.top_discard:
@@ -266,7 +266,7 @@ class SchiebeBots(BotKind[SchiebeObservation]):
     to_system_note = "remainders of split pots went"
 
     def between_games(self, snap: TableSnapshot) -> bool:
-        return bool(snap.phase is not Phase.PLAYING)
+        return snap.view_as(Board).phase is not Phase.PLAYING
 
     def observe(self, bot: Seated) -> SchiebeObservation:
         # A Schiebe-Poker table's private cards are the hidden ones, in notation.

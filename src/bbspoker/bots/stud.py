@@ -41,6 +41,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.money import SYSTEM
 from bbspoker.rules.stud.game import Street, Stud, StudRules, StudSeat, StudTable
+from bbspoker.rules.stud.kind import StudConfig
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.service import TableSnapshot
 
@@ -90,7 +91,7 @@ def observe_stud(snap: TableSnapshot, handle: str, cards: Sequence[str]) -> Stud
     """``handle``'s :class:`StudView` at a live stud table from what its subscription
     received: the public snapshot and its own down cards (GV notation, from
     ``PrivateCards``); the live-table twin of :func:`view`."""
-    board: StudTable = snap.board
+    board = snap.view_as(StudTable)
     seats = snap.seats_as(StudSeat)
     key = handle.lower()
     me = next((s for s in seats if s.handle.lower() == key), None)
@@ -328,11 +329,12 @@ class StudBots(BotKind[StudView]):
     waits_for_people = True
     sim_policies = ("strength", "calling")
 
-    def stake(self, rules: Any) -> int:
-        return int(rules.buy_in_range()[0])
+    def stake(self, config: Any) -> int:
+        stud: StudConfig = config
+        return stud.buy_in_range()[0]
 
     def between_games(self, snap: TableSnapshot) -> bool:
-        return bool(snap.board.game_id is None)
+        return snap.view_as(StudTable).game_id is None
 
     def broke(self, snap: TableSnapshot, handle: str, stake: int) -> bool:
         seat = snap.seat_as(StudSeat, handle)

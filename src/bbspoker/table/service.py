@@ -130,8 +130,9 @@ class TableSnapshot:
     ``view`` is the kind's own frozen public view of the table beyond the seats
     (``GameRules.view``: draw40's :class:`~bbspoker.rules.draw40.game.Draw40View`,
     Hold'em's :class:`~bbspoker.rules.holdem.game.HoldemTable`, Schiebe-Poker's
-    :class:`~bbspoker.rules.schiebe.game.Board`); :attr:`phase`, :attr:`round`,
-    :attr:`master`, :attr:`bet_ranges` and :attr:`board` read its fields.
+    :class:`~bbspoker.rules.schiebe.game.Board`, stud's
+    :class:`~bbspoker.rules.stud.game.StudTable`): the kind's own screen and bots read it
+    typed with :meth:`view_as`; code shared by every kind reads only the fields above.
     """
 
     version: int
@@ -152,47 +153,6 @@ class TableSnapshot:
     #: ``seats`` by lower-case handle: :meth:`seat_of`'s index, made with the snapshot
     #: (every screen asks for its own seat at every update).
     by_handle: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    # The kind view's fields by the names the door and the bots read them, until they
-    # read ``view`` itself (each property says which field it reads).
-
-    @property
-    def phase(self) -> Any:
-        """The kind view's ``phase``: where the game is (draw40's and Schiebe-Poker's
-        ``Phase``, Hold'em's street); ``None`` for a view without one. How the door and
-        the bots read it until they read :attr:`view`."""
-        return getattr(self.view, "phase", None)
-
-    @property
-    def round(self) -> int | None:
-        """The kind view's ``round`` of the running game (``None``: no game, or a view
-        without rounds). How the door and the bots read it until they read :attr:`view`."""
-        value: int | None = getattr(self.view, "round", None)
-        return value
-
-    @property
-    def master(self) -> str | None:
-        """The kind view's ``master``: the game-master (draw40) or host (Schiebe-Poker)
-        by handle; ``None`` for a view without one (Hold'em has a button). How the door
-        and the bots read it until they read :attr:`view`."""
-        value: str | None = getattr(self.view, "master", None)
-        return value
-
-    @property
-    def bet_ranges(self) -> Mapping[str, tuple[int, int]]:
-        """The kind view's ``bet_ranges``: ``{handle in turn: (minimum, maximum)}``
-        CUBES (draw40); empty for a view without them. How the door and the bots read it
-        until they read :attr:`view`."""
-        value: Mapping[str, tuple[int, int]] = getattr(self.view, "bet_ranges", _NO_RANGES)
-        return value
-
-    @property
-    def board(self) -> Any:
-        """The kind's view as the public table of a kind that has one (Hold'em's
-        ``HoldemTable``, Schiebe-Poker's ``Board``); ``None`` for a view that says it has
-        none (its ``board`` is ``None``: draw40). How the door and the bots read it until
-        they read :attr:`view`."""
-        return getattr(self.view, "board", self.view)
 
     def view_as(self, view: type[_ViewT]) -> _ViewT:
         """:attr:`view` as the view type ``view`` of the table's kind, for code that
@@ -219,9 +179,6 @@ class TableSnapshot:
         """:meth:`seat_of` as the seat view ``view`` of the table's kind (see
         :meth:`seats_as`)."""
         return cast("_SeatT | None", self.seat_of(handle))
-
-
-_NO_RANGES: Mapping[str, tuple[int, int]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,6 +122,9 @@ class ScreenKind:
     - ``buy_in(session, app, entry) -> Sit | None``: asks what a player brings to the
       table (``None``: back to the lobby); ``None`` for a plain
       :class:`~bbspoker.rules.actions.Sit`.
+    - ``master(snapshot) -> handle | None``: who the table's greeting names as the
+      game-master (draw40's, Schiebe-Poker's host), read from the kind's view;
+      ``None`` (the hook or its answer) for a kind without one.
     - ``describe_event(event, t) -> (tag, text) | None``: an event of this kind's
       tables as the message area reads it in ``t``'s language (the shared wording of
       :func:`bbspoker.door.messages.shared_event` included).
@@ -149,6 +152,7 @@ class ScreenKind:
     still_seated: Callable[[i18n.Translator, TableSnapshot, str], str | None] | None = None
     buy_in: Callable[[Player, DoorContext, TableEntry],
                      Awaitable[act.Sit | None]] | None = None
+    master: Callable[[TableSnapshot], str | None] | None = None
 
 
 def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
@@ -322,7 +326,7 @@ class TableScreen(Generic[V]):
         self._wakeup: asyncio.Future[None] | None = None  # what the loop sleeps on
         self._clock_for: float | None = None  # the deadline the clock's timer ticks for
         self._clock_timer: asyncio.TimerHandle | None = None  # the clock's next second
-        master = self.snapshot.master
+        master = None if self.kind.master is None else self.kind.master(self.snapshot)
         if watching or returning:     # what just happened at the table, then the greeting
             for item in self.service.recent():
                 if isinstance(item, ChatMessage):

@@ -24,7 +24,7 @@ from bbspoker.door.screens import draw40_text
 from bbspoker.door.screens.base import ScreenKind, TableScreen
 from bbspoker.door.screens.regions import GameView, Opponent, ScreenRenderer
 from bbspoker.rules import actions as act
-from bbspoker.rules.draw40.game import Phase
+from bbspoker.rules.draw40.game import Draw40View, Phase
 from bbspoker.rules.events import RuleError
 from bbspoker.table.service import TableSnapshot
 
@@ -78,7 +78,7 @@ def _opponents(snap: TableSnapshot, handle: str | None) -> tuple[Any, tuple[Oppo
     """(the seat of ``handle`` or None, the :class:`Opponent` of every other seat) in
     ``snap``; ``handle`` None for a spectator (who sees every seat)."""
     me = None if handle is None else snap.seat_of(handle)
-    in_game = snap.phase is not Phase.IDLE
+    in_game = snap.view_as(Draw40View).phase is not Phase.IDLE
     held, bots = snap.held, snap.bots
     # tuple.__new__: an Opponent without the call of its generated __new__ (every seat,
     # every screen, every paint).
@@ -118,7 +118,7 @@ class PokerScreen(TableScreen[GameView]):
     def _between_games(self) -> bool:
         """Whether leaving now costs the player nothing of a game (no game runs, or they
         are out of it: passed, or seated after it began)."""
-        if self.snapshot.phase is Phase.IDLE:
+        if self.snapshot.view_as(Draw40View).phase is Phase.IDLE:
             return True
         me = _opponents(self.snapshot, self.handle)[0]
         return me is None or not me.active
@@ -129,15 +129,16 @@ class PokerScreen(TableScreen[GameView]):
         snap = self.snapshot
         if self._waits():
             return False
-        return (snap.phase is Phase.IDLE and len(snap.seats) < self.rules.seats) \
+        return (snap.view_as(Draw40View).phase is Phase.IDLE
+                and len(snap.seats) < self.rules.seats) \
             or bool(snap.bots)
 
     def _clock_deadline(self) -> float | None:
         """This player's own count-down: their turn in a game, or the game-master's time
         to start one."""
-        snap = self.snapshot
-        mine = (snap.current == self.handle if snap.phase is not Phase.IDLE
-                else snap.master == self.handle)
+        snap, table = self.snapshot, self.snapshot.view_as(Draw40View)
+        mine = (snap.current == self.handle if table.phase is not Phase.IDLE
+                else table.master == self.handle)
         return snap.deadline if mine else None
 
     def _mode_key(self, key: Key, char: str) -> None:
@@ -191,7 +192,7 @@ class PokerScreen(TableScreen[GameView]):
             mode, text = self.mode, self.editor.text
             self.mode, self.editor = None, None
             self._digits_only = False
-            low, _ = self.snapshot.bet_ranges.get(self.handle, (1, 0))
+            low, _ = self.snapshot.view_as(Draw40View).bet_ranges.get(self.handle, (1, 0))
             amount = int(text) if text else low    # Enter alone calls
             self._command(act.SeeHands(amount) if mode == "hands" else act.Bet(amount))
 
@@ -199,9 +200,9 @@ class PokerScreen(TableScreen[GameView]):
 
     def view(self) -> GameView:
         """The :class:`GameView` of this player's screen now."""
-        snap = self.snapshot
+        snap, table = self.snapshot, self.snapshot.view_as(Draw40View)
         me, opponents = _opponents(snap, None if self.watching else self.handle)
-        in_game = snap.phase is not Phase.IDLE
+        in_game = table.phase is not Phase.IDLE
         my_cards = None
         message = None
         if self.watching:
@@ -229,10 +230,10 @@ class PokerScreen(TableScreen[GameView]):
             handle=self.handle,
             cubes=self._own_cubes if self.watching else snap.balances.get(self.handle, 0),
             opponents=opponents,
-            master=snap.master,
+            master=table.master,
             current=snap.current,
             pot=snap.pot,
-            round_label=_round_label(snap.phase.value, snap.round, self.t),
+            round_label=_round_label(table.phase.value, table.round, self.t),
             xmsg_count=len(self.session.inbox),
             watchers=snap.watchers,
             my_cards=my_cards,
@@ -280,7 +281,7 @@ class PokerScreen(TableScreen[GameView]):
     def _prompt(self) -> str | None:
         if self.mode in ("bet", "hands") and self.editor is not None:
             _ = self.t.gettext
-            low, high = self.snapshot.bet_ranges.get(self.handle, (1, 0))
+            low, high = self.snapshot.view_as(Draw40View).bet_ranges.get(self.handle, (1, 0))
             head = _("[H] Bet") if self.mode == "hands" else _("Bet")
             hint = _("digits only") if self._digits_only else _("Enter calls")
             return _("{head} ({low}-{high}, {hint}): ").format(
@@ -290,7 +291,8 @@ class PokerScreen(TableScreen[GameView]):
             return self.t.gettext("Really pass? (y/n)")
         if self.mode == "exit":
             me = self.snapshot.seat_of(self.handle)
-            if not self.watching and self.snapshot.phase is not Phase.IDLE and me and me.active:
+            running = self.snapshot.view_as(Draw40View).phase is not Phase.IDLE
+            if not self.watching and running and me and me.active:
                 return self.t.gettext("Leave? Bets stay in the pot. (y/n)")
             return self.t.gettext("Really leave the table? (y/n)")
         return self.error
@@ -344,5 +346,6 @@ KIND = ScreenKind(
     seated=N_("At the poker table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is using the poker game right now."), watchers=True,
     bots_stand_up=N_("All {seats} seats are taken; a computer player stands up for you "
-                     "between games."))
+                     "between games."),
+    master=lambda snap: snap.view_as(Draw40View).master)
 PokerScreen.kind = KIND

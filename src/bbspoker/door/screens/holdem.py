@@ -43,6 +43,7 @@ from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, WIDTH, R
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
+from bbspoker.rules.holdem.kind import HoldemConfig
 from bbspoker.table.service import TableSnapshot
 from bbspoker.text import clean_text, display_width, fit
 
@@ -123,7 +124,7 @@ class HoldemScreen(RowScreen):
     def rows(self) -> tuple[list[str], tuple[int, int]]:
         """The 24 rows of this screen now, and where the cursor goes (the input line)."""
         snap = self.snapshot
-        board: HoldemTable | None = snap.board
+        board = snap.view_as(HoldemTable)
         rules = self.rules
         t, num = self.t, self.t.number
         title = "+- " + t.gettext("Limit Hold'em {small}/{big}: {table}").format(
@@ -158,7 +159,7 @@ class HoldemScreen(RowScreen):
                 else s.blind or "")
         mark = clean_text(t.pgettext(*_MARKS[code]), 2) if code in _MARKS else ""
         name = clean_text(s.handle, 10) + ("*" if s.handle.lower() == self.handle.lower() else "")
-        running = snap.board is not None and snap.board.game_id is not None
+        running = snap.view_as(HoldemTable).game_id is not None
         how = ("turn" if s.current else "all_in" if s.all_in else
                "" if s.shown else "out" if s.out else
                "fold" if s.dealt and not s.in_hand else "next" if running and not s.dealt
@@ -246,8 +247,9 @@ class HoldemScreen(RowScreen):
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game, its blinds and the buy-in, the ANSI notice."""
     rules = entry.spec.rules
+    config: HoldemConfig = entry.spec.config
     n = t.number
-    low, high = rules.buy_in_range()
+    low, high = config.buy_in_range()
     return ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
                           "2-{seats} players").format(table=entry.name, small=n(rules.small_bet),
                                                       big=n(2 * rules.small_bet),
@@ -283,7 +285,8 @@ async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.S
     t = i18n.of(session)
     n = t.number
     idle = app.config.server.lobby_idle_timeout
-    low, high = entry.spec.rules.buy_in_range()
+    config: HoldemConfig = entry.spec.config
+    low, high = config.buy_in_range()
     cubes = app.ledger.balance(session.handle)
     if cubes < low:
         session.write(t.gettext("You need at least {low} CUBES to sit here; you have "

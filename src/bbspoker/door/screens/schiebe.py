@@ -138,12 +138,12 @@ class SchiebeScreen(RowScreen):
 
     def _between_games(self) -> bool:
         """No Schiebe-Poker game is being played (one that leaves now loses nothing)."""
-        return self.snapshot.phase is not Phase.PLAYING
+        return self.snapshot.view_as(Board).phase is not Phase.PLAYING
 
     def _may_sit(self) -> bool:
         """A spectator may take a free seat when no game is being played."""
         snap = self.snapshot
-        return (not self._waits() and snap.phase is not Phase.PLAYING
+        return (not self._waits() and snap.view_as(Board).phase is not Phase.PLAYING
                 and len(snap.seats) < self.rules.seats)
 
     def _clock_deadline(self) -> float | None:
@@ -155,8 +155,8 @@ class SchiebeScreen(RowScreen):
     def rows(self) -> tuple[list[str], tuple[int, int]]:
         """The 24 rows of this screen now, and where the cursor goes (the input line)."""
         snap = self.snapshot
-        board: Board = snap.board or Board()
-        playing = snap.phase is Phase.PLAYING
+        board = snap.view_as(Board)
+        playing = board.phase is Phase.PLAYING
         t = self.t
         title = "+- " + t.gettext("Schiebe-Poker: {table}").format(
             table=clean_text(self.entry.name, 20)) + " "
@@ -229,7 +229,7 @@ class SchiebeScreen(RowScreen):
         t = self.t
         name = self._label(clean_text(seat.handle, 12))
         mark = " " + t.gettext("(away)") if seat.handle in snap.held else ""
-        if snap.phase is Phase.PLAYING:
+        if board.phase is Phase.PLAYING:
             if not seat.active:
                 return " " + name + t.gettext("not in this game") + mark
             turn = "   " + t.gettext("<- in turn") if seat.handle == snap.current else ""
@@ -243,9 +243,9 @@ class SchiebeScreen(RowScreen):
         t = self.t
         if board.proposal is not None:
             waiting = [s.handle for s in snap.seats if s.handle not in board.voted
-                       and s.handle != snap.master]
+                       and s.handle != board.master]
             return [_row(" " + t.gettext("{h} proposes {rounds} rounds.").format(
-                        h=snap.master, rounds=board.proposal)),
+                        h=board.master, rounds=board.proposal)),
                     _row(" " + t.gettext("Agreed: {names}.").format(
                         names=", ".join(board.voted))),
                     _row(" " + (t.gettext("Waiting for: {names}.").format(
@@ -262,7 +262,7 @@ class SchiebeScreen(RowScreen):
         head = (t.gettext("No game yet.") if len(snap.seats) >= 2
                 else t.gettext("No game yet. Waiting for a second player."))
         proposer = (t.gettext("{h} proposes the number of rounds (2-7); everyone else "
-                              "agrees.").format(h=snap.master) if snap.master
+                              "agrees.").format(h=board.master) if board.master
                     else t.gettext("The first to sit proposes the number of rounds (2-7); "
                                    "everyone else agrees."))
         return [_row(" " + head), _row(" " + proposer), _row(""), _row("")]
@@ -284,7 +284,7 @@ class SchiebeScreen(RowScreen):
                 lines += command_lines([t.gettext("[A] swap all three"),
                                         t.gettext("[N] no swap")])
         elif Vote in actions:
-            board: Board = snap.board or Board()
+            board = snap.view_as(Board)
             lines += command_lines([t.gettext("[Y] agree to {rounds} rounds").format(
                 rounds=board.proposal), t.gettext("[N] refuse")])
         elif Propose in actions:
@@ -300,7 +300,7 @@ class SchiebeScreen(RowScreen):
             return t.gettext("Rounds (2-7, Enter: {rounds}): ").format(
                 rounds=self.rules.rounds) + f"{self.editor.text}_"
         if self.mode == "exit":
-            if self.snapshot.phase is Phase.PLAYING and not self.watching:
+            if self.snapshot.view_as(Board).phase is Phase.PLAYING and not self.watching:
                 return t.gettext("Leave? You are out of the game. (y/n)")
             return t.gettext("Really leave the table? (y/n)")
         return self.error
@@ -367,5 +367,6 @@ KIND = ScreenKind(
     describe_event=schiebe_text.describe_event,
     describe_operation=schiebe_text.describe_operation, claims=schiebe_text.claims,
     seated=N_("At the table ({taken} of {seats} seats): {names}"),
-    nobody=N_("Nobody is at this table right now."))
+    nobody=N_("Nobody is at this table right now."),
+    master=lambda snap: snap.view_as(Board).master)
 SchiebeScreen.kind = KIND

@@ -47,6 +47,7 @@ from bbspoker.door.screens.stud_text import refusal, street_name
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.stud.game import Street, StudRules, StudSeat, StudTable
+from bbspoker.rules.stud.kind import StudConfig
 from bbspoker.table.service import TableSnapshot
 from bbspoker.text import clean_text, display_width, fit, wrap
 
@@ -227,14 +228,14 @@ def render_table(snap: TableSnapshot, cards: Sequence[str], t: Translator, *, ha
     """Rows 0-12 (:data:`TABLE_ROWS`, each 80 cells) of the stud screen of ``handle`` at
     the table named ``table``: the title with the hand and street, seats 1-7, the pot
     divider, the command area beside the game information. ``snap``: the table's
-    snapshot (``snap.board`` a :class:`~bbspoker.rules.stud.game.StudTable` or ``None``,
+    snapshot (``snap.view`` a :class:`~bbspoker.rules.stud.game.StudTable`,
     ``snap.rules`` the :class:`~bbspoker.rules.stud.game.StudRules`); ``cards``: the
     viewer's own down cards (GV notation, in the order dealt; from ``PrivateCards``),
     drawn on their seat only; ``t``: the viewer's language; ``watching``: a spectator's
     screen (no keys but [J], no own cards); ``clock``: the count-down text
     (``"0:42"``); ``prompt``: a question or refusal under the keys; ``may_sit``: a
     spectator may take a seat ([J]). Pure: the same arguments give the same rows."""
-    board: StudTable | None = snap.board if isinstance(snap.board, StudTable) else None
+    board: StudTable | None = snap.view if isinstance(snap.view, StudTable) else None
     rules: StudRules | None = snap.rules if isinstance(snap.rules, StudRules) else None
     seats_n = rules.seats if rules is not None else _SEATS
     small = board.small_bet if board is not None else rules.small_bet if rules else 0
@@ -270,7 +271,7 @@ class StudScreen(RowScreen):
     def _game_key(self, char: str) -> None:
         snap = self.snapshot
         actions = snap.actions.get(self.handle, ())
-        board = snap.board if isinstance(snap.board, StudTable) else None
+        board = snap.view if isinstance(snap.view, StudTable) else None
         if char in "fp" and act.Pass in actions:
             self._command(act.Pass())
         elif char in "fp" and act.CheckCall in actions:
@@ -399,7 +400,8 @@ async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.S
     t = i18n.of(session)
     n = t.number
     idle = app.config.server.lobby_idle_timeout
-    low, high = entry.spec.config.buy_in_range()
+    config: StudConfig = entry.spec.config
+    low, high = config.buy_in_range()
     cubes = app.ledger.balance(session.handle)
     if cubes < low:
         session.write(t.gettext("You need at least {low} CUBES to sit here; you have "

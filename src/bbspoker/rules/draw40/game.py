@@ -22,7 +22,7 @@ import random
 import secrets
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, ClassVar, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
@@ -106,8 +106,6 @@ class Draw40View:
     round: int | None = None
     master: str | None = None
     bet_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    #: draw40 has no board beyond the seats (what the snapshot's ``board`` reads).
-    board: ClassVar[None] = None
 
 
 @dataclass

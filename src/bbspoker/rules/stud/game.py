@@ -217,12 +217,6 @@ class StudTable:
     game_id: int | None
     hand: int | None = None
 
-    @property
-    def phase(self) -> Street:
-        """Where the table is: the :attr:`street` (the name every kind's view gives its
-        stage, which the table snapshot's ``phase`` reads)."""
-        return self.street
-
 
 @dataclass(eq=False)
 class _Seat:
