@@ -12,6 +12,7 @@ import pytest
 
 from bbspoker.bots.kinds import BOT_KINDS, bot_kind
 from bbspoker.config import ConfigError, load_config
+from tests.support.kindview import kind_view_reads
 
 BOTS = pathlib.Path(__file__).resolve().parents[2] / "src" / "bbspoker" / "bots"
 RULES = BOTS.parent / "rules"
@@ -43,6 +44,13 @@ def _naming(path: pathlib.Path) -> list[str]:
 def test_the_shared_bot_code_names_no_game_kind(module):
     assert KIND_PACKAGES and KIND_MODULES
     assert _naming(BOTS / module) == []
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_the_shared_bot_code_reads_no_kinds_view_of_the_table(module):
+    """The bot player, the seats, the bot port and the simulator read only the
+    snapshot's fields every kind has; the kind's BotKind reads its view."""
+    assert kind_view_reads(BOTS / module) == []
 
 
 def test_the_check_sees_a_kind_named_or_imported(tmp_path):

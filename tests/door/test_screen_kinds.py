@@ -9,6 +9,7 @@ import dataclasses
 import pathlib
 
 from bbspoker.rules.events import Event
+from tests.support.kindview import kind_view_reads
 from tests.support.tableplay import table_world
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "bbspoker"
@@ -139,3 +140,20 @@ def test_no_door_module_but_a_kinds_own_and_the_registry_names_a_kind():
                     if module.split(".")[-1] in codes and module.startswith("bbspoker.door"):
                         found.append(f"{name}:{node.lineno}: imports {module}")
     assert found == []
+
+
+def test_the_shared_door_code_reads_no_kinds_view_of_the_table():
+    """The screen loop, the row screens, the lobby and the rest of the door read only
+    the snapshot's fields every kind has; what differs (the greeting's game-master) they
+    ask the table's ScreenKind."""
+    found = []
+    for path in (SRC / "door").rglob("*.py"):
+        if str(path.relative_to(SRC)) not in _KIND_MODULES:
+            found += kind_view_reads(path)
+    assert found == []
+
+
+def test_the_view_check_sees_a_kind_field_read(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("a = self.snapshot.master\nb = snap.view.phase\nc = snap.seats\n")
+    assert kind_view_reads(bad) == ["bad.py:1: snapshot.master", "bad.py:2: snap.view"]
