@@ -20,8 +20,9 @@ from bbspoker.config import ConfigError, load_config
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGES, translator
 from bbspoker.door.lobby import _MENU
-from bbspoker.door.messages import describe_hand, refusal, round_label
-from bbspoker.door.screens.kinds import KINDS, describe_event, game_title, guess_kind
+from bbspoker.door.screens.draw40_text import describe_hand, round_label
+from bbspoker.door.screens.kinds import (KINDS, describe_event, game_title, guess_kind,
+                                         refusal)
 from bbspoker.door.screens import draw40
 from bbspoker.door.screens.regions import INFO_LABEL_WIDTH, GameView, Opponent, info_labels
 from bbspoker.rules.cards import parse_cards
@@ -93,9 +94,11 @@ CHECKED = {
     "door/prompts.py": ((), True),
     "door/screens/base.py": (("_prompt",), True),
     "door/screens/draw40.py": (("_prompt", "_watching_message", "_intro", "_stakes"), True),
-    "door/messages.py": (("describe_hand", "round_label", "seconds_text", "cards_word",
-                          "shared_event", "refusal", "describe_stats"), False),
-    "door/screens/draw40_text.py": (("_won", "describe_event"), False),
+    "door/messages.py": (("seconds_text", "shared_event", "_not_your_turn", "refusal",
+                          "describe_stats"), False),
+    "door/screens/draw40_text.py": (("describe_hand", "round_label", "cards_word", "_wait",
+                                     "_discard_max", "_wrong_phase", "_won",
+                                     "describe_event"), False),
     "door/screens/schiebe_text.py": (("card_name", "category_name", "_names", "_pushed",
                                       "_swapped", "_swapped_all", "_places", "_split",
                                       "_ranking", "describe_event"), False),
@@ -342,7 +345,7 @@ def test_numbers_and_hands_read_the_languages_way():
     assert hands["fr"] == ["Deux paires, As et Rois", "Suite à la Dame",
                            "Couleur, hauteur As"]
     err = RuleError("buy_in_range", low=1000, high=20000)
-    assert refusal(err, translator("de")) == "Bring zwischen 1.000 und 20.000 CUBES an diesen Tisch mit."
+    assert refusal(err, "holdem", translator("de")) == "Bring zwischen 1.000 und 20.000 CUBES an diesen Tisch mit."
     assert describe_event(Event("discard", "bob", {"count": 1}), "draw40", translator("fr")) == (
         "SYSTEM", "bob a rendu 1 carte.")
     assert describe_event(Event("discard", "bob", {"count": 3}), "draw40", translator("de")) == (
@@ -740,7 +743,7 @@ async def test_every_hold_em_screen_fits_its_regions_in_every_language(monkeypat
                 seen.append(_shown(screens[h]))
             seen.append(_shown(screens[snap.current], lambda s: setattr(s, "mode", "exit")))
             seen.append(_shown(screens[snap.current], lambda s: setattr(
-                s, "error", refusal(RuleError("check_free"), s.t))))
+                s, "error", s.kind.refusal(RuleError("check_free"), s.t))))
             legal = snap.actions[snap.current]
             action = act.BetRaise() if act.BetRaise in legal and turns < 4 else act.CheckCall()
             await service.call(snap.current, action)
@@ -813,7 +816,7 @@ async def test_every_schiebe_poker_screen_fits_its_regions_in_every_language(mon
                 seen.append(_shown(me, lambda s, p=position: setattr(s, "swap_from", p)))
             seen.append(_shown(me, lambda s: setattr(s, "mode", "exit")))
             seen.append(_shown(me, lambda s: setattr(
-                s, "error", refusal(RuleError("push_direction"), s.t))))
+                s, "error", s.kind.refusal(RuleError("push_direction"), s.t))))
             seen.append(_shown(watcher))
             await service.call(snap.current, next(moves, NoSwap()))
         for h in players:                                    # the final ranking
@@ -1043,7 +1046,8 @@ def test_every_count_reads_in_its_plural_form_with_1_and_2():
 
     cases = {
         "ahead": lambda n, lang: event("seat_wanted", {"ahead": n}, lang),
-        "discard": lambda n, lang: refusal(RuleError("discard_max", max=n), translator(lang)),
+        "discard": lambda n, lang: refusal(RuleError("discard_max", max=n), "draw40",
+                                                  translator(lang)),
         "grace": lambda n, lang: event("shutdown_grace", {"grace": n}, lang),
         "timeout": lambda n, lang: event("pass", {"why": "timeout", "seconds": 60 * n}, lang),
         "watching": spectators,

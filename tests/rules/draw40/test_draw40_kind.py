@@ -12,7 +12,10 @@ from bbspoker.rules.cards import parse_cards
 from bbspoker.rules.draw40.game import Draw40, Phase
 from bbspoker.rules.events import RuleError
 from bbspoker.store.wallet import MemoryWallet
-from tests.support.ruletext import refused, texts
+from tests.support.ruletext import wording
+
+#: This module plays draw40 tables and reads them in its words.
+text, texts, refused = wording("draw40")
 
 
 def seated(players=("alice", "bob", "carol"), cubes=1000, seed=1):

@@ -22,7 +22,10 @@ from bbspoker.rules.schiebe.actions import NoSwap, Propose, Push, Swap, SwapAll,
 from bbspoker.rules.schiebe.game import Phase, Schiebe, SchiebeRules
 from bbspoker.rules.schiebe.hands import CARDS, Category, category
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
-from tests.support.ruletext import refused, texts
+from tests.support.ruletext import wording
+
+#: This module plays schiebe tables and reads them in its words.
+text, texts, refused = wording("schiebe")
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 

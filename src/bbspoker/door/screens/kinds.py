@@ -16,10 +16,10 @@ from typing import Any, Mapping, Sequence
 from bbspoker.door.i18n import ENGLISH, Translator
 from bbspoker.door.screens import draw40, holdem, schiebe, stud
 from bbspoker.door.screens.base import Line, ScreenKind
-from bbspoker.rules.events import Event
+from bbspoker.rules.events import Event, RuleError
 
-__all__ = ["KINDS", "DEFAULT", "kind_of", "describe_event", "describe_operation", "guess_kind",
-           "describe_unknown", "game_title", "games_phrase"]
+__all__ = ["KINDS", "DEFAULT", "kind_of", "describe_event", "describe_operation", "refusal",
+           "guess_kind", "describe_unknown", "game_title", "games_phrase"]
 
 #: Every game kind the door shows, by code, in the order the lobby's help shows them.
 KINDS: dict[str, ScreenKind] = {kind.name: kind for kind in (
@@ -49,6 +49,12 @@ def describe_operation(op: Mapping[str, Any], kind: str | None) -> str:
     """One line (English) of a record of the game kind ``kind`` (its ``"game"``; None: a
     record from before records named their kind, draw40's) for ``bbspoker games show``."""
     return kind_of(kind).describe_operation(op)
+
+
+def refusal(err: RuleError, kind: str, t: Translator = ENGLISH) -> str:
+    """Why a table of the game kind ``kind`` (a code) refused an action, in ``t``'s
+    language (:meth:`~bbspoker.door.screens.base.ScreenKind.refusal`)."""
+    return kind_of(kind).refusal(err, t)
 
 
 def guess_kind(event: Event) -> ScreenKind:
