@@ -130,9 +130,6 @@ class ScreenKind:
     - ``refusals``: the refusal codes only this kind's tables give, each worded
       (:data:`~bbspoker.door.messages.Wording`); :meth:`refusal` says them and the
       codes every kind shares.
-    - ``claims(event) -> bool``: whether an event from an unknown table is this kind's
-      (only for a caller that does not know the table, see
-      :func:`bbspoker.door.screens.kinds.guess_kind`).
     """
 
     name: str
@@ -144,7 +141,6 @@ class ScreenKind:
     stakes: Callable[[Any, i18n.Translator], str]
     describe_event: Callable[[Event, i18n.Translator], Line | None]
     describe_operation: Callable[[Mapping[str, Any]], str]
-    claims: Callable[[Event], bool]
     seated: str
     nobody: str
     watchers: bool = False

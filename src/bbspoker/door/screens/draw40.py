@@ -340,7 +340,7 @@ KIND = ScreenKind(
     name="draw40", screen=PokerScreen, title=N_("40-card draw"),
     phrase=N_("40-card draw poker at five seats"), help=HELP, intro=_intro, stakes=_stakes,
     describe_event=draw40_text.describe_event,
-    describe_operation=draw40_text.describe_operation, claims=draw40_text.claims,
+    describe_operation=draw40_text.describe_operation,
     refusals=draw40_text.REFUSALS,
     seated=N_("At the poker table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is using the poker game right now."), watchers=True,

@@ -278,11 +278,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     if kind == "pot_to_system":
         return f"Nobody is left in the game: the pot of {op['pot']} CUBES goes to the system."
     return shared_operation(op)
-
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a draw40 table's: draw40 is the
-    kind an event belongs to when no other kind claims it (its events read as the shared
-    ones where they are the same)."""
-    return True

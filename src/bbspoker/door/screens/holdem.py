@@ -325,7 +325,7 @@ KIND = ScreenKind(
     name="holdem", screen=HoldemScreen, title=N_("Hold'em"),
     phrase=N_("fixed-limit Texas Hold'em"), help=HELP, intro=_intro, stakes=_stakes,
     describe_event=holdem_text.describe_event,
-    describe_operation=holdem_text.describe_operation, claims=holdem_text.claims,
+    describe_operation=holdem_text.describe_operation,
     refusals=holdem_text.REFUSALS,
     seated=N_("At the table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is at this table right now."),

@@ -10,7 +10,7 @@ from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
 from bbspoker.door.messages import INFO, SYSTEM, Wording, shared_event, shared_operation
 from bbspoker.rules.events import Event
 
-__all__ = ["describe_event", "describe_operation", "claims", "street_name", "holdem_hand",
+__all__ = ["describe_event", "describe_operation", "street_name", "holdem_hand",
            "HOLDEM_HANDS", "STREETS", "REFUSALS"]
 
 #: Hold'em's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`): the
@@ -23,11 +23,6 @@ REFUSALS: dict[str, Wording] = {
     "buy_in_range": N_("Bring between {low} and {high} CUBES to this table."),
     "buy_in_short": N_("You need at least {low} CUBES to sit at this table; you have {cubes}."),
 }
-
-#: The events only a Hold'em table sends (:func:`claims`).
-_OWN_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "board", "show",
-                         "muck", "returned", "hand_over", "leaving", "sit_out", "sit_in",
-                         "busted"})
 
 #: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them after
 #: "with" (``(context, text)`` for :meth:`~bbspoker.door.i18n.Translator.pgettext`: the
@@ -201,12 +196,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     if op["amount"] >= pot:
         return f"{h} wins the pot of {pot:,} CUBES{_made(op)}"
     return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{_made(op)}"
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a Hold'em table's: one of its own
-    events, or a bet, a pot won, a seat taken or left with the figures only Hold'em's
-    carry (the street, a share of the pot, the buy-in, the stack cashed out)."""
-    k, d = e.kind, e.data
-    return (k in _OWN_EVENTS or (k == "bet" and "street" in d) or (k == "won" and "amount" in d)
-            or (k == "sat" and "buy_in" in d) or (k == "left" and "cash_out" in d))

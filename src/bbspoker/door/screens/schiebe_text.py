@@ -12,7 +12,7 @@ from bbspoker.door.messages import (INFO, SYSTEM, Wording, seconds_text, shared_
 from bbspoker.rules.draw40.hands import Category
 from bbspoker.rules.events import Event
 
-__all__ = ["describe_event", "describe_operation", "claims", "card_name", "category_name",
+__all__ = ["describe_event", "describe_operation", "card_name", "category_name",
            "CATEGORY_NAMES", "POSITIONS", "OWN_POSITIONS", "MIDDLE_POSITIONS", "REFUSALS"]
 
 #: Schiebe-Poker's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`):
@@ -52,10 +52,6 @@ CATEGORY_NAMES = {
     Category.FULL_HOUSE: N_("Full house"), Category.FOUR_OF_A_KIND: N_("Four of a kind"),
     Category.STRAIGHT_FLUSH: N_("Straight flush"), Category.ROYAL_FLUSH: N_("Royal flush"),
 }
-#: The events only a Schiebe-Poker table sends (:func:`claims`).
-_OWN_EVENTS = frozenset({"proposed", "voted", "vote_failed", "vote_lapsed", "vote_void",
-                         "dealt", "first", "pushed", "swapped", "swapped_all", "no_swap",
-                         "revealed", "ranking"})
 
 
 def card_name(card: str, t: Translator = ENGLISH) -> str:
@@ -249,12 +245,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
         share = next(iter(shares.values()), 0)
         return _ranking(places, op["pot"], share, op.get("remainder", 0))
     return shared_operation(op)
-
-
-# ---------------------------------------------------------------- fixed-limit Hold'em
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a Schiebe-Poker table's: one of its
-    own events, or its start and rounds (which count the agreed rounds)."""
-    return e.kind in _OWN_EVENTS or (e.kind in ("started", "round") and "rounds" in e.data)

@@ -423,7 +423,7 @@ async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.S
 KIND = ScreenKind(
     name="stud", screen=StudScreen, title=TITLE, phrase=PHRASE, help=HELP, intro=intro,
     stakes=stakes, describe_event=stud_text.describe_event,
-    describe_operation=stud_text.describe_operation, claims=stud_text.claims,
+    describe_operation=stud_text.describe_operation,
     refusals=stud_text.REFUSALS,
     seated=N_("At the table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is at this table right now."),

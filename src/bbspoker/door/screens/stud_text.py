@@ -18,11 +18,8 @@ from bbspoker.door.messages import shared_event as _shared_event
 from bbspoker.door.messages import shared_operation as _shared_operation
 from bbspoker.rules.events import Event
 
-__all__ = ["describe_event", "describe_operation", "claims", "street_name", "stud_hand",
+__all__ = ["describe_event", "describe_operation", "street_name", "stud_hand",
            "STUD_HANDS", "STREETS", "REFUSALS"]
-
-#: The events only a stud table sends (:func:`claims`).
-_OWN_EVENTS = frozenset({"bring_in", "complete", "street", "up", "down"})
 
 #: The betting rounds of a stud hand as people name them (``Street`` values of
 #: :mod:`bbspoker.rules.stud.game`): German "Dritte Straße", French "troisième rue".
@@ -228,10 +225,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
             return f"{h} wins the pot of {pot:,} CUBES{made}"
         return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{made}"
     return _shared_operation(op)
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a stud table's: one of its own
-    events (the bring-in, a completion, a street dealt, up or down cards), or a hand's
-    start that names a bring-in."""
-    return e.kind in _OWN_EVENTS or (e.kind == "hand" and "bring_in" in e.data)
