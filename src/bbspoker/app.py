@@ -31,8 +31,8 @@ from bbspoker.door import i18n, lobby
 from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
 from bbspoker.door.i18n import N_
 from bbspoker.door.login import check_password, why_refused
-from bbspoker.door.messages import refusal
 from bbspoker.door.screens.kinds import describe_event as describe_kind_event
+from bbspoker.door.screens.kinds import refusal as kind_refusal
 from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
@@ -110,7 +110,7 @@ class App:
         # The door's English for the bot port's "0;" lines (worded by the kind of the
         # table the program sits at) and refusals.
         self.describe: Callable[[Event, str], tuple[str, str] | None] = describe_kind_event
-        self.refusal: Callable[[RuleError], str] = refusal
+        self.refusal: Callable[[RuleError, str], str] = kind_refusal
         self._bot_tasks: list[asyncio.Task[None]] = []
         self.sleep = sleep
         self.online: dict[str, Player] = {}

@@ -20,8 +20,8 @@ from bbspoker.config import ConfigError, load_config
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGES, translator
 from bbspoker.door.lobby import _MENU
-from bbspoker.door.messages import describe_hand, refusal, round_label
-from bbspoker.door.screens.kinds import KINDS, describe_event, game_title, guess_kind
+from bbspoker.door.screens.draw40_text import describe_hand, round_label
+from bbspoker.door.screens.kinds import KINDS, describe_event, game_title, refusal
 from bbspoker.door.screens import draw40
 from bbspoker.door.screens.regions import INFO_LABEL_WIDTH, GameView, Opponent, info_labels
 from bbspoker.rules.cards import parse_cards
@@ -93,9 +93,11 @@ CHECKED = {
     "door/prompts.py": ((), True),
     "door/screens/base.py": (("_prompt",), True),
     "door/screens/draw40.py": (("_prompt", "_watching_message", "_intro", "_stakes"), True),
-    "door/messages.py": (("describe_hand", "round_label", "seconds_text", "cards_word",
-                          "shared_event", "refusal", "describe_stats"), False),
-    "door/screens/draw40_text.py": (("_won", "describe_event"), False),
+    "door/messages.py": (("seconds_text", "shared_event", "_not_your_turn", "refusal",
+                          "describe_stats"), False),
+    "door/screens/draw40_text.py": (("describe_hand", "round_label", "cards_word", "_wait",
+                                     "_discard_max", "_wrong_phase", "_won",
+                                     "describe_event"), False),
     "door/screens/schiebe_text.py": (("card_name", "category_name", "_names", "_pushed",
                                       "_swapped", "_swapped_all", "_places", "_split",
                                       "_ranking", "describe_event"), False),
@@ -342,7 +344,7 @@ def test_numbers_and_hands_read_the_languages_way():
     assert hands["fr"] == ["Deux paires, As et Rois", "Suite à la Dame",
                            "Couleur, hauteur As"]
     err = RuleError("buy_in_range", low=1000, high=20000)
-    assert refusal(err, translator("de")) == "Bring zwischen 1.000 und 20.000 CUBES an diesen Tisch mit."
+    assert refusal(err, "holdem", translator("de")) == "Bring zwischen 1.000 und 20.000 CUBES an diesen Tisch mit."
     assert describe_event(Event("discard", "bob", {"count": 1}), "draw40", translator("fr")) == (
         "SYSTEM", "bob a rendu 1 carte.")
     assert describe_event(Event("discard", "bob", {"count": 3}), "draw40", translator("de")) == (
@@ -740,7 +742,7 @@ async def test_every_hold_em_screen_fits_its_regions_in_every_language(monkeypat
                 seen.append(_shown(screens[h]))
             seen.append(_shown(screens[snap.current], lambda s: setattr(s, "mode", "exit")))
             seen.append(_shown(screens[snap.current], lambda s: setattr(
-                s, "error", refusal(RuleError("check_free"), s.t))))
+                s, "error", s.kind.refusal(RuleError("check_free"), s.t))))
             legal = snap.actions[snap.current]
             action = act.BetRaise() if act.BetRaise in legal and turns < 4 else act.CheckCall()
             await service.call(snap.current, action)
@@ -813,7 +815,7 @@ async def test_every_schiebe_poker_screen_fits_its_regions_in_every_language(mon
                 seen.append(_shown(me, lambda s, p=position: setattr(s, "swap_from", p)))
             seen.append(_shown(me, lambda s: setattr(s, "mode", "exit")))
             seen.append(_shown(me, lambda s: setattr(
-                s, "error", refusal(RuleError("push_direction"), s.t))))
+                s, "error", s.kind.refusal(RuleError("push_direction"), s.t))))
             seen.append(_shown(watcher))
             await service.call(snap.current, next(moves, NoSwap()))
         for h in players:                                    # the final ranking
@@ -841,37 +843,42 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
     hand in the form that follows "with" (German dative: "mit zwei Paaren", "mit einer
     Straße"), the blinds, the streets, the cards of the log in words (Pik-Dame, dame de
     pique), the positions' adjectives, plurals, numbers grouped per language."""
-    def say(kind, data, handle="bob"):
+    def say(game, kind, data, handle="bob"):
         event = Event(kind, handle, data)
-        return {lang: guess_kind(event).describe_event(event, translator(lang))[1]
-                for lang in LANGUAGES}
+        return {lang: describe_event(event, game, translator(lang))[1] for lang in LANGUAGES}
 
-    won = say("won", {"amount": 1250, "pot": 1250, "hand": "TWO_PAIR",
+    def holdem(kind, data):
+        return say("holdem", kind, data)
+
+    def schiebe(kind, data):
+        return say("schiebe", kind, data)
+
+    won = holdem("won", {"amount": 1250, "pot": 1250, "hand": "TWO_PAIR",
                       "best": "A+ A* 5# 5- K+"})
     assert won == {"en": "bob wins the pot of 1,250 CUBES with two pairs (A+ A* 5# 5- K+).",
                    "de": "bob gewinnt den Pot von 1.250 CUBES mit zwei Paaren "
                          "(A+ A* 5# 5- K+).",
                    "fr": "bob gagne le pot de 1\xa0250 CUBES avec deux paires "
                          "(A+ A* 5# 5- K+)."}
-    assert say("won", {"amount": 625, "pot": 1250}) == {
+    assert holdem("won", {"amount": 625, "pot": 1250}) == {
         "en": "bob wins 625 of the 1,250 CUBES in the pot.",
         "de": "bob gewinnt 625 der 1.250 CUBES im Pot.",
         "fr": "bob gagne 625 des 1\xa0250 CUBES du pot."}
-    assert say("returned", {"amount": 1}) == {
+    assert holdem("returned", {"amount": 1}) == {
         "en": "Uncalled bet of 1 CUBE returned to bob.",
         "de": "Nicht gecallter Einsatz von 1 CUBE geht an bob zurück.",
         "fr": "Mise non suivie de 1 CUBE rendue à bob."}
-    shown = say("show", {"cards": ["J+", "Q+"], "hand": "STRAIGHT", "best": "Q+ J+ 10* 9* 8#"})
+    shown = holdem("show", {"cards": ["J+", "Q+"], "hand": "STRAIGHT", "best": "Q+ J+ 10* 9* 8#"})
     assert shown["de"] == "bob zeigt J+ Q+ mit einer Straße (Q+ J+ 10* 9* 8#)."
     assert shown["fr"] == "bob montre J+ Q+ avec une suite (Q+ J+ 10* 9* 8#)."
-    assert say("blind", {"blind": "small", "amount": 5}) == {
+    assert holdem("blind", {"blind": "small", "amount": 5}) == {
         "en": "bob posts the small blind (5).", "de": "bob setzt den Small Blind (5).",
         "fr": "bob pose la petite blind (5)."}
-    assert say("fold", {"timeout": True})["de"] == \
+    assert holdem("fold", {"timeout": True})["de"] == \
         "bob hat nicht rechtzeitig gehandelt und steigt aus."
-    assert say("board", {"street": "turn", "cards": ["9*"], "board": ["A+", "K*", "2#", "9*"]}
+    assert holdem("board", {"street": "turn", "cards": ["9*"], "board": ["A+", "K*", "2#", "9*"]}
                )["fr"] == "TURN : 9*   (tableau A+ K* 2# 9*)"
-    swapped = say("swapped", {"own": 0, "middle": 2, "gave": "Q+", "took": "10#"})
+    swapped = schiebe("swapped", {"own": 0, "middle": 2, "gave": "Q+", "took": "10#"})
     assert swapped == {
         "en": "bob swapped their left open card (Q of spades) for the middle row's right "
               "card (10 of diamonds).",
@@ -879,14 +886,14 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
               "(Karo-10) getauscht.",
         "fr": "bob a échangé sa carte ouverte de gauche (dame de pique) contre la carte de "
               "droite du milieu (10 de carreau)."}
-    pushed = say("pushed", {"direction": "right", "out": "A*", "in": "7-"})
+    pushed = schiebe("pushed", {"direction": "right", "out": "A*", "in": "7-"})
     assert pushed["de"] == ("bob hat die Mitte nach rechts geschoben; Herz-Ass auf den "
                             "Ablagestapel, Kreuz-7 kam dazu.")
-    late = say("no_swap", {"timeout": True, "count": 2, "seconds": 60})
+    late = schiebe("no_swap", {"timeout": True, "count": 2, "seconds": 60})
     assert late["de"] == ("bob hat nicht innerhalb von 1 Minute gehandelt: 2 verbleibende "
                           "Aktionen ohne Tausch.")
     places = [(1, "alice", "TWO_PAIR"), (1, "bob", "TWO_PAIR"), (3, "carol", "HIGH_CARD")]
-    ranking = say("ranking", {"places": places, "pot": 3001, "share": 1500, "remainder": 1})
+    ranking = schiebe("ranking", {"places": places, "pot": 3001, "share": 1500, "remainder": 1})
     assert ranking["de"] == ("Rangfolge: 1. alice (Zwei Paare), 1. bob (Zwei Paare), 3. carol "
                              "(Höchste Karte). alice und bob teilen sich den Pot von 3.001 "
                              "CUBES: je 1.500. 1 CUBE, der sich nicht teilen lässt, geht an "
@@ -1030,8 +1037,7 @@ def test_every_count_reads_in_its_plural_form_with_1_and_2():
     from bbspoker.door.lobby import _menu_lines
 
     def event(kind, data, lang):
-        event = Event(kind, "bob", data)
-        return guess_kind(event).describe_event(event, translator(lang))[1]
+        return describe_event(Event(kind, "bob", data), "draw40", translator(lang))[1]
 
     def spectators(n, lang):
         client, _ = paint(GameView(handle="alice", cubes=10, lang=lang, watchers=n))
@@ -1043,7 +1049,8 @@ def test_every_count_reads_in_its_plural_form_with_1_and_2():
 
     cases = {
         "ahead": lambda n, lang: event("seat_wanted", {"ahead": n}, lang),
-        "discard": lambda n, lang: refusal(RuleError("discard_max", max=n), translator(lang)),
+        "discard": lambda n, lang: refusal(RuleError("discard_max", max=n), "draw40",
+                                                  translator(lang)),
         "grace": lambda n, lang: event("shutdown_grace", {"grace": n}, lang),
         "timeout": lambda n, lang: event("pass", {"why": "timeout", "seconds": 60 * n}, lang),
         "watching": spectators,

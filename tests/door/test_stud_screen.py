@@ -14,7 +14,7 @@ import pytest
 from bbspoker.door.i18n import LANGUAGES, translator
 from bbspoker.door.screens import stud as stud_screen
 from bbspoker.door.screens.stud import HELP, StudScreen, render_table
-from bbspoker.door.screens.stud_text import describe_event, describe_operation, refusal
+from bbspoker.door.screens.stud_text import describe_event, describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import STANDARD52
 from bbspoker.rules.events import Event, RuleError
@@ -258,6 +258,23 @@ def test_the_keys_fold_is_refused_while_the_bring_in_is_due():
     assert len(sent) == 2                                          # not his turn: nothing
 
 
+async def test_the_tables_bring_in_refusal_reads_in_studs_words_on_the_screen():
+    """A fold the table refuses because the bring-in is due (a key that raced the
+    screen's own check) reads as stud words it, not as "Sorry, that did not work"."""
+    import asyncio
+    g, _ = game()
+    service = TableService(g, Bus(), lambda: 0.0)
+    bob = StudScreen(_Session("bob"), object(), _Entry(service))  # type: ignore[arg-type]
+    bob._refresh = lambda keys=False: None  # type: ignore[method-assign]
+    outcome: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    with pytest.raises(RuleError) as refused:
+        g.apply("bob", act.Pass(), 1.0)
+    outcome.set_exception(refused.value)
+    bob._command_done(outcome)
+    assert bob.error == ("You have the lowest up card: bring it in for 3 ([C]) or "
+                         "complete ([R]); folding comes later.")
+
+
 def _say(kind: str, data: dict, handle: str | None = "bob", lang: str = "en") -> str | None:
     line = describe_event(Event(kind, handle, data), translator(lang))
     return None if line is None else line[1]
@@ -324,6 +341,7 @@ def test_every_event_of_a_stud_hand_reads_in_words():
 
 
 def test_the_bring_in_refusal_and_the_others_in_each_language():
+    refusal = stud_screen.KIND.refusal
     err = RuleError("bring_in_due", amount=3)
     assert refusal(err, translator("de")) == (
         "Du hast die niedrigste offene Karte: bring das Bring-in von 3 ([C]) oder "

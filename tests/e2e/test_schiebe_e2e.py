@@ -17,9 +17,12 @@ from bbspoker.rules.audit import verify_deal
 from bbspoker.rules.schiebe.actions import NoSwap, Propose, Push, Swap, SwapAll, Vote
 from bbspoker.rules.schiebe.game import Phase, Schiebe, SchiebeRules
 from bbspoker.store.wallet import MemoryWallet
-from tests.support.ruletext import texts
+from tests.support.ruletext import wording
 from tests.support.tableplay import table_world
 from tests.support.telnetclient import wait_until
+
+#: This module plays schiebe tables and reads them in its words.
+text, texts, refused = wording("schiebe")
 
 pytestmark = pytest.mark.e2e
 

@@ -94,7 +94,7 @@ class RemoteHost(Protocol):
     :class:`bbspoker.door.guard.LoginGuard`), ``clock`` (its monotonic seconds),
     ``sleep``, ``verify_password``, ``describe(event, kind) -> (tag, text) | None`` (an
     event of a table of the game kind ``kind``, a code) and
-    ``refusal(error) -> text`` (the door's English), and ``bot_pool`` (which bot
+    ``refusal(error, kind) -> text`` (the door's English, as the kind ``kind`` words it), and ``bot_pool`` (which bot
     accounts are in use)."""
 
     config: Any
@@ -105,7 +105,7 @@ class RemoteHost(Protocol):
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[Any]]
     describe: Callable[[Event, str], tuple[str, str] | None]
-    refusal: Callable[[RuleError], str]
+    refusal: Callable[[RuleError, str], str]
 
     async def verify_password(self, stored: str, password: str) -> bool: ...
 
@@ -231,10 +231,11 @@ class _Player:
             except ValueError as err:
                 send(f"9;bad_action;{err}")
                 return
+            game = self.entry.spec.game          # the kind that words a refusal
             try:
                 await self.service.call(self.handle, action)
             except RuleError as err:
-                send(f"9;{err.code};{self.host.refusal(err)}")
+                send(f"9;{err.code};{self.host.refusal(err, game)}")
                 if err.code == "wait":        # the pause between games: offer it again after
                     asyncio.get_running_loop().call_later(
                         float(err.params.get("seconds", 1)), self._offer_again)
@@ -283,7 +284,7 @@ class _Player:
             await service.call(self.handle, act.Sit(buy_in=int(buy_in) if buy_in else None))
         except RuleError as err:
             service.mark_bot(self.handle, False)
-            self.channel.send(f"9;{err.code};{self.host.refusal(err)}")
+            self.channel.send(f"9;{err.code};{self.host.refusal(err, entry.spec.game)}")
             return
         self.entry, self.dialect = entry, kind.port
         self.sub = service.bus.subscribe(notify=self._on_bus, viewer=self.handle,

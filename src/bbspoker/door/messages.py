@@ -5,74 +5,28 @@ The rules and the table speak in codes (:class:`~bbspoker.rules.events.Event`,
 own events read as its screen's wording module says (``door/screens/<kind>_text.py``,
 reached through :mod:`bbspoker.door.screens.kinds` by the table's kind); this module has
 the wording every kind shares -- joins and leaves, the fair deck's seals and seeds, games
-called off, connections lost and back, refusals -- and the hands' names, the player's
-results table and the numbers' words. Each viewer's screen makes a line when it shows it,
+called off, connections lost and back, the refusals of seats, turns and the table's state
+(each kind adds its own refusals: :func:`refusal`) -- and the player's results table and
+the numbers' words. It names no game kind and imports none of a kind's rules. Each viewer's screen makes a line when it shows it,
 with its viewer's translator, so the same event reads in each viewer's language.
 ``games show`` (the admin CLI) stays English.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.rules.cards import Rank
-from bbspoker.rules.draw40.hands import Category, HandValue
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.fairness import SHORT
 from bbspoker.text import display_width, fit
 
-__all__ = ["describe_hand", "shared_event", "refusal", "round_label", "shared_operation",
-           "seconds_text", "cards_word", "describe_stats", "next_commitment_text",
-           "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
+__all__ = ["shared_event", "refusal", "shared_operation", "seconds_text", "describe_stats",
+           "next_commitment_text", "Wording", "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
 SYSTEM, INFO = "SYSTEM", "INFO"
 
-# Ranks as hands name them (chapter 3): alone ("rank"), several ("ranks"), and after
-# "to the" (whose article follows the rank's gender in German and French).
-_SINGULAR = {
-    Rank.FIVE: NP_("rank", "Five"),
-    Rank.SIX: NP_("rank", "Six"),
-    Rank.SEVEN: NP_("rank", "Seven"),
-    Rank.EIGHT: NP_("rank", "Eight"),
-    Rank.NINE: NP_("rank", "Nine"),
-    Rank.TEN: NP_("rank", "Ten"),
-    Rank.JACK: NP_("rank", "Jack"),
-    Rank.QUEEN: NP_("rank", "Queen"),
-    Rank.KING: NP_("rank", "King"),
-    Rank.ACE: NP_("rank", "Ace"),
-}
-_PLURAL = {
-    Rank.FIVE: NP_("ranks", "Fives"),
-    Rank.SIX: NP_("ranks", "Sixes"),
-    Rank.SEVEN: NP_("ranks", "Sevens"),
-    Rank.EIGHT: NP_("ranks", "Eights"),
-    Rank.NINE: NP_("ranks", "Nines"),
-    Rank.TEN: NP_("ranks", "Tens"),
-    Rank.JACK: NP_("ranks", "Jacks"),
-    Rank.QUEEN: NP_("ranks", "Queens"),
-    Rank.KING: NP_("ranks", "Kings"),
-    Rank.ACE: NP_("ranks", "Aces"),
-}
-_TO_THE = {
-    Rank.FIVE: N_("to the Five"), Rank.SIX: N_("to the Six"), Rank.SEVEN: N_("to the Seven"),
-    Rank.EIGHT: N_("to the Eight"), Rank.NINE: N_("to the Nine"), Rank.TEN: N_("to the Ten"),
-    Rank.JACK: N_("to the Jack"), Rank.QUEEN: N_("to the Queen"),
-    Rank.KING: N_("to the King"), Rank.ACE: N_("to the Ace"),
-}
-_HANDS = {
-    Category.ROYAL_FLUSH: N_("Royal flush"),
-    Category.STRAIGHT_FLUSH: N_("Straight flush {to}"),
-    Category.FOUR_OF_A_KIND: N_("Four of a kind, {A}"),
-    Category.FULL_HOUSE: N_("Full house, {A} over {B}"),
-    Category.FLUSH: N_("Flush, {a} high"),
-    Category.STRAIGHT: N_("Straight {to}"),
-    Category.THREE_OF_A_KIND: N_("Three of a kind, {A}"),
-    Category.TWO_PAIR: N_("Two pairs, {A} and {B}"),
-    Category.ONE_PAIR: N_("One pair of {A}"),
-    Category.HIGH_CARD: N_("High card {a}"),
-}
 #: Why a game was called off (the ``reason`` code of ``cancelled``), as the players read it
 #: (English; :func:`describe_event` translates them).
 REASONS = {
@@ -81,38 +35,6 @@ REASONS = {
     "crash": N_("the server stopped before the game ended"),
 }
 
-def _rank(t: Translator, table: Mapping[Rank, Any], rank: Rank | None) -> str:
-    """``rank`` in a word of ``table`` (a text or a ``(context, text)`` pair), or ``""``."""
-    if rank is None or rank not in table:
-        return ""
-    word = table[rank]
-    return t.pgettext(*word) if isinstance(word, tuple) else t.gettext(word)
-
-
-def describe_hand(value: HandValue, t: Translator = ENGLISH) -> str:
-    """A hand for people (chapter 3) in ``t``'s language, e.g. ``"Two pairs, Kings and
-    Nines"``, ``"Straight to the Eight"``, ``"Full house, Jacks over Sixes"``
-    (German ``"Zwei Paare, Könige und Neunen"``)."""
-    first, second = value.named_ranks
-    return t.gettext(_HANDS[value.category]).format(
-        a=_rank(t, _SINGULAR, first), A=_rank(t, _PLURAL, first),
-        B=_rank(t, _PLURAL, second), to=_rank(t, _TO_THE, first))
-
-
-def round_label(phase: str, round: int | None, t: Translator = ENGLISH) -> str:
-    """The game information area's round: ``1``, ``DISCARDING INTERVAL``, ``3`` ...,
-    ``SHOWDOWN``, or ``NO GAME`` (``phase`` is a :class:`~bbspoker.rules.draw40.game.Phase`
-    value: ``idle``, ``betting``, ``discarding``, ``showdown``), in ``t``'s language
-    (German ``KEIN SPIEL``, ``KARTEN TAUSCHEN``); at most 20 cells."""
-    if phase == "idle" or round is None:
-        return t.gettext("NO GAME")
-    if phase == "showdown":
-        return t.gettext("SHOWDOWN")
-    if phase == "discarding":
-        return t.gettext("DISCARDING INTERVAL")
-    return t.number(round)
-
-
 def seconds_text(seconds: float, t: Translator = ENGLISH) -> str:
     """``"45 seconds"``, ``"1 minute"``, ``"2 minutes"`` (in ``t``'s language)."""
     if seconds % 60:
@@ -120,13 +42,6 @@ def seconds_text(seconds: float, t: Translator = ENGLISH) -> str:
         return t.ngettext("{n} second", "{n} seconds", n).format(n=n)
     n = int(seconds // 60)
     return t.ngettext("{n} minute", "{n} minutes", n).format(n=n)
-
-
-def cards_word(n: int, t: Translator = ENGLISH) -> str:
-    """``"no cards"``, ``"1 card"``, ``"3 cards"`` (in ``t``'s language)."""
-    if n == 0:
-        return t.gettext("no cards")
-    return t.ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
@@ -140,13 +55,15 @@ _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
 _LEFT = N_("{h} has left the table.")
 
 
-def shared_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
+def shared_event(e: Event, t: Translator = ENGLISH,
+                 refusals: Mapping[str, Wording] | None = None) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``; ``tag`` :data:`SYSTEM` or :data:`INFO`) of
     an event every game kind's table may send -- one sits down or leaves, waits for a
     computer player's seat, becomes the game-master, cannot play this game, is removed
     as idle; the deck's seal and seed; a game called off and refunded; the server's
     shutdown; a connection lost and back; a seat refused -- in ``t``'s language, or
-    ``None`` (an event with no line of its own: ``cards``, ``turn``, and any other).
+    ``None`` (an event with no line of its own: ``cards``, ``turn``, and any other). A
+    refused seat's reason reads as :func:`refusal` words it with the kind's ``refusals``.
     Each kind's wording (:attr:`bbspoker.door.screens.base.ScreenKind.describe_event`)
     says its own events and hands the rest to this."""
     h, d, k = e.handle, e.data, e.kind
@@ -220,7 +137,7 @@ def shared_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("{h} is back.").format(h=h)
     if k == "seat_refused":
         return INFO, _("You could not take the seat: {why}").format(why=refusal(
-            RuleError(d["code"], **{x: v for x, v in d.items() if x != "code"}), t))
+            RuleError(d["code"], **{x: v for x, v in d.items() if x != "code"}), t, refusals))
     return None
 
 
@@ -232,26 +149,20 @@ def next_commitment_text(commitment: str, t: Translator = ENGLISH) -> str:
         commitment=commitment[:SHORT])
 
 
-_REFUSALS = {
-    "capped": N_("The betting is capped (one bet and three raises): call or fold."),
-    "check_free": N_("Checking costs nothing here: check ([C]) instead of folding."),
-    "no_chips": N_("You have no chips at this table: leave ([X]) and sit down again with a "
-                   "new buy-in."),
-    "buy_in_range": N_("Bring between {low} and {high} CUBES to this table."),
-    "buy_in_short": N_("You need at least {low} CUBES to sit at this table; you have {cubes}."),
+#: How a game kind words one of its refusal codes (:attr:`bbspoker.door.screens.base.ScreenKind.refusals`):
+#: a message id, its ``{placeholders}`` filled from the refusal's parameters (numbers
+#: grouped in the reader's language), or a function of the refusal and the translator for
+#: a sentence that needs more (a plural, words of the kind's own).
+Wording = str | Callable[[RuleError, Translator], str]
+
+#: The refusals every kind's table may give (seats, turns, the table's and the server's
+#: state), by code; each kind words its own (:data:`Wording`).
+_REFUSALS: dict[str, Wording] = {
     "already_seated": N_("You are already sitting at the table."),
     "table_full": N_("All {seats} seats at the poker table are taken."),
     "not_seated": N_("You are not sitting at the table."),
     "game_running": N_("A game is already running."),
     "not_master": N_("Only the game-master ({master}) may start a game."),
-    "too_few_antes": N_("At least two players with {ante} CUBES each are needed to start a "
-                        "game."),
-    "see_hands_round": N_("You may ask to see hands from round 3 on."),
-    "hands_asked": N_("Hands have already been asked for."),
-    "whole_cubes": N_("A bet is a whole number of CUBES."),
-    "cannot_bet": N_("You cannot bet: the minimum is {low} but you can bet at most {high}."),
-    "bet_range": N_("Your bet must be between {low} and {high} CUBES."),
-    "discard_own": N_("You can only discard cards from your own hand."),
     "no_game": N_("No game is running."),
     "table_closed": N_("The table is closed."),
     "turn_passed": N_("Too late: your time ran out and the clock played that turn for you."),
@@ -260,51 +171,31 @@ _REFUSALS = {
     "spectator": N_("You are watching: take a seat to play."),
     "seat_between_games": N_("You can take a seat between games."),
     "unknown_action": N_("That is not a move of this game."),
-    # Schiebe-Poker
-    "vote_running": N_("The players are voting on the rounds already."),
-    "too_few_players": N_("At least two players must be seated to play."),
-    "rounds_range": N_("The number of rounds must be between {low} and {high}."),
-    "no_vote": N_("There is no proposal to answer."),
-    "voted": N_("You have answered already."),
-    "push_direction": N_("Push the middle row to the left or to the right."),
-    "swap_position": N_("Positions are 1 to 3, from the left."),
 }
-_VERBS = {"bet": N_("You cannot bet now: this is {where}."),
-          "pass": N_("You cannot pass now: this is {where}."),
-          "discard": N_("You cannot discard now: this is {where}."),
-          "reveal": N_("You cannot reveal now: this is {where}.")}
-_PHASES = {"betting": N_("betting round {round}"), "discarding": N_("the discarding interval"),
-           "showdown": N_("the showdown")}
 
 
-def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
+def _not_your_turn(err: RuleError, t: Translator) -> str:
+    """``not_your_turn``: who is in turn (``current``), or nobody."""
+    return t.gettext("It is not your turn ({current} is in turn).").format(
+        current=err.params.get("current") or t.gettext("nobody"))
+
+
+_REFUSALS["not_your_turn"] = _not_your_turn
+
+
+def refusal(err: RuleError, t: Translator = ENGLISH,
+            own: Mapping[str, Wording] | None = None) -> str:
     """The sentence that tells a player why an action was refused, in ``t``'s language
-    (numbers grouped its way)."""
+    (numbers grouped its way): as the table's kind words the code (``own``, its
+    :attr:`~bbspoker.door.screens.base.ScreenKind.refusals`), else as every kind does
+    (:data:`_REFUSALS`); a code neither words reads as ``failed`` ("Sorry, that did not
+    work")."""
+    wording = (own or {}).get(err.code) or _REFUSALS.get(err.code) or _REFUSALS["failed"]
+    if callable(wording):
+        return wording(err, t)
     p = {k: t.number(v) if isinstance(v, int) and not isinstance(v, bool) else v
          for k, v in err.params.items()}
-    _ = t.gettext
-    if err.code == "wait":
-        secs = err.params["seconds"]
-        return t.ngettext("Please wait {n} more second before the next game.",
-                          "Please wait {n} more seconds before the next game.",
-                          secs).format(n=p["seconds"])
-    if err.code == "discard_max":
-        most = err.params["max"]
-        return t.ngettext("You may discard at most {max} card.",
-                          "You may discard at most {max} cards.", most).format(max=p["max"])
-    if err.code == "not_your_turn":
-        return _("It is not your turn ({current} is in turn).").format(
-            current=p.get("current") or _("nobody"))
-    if err.code == "wrong_phase":
-        phase = _PHASES.get(p.get("phase", ""))
-        where = _(phase).format(round=p.get("round")) if phase else _("another phase")
-        verb = _VERBS.get(p.get("verb", ""))
-        if verb is None:
-            return _("You cannot {verb} now: this is {where}.").format(verb=p.get("verb"),
-                                                                        where=where)
-        return _(verb).format(where=where)
-    text = _REFUSALS.get(err.code, _REFUSALS["failed"])
-    return _(text).format(**p)
+    return t.gettext(wording).format(**p)
 
 
 def shared_operation(op: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ from bbspoker.rules.actions import Action
 from bbspoker.rules.cards import DeckSpec
 from bbspoker.rules.events import Event, Operation
 
-__all__ = ["GameRules", "GameKind", "PublicSeat", "KindConfig", "SettingError", "KindSpec",
+__all__ = ["GameRules", "PublicSeat", "KindConfig", "SettingError", "KindSpec",
            "Mismatch", "Walk", "Phrases"]
 
 
@@ -135,10 +135,6 @@ class GameRules(Protocol):
     def resync(self) -> None: ...
 
     def stop_dealing(self) -> None: ...
-
-
-#: The name the tests of the kinds know the interface by.
-GameKind = GameRules
 
 
 class SettingError(ValueError):

@@ -96,13 +96,6 @@ class TableEntry:
         """The table's name as the lobby shows it."""
         return self.spec.name
 
-    @property
-    def title(self) -> str:
-        """The game kind as the lobby names it (its ``KindSpec.title``), e.g.
-        ``40-card draw``."""
-        return kind(self.spec.game).title
-
-
 class TableRegistry:
     """Every table of the server, in lobby order.
 

@@ -7,12 +7,15 @@ import pytest
 
 from bbspoker.door.screens.kinds import describe_operation
 from bbspoker.rules import actions as act
-from bbspoker.rules.base import GameKind
+from bbspoker.rules.base import GameRules
 from bbspoker.rules.cards import parse_cards
 from bbspoker.rules.draw40.game import Draw40, Phase
 from bbspoker.rules.events import RuleError
 from bbspoker.store.wallet import MemoryWallet
-from tests.support.ruletext import refused, texts
+from tests.support.ruletext import wording
+
+#: This module plays draw40 tables and reads them in its words.
+text, texts, refused = wording("draw40")
 
 
 def seated(players=("alice", "bob", "carol"), cubes=1000, seed=1):
@@ -25,7 +28,7 @@ def seated(players=("alice", "bob", "carol"), cubes=1000, seed=1):
 
 def test_draw40_is_a_game_kind_and_offers_typed_actions_in_command_order():
     game, _ = seated()
-    assert isinstance(game, GameKind) and game.kind == "draw40"
+    assert isinstance(game, GameRules) and game.kind == "draw40"
     assert game.legal_actions("alice", 0.0) == (act.Start,)
     assert game.legal_actions("bob", 0.0) == ()
     game.apply("alice", act.Start(), 1.0)

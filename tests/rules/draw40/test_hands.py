@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from bbspoker.door.messages import describe_hand
+from bbspoker.door.screens.draw40_text import describe_hand
 from bbspoker.rules.cards import DECK, parse_cards, sort_hand
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate, strength, strengths
 

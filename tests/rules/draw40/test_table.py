@@ -12,8 +12,11 @@ from bbspoker.store.sqlite import Ledger
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
 from bbspoker.door.screens.kinds import describe_operation
-from tests.support.ruletext import label, refused, text, texts
+from tests.support.ruletext import label, wording
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
+
+#: This module plays draw40 tables and reads them in its words.
+text, texts, refused = wording("draw40")
 
 
 def make(players=("alice", "bob", "carol"), cubes=1000, rules=None, seed=1):

@@ -15,14 +15,17 @@ from bbspoker.door.screens.kinds import describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.audit import verify_deal
-from bbspoker.rules.base import GameKind
+from bbspoker.rules.base import GameRules
 from bbspoker.rules.cards import STANDARD52
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.schiebe.actions import NoSwap, Propose, Push, Swap, SwapAll, Vote
 from bbspoker.rules.schiebe.game import Phase, Schiebe, SchiebeRules
 from bbspoker.rules.schiebe.hands import CARDS, Category, category
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
-from tests.support.ruletext import refused, texts
+from tests.support.ruletext import wording
+
+#: This module plays schiebe tables and reads them in its words.
+text, texts, refused = wording("schiebe")
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 
@@ -57,7 +60,7 @@ def test_the_deal_two_hidden_three_open_three_in_the_middle_the_rest_to_draw(n):
     # Karten. Drei Karten werden offen in die Mitte gelegt. Die übrigen Karten bilden einen
     # Nachziehstapel. Zusätzlich gibt es einen Ablagestapel, der zu Beginn des Spiels leer ist."
     game, wallet, ev = started(n)
-    assert isinstance(game, GameKind) and game.kind == "schiebe"
+    assert isinstance(game, GameRules) and game.kind == "schiebe"
     board = game.board()
     for p in PLAYERS[:n]:
         assert len(game.cards_of(p)) == 2 and len(game.open_cards(p)) == 3

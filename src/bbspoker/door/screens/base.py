@@ -38,12 +38,12 @@ import logging
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from bbspoker.door import i18n
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
-from bbspoker.door.messages import next_commitment_text, refusal
+from bbspoker.door.messages import Wording, next_commitment_text, refusal
 from bbspoker.door.screens.regions import MESSAGE_ROWS, message_rows
 from bbspoker.door.terminal import SessionClosed
 from bbspoker.rules import actions as act
@@ -130,9 +130,9 @@ class ScreenKind:
       :func:`bbspoker.door.messages.shared_event` included).
     - ``describe_operation(op) -> text``: one line of a record of this kind for
       ``bbspoker games show`` (English).
-    - ``claims(event) -> bool``: whether an event from an unknown table is this kind's
-      (only for a caller that does not know the table, see
-      :func:`bbspoker.door.screens.kinds.guess_kind`).
+    - ``refusals``: the refusal codes only this kind's tables give, each worded
+      (:data:`~bbspoker.door.messages.Wording`); :meth:`refusal` says them and the
+      codes every kind shares.
     """
 
     name: str
@@ -144,7 +144,6 @@ class ScreenKind:
     stakes: Callable[[Any, i18n.Translator], str]
     describe_event: Callable[[Event, i18n.Translator], Line | None]
     describe_operation: Callable[[Mapping[str, Any]], str]
-    claims: Callable[[Event], bool]
     seated: str
     nobody: str
     watchers: bool = False
@@ -153,6 +152,13 @@ class ScreenKind:
     buy_in: Callable[[Player, DoorContext, TableEntry],
                      Awaitable[act.Sit | None]] | None = None
     master: Callable[[TableSnapshot], str | None] | None = None
+    refusals: Mapping[str, Wording] = field(default_factory=dict, hash=False, compare=False)
+
+    def refusal(self, err: RuleError, t: i18n.Translator = i18n.ENGLISH) -> str:
+        """Why a table of this kind refused an action, in ``t``'s language: its own
+        :attr:`refusals`, else the wording every kind shares
+        (:func:`bbspoker.door.messages.refusal`)."""
+        return refusal(err, t, self.refusals)
 
 
 def _ignore_refusal(outcome: asyncio.Future[None]) -> None:
@@ -211,7 +217,8 @@ async def join_or_watch(session: Player, app: DoorContext, entry: TableEntry,
     try:
         await entry.service.call(session.handle, action)
     except RuleError as err:
-        session.write(t.gettext("{refusal} Press any key.").format(refusal=refusal(err, t)))
+        session.write(t.gettext("{refusal} Press any key.").format(
+            refusal=screen.kind.refusal(err, t)))
         await session.read_key(idle)
         return
     await screen(session, app, entry).run()
@@ -747,7 +754,7 @@ class TableScreen(Generic[V]):
             if error is None and self.watching and self._seated():
                 self._become_player()    # else they wait in line for a seat
         if isinstance(error, RuleError):
-            self.error = refusal(error, self.t)
+            self.error = self.kind.refusal(error, self.t)
         elif error is not None:
             log.error("table command for %s failed", self.handle, exc_info=error)
         if not self._ended:

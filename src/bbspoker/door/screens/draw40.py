@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
-from bbspoker.door.messages import refusal, round_label
 from bbspoker.door.screens import draw40_text
+from bbspoker.door.screens.draw40_text import round_label
 from bbspoker.door.screens.base import ScreenKind, TableScreen
 from bbspoker.door.screens.regions import GameView, Opponent, ScreenRenderer
 from bbspoker.rules import actions as act
@@ -169,7 +169,7 @@ class PokerScreen(TableScreen[GameView]):
             if card in self.discards:
                 self.discards.remove(card)
             elif len(self.discards) >= self.rules_max_discard:
-                self.error = refusal(RuleError("discard_max", max=self.rules_max_discard), self.t)
+                self.error = self.kind.refusal(RuleError("discard_max", max=self.rules_max_discard), self.t)
             else:
                 self.discards.add(card)
         elif char == "d" and act.Discard in actions:
@@ -342,7 +342,8 @@ KIND = ScreenKind(
     name="draw40", screen=PokerScreen, title=N_("40-card draw"),
     phrase=N_("40-card draw poker at five seats"), help=HELP, intro=_intro, stakes=_stakes,
     describe_event=draw40_text.describe_event,
-    describe_operation=draw40_text.describe_operation, claims=draw40_text.claims,
+    describe_operation=draw40_text.describe_operation,
+    refusals=draw40_text.REFUSALS,
     seated=N_("At the poker table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is using the poker game right now."), watchers=True,
     bots_stand_up=N_("All {seats} seats are taken; a computer player stands up for you "

@@ -1,21 +1,159 @@
 """What a draw40 table says, in words: its events in the message area (in the viewer's
-language) and its record for ``bbspoker games show`` (English). The hands' names
-(:func:`~bbspoker.door.messages.describe_hand`) and the rounds'
-(:func:`~bbspoker.door.messages.round_label`) are in :mod:`bbspoker.door.messages`, which
-the screen's information area shares."""
+language), its refusals (:data:`REFUSALS`), its record for ``bbspoker games show``
+(English), and the hands' names (:func:`describe_hand`) and rounds' (:func:`round_label`)
+that its screen's information area shows too."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from bbspoker.door.i18n import ENGLISH, N_, Translator
-from bbspoker.door.messages import (INFO, SYSTEM, cards_word, describe_hand, round_label,
-                                    seconds_text, shared_event, shared_operation)
-from bbspoker.rules.cards import format_cards, parse_cards
-from bbspoker.rules.draw40.hands import HandValue, evaluate
-from bbspoker.rules.events import Event
+from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.messages import (INFO, SYSTEM, Wording, seconds_text, shared_event,
+                                    shared_operation)
+from bbspoker.rules.cards import Rank, format_cards, parse_cards
+from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
+from bbspoker.rules.events import Event, RuleError
 
-__all__ = ["describe_event", "describe_operation", "claims"]
+__all__ = ["describe_event", "describe_operation", "describe_hand", "round_label",
+           "cards_word", "REFUSALS"]
+
+# Ranks as hands name them (chapter 3): alone ("rank"), several ("ranks"), and after
+# "to the" (whose article follows the rank's gender in German and French).
+_SINGULAR = {
+    Rank.FIVE: NP_("rank", "Five"),
+    Rank.SIX: NP_("rank", "Six"),
+    Rank.SEVEN: NP_("rank", "Seven"),
+    Rank.EIGHT: NP_("rank", "Eight"),
+    Rank.NINE: NP_("rank", "Nine"),
+    Rank.TEN: NP_("rank", "Ten"),
+    Rank.JACK: NP_("rank", "Jack"),
+    Rank.QUEEN: NP_("rank", "Queen"),
+    Rank.KING: NP_("rank", "King"),
+    Rank.ACE: NP_("rank", "Ace"),
+}
+_PLURAL = {
+    Rank.FIVE: NP_("ranks", "Fives"),
+    Rank.SIX: NP_("ranks", "Sixes"),
+    Rank.SEVEN: NP_("ranks", "Sevens"),
+    Rank.EIGHT: NP_("ranks", "Eights"),
+    Rank.NINE: NP_("ranks", "Nines"),
+    Rank.TEN: NP_("ranks", "Tens"),
+    Rank.JACK: NP_("ranks", "Jacks"),
+    Rank.QUEEN: NP_("ranks", "Queens"),
+    Rank.KING: NP_("ranks", "Kings"),
+    Rank.ACE: NP_("ranks", "Aces"),
+}
+_TO_THE = {
+    Rank.FIVE: N_("to the Five"), Rank.SIX: N_("to the Six"), Rank.SEVEN: N_("to the Seven"),
+    Rank.EIGHT: N_("to the Eight"), Rank.NINE: N_("to the Nine"), Rank.TEN: N_("to the Ten"),
+    Rank.JACK: N_("to the Jack"), Rank.QUEEN: N_("to the Queen"),
+    Rank.KING: N_("to the King"), Rank.ACE: N_("to the Ace"),
+}
+_HANDS = {
+    Category.ROYAL_FLUSH: N_("Royal flush"),
+    Category.STRAIGHT_FLUSH: N_("Straight flush {to}"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind, {A}"),
+    Category.FULL_HOUSE: N_("Full house, {A} over {B}"),
+    Category.FLUSH: N_("Flush, {a} high"),
+    Category.STRAIGHT: N_("Straight {to}"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind, {A}"),
+    Category.TWO_PAIR: N_("Two pairs, {A} and {B}"),
+    Category.ONE_PAIR: N_("One pair of {A}"),
+    Category.HIGH_CARD: N_("High card {a}"),
+}
+
+def _rank(t: Translator, table: Mapping[Rank, Any], rank: Rank | None) -> str:
+    """``rank`` in a word of ``table`` (a text or a ``(context, text)`` pair), or ``""``."""
+    if rank is None or rank not in table:
+        return ""
+    word = table[rank]
+    return t.pgettext(*word) if isinstance(word, tuple) else t.gettext(word)
+
+
+def describe_hand(value: HandValue, t: Translator = ENGLISH) -> str:
+    """A hand for people (chapter 3) in ``t``'s language, e.g. ``"Two pairs, Kings and
+    Nines"``, ``"Straight to the Eight"``, ``"Full house, Jacks over Sixes"``
+    (German ``"Zwei Paare, Könige und Neunen"``)."""
+    first, second = value.named_ranks
+    return t.gettext(_HANDS[value.category]).format(
+        a=_rank(t, _SINGULAR, first), A=_rank(t, _PLURAL, first),
+        B=_rank(t, _PLURAL, second), to=_rank(t, _TO_THE, first))
+
+
+def round_label(phase: str, round: int | None, t: Translator = ENGLISH) -> str:
+    """The game information area's round: ``1``, ``DISCARDING INTERVAL``, ``3`` ...,
+    ``SHOWDOWN``, or ``NO GAME`` (``phase`` is a :class:`~bbspoker.rules.draw40.game.Phase`
+    value: ``idle``, ``betting``, ``discarding``, ``showdown``), in ``t``'s language
+    (German ``KEIN SPIEL``, ``KARTEN TAUSCHEN``); at most 20 cells."""
+    if phase == "idle" or round is None:
+        return t.gettext("NO GAME")
+    if phase == "showdown":
+        return t.gettext("SHOWDOWN")
+    if phase == "discarding":
+        return t.gettext("DISCARDING INTERVAL")
+    return t.number(round)
+
+
+def cards_word(n: int, t: Translator = ENGLISH) -> str:
+    """``"no cards"``, ``"1 card"``, ``"3 cards"`` (in ``t``'s language)."""
+    if n == 0:
+        return t.gettext("no cards")
+    return t.ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def _wait(err: RuleError, t: Translator) -> str:
+    """``wait``: the pause between games, ``seconds`` more."""
+    secs = err.params["seconds"]
+    return t.ngettext("Please wait {n} more second before the next game.",
+                      "Please wait {n} more seconds before the next game.",
+                      secs).format(n=t.number(secs))
+
+
+def _discard_max(err: RuleError, t: Translator) -> str:
+    """``discard_max``: at most ``max`` cards may be discarded."""
+    most = err.params["max"]
+    return t.ngettext("You may discard at most {max} card.",
+                      "You may discard at most {max} cards.", most).format(max=t.number(most))
+
+
+_VERBS = {"bet": N_("You cannot bet now: this is {where}."),
+          "pass": N_("You cannot pass now: this is {where}."),
+          "discard": N_("You cannot discard now: this is {where}."),
+          "reveal": N_("You cannot reveal now: this is {where}.")}
+_PHASES = {"betting": N_("betting round {round}"), "discarding": N_("the discarding interval"),
+           "showdown": N_("the showdown")}
+
+
+def _wrong_phase(err: RuleError, t: Translator) -> str:
+    """``wrong_phase``: the ``verb`` tried and the ``phase`` (and ``round``) the game is in."""
+    _ = t.gettext
+    p = err.params
+    rnd = p.get("round")
+    phase = _PHASES.get(p.get("phase", ""))
+    where = (_(phase).format(round=t.number(rnd) if isinstance(rnd, int) else rnd)
+             if phase else _("another phase"))
+    verb = _VERBS.get(p.get("verb", ""))
+    if verb is None:
+        return _("You cannot {verb} now: this is {where}.").format(verb=p.get("verb"),
+                                                                    where=where)
+    return _(verb).format(where=where)
+
+
+#: draw40's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`): the
+#: antes, the betting, the discards and the showdown; the others read as every kind's.
+REFUSALS: dict[str, Wording] = {
+    "too_few_antes": N_("At least two players with {ante} CUBES each are needed to start a "
+                        "game."),
+    "see_hands_round": N_("You may ask to see hands from round 3 on."),
+    "hands_asked": N_("Hands have already been asked for."),
+    "whole_cubes": N_("A bet is a whole number of CUBES."),
+    "cannot_bet": N_("You cannot bet: the minimum is {low} but you can bet at most {high}."),
+    "bet_range": N_("Your bet must be between {low} and {high} CUBES."),
+    "discard_own": N_("You can only discard cards from your own hand."),
+    "wait": _wait,
+    "discard_max": _discard_max,
+    "wrong_phase": _wrong_phase,
+}
 
 #: Why one won without a showdown (the ``alone`` code of ``won``).
 _ALONE = {"passed": N_("the others passed"), "left": N_("the others left the table"),
@@ -108,7 +246,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                          "system.").format(pot=n(d["pot"]))
     if k == "master_timeout":
         return SYSTEM, _("{h} has not started a game in time.").format(h=h)
-    return shared_event(e, t)
+    return shared_event(e, t, REFUSALS)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:
@@ -140,10 +278,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     if kind == "pot_to_system":
         return f"Nobody is left in the game: the pot of {op['pot']} CUBES goes to the system."
     return shared_operation(op)
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a draw40 table's: draw40 is the
-    kind an event belongs to when no other kind claims it (its events read as the shared
-    ones where they are the same)."""
-    return True

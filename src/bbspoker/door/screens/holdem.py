@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_, NP_
-from bbspoker.door.messages import refusal
 from bbspoker.door.prompts import read_line
 from bbspoker.door.screens import holdem_text
 from bbspoker.door.screens.base import ScreenKind
@@ -87,7 +86,7 @@ class HoldemScreen(RowScreen):
         if char == "f" and act.Pass in actions:
             self._command(act.Pass())
         elif char == "f" and act.CheckCall in actions:     # in turn, checking is free
-            self.error = refusal(RuleError("check_free"), self.t)
+            self.error = self.kind.refusal(RuleError("check_free"), self.t)
         elif char == "c" and act.CheckCall in actions:
             self._command(act.CheckCall())
         elif char == "r" and act.BetRaise in actions:
@@ -329,7 +328,8 @@ KIND = ScreenKind(
     name="holdem", screen=HoldemScreen, title=N_("Hold'em"),
     phrase=N_("fixed-limit Texas Hold'em"), help=HELP, intro=_intro, stakes=_stakes,
     describe_event=holdem_text.describe_event,
-    describe_operation=holdem_text.describe_operation, claims=holdem_text.claims,
+    describe_operation=holdem_text.describe_operation,
+    refusals=holdem_text.REFUSALS,
     seated=N_("At the table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is at this table right now."),
     bots_stand_up=N_("All {seats} seats are taken; a computer player stands up for you "

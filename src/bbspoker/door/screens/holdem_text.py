@@ -6,17 +6,23 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from bbspoker.door.i18n import ENGLISH, NP_, Translator
-from bbspoker.door.messages import INFO, SYSTEM, shared_event, shared_operation
+from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.messages import INFO, SYSTEM, Wording, shared_event, shared_operation
 from bbspoker.rules.events import Event
 
-__all__ = ["describe_event", "describe_operation", "claims", "street_name", "holdem_hand",
-           "HOLDEM_HANDS", "STREETS"]
+__all__ = ["describe_event", "describe_operation", "street_name", "holdem_hand",
+           "HOLDEM_HANDS", "STREETS", "REFUSALS"]
 
-#: The events only a Hold'em table sends (:func:`claims`).
-_OWN_EVENTS = frozenset({"hand", "blind", "fold", "check", "call", "raise", "board", "show",
-                         "muck", "returned", "hand_over", "leaving", "sit_out", "sit_in",
-                         "busted"})
+#: Hold'em's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`): the
+#: fixed-limit betting and table stakes; the others read as every kind's.
+REFUSALS: dict[str, Wording] = {
+    "capped": N_("The betting is capped (one bet and three raises): call or fold."),
+    "check_free": N_("Checking costs nothing here: check ([C]) instead of folding."),
+    "no_chips": N_("You have no chips at this table: leave ([X]) and sit down again with a "
+                   "new buy-in."),
+    "buy_in_range": N_("Bring between {low} and {high} CUBES to this table."),
+    "buy_in_short": N_("You need at least {low} CUBES to sit at this table; you have {cubes}."),
+}
 
 #: pokerkit's hand labels (the codes of ``rules.holdem``) as people name them after
 #: "with" (``(context, text)`` for :meth:`~bbspoker.door.i18n.Translator.pgettext`: the
@@ -153,7 +159,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
     if k == "hand_over":
         return None   # the screen shows it
-    return shared_event(e, t)
+    return shared_event(e, t, REFUSALS)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:
@@ -190,12 +196,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     if op["amount"] >= pot:
         return f"{h} wins the pot of {pot:,} CUBES{_made(op)}"
     return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{_made(op)}"
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a Hold'em table's: one of its own
-    events, or a bet, a pot won, a seat taken or left with the figures only Hold'em's
-    carry (the street, a share of the pot, the buy-in, the stack cashed out)."""
-    k, d = e.kind, e.data
-    return (k in _OWN_EVENTS or (k == "bet" and "street" in d) or (k == "won" and "amount" in d)
-            or (k == "sat" and "buy_in" in d) or (k == "left" and "cash_out" in d))

@@ -16,10 +16,10 @@ from typing import Any, Mapping, Sequence
 from bbspoker.door.i18n import ENGLISH, Translator
 from bbspoker.door.screens import draw40, holdem, schiebe, stud
 from bbspoker.door.screens.base import Line, ScreenKind
-from bbspoker.rules.events import Event
+from bbspoker.rules.events import Event, RuleError
 
-__all__ = ["KINDS", "DEFAULT", "kind_of", "describe_event", "describe_operation", "guess_kind",
-           "describe_unknown", "game_title", "games_phrase"]
+__all__ = ["KINDS", "DEFAULT", "kind_of", "describe_event", "describe_operation", "refusal",
+           "game_title", "games_phrase"]
 
 #: Every game kind the door shows, by code, in the order the lobby's help shows them.
 KINDS: dict[str, ScreenKind] = {kind.name: kind for kind in (
@@ -51,21 +51,10 @@ def describe_operation(op: Mapping[str, Any], kind: str | None) -> str:
     return kind_of(kind).describe_operation(op)
 
 
-def guess_kind(event: Event) -> ScreenKind:
-    """The kind an event from an unknown table belongs to, for a caller that is handed
-    events without their table (the bot port's ``host.describe``): the first kind but
-    the default whose ``claims`` takes it, else :data:`DEFAULT`. A caller that knows the
-    table uses its kind (:func:`describe_event`)."""
-    for kind in KINDS.values():
-        if kind is not DEFAULT and kind.claims(event):
-            return kind
-    return DEFAULT
-
-
-def describe_unknown(event: Event) -> Line | None:
-    """:func:`describe_event` in English for an event whose table is not known
-    (:func:`guess_kind`)."""
-    return guess_kind(event).describe_event(event, ENGLISH)
+def refusal(err: RuleError, kind: str, t: Translator = ENGLISH) -> str:
+    """Why a table of the game kind ``kind`` (a code) refused an action, in ``t``'s
+    language (:meth:`~bbspoker.door.screens.base.ScreenKind.refusal`)."""
+    return kind_of(kind).refusal(err, t)
 
 
 def game_title(kind: str, t: Translator = ENGLISH) -> str:

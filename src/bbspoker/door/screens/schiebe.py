@@ -365,7 +365,8 @@ KIND = ScreenKind(
     name="schiebe", screen=SchiebeScreen, title=N_("Schiebe-Poker"),
     phrase=N_("Schiebe-Poker"), help=HELP, intro=_intro, stakes=_stakes,
     describe_event=schiebe_text.describe_event,
-    describe_operation=schiebe_text.describe_operation, claims=schiebe_text.claims,
+    describe_operation=schiebe_text.describe_operation,
+    refusals=schiebe_text.REFUSALS,
     seated=N_("At the table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is at this table right now."),
     master=lambda snap: snap.view_as(Board).master)

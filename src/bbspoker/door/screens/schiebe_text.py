@@ -7,12 +7,25 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import INFO, SYSTEM, seconds_text, shared_event, shared_operation
+from bbspoker.door.messages import (INFO, SYSTEM, Wording, seconds_text, shared_event,
+                                    shared_operation)
 from bbspoker.rules.draw40.hands import Category
 from bbspoker.rules.events import Event
 
-__all__ = ["describe_event", "describe_operation", "claims", "card_name", "category_name",
-           "CATEGORY_NAMES", "POSITIONS", "OWN_POSITIONS", "MIDDLE_POSITIONS"]
+__all__ = ["describe_event", "describe_operation", "card_name", "category_name",
+           "CATEGORY_NAMES", "POSITIONS", "OWN_POSITIONS", "MIDDLE_POSITIONS", "REFUSALS"]
+
+#: Schiebe-Poker's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`):
+#: the vote on the rounds, the push and the swaps; the others read as every kind's.
+REFUSALS: dict[str, Wording] = {
+    "vote_running": N_("The players are voting on the rounds already."),
+    "too_few_players": N_("At least two players must be seated to play."),
+    "rounds_range": N_("The number of rounds must be between {low} and {high}."),
+    "no_vote": N_("There is no proposal to answer."),
+    "voted": N_("You have answered already."),
+    "push_direction": N_("Push the middle row to the left or to the right."),
+    "swap_position": N_("Positions are 1 to 3, from the left."),
+}
 
 # A card of the 52 in words for the log: its suit, and the faces' names (numbers stay).
 _SUIT_WORDS = {"+": NP_("suit", "spades"), "*": NP_("suit", "hearts"),
@@ -39,10 +52,6 @@ CATEGORY_NAMES = {
     Category.FULL_HOUSE: N_("Full house"), Category.FOUR_OF_A_KIND: N_("Four of a kind"),
     Category.STRAIGHT_FLUSH: N_("Straight flush"), Category.ROYAL_FLUSH: N_("Royal flush"),
 }
-#: The events only a Schiebe-Poker table sends (:func:`claims`).
-_OWN_EVENTS = frozenset({"proposed", "voted", "vote_failed", "vote_lapsed", "vote_void",
-                         "dealt", "first", "pushed", "swapped", "swapped_all", "no_swap",
-                         "revealed", "ranking"})
 
 
 def card_name(card: str, t: Translator = ENGLISH) -> str:
@@ -203,7 +212,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
             category=category_name(d["category"], t))
     if k == "ranking":
         return SYSTEM, _ranking(d["places"], d["pot"], d["share"], d["remainder"], t)
-    return shared_event(e, t)
+    return shared_event(e, t, REFUSALS)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:
@@ -236,12 +245,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
         share = next(iter(shares.values()), 0)
         return _ranking(places, op["pot"], share, op.get("remainder", 0))
     return shared_operation(op)
-
-
-# ---------------------------------------------------------------- fixed-limit Hold'em
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a Schiebe-Poker table's: one of its
-    own events, or its start and rounds (which count the agreed rounds)."""
-    return e.kind in _OWN_EVENTS or (e.kind in ("started", "round") and "rounds" in e.data)

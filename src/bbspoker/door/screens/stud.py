@@ -43,7 +43,7 @@ from bbspoker.door.screens.base import ScreenKind
 from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, TEXT as _TEXT, WIDTH,
                                         RowScreen, bottom_rows, command_area, command_lines,
                                         halves as _halves, labelled, row as _row)
-from bbspoker.door.screens.stud_text import refusal, street_name
+from bbspoker.door.screens.stud_text import street_name
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.stud.game import Street, StudRules, StudSeat, StudTable
@@ -276,7 +276,7 @@ class StudScreen(RowScreen):
             self._command(act.Pass())
         elif char in "fp" and act.CheckCall in actions:
             # In turn and no fold: the bring-in is due, or checking is free.
-            self.error = refusal(
+            self.error = self.kind.refusal(
                 RuleError("bring_in_due", amount=board.to_call)
                 if board is not None and board.bring_in_due else RuleError("check_free"),
                 self.t)
@@ -425,7 +425,8 @@ async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.S
 KIND = ScreenKind(
     name="stud", screen=StudScreen, title=TITLE, phrase=PHRASE, help=HELP, intro=intro,
     stakes=stakes, describe_event=stud_text.describe_event,
-    describe_operation=stud_text.describe_operation, claims=stud_text.claims,
+    describe_operation=stud_text.describe_operation,
+    refusals=stud_text.REFUSALS,
     seated=N_("At the table ({taken} of {seats} seats): {names}"),
     nobody=N_("Nobody is at this table right now."),
     bots_stand_up=N_("All {seats} seats are taken; a computer player stands up for you "

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from bbspoker.door.i18n import ENGLISH, NP_, Translator
-from bbspoker.door.messages import INFO, SYSTEM
-from bbspoker.door.messages import refusal as _shared_refusal
+from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.messages import INFO, SYSTEM, Wording
 from bbspoker.door.messages import shared_event as _shared_event
 from bbspoker.door.messages import shared_operation as _shared_operation
-from bbspoker.rules.events import Event, RuleError
+from bbspoker.rules.events import Event
 
-__all__ = ["describe_event", "describe_operation", "refusal", "claims", "street_name",
-           "stud_hand", "STUD_HANDS", "STREETS"]
-
-#: The events only a stud table sends (:func:`claims`).
-_OWN_EVENTS = frozenset({"bring_in", "complete", "street", "up", "down"})
+__all__ = ["describe_event", "describe_operation", "street_name", "stud_hand",
+           "STUD_HANDS", "STREETS", "REFUSALS"]
 
 #: The betting rounds of a stud hand as people name them (``Street`` values of
 #: :mod:`bbspoker.rules.stud.game`): German "Dritte Straße", French "troisième rue".
@@ -46,6 +42,20 @@ STUD_HANDS = {
     "FOUR_OF_A_KIND": NP_("hand after with", "four of a kind"),
     "STRAIGHT_FLUSH": NP_("hand after with", "a straight flush")}
 
+
+#: Stud's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`): the
+#: bring-in (the lowest up card may not fold: it posts the bring-in, ``amount`` CUBES, or
+#: completes), the fixed-limit betting and table stakes; the others read as every kind's.
+REFUSALS: dict[str, Wording] = {
+    "bring_in_due": N_("You have the lowest up card: bring it in for {amount} ([C]) or "
+                       "complete ([R]); folding comes later."),
+    "capped": N_("The betting is capped (one bet and three raises): call or fold."),
+    "check_free": N_("Checking costs nothing here: check ([C]) instead of folding."),
+    "no_chips": N_("You have no chips at this table: leave ([X]) and sit down again with a "
+                   "new buy-in."),
+    "buy_in_range": N_("Bring between {low} and {high} CUBES to this table."),
+    "buy_in_short": N_("You need at least {low} CUBES to sit at this table; you have {cubes}."),
+}
 
 def street_name(street: str, t: Translator = ENGLISH) -> str:
     """A stud betting round (a ``Street`` value: ``"third"``) in ``t``'s language:
@@ -168,18 +178,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("{h} is back in the game.").format(h=h)
     if k == "busted":
         return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
-    return _shared_event(e, t)
-
-
-def refusal(err: RuleError, t: Translator = ENGLISH) -> str:
-    """Why a stud table refused an action, in ``t``'s language: ``bring_in_due`` (the
-    lowest up card may not fold: it posts the bring-in, ``amount`` CUBES, or completes);
-    any other code as the door's refusals say."""
-    if err.code == "bring_in_due":
-        return t.gettext("You have the lowest up card: bring it in for {amount} ([C]) or "
-                         "complete ([R]); folding comes later.").format(
-            amount=t.number(err.params.get("amount", 0)))
-    return _shared_refusal(err, t)
+    return _shared_event(e, t, REFUSALS)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:
@@ -226,10 +225,3 @@ def describe_operation(op: Mapping[str, Any]) -> str:
             return f"{h} wins the pot of {pot:,} CUBES{made}"
         return f"{h} wins {op['amount']:,} of the {pot:,} CUBES in the pot{made}"
     return _shared_operation(op)
-
-
-def claims(e: Event) -> bool:
-    """Whether ``e``, from a table of unknown kind, is a stud table's: one of its own
-    events (the bring-in, a completion, a street dealt, up or down cards), or a hand's
-    start that names a bring-in."""
-    return e.kind in _OWN_EVENTS or (e.kind == "hand" and "bring_in" in e.data)
