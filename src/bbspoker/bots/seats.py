@@ -169,7 +169,7 @@ class TableBots:
         if self.service.closing:
             return False                     # the server is stopping: nobody sits down
         kind = self.kind
-        stake = kind.stake(rules)
+        stake = kind.stake(self.entry.spec.config)
         if kind.between_games(snap) and self.players:
             if snap.waiting:
                 return await self._stand_up(self._last_seated(snap), "make_room")

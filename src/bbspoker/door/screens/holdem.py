@@ -245,7 +245,7 @@ class HoldemScreen(RowScreen):
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game, its blinds and the buy-in, the ANSI notice."""
-    rules = entry.spec.rules
+    rules = entry.spec.config
     n = t.number
     low, high = rules.buy_in_range()
     return ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
@@ -283,7 +283,7 @@ async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.S
     t = i18n.of(session)
     n = t.number
     idle = app.config.server.lobby_idle_timeout
-    low, high = entry.spec.rules.buy_in_range()
+    low, high = entry.spec.config.buy_in_range()
     cubes = app.ledger.balance(session.handle)
     if cubes < low:
         session.write(t.gettext("You need at least {low} CUBES to sit here; you have "
