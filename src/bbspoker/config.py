@@ -7,7 +7,9 @@ database path for every command (server and CLI alike).
 
 Sections and keys are exactly the fields below (``[server]``,
 ``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``,
-``[ssh]``, ``[web]``, ``[rlogin]``, ``[[bbs]]``);
+``[ssh]``, ``[web]``, ``[rlogin]``, ``[[bbs]]``), but for the tables: ``[table]`` takes the
+keys every game kind has and each kind's own, a ``[[tables]]`` entry those of its kind,
+as the kinds' config classes declare them (:data:`bbspoker.rules.kinds.KINDS`);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
 are seconds (an integer or a decimal number), money is whole CUBES. An
 unknown section or key, a value of the wrong type or out of range stops the
