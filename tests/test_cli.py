@@ -345,7 +345,7 @@ def test_serve_hands_the_config_with_overrides_to_the_server(db, run, monkeypatc
     conf.write_text('[server]\nhost = "0.0.0.0"\nport = 4000\n[table]\nante = 25\n')
     assert run("--config", str(conf), "serve", "--port", "2424")[0] == 0
     assert run("serve", "--config", str(conf), "--host", "::1")[0] == 0
-    assert [(c.server.host, c.server.port, c.table.ante) for c in seen] == [
+    assert [(c.server.host, c.server.port, c.table.kind_keys["ante"]) for c in seen] == [
         ("0.0.0.0", 2424, 25), ("::1", 4000, 25)]
     assert seen[0].ledger.path == str(db)
 

@@ -31,10 +31,10 @@ def test_no_file_means_the_documented_defaults():
     assert (config.server.host, config.server.port) == ("127.0.0.1", 2323)
     assert config.server.prelogin_timeout == 180
     assert config.ledger.path == "bbspoker.db" and config.ledger.starting_cubes == 1000
-    t = config.table
-    assert (t.seats, t.ante, t.min_bet, t.max_bet) == (5, 10, 1, 200)
-    assert (t.turn_timeout, t.master_timeout, t.between_games) == (60, 180, 30)
-    assert (t.max_round, t.idle_games, t.shutdown_grace) == (32700, 2, 120)
+    t, k = config.table, config.table.kind_keys
+    assert (t.seats, k["ante"], k["min_bet"], k["max_bet"]) == (5, 10, 1, 200)
+    assert (t.turn_timeout, k["master_timeout"], k["between_games"]) == (60, 180, 30)
+    assert (k["max_round"], k["idle_games"], t.shutdown_grace) == (32700, 2, 120)
     assert (config.login.failure_delay, config.login.max_failures) == (5, 5)
     assert (config.login.failure_window, config.login.lockout) == (300, 600)
     assert config.input.max_line_bytes == 6000
@@ -49,8 +49,9 @@ def test_example_file_documents_every_key_with_its_default():
         data = tomllib.load(fh)
     documented = {(section, key) for section, table in data.items() for key in table}
     every = {(s.name, k.name) for s in dataclasses.fields(Config)
-             if s.name not in ("tables", "bbs")
+             if s.name not in ("tables", "bbs", "table")
              for k in dataclasses.fields(s.default_factory)}
+    every |= {("table", k) for k in Config().table.keys()}
     assert documented == every
 
 
@@ -59,9 +60,10 @@ def test_file_values_override_defaults_and_ints_serve_as_seconds(tmp_path):
                            'turn_timeout = 0.5\nmaster_timeout = 90\n')
     config = load_config(path)
     assert (config.server.port, config.server.host) == (0, "::")
-    assert (config.table.ante, config.table.turn_timeout) == (20, 0.5)
-    assert config.table.master_timeout == 90.0 and isinstance(config.table.master_timeout, float)
-    assert config.table.max_bet == 200                                 # untouched default
+    own = config.table.kind_keys
+    assert (own["ante"], config.table.turn_timeout) == (20, 0.5)
+    assert own["master_timeout"] == 90.0 and isinstance(own["master_timeout"], float)
+    assert own["max_bet"] == 200                                       # untouched default
 
 
 def test_bbspoker_config_selects_the_file_and_an_explicit_path_wins(tmp_path, monkeypatch):
@@ -69,8 +71,8 @@ def test_bbspoker_config_selects_the_file_and_an_explicit_path_wins(tmp_path, mo
     other = tmp_path / "other.toml"
     other.write_text("[table]\nante = 40\n")
     monkeypatch.setenv("BBSPOKER_CONFIG", str(env_file))
-    assert load_config(None).table.ante == 30
-    assert load_config(other).table.ante == 40
+    assert load_config(None).table.kind_keys["ante"] == 30
+    assert load_config(other).table.kind_keys["ante"] == 40
 
 
 def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
@@ -214,7 +216,7 @@ def test_an_old_config_without_tables_gets_the_one_table_it_always_had(tmp_path)
     config = load_config(write(tmp_path, "[table]\nante = 20\n"))
     (spec,) = config.table_specs
     assert (spec.id, spec.name, spec.game) == ("poker", "PoKeR", "draw40")
-    assert spec.rules == config.table and spec.rules.ante == 20
+    assert spec.rules == config.table and spec.config.ante == 20
 
 
 def test_tables_take_the_table_defaults_and_override_them_each(tmp_path):
@@ -236,8 +238,9 @@ seats = 4
     low, high = config.table_specs
     assert (low.id, low.name, low.rules) == ("poker", "PoKeR", config.table)
     assert (high.id, high.name, high.game) == ("high-rollers", "High Rollers", "draw40")
-    assert (high.rules.ante, high.rules.max_bet, high.rules.seats) == (50, 500, 4)
-    assert high.rules.turn_timeout == 45 and high.rules.min_bet == 1   # from [table]
+    assert (high.config.ante, high.config.max_bet, high.config.seats) == (50, 500, 4)
+    assert high.config.turn_timeout == 45 and high.config.min_bet == 1   # from [table]
+    assert (high.rules.seats, high.rules.turn_timeout) == (4, 45)      # the shared keys
 
 
 def test_a_schiebe_table_has_no_ante_four_seats_and_three_rounds_unless_it_says(tmp_path):
@@ -260,9 +263,9 @@ seats = 3
 """))
     plain, staked = config.table_specs
     assert plain.game == staked.game == "schiebe"
-    assert (plain.rules.ante, plain.rules.seats, plain.rules.rounds, plain.rules.bots) == (0, 4, 3, 0)
-    assert plain.rules.turn_timeout == 45                               # from [table]
-    assert (staked.rules.ante, staked.rules.seats, staked.rules.rounds) == (12, 3, 7)
+    assert (plain.config.ante, plain.config.seats, plain.config.rounds, plain.config.bots) == (0, 4, 3, 0)
+    assert plain.config.turn_timeout == 45                              # from [table]
+    assert (staked.config.ante, staked.config.seats, staked.config.rounds) == (12, 3, 7)
 
 
 def test_missing_config_file_is_an_error(tmp_path):
@@ -303,7 +306,54 @@ name = "D"
     h, d = config.table_specs
     assert type(h.config) is kind("holdem").config
     assert (h.config.small_bet, h.config.seats, h.config.bots) == (20, 9, 0)
-    assert (h.rules.small_bet, h.rules.seats, h.rules.bots) == (20, 9, 0)
+    assert (h.rules.seats, h.rules.bots) == (9, 0)
     assert d.config == kind("draw40").config(ante=20, bots=2)
     (only,) = load_config(write(tmp_path, "[table]\nante = 30\n")).table_specs
     assert only.config == kind("draw40").config(ante=30)
+
+
+@pytest.mark.parametrize("text, named", [
+    ('[[tables]]\nid = "h"\nname = "H"\ngame = "holdem"\nrounds = 5\n',
+     "[[tables]] entry 1: unknown key 'rounds' for game holdem (known: id, name, game, seats,"),
+    ('[[tables]]\nid = "d"\nname = "D"\nsmall_bet = 20\n',
+     "entry 1: unknown key 'small_bet' for game draw40 (known: id, name, game, seats,"),
+    ('[[tables]]\nid = "s"\nname = "S"\ngame = "schiebe"\nbring_in = 2\n',
+     "unknown key 'bring_in' for game schiebe"),
+])
+def test_a_table_entry_takes_only_the_keys_of_its_kind(tmp_path, text, named):
+    """A key another kind has is no longer ignored silently: the entry is refused with
+    the keys its own kind takes."""
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, text))
+    assert named in str(err.value)
+
+
+def test_a_kind_in_the_registry_brings_its_keys_to_the_config(tmp_path, monkeypatch):
+    """The keys a table may have come from the kinds' config classes: a kind's new key is
+    taken in ``[table]`` (as its tables' default) and in its ``[[tables]]`` entries,
+    checked with the range its class declares, and refused for a table of another kind,
+    with no change to the config module."""
+    from bbspoker import config as config_module
+    from bbspoker.rules import kinds
+    from bbspoker.rules.base import setting
+
+    base = kinds.kind("holdem")
+
+    @dataclasses.dataclass(frozen=True)
+    class FeltConfig(base.config):   # type: ignore[name-defined,misc]
+        felt: int = setting(2, 1, 3)
+
+    felt = dataclasses.replace(base, name="felt", config=FeltConfig)
+    monkeypatch.setattr(config_module, "KINDS", (*kinds.KINDS, felt))
+    monkeypatch.setattr(config_module, "GAME_KINDS", (*kinds.names(), "felt"))
+    monkeypatch.setitem(kinds._BY_NAME, "felt", felt)
+    config = load_config(write(tmp_path, '[table]\nfelt = 3\n[[tables]]\nid = "f"\nname = "F"\n'
+                                         'game = "felt"\n[[tables]]\nid = "g"\nname = "G"\n'
+                                         'game = "felt"\nfelt = 1\n'))
+    assert [s.config.felt for s in config.table_specs] == [3, 1]
+    with pytest.raises(ConfigError, match=r"entry 1 felt must be between 1 and 3, got 4"):
+        load_config(write(tmp_path, '[[tables]]\nid = "f"\nname = "F"\ngame = "felt"\nfelt = 4\n'))
+    with pytest.raises(ConfigError, match=r"\[table\] felt must be a whole number"):
+        load_config(write(tmp_path, '[table]\nfelt = "green"\n'))
+    with pytest.raises(ConfigError, match=r"unknown key 'felt' for game draw40"):
+        load_config(write(tmp_path, '[[tables]]\nid = "d"\nname = "D"\nfelt = 2\n'))

@@ -346,7 +346,7 @@ def make_config(directory: Path, tables: int, sessions: int) -> Config:
     in ``directory``, SSH and the web off (nothing listens anyway), and room for
     ``sessions`` connections if the default cap is lower."""
     base = Config()
-    rules = dataclasses.replace(base.table, between_games=0.0)
+    rules = base.table.with_keys(between_games=0.0)
     server = base.server
     if sessions > server.max_connections:
         server = dataclasses.replace(server, max_connections=sessions)

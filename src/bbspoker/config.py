@@ -7,7 +7,9 @@ database path for every command (server and CLI alike).
 
 Sections and keys are exactly the fields below (``[server]``,
 ``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``,
-``[ssh]``, ``[web]``, ``[rlogin]``, ``[[bbs]]``);
+``[ssh]``, ``[web]``, ``[rlogin]``, ``[[bbs]]``), but for the tables: ``[table]`` takes the
+keys every game kind has and each kind's own, a ``[[tables]]`` entry those of its kind,
+as the kinds' config classes declare them (:data:`bbspoker.rules.kinds.KINDS`);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
 are seconds (an integer or a decimal number), money is whole CUBES. An
 unknown section or key, a value of the wrong type or out of range stops the
@@ -23,7 +25,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from bbspoker.rules.base import KindConfig, SettingError
+from bbspoker.rules.base import KindConfig, SettingError, setting
 from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
 
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
@@ -87,14 +89,12 @@ def _key(default: Any, lo: float | None = None, hi: float | None = None,
          choices: tuple[str, ...] | None = None, *, empty: bool = False) -> Any:
     """A config field with its default and the range (inclusive) or choices it accepts;
     ``empty``: a string that may be empty."""
-    return field(default=default, metadata={"lo": lo, "hi": hi, "choices": choices,
-                                            "positive": False, "empty": empty})
+    return setting(default, lo, hi, choices, empty=empty)
 
 
 def _seconds(default: float) -> Any:
     """A duration in seconds that must be above zero (tests use fractions of a second)."""
-    return field(default=default, metadata={"lo": None, "hi": None, "choices": None,
-                                            "positive": True})
+    return setting(default, positive=True)
 
 
 @dataclass(frozen=True)
@@ -166,45 +166,75 @@ class LedgerConfig:
     allowance_below: int = _key(100, 0, 10**12)
 
 
+#: The keys every game kind has (:class:`~bbspoker.rules.base.KindConfig`'s own fields).
+_SHARED = {f.name: f for f in dataclasses.fields(KindConfig)}
+
+
+def _shared(name: str) -> Any:
+    """A ``[table]`` field as :class:`~bbspoker.rules.base.KindConfig` declares it: its
+    default and the range the file may give it."""
+    f = _SHARED[name]
+    return field(default=f.default, metadata=f.metadata)
+
+
+def _kind_fields() -> dict[str, dataclasses.Field]:
+    """The keys of the game kinds beyond the shared ones, each as the first kind that has
+    it declares it (the default kind first, then the registry's order): its field, whose
+    default is the ``[table]`` default of the key."""
+    found: dict[str, dataclasses.Field] = {}
+    for spec in sorted(KINDS, key=lambda k: k.name != DEFAULT_KIND):
+        for f in dataclasses.fields(spec.config):
+            if f.name not in _SHARED:
+                found.setdefault(f.name, f)
+    return found
+
+
+def _kind_defaults() -> dict[str, Any]:
+    """``{key: default}`` of every kind's own key (:func:`_kind_fields`)."""
+    return {name: f.default for name, f in _kind_fields().items()}
+
+
 @dataclass(frozen=True)
 class TableConfig:
-    """``[table]``: the defaults of every table, and the keys a ``[[tables]]`` entry may
-    set: every key of every game kind (a kind's config class,
-    :class:`~bbspoker.rules.base.KindConfig` listed in :data:`bbspoker.rules.kinds.KINDS`,
-    says what each of its keys means, which ``[table]`` defaults it takes and what it
-    requires of them). The types and ranges here are those of the file; the section is
-    checked as the config of the kind of a table that names none (the one table of a
-    config without ``[[tables]]``). ``shutdown_grace`` is the server's, for all tables:
-    on SIGTERM a running game gets that long (s) to finish before it is called off and
-    refunded.
+    """``[table]``: the defaults of every table. The keys every game kind has are
+    attributes here, declared (default, range) by
+    :class:`~bbspoker.rules.base.KindConfig`; a kind's own keys (its config class,
+    listed in :data:`bbspoker.rules.kinds.KINDS`, says what each means, which
+    ``[table]`` defaults it takes and what it requires of them) are in ``kind_keys``:
+    ``{key: value}`` of every key of every kind, the file's or the default of the first
+    kind that has it (the default kind first). The section is checked as the config of
+    the kind of a table that names none (the one table of a config without
+    ``[[tables]]``). ``shutdown_grace`` is the server's, for all tables: on SIGTERM a
+    running game gets that long (s) to finish before it is called off and refunded.
 
-    A table's :class:`TableSpec` holds these keys with the table's own applied
-    (``rules``: how the door and the computer players read them) and its kind's config
-    made of them (``config``).
+    A table's :class:`TableSpec` holds these with the table's own keys applied
+    (``rules``) and its kind's config made of them (``config``: what the door and the
+    computer players read a kind's keys from).
     """
 
-    seats: int = _key(5, 2, 9)
-    ante: int = _key(10, 0, 10**9)
-    min_bet: int = _key(1, 1, 10**9)
-    max_bet: int = _key(200, 1, 10**9)
-    turn_timeout: float = _seconds(60.0)
-    master_timeout: float = _seconds(180.0)
-    between_games: float = _key(30.0, 0)
-    max_round: int = _key(32700, 3, 32700)
-    idle_games: int = _key(2, 1)
+    seats: int = _shared("seats")
+    turn_timeout: float = _shared("turn_timeout")
+    reconnect_grace: float = _shared("reconnect_grace")
+    seat_idle_timeout: float = _shared("seat_idle_timeout")
+    bots: int = _shared("bots")
+    bot_policy: str = _shared("bot_policy")
+    bot_think_min: float = _shared("bot_think_min")
+    bot_think_max: float = _shared("bot_think_max")
     shutdown_grace: float = _key(120.0, 0)
-    reconnect_grace: float = _key(90.0, 0)
-    seat_idle_timeout: float = _key(600.0, 0, 86400)
-    bots: int = _key(0, 0, 9)
-    bot_policy: str = _key("equity", choices=BOT_POLICIES)
-    bot_think_min: float = _key(1.5, 0)
-    bot_think_max: float = _key(4.0, 0)
-    rounds: int = _key(3, 2, 7)
-    small_bet: int = _key(10, 2, 10**9)
-    bring_in: int = _key(3, 1, 10**9)
-    buy_in_min: int = _key(0, 0, 10**12)
-    buy_in_max: int = _key(0, 0, 10**12)
-    between_hands: float = _key(5.0, 0, 3600)
+    kind_keys: dict[str, Any] = field(default_factory=_kind_defaults, hash=False)
+
+    def keys(self) -> dict[str, Any]:
+        """``{key: value}`` of every key: the shared ones and ``kind_keys``."""
+        shared = {k: getattr(self, k) for k in _SHARED}
+        return {**self.kind_keys, **shared, "shutdown_grace": self.shutdown_grace}
+
+    def with_keys(self, **values: Any) -> "TableConfig":
+        """These defaults with ``values`` (``{key: value}``, shared or a kind's) in
+        place, unchecked (tests and benchmarks build tables this way). Raises
+        ``TypeError`` for a key no kind has."""
+        own = {k: v for k, v in values.items() if k in self.kind_keys}
+        shared = {k: v for k, v in values.items() if k not in own}
+        return dataclasses.replace(self, **shared, kind_keys={**self.kind_keys, **own})
 
 
 @dataclass(frozen=True)
@@ -226,8 +256,7 @@ class TableSpec:
 
     def __post_init__(self) -> None:
         if self.config is None:
-            object.__setattr__(self, "config",
-                               kind(self.game).config.of(dataclasses.asdict(self.rules)))
+            object.__setattr__(self, "config", kind(self.game).config.of(self.rules.keys()))
 
 
 @dataclass(frozen=True)
@@ -428,21 +457,25 @@ class Config:
         return os.path.join(os.path.dirname(os.path.abspath(self.ledger.path)), HOST_KEY_NAME)
 
 
+#: A field's annotation as text (``from __future__ import annotations``) -> its type.
+_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool}
+
+
 def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
     """Return ``value`` converted to the field's type, or raise ConfigError naming ``where``."""
-    lo, hi, choices = f.metadata["lo"], f.metadata["hi"], f.metadata["choices"]
-    positive = f.metadata["positive"]
-    if f.type is float and isinstance(value, int) and not isinstance(value, bool):
+    lo, hi, choices = f.metadata.get("lo"), f.metadata.get("hi"), f.metadata.get("choices")
+    positive = f.metadata.get("positive")
+    ftype: Any = _TYPES.get(str(f.type), f.type)    # a kind's annotations are strings
+    if ftype is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if f.type is bool:
+    if ftype is bool:
         if not isinstance(value, bool):
             raise ConfigError(f"{where} must be true or false, got {value!r}")
         return value
-    ftype: Any = f.type     # int, float or str (this module's annotations are classes)
     if not isinstance(value, ftype) or isinstance(value, bool):
         kind = {int: "a whole number", float: "a number of seconds", str: "a string"}[ftype]
         raise ConfigError(f"{where} must be {kind}, got {value!r}")
-    if f.type is float and not math.isfinite(value):
+    if ftype is float and not math.isfinite(value):
         raise ConfigError(f"{where} must be a finite number of seconds, got {value!r}")
     if choices is not None and value not in choices:
         raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
@@ -451,7 +484,7 @@ def _check(where: str, f: dataclasses.Field, value: Any) -> Any:
         raise ConfigError(f"{where} must be {bounds}, got {value!r}")
     if positive and value <= 0:
         raise ConfigError(f"{where} must be above 0, got {value!r}")
-    if f.type is str and not value and not f.metadata.get("empty"):
+    if ftype is str and not value and not f.metadata.get("empty"):
         raise ConfigError(f"{where} must not be empty")
     return value
 
@@ -462,18 +495,40 @@ def _kind_config(where: str, defaults: TableConfig, given: dict[str, Any],
     table's own ``given`` keys, checked by the kind (``KindConfig.from_keys``);
     ConfigError naming ``where`` (and the key, for a check of one key's value)."""
     try:
-        return kind(game).config.from_keys(dataclasses.asdict(defaults), given)
+        return kind(game).config.from_keys(defaults.keys(), given)
     except SettingError as err:
         place = f"{where.rstrip(':')} " if err.key else f"{where} "
         raise ConfigError(f"{place}{err}") from None
 
 
+def _table(origin: str, section: dict[str, Any]) -> TableConfig:
+    """The ``[table]`` section: the keys every kind has, ``shutdown_grace`` and any key of
+    any kind, each checked as the first kind that has it declares it
+    (:func:`_kind_fields`); an unknown key is refused naming every kind's keys."""
+    shared = {f.name: f for f in dataclasses.fields(TableConfig) if f.name != "kind_keys"}
+    own = _kind_fields()
+    values: dict[str, Any] = {}
+    kind_values: dict[str, Any] = {}
+    for key, value in section.items():
+        where = f"{origin}: [table] {key}"
+        if key in shared:
+            values[key] = _check(where, shared[key], value)
+        elif key in own:
+            kind_values[key] = _check(where, own[key], value)
+        else:
+            each = "; ".join(f"{k.name}: {', '.join(n for n in k.config.keys() if n in own)}"
+                             for k in KINDS)
+            raise ConfigError(f"{origin}: unknown key {key!r} in [table] (every game: "
+                              f"{', '.join(shared)}; {each})")
+    return TableConfig(**values, kind_keys={**_kind_defaults(), **kind_values})
+
+
 def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec, ...]:
-    """The ``[[tables]]`` entries, checked: each an id, a name, a game kind and the
-    ``[table]`` keys it overrides."""
+    """The ``[[tables]]`` entries, checked: each an id, a name, a game kind and the keys
+    of that kind it sets (its config class's fields: the type and range of each), over
+    the ``[table]`` defaults."""
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ConfigError(f"{origin}: tables must be [[tables]] entries")
-    keys = {f.name: f for f in dataclasses.fields(TableConfig)}
     specs: list[TableSpec] = []
     for n, entry in enumerate(entries, 1):
         where = f"{origin}: [[tables]] entry {n}"
@@ -491,14 +546,16 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
         if game not in GAME_KINDS:
             raise ConfigError(f"{where}: game must be one of {', '.join(GAME_KINDS)}, "
                               f"got {game!r}")
+        keys = {f.name: f for f in dataclasses.fields(kind(game).config)}
         values = {}
         for key, value in entry.items():
-            if key not in keys or key == "shutdown_grace":
-                known = ", ".join(["id", "name", "game"] + [k for k in keys if k != "shutdown_grace"])
-                raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
+            if key not in keys:
+                known = ", ".join(["id", "name", "game", *keys])
+                raise ConfigError(f"{where}: unknown key {key!r} for game {game} "
+                                  f"(known: {known})")
             values[key] = _check(f"{where} {key}", keys[key], value)
         config = _kind_config(f"{where}:", defaults, values, game)
-        rules = dataclasses.replace(defaults, **{**values, **config.as_keys()})
+        rules = defaults.with_keys(**config.as_keys())
         specs.append(TableSpec(table_id, name.strip(), game, rules, config))
     if not specs:
         raise ConfigError(f"{origin}: [[tables]] needs at least one entry")
@@ -603,6 +660,9 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
             raise ConfigError(f"{origin}: unknown {what} (sections: {', '.join(sections)})")
         if not isinstance(table, dict):
             raise ConfigError(f"{origin}: {name} must be a [{name}] section")
+        if name == "table":
+            built[name] = _table(origin, table)
+            continue
         section_cls: Any = sections[name].default_factory   # a section's class
         keys = {f.name: f for f in dataclasses.fields(section_cls)}
         values = {}

@@ -378,7 +378,7 @@ def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
         for game in ("draw40", "holdem", "schiebe"):
             for pot, seats in ((None, []), (None, [1]), (40, [1, 2])):
                 entry = NS(number=99, name="A table with a long name", title="Schiebe-Poker",
-                           spec=NS(game=game, rules=rules),
+                           spec=NS(game=game, rules=rules, config=rules),
                            service=NS(snapshot=NS(pot=pot, seats=seats, watchers=1234)))
                 assert display_width(_table_line(entry, t)) <= 79, (lang, game)
         header, row = describe_stats(stats, {"red-room": game_title("holdem", t)}, t)
@@ -617,7 +617,8 @@ class _Entry:
 
     def __init__(self, service, rules) -> None:
         from types import SimpleNamespace
-        self.name, self.service, self.spec = "Salon", service, SimpleNamespace(rules=rules)
+        self.name, self.service, self.spec = "Salon", service, SimpleNamespace(rules=rules,
+                                                                             config=rules)
 
 
 class _App:

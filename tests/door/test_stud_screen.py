@@ -234,7 +234,7 @@ class _Entry:
     def __init__(self, service: TableService) -> None:
         from types import SimpleNamespace
         self.name, self.service = "Salon", service
-        self.spec = SimpleNamespace(rules=service.table.rules)
+        self.spec = SimpleNamespace(rules=service.table.rules, config=service.table.rules)
 
 
 def test_the_keys_fold_is_refused_while_the_bring_in_is_due():

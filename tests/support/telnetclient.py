@@ -373,7 +373,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     # Tests type chat faster than people: the flood limits are lifted unless a test sets them.
     sections["input"] = {"chat_lines": 1000, "xmessages": 1000, **sections.get("input", {})}
     config = dataclasses.replace(Config(), **{
-        name: dataclasses.replace(getattr(Config(), name), **values)
+        name: Config().table.with_keys(**values) if name == "table"
+        else dataclasses.replace(getattr(Config(), name), **values)
         for name, values in sections.items()})
     config = dataclasses.replace(config, server=dataclasses.replace(
         config.server, host="127.0.0.1", port=0), ssh=dataclasses.replace(
@@ -382,7 +383,7 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         config.rlogin, host="127.0.0.1", port=0), bbs=tuple(bbs), ledger=dataclasses.replace(
         config.ledger, path=str(tmp_path / "bbspoker.db")), tables=tuple(
         TableSpec(table_id, name, game[0] if game else "draw40",
-                  dataclasses.replace(config.table, **(game[1] if len(game) > 1 else {})))
+                  config.table.with_keys(**(game[1] if len(game) > 1 else {})))
         for table_id, name, *game in tables))
     ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
     for handle, funds in (bot_accounts or {}).items():

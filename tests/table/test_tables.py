@@ -25,7 +25,7 @@ HANDLES = {"red": ("alice", "bob"), "blue": ("carol", "dave")}
 
 def specs(*ids: str, **rules) -> tuple[TableSpec, ...]:
     """Draw40 tables named after their ids, with ``[table]`` defaults changed by ``rules``."""
-    base = dataclasses.replace(Config().table, **rules)
+    base = Config().table.with_keys(**rules)
     return tuple(TableSpec(i, i.title(), "draw40", base) for i in ids)
 
 

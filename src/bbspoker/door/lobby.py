@@ -279,7 +279,7 @@ async def _back_to_seat(session: Player, app: DoorContext) -> bool:
 def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     _ = t.gettext
     snap = entry.service.snapshot
-    rules = entry.spec.rules
+    rules = entry.spec.config
     n = t.number
     kind = kinds.kind_of(entry.spec.game)
     stakes = kind.stakes(rules, t)

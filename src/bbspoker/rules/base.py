@@ -22,7 +22,7 @@ from bbspoker.rules.cards import DeckSpec
 from bbspoker.rules.events import Event, Operation
 
 __all__ = ["GameRules", "PublicSeat", "KindConfig", "SettingError", "KindSpec",
-           "Mismatch", "Walk", "Phrases"]
+           "Mismatch", "Walk", "Phrases", "setting"]
 
 
 @runtime_checkable
@@ -151,12 +151,27 @@ class SettingError(ValueError):
 _C = TypeVar("_C", bound="KindConfig")
 
 
+def setting(default: Any, lo: float | None = None, hi: float | None = None,
+            choices: tuple[str, ...] | None = None, *, positive: bool = False,
+            empty: bool = False) -> Any:
+    """A config key (a dataclass field) with its default and what the config file may
+    give it: a number between ``lo`` and ``hi`` (inclusive; ``None``: no bound), one of
+    ``choices``, above 0 (``positive``: a duration), a string that may be empty
+    (``empty``). The type is the field's annotation (``int``, ``float``: seconds,
+    ``str``, ``bool``). ``bbspoker.config`` checks a file's value against these."""
+    return dataclasses.field(default=default, metadata={
+        "lo": lo, "hi": hi, "choices": choices, "positive": positive, "empty": empty})
+
+
 @dataclass(frozen=True)
 class KindConfig:
     """The config of one table of a game kind: the keys every table has (below) and, in
-    each kind's subclass, its own, all with the kind's defaults. Types and the ranges of
-    the config file are checked where the file is read (``bbspoker.config``); a kind's
-    :meth:`check` holds what only that kind requires.
+    each kind's subclass, its own, all with the kind's defaults. Each key is declared once,
+    with :func:`setting`: its type and the range the config file may give it, checked
+    where the file is read (``bbspoker.config``: ``[table]`` takes every kind's keys as
+    defaults, a ``[[tables]]`` entry only those of its kind); a subclass that changes a
+    key's default declares it again with :func:`setting`. A kind's :meth:`check` holds
+    what only that kind requires, and what ties keys together.
 
     ``seats`` players at most; ``turn_timeout`` (s) for a turn; a seated player whose
     connection drops keeps the seat for ``reconnect_grace`` (s; 0: given up at once); a
@@ -165,14 +180,14 @@ class KindConfig:
     players deciding with ``bot_policy`` (one of the kind's :attr:`bot_policies`) after
     ``bot_think_min``..``bot_think_max`` s."""
 
-    seats: int = 5
-    turn_timeout: float = 60.0
-    reconnect_grace: float = 90.0
-    seat_idle_timeout: float = 600.0
-    bots: int = 0
-    bot_policy: str = "equity"
-    bot_think_min: float = 1.5
-    bot_think_max: float = 4.0
+    seats: int = setting(5, 2, 9)
+    turn_timeout: float = setting(60.0, positive=True)
+    reconnect_grace: float = setting(90.0, 0)
+    seat_idle_timeout: float = setting(600.0, 0, 86400)
+    bots: int = setting(0, 0, 9)
+    bot_policy: str = setting("equity")
+    bot_think_min: float = setting(1.5, 0)
+    bot_think_max: float = setting(4.0, 0)
 
     #: The kind's name, for messages.
     kind: ClassVar[str] = ""

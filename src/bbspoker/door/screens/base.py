@@ -302,7 +302,7 @@ class TableScreen(Generic[V]):
         self.app = app
         self.entry = entry
         self.service = entry.service
-        self.rules = entry.spec.rules
+        self.rules = entry.spec.config
         self.watching = watching
         self.handle: str = session.handle
         self.t = i18n.of(session)  # this viewer's language: every line is rendered in it

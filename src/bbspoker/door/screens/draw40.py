@@ -300,7 +300,7 @@ class PokerScreen(TableScreen[GameView]):
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game and its stakes, the ANSI notice."""
-    rules = entry.spec.rules
+    rules = entry.spec.config
     n = t.number
     return ["", t.gettext("{table} -- 40-card European draw poker for CUBES").format(
                 table=entry.name),

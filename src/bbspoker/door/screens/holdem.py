@@ -245,17 +245,16 @@ class HoldemScreen(RowScreen):
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game, its blinds and the buy-in, the ANSI notice."""
-    rules = entry.spec.rules
     config: HoldemConfig = entry.spec.config
     n = t.number
     low, high = config.buy_in_range()
     return ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
-                          "2-{seats} players").format(table=entry.name, small=n(rules.small_bet),
-                                                      big=n(2 * rules.small_bet),
-                                                      seats=rules.seats),
+                          "2-{seats} players").format(table=entry.name, small=n(config.small_bet),
+                                                      big=n(2 * config.small_bet),
+                                                      seats=config.seats),
             *textwrap.wrap(t.gettext("Blinds {sb}/{bb}; one bet and three raises a round. "
                                      "You bring {low}-{high} CUBES to the table.").format(
-                sb=n(rules.small_bet // 2), bb=n(rules.small_bet), low=n(low), high=n(high)),
+                sb=n(config.small_bet // 2), bb=n(config.small_bet), low=n(low), high=n(high)),
                 WIDTH - 1), "",
             t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
 

@@ -324,7 +324,7 @@ class SchiebeScreen(RowScreen):
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game in a few lines, its stakes, the ANSI notice."""
-    rules = entry.spec.rules
+    rules = entry.spec.config
     n = t.number
     stakes = (t.gettext("Ante {ante} CUBES a player; the first-ranked share the pot.").format(
         ante=n(rules.ante)) if rules.ante else t.gettext("No stakes: played for the ranking."))

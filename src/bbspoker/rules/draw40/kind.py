@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bbspoker.rules.base import KindConfig, KindSpec, Phrases, SettingError, Step
+from bbspoker.rules.base import (KindConfig, KindSpec, Phrases, SettingError, Step,
+                                 setting)
 from bbspoker.rules.cards import GV40
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules
 
@@ -23,14 +24,14 @@ class Draw40Config(KindConfig):
     at round ``max_round``; a player who sits out ``idle_games`` games in a row is
     removed."""
 
-    seats: int = 5
-    ante: int = 10
-    min_bet: int = 1
-    max_bet: int = 200
-    master_timeout: float = 180.0
-    between_games: float = 30.0
-    max_round: int = 32700
-    idle_games: int = 2
+    seats: int = setting(5, 2, 9)
+    ante: int = setting(10, 0, 10**9)
+    min_bet: int = setting(1, 1, 10**9)
+    max_bet: int = setting(200, 1, 10**9)
+    master_timeout: float = setting(180.0, positive=True)
+    between_games: float = setting(30.0, 0)
+    max_round: int = setting(32700, 3, 32700)
+    idle_games: int = setting(2, 1)
 
     kind: ClassVar[str] = "draw40"
     bot_policies: ClassVar[tuple[str, ...]] = ("equity", "calling", "aggressive", "random")

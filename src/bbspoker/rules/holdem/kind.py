@@ -11,7 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bbspoker.rules.base import KindConfig, KindSpec, Phrases, SettingError, Step
+from bbspoker.rules.base import (KindConfig, KindSpec, Phrases, SettingError, Step,
+                                 setting)
 from bbspoker.rules.cards import STANDARD52
 
 if TYPE_CHECKING:
@@ -30,12 +31,12 @@ class HoldemConfig(KindConfig):
     turn timed out before a player stands up); ``bots`` (none unless the entry says)
     buy in like anyone and sit out while no person is at the table."""
 
-    seats: int = 9
-    small_bet: int = 10
-    buy_in_min: int = 0
-    buy_in_max: int = 0
-    between_hands: float = 5.0
-    idle_games: int = 2
+    seats: int = setting(9, 2, 9)
+    small_bet: int = setting(10, 2, 10**9)
+    buy_in_min: int = setting(0, 0, 10**12)
+    buy_in_max: int = setting(0, 0, 10**12)
+    between_hands: float = setting(5.0, 0, 3600)
+    idle_games: int = setting(2, 1)
 
     kind: ClassVar[str] = "holdem"
     bot_policies: ClassVar[tuple[str, ...]] = ("equity", "calling", "random")

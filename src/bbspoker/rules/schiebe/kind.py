@@ -7,7 +7,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bbspoker.rules.base import KindConfig, KindSpec, Mismatch, Phrases, SettingError, Step
+from bbspoker.rules.base import (KindConfig, KindSpec, Mismatch, Phrases, SettingError,
+                                 Step, setting)
 from bbspoker.rules.cards import STANDARD52
 from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
 
@@ -22,10 +23,10 @@ class SchiebeConfig(KindConfig):
     that does not set them has no ante, at most 4 seats (``[table]``'s if fewer), no
     computer players and the ``lookahead`` policy, whatever ``[table]`` says."""
 
-    seats: int = 4
-    ante: int = 0
-    rounds: int = 3
-    bot_policy: str = "lookahead"
+    seats: int = setting(4, 2, 9)
+    ante: int = setting(0, 0, 10**9)
+    rounds: int = setting(3, 2, 7)
+    bot_policy: str = setting("lookahead")
 
     kind: ClassVar[str] = "schiebe"
     bot_policies: ClassVar[tuple[str, ...]] = ("lookahead", "random")

@@ -11,7 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bbspoker.rules.base import KindConfig, KindSpec, Phrases, SettingError, Step
+from bbspoker.rules.base import (KindConfig, KindSpec, Phrases, SettingError, Step,
+                                 setting)
 from bbspoker.rules.cards import STANDARD52
 
 if TYPE_CHECKING:
@@ -32,15 +33,15 @@ class StudConfig(KindConfig):
     (none unless the entry says) buy in like anyone and sit out while no person is at
     the table."""
 
-    seats: int = 7
-    small_bet: int = 10
-    ante: int = 1
-    bring_in: int = 3
-    buy_in_min: int = 0
-    buy_in_max: int = 0
-    between_hands: float = 5.0
-    idle_games: int = 2
-    bot_policy: str = "strength"
+    seats: int = setting(7, 2, 9)
+    small_bet: int = setting(10, 2, 10**9)
+    ante: int = setting(1, 0, 10**9)
+    bring_in: int = setting(3, 1, 10**9)
+    buy_in_min: int = setting(0, 0, 10**12)
+    buy_in_max: int = setting(0, 0, 10**12)
+    between_hands: float = setting(5.0, 0, 3600)
+    idle_games: int = setting(2, 1)
+    bot_policy: str = setting("strength")
 
     kind: ClassVar[str] = "stud"
     bot_policies: ClassVar[tuple[str, ...]] = ("strength", "calling", "random")
