@@ -36,10 +36,10 @@ FORBIDDEN = {
     # Computer players act through the rules' typed actions, never through screens.
     "bbspoker.bots": ("bbspoker.door", "bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
     # A policy decides from its observation alone: it cannot reach a table or a wallet.
-    "bbspoker.bots.base": ("bbspoker.table", "bbspoker.store"),
-    "bbspoker.bots.policies": ("bbspoker.table", "bbspoker.store"),
-    "bbspoker.bots.equity": ("bbspoker.table", "bbspoker.store"),
-    "bbspoker.bots.observation": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.draw40.base": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.draw40.policies": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.draw40.equity": ("bbspoker.table", "bbspoker.store"),
+    "bbspoker.bots.draw40.observation": ("bbspoker.table", "bbspoker.store"),
 }
 #: Standard-library and third-party modules that mean I/O, time or terminals: the rules
 #: are pure and synchronous.
@@ -217,6 +217,30 @@ def test_the_rules_table_and_config_look_kinds_up_and_never_name_one(name):
     tree = ast.parse(MODULES[name].read_text(), str(MODULES[name]))
     assert _kind_names_in(tree) == []
     assert [m for m in IMPORTS[name] if m.startswith(KIND_HOMES[:-1])] == []
+
+
+#: Every layer's homes of the kinds: each kind's own package or modules (its rules, its
+#: screen and wording, its bots) and the three registries that list them.
+ALL_KIND_HOMES = KIND_HOMES + tuple(
+    f"bbspoker.{layer}.{k}{suffix}" for k in KIND_NAMES
+    for layer, suffix in (("bots", ""), ("door.screens", ""), ("door.screens", "_text"))) + (
+    "bbspoker.bots.kinds", "bbspoker.door.screens.kinds")
+
+
+def _is_kind_home(name: str) -> bool:
+    return any(name == home or name.startswith(home + ".") for home in ALL_KIND_HOMES)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if not _is_kind_home(n)))
+def test_no_module_but_a_kinds_own_and_the_registries_names_a_kind(name):
+    """Adding a game kind touches its own packages and one line in each registry: no
+    other module of any layer names a kind in its code or imports a kind's module."""
+    tree = ast.parse(MODULES[name].read_text(), str(MODULES[name]))
+    assert _kind_names_in(tree) == []
+    kind_modules = [m for m in IMPORTS[name] if _is_kind_home(m)
+                    and m not in ("bbspoker.rules.kinds", "bbspoker.bots.kinds",
+                                  "bbspoker.door.screens.kinds")]
+    assert kind_modules == []
 
 
 def test_games_verify_looks_the_kind_of_a_record_up():

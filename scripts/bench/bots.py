@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
-from bbspoker.bots.policies import policy  # noqa: E402
+from bbspoker.bots.draw40.policies import policy  # noqa: E402
 from bbspoker.bots.draw40 import simulate  # noqa: E402
 from bbspoker.bots.sim import SimResult  # noqa: E402
 

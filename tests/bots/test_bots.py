@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from bbspoker.bots.equity import EquityPolicy
-from bbspoker.bots.observation import Observation, PublicLog, observe
-from bbspoker.bots.policies import POLICIES, fallback, policy
+from bbspoker.bots.draw40.equity import EquityPolicy
+from bbspoker.bots.draw40.observation import Observation, PublicLog, observe
+from bbspoker.bots.draw40.policies import POLICIES, fallback, policy
 from bbspoker.bots.draw40 import simulate
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import parse_cards
@@ -257,7 +257,7 @@ async def test_a_bot_master_opens_a_game_only_when_a_person_sits_at_the_table(li
 
 def test_the_config_offers_exactly_the_policies_there_are():
     from bbspoker.bots.holdem import HOLDEM_POLICIES
-    from bbspoker.bots.policies import POLICIES
+    from bbspoker.bots.draw40.policies import POLICIES
     from bbspoker.bots.schiebe import SCHIEBE_POLICIES
     from bbspoker.bots.stud import STUD_POLICIES
     from bbspoker.config import BOT_POLICIES

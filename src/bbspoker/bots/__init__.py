@@ -1,3 +1,3 @@
-"""Computer players: what they see (:mod:`~bbspoker.bots.observation`), how they
-decide (:mod:`~bbspoker.bots.policies`, :mod:`~bbspoker.bots.equity`) and the simulator that
+"""Computer players: what they see (:mod:`~bbspoker.bots.draw40.observation`), how they
+decide (:mod:`~bbspoker.bots.draw40.policies`, :mod:`~bbspoker.bots.draw40.equity`) and the simulator that
 measures them (:mod:`~bbspoker.bots.sim`)."""

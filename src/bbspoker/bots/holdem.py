@@ -2,7 +2,7 @@
 
 A Hold'em policy decides from a :class:`HoldemView`: its own two hole cards, the community
 cards, what it costs to stay in and whether it may bet or raise, the pot, how many others
-are still in the hand. Like the draw40 :class:`~bbspoker.bots.observation.Observation` it
+are still in the hand. Like the draw40 :class:`~bbspoker.bots.draw40.observation.Observation` it
 has no field for anyone else's hole cards, and :func:`view` reads only the player's own.
 
 Policies: :class:`HoldemRandom` (uniform over the legal actions), :class:`HoldemCalling`

@@ -15,7 +15,7 @@ in :mod:`bbspoker.bots.kinds` and ask its :class:`BotKind`:
 - its messages on the bot port (:class:`PortDialect`, ``None``: programs may not sit);
 - how the simulator plays it (:meth:`BotKind.simulate`).
 
-Each kind's :class:`BotKind` is defined next to its own bot code (``bots/draw40.py``,
+Each kind's :class:`BotKind` is defined next to its own bot code (``bots/draw40/``,
 ``bots/holdem.py``, ``bots/schiebe.py``); the registry only lists them.
 """
 

@@ -1,21 +1,21 @@
 """draw40's computer players at a live table, on the bot port and in the simulator.
 
-What a draw40 policy sees is an :class:`~bbspoker.bots.observation.Observation`
-(:mod:`bbspoker.bots.observation`), its policies are those of
-:mod:`bbspoker.bots.policies` (and :class:`~bbspoker.bots.equity.EquityPolicy`). This
+What a draw40 policy sees is an :class:`~bbspoker.bots.draw40.observation.Observation`
+(:mod:`bbspoker.bots.draw40.observation`), its policies are those of
+:mod:`bbspoker.bots.draw40.policies` (and :class:`~bbspoker.bots.draw40.equity.EquityPolicy`). This
 module adds what the shared bot code asks of the kind (:data:`DRAW40`, a
 :class:`~bbspoker.bots.kind.BotKind`):
 
 - a bot builds its observation from the public snapshot, its own cards and the public
   record of the game it keeps from the table's events (:class:`PublicLog`:
   :func:`observe_snapshot`, the live-table twin of
-  :func:`~bbspoker.bots.observation.observe`);
+  :func:`~bbspoker.bots.draw40.observation.observe`);
 - a bot that is the game-master opens a game only while a person sits at the table (bots
   do not play each other for nobody); a start the table refuses for the moment (the
   pause between games, nobody else with the ante) is no mistake: the bot waits (the
   pause, or the next change at the table) and tries again;
 - an action the table refuses is counted and replaced by
-  :func:`~bbspoker.bots.base.fallback`;
+  :func:`~bbspoker.bots.draw40.base.fallback`;
 - :func:`simulate` plays policies against each other: the game-master's policy opens
   each game, then the player in turn acts until the game is over.
 """
@@ -28,10 +28,10 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 
-from bbspoker.bots.base import Policy, fallback
+from bbspoker.bots.draw40.base import Policy, fallback
 from bbspoker.bots.kind import BotKind, Seated
-from bbspoker.bots.observation import Observation, PublicLog, observe
-from bbspoker.bots.policies import POLICIES
+from bbspoker.bots.draw40.observation import Observation, PublicLog, observe
+from bbspoker.bots.draw40.policies import POLICIES
 from bbspoker.bots.sim import BANKROLL, MAX_ACTIONS, SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
@@ -55,7 +55,7 @@ def observe_snapshot(snap: TableSnapshot, handle: str, cards: tuple[Card, ...],
                      log_: PublicLog) -> Observation:
     """``handle``'s :class:`Observation` from what its subscription received: the public
     snapshot, its own cards and its public record (the live-table twin of
-    :func:`bbspoker.bots.observation.observe`)."""
+    :func:`bbspoker.bots.draw40.observation.observe`)."""
     table = snap.view_as(Draw40View)
     running = table.phase is not Phase.IDLE
     return Observation(

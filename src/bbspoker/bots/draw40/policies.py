@@ -1,6 +1,6 @@
 """Computer players' policies: ``decide(observation, rng) -> action``.
 
-A policy sees one :class:`~bbspoker.bots.observation.Observation` (what its player's
+A policy sees one :class:`~bbspoker.bots.draw40.observation.Observation` (what its player's
 screen shows) and a ``random.Random`` (the only source of its randomness, so that a run
 with a seed repeats), and returns one action its player may take now: an instance of a
 type in ``observation.legal``, with an amount inside ``observation.bet_range``.
@@ -9,7 +9,7 @@ Baselines: :class:`RandomPolicy` (uniform over the legal actions), :class:`Calli
 (a calling station: calls every bet, and from round 3 asks to see hands with the minimum,
 so that its games end), :class:`AggressivePolicy` (always bets the maximum, and asks to
 see hands with it as soon as it may). The real one for draw40 is
-:class:`bbspoker.bots.equity.EquityPolicy`. :func:`policy` makes one by name.
+:class:`bbspoker.bots.draw40.equity.EquityPolicy`. :func:`policy` makes one by name.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bbspoker.bots.base import Policy, fallback
-from bbspoker.bots.observation import Observation
+from bbspoker.bots.draw40.base import Policy, fallback
+from bbspoker.bots.draw40.observation import Observation
 from bbspoker.rules import actions as act
 
 __all__ = ["Policy", "RandomPolicy", "CallingPolicy", "AggressivePolicy", "POLICIES",
@@ -74,7 +74,7 @@ class AggressivePolicy:
 
 
 def _equity() -> Policy:
-    from bbspoker.bots.equity import EquityPolicy  # numpy: only when asked for
+    from bbspoker.bots.draw40.equity import EquityPolicy  # numpy: only when asked for
     return EquityPolicy()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from bbspoker.bots.observation import Observation
+from bbspoker.bots.draw40.observation import Observation
 from bbspoker.rules import actions as act
 
 __all__ = ["Policy", "fallback"]

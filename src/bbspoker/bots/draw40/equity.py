@@ -30,8 +30,8 @@ import random
 
 import numpy as np
 
-from bbspoker.bots.observation import Observation
-from bbspoker.bots.base import fallback
+from bbspoker.bots.draw40.observation import Observation
+from bbspoker.bots.draw40.base import fallback
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import DECK, Card
 from bbspoker.rules.draw40.hands import strengths
