@@ -21,7 +21,7 @@ spaced). At the end the server is stopped with SIGTERM and the script prints:
 
 Exit status 0 only if the ledger verifies, the CUBES total is unchanged, no
 game is left open and the server logged no ERROR. ``--short`` is the suite's
-mode (10 clients, 25 s, 2 kills). Usage::
+mode (10 clients, 12 s, 2 kills). Usage::
 
     scripts/soak.py --seconds 1800            # the 30 minutes
     scripts/soak.py --short
@@ -302,8 +302,9 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     kill_at = [t0 + seconds * (i + 1) / (kills + 1) for i in range(kills)]
-    specials = {t0 + seconds * 0.15: "never reads", t0 + seconds * 0.3: "sb flood",
-                t0 + seconds * 0.45: "16 MiB"}
+    # The hostile clients start between the restarts of a short run (kills at 1/3, 2/3).
+    specials = {t0 + seconds * 0.15: "never reads", t0 + seconds * 0.45: "sb flood",
+                t0 + seconds * 0.5: "16 MiB"}
     logs: list[str] = []
     refunded: list[str] = []
     sleepy = None
@@ -394,10 +395,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--short", action="store_true",
-                        help="the suite's quick run: 10 clients, 25 s, 2 kills")
+                        help="the suite's quick run: 10 clients, 12 s, 2 kills")
     args = parser.parse_args(argv)
     if args.short:
-        args.clients, args.seconds, args.kills = 10, 25, 2
+        args.clients, args.seconds, args.kills = 10, 12, 2
     with tempfile.TemporaryDirectory() as tmp:
         return asyncio.run(soak(args.clients, args.seconds, args.kills, args.seed, Path(tmp)))
 
