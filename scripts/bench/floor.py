@@ -230,10 +230,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--json", default="")
     parser.add_argument("--quick", action="store_true",
-                        help="2 tables, 4 idle, 1 s + 3 s: a smoke test")
+                        help="2 tables, 4 idle, 0.5 s + 2 s: a smoke test")
     args = parser.parse_args(argv)
     if args.quick:
-        args.tables, args.idle, args.warmup, args.measure, args.interval = 2, 4, 1.0, 3.0, 0.5
+        args.tables, args.idle, args.warmup, args.measure, args.interval = 2, 4, 0.5, 2.0, 0.375
     with tempfile.TemporaryDirectory() as scratch:
         args.scratch = scratch
         rows = [run_kind(kind, args) for kind in args.kinds.split(",")]
