@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 from bbspoker.door import i18n
 from bbspoker.door.keys import Edit, Key, KeyKind, LineEditor
 from bbspoker.door.messages import Wording, next_commitment_text, refusal
+from bbspoker.door.prompts import read_line
 from bbspoker.door.screens.regions import MESSAGE_ROWS, message_rows
 from bbspoker.door.terminal import SessionClosed
 from bbspoker.rules import actions as act
@@ -222,6 +223,33 @@ async def join_or_watch(session: Player, app: DoorContext, entry: TableEntry,
         await session.read_key(idle)
         return
     await screen(session, app, entry).run()
+
+
+async def ask_buy_in(session: Player, app: DoorContext, low: int, high: int) -> act.Sit | None:
+    """A table-stakes kind's buy-in question: the stack to bring (CUBES), asked until it is
+    between ``low`` and ``high`` and within the player's CUBES (Enter alone: the most they
+    may bring); ``None`` when too poor (said until a key is pressed) or no answer came
+    within ``[server] lobby_idle_timeout``. Raises ``TimeoutError`` as ``read_line``."""
+    t = i18n.of(session)
+    n = t.number
+    idle = app.config.server.lobby_idle_timeout
+    cubes = app.ledger.balance(session.handle)
+    if cubes < low:
+        session.write(t.gettext("You need at least {low} CUBES to sit here; you have "
+                                "{cubes}. Press any key.").format(low=n(low), cubes=n(cubes)))
+        await session.read_key(idle)
+        return None
+    most = min(high, cubes)
+    while True:
+        typed = (await read_line(session, t.gettext(
+            "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
+                low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
+        amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
+            else None
+        if amount is not None and low <= amount <= most:
+            return act.Sit(buy_in=amount)
+        session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
+            low=n(low), most=n(most)) + "\r\n")
 
 
 async def enter_table(session: Player, app: DoorContext, entry: TableEntry,

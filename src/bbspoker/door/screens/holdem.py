@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_, NP_
-from bbspoker.door.prompts import read_line
 from bbspoker.door.screens import holdem_text
-from bbspoker.door.screens.base import ScreenKind
+from bbspoker.door.screens.base import ScreenKind, ask_buy_in
 from bbspoker.door.screens.holdem_text import street_name
 from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, WIDTH, RowScreen,
                                         bottom_rows, command_area, command_lines, halves,
@@ -277,31 +276,10 @@ def _still_seated(t: i18n.Translator, snap: TableSnapshot, handle: str) -> str |
 
 
 async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.Sit | None:
-    """The stack to bring: asked until it is in the table's buy-in range and within the
-    player's CUBES (Enter alone: the most they may bring); ``None`` when too poor (said
-    until a key is pressed) or no answer came within ``[server] lobby_idle_timeout``."""
-    t = i18n.of(session)
-    n = t.number
-    idle = app.config.server.lobby_idle_timeout
+    """The buy-in question (:func:`~bbspoker.door.screens.base.ask_buy_in`) with this
+    table's range."""
     config: HoldemConfig = entry.spec.config
-    low, high = config.buy_in_range()
-    cubes = app.ledger.balance(session.handle)
-    if cubes < low:
-        session.write(t.gettext("You need at least {low} CUBES to sit here; you have "
-                                "{cubes}. Press any key.").format(low=n(low), cubes=n(cubes)))
-        await session.read_key(idle)
-        return None
-    most = min(high, cubes)
-    while True:
-        typed = (await read_line(session, t.gettext(
-            "Buy in with how many CUBES ({low}-{most}, Enter: {most})? ").format(
-                low=n(low), most=n(most)), max_chars=12, timeout=idle)).strip()
-        amount = most if not typed else int(typed) if typed.isascii() and typed.isdigit() \
-            else None
-        if amount is not None and low <= amount <= most:
-            return act.Sit(buy_in=amount)
-        session.write(t.gettext("Type a number from {low} to {most} (digits only).").format(
-            low=n(low), most=n(most)) + "\r\n")
+    return await ask_buy_in(session, app, *config.buy_in_range())
 
 
 HELP = N_("""\
