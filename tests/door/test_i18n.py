@@ -94,7 +94,7 @@ CHECKED = {
     "door/screens/base.py": (("_prompt",), True),
     "door/screens/draw40.py": (("_prompt", "_watching_message", "_intro", "_stakes"), True),
     "door/messages.py": (("seconds_text", "shared_event", "_not_your_turn", "refusal",
-                          "describe_stats"), False),
+                          "describe_stats", "pot_won"), False),
     "door/screens/draw40_text.py": (("describe_hand", "round_label", "cards_word", "_wait",
                                      "_discard_max", "_wrong_phase", "_won",
                                      "describe_event"), False),

@@ -55,6 +55,29 @@ _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
 _LEFT = N_("{h} has left the table.")
 
 
+def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
+            hand_name: Callable[[str, Translator], str]) -> str:
+    """A pot taken at a table-stakes kind (its ``won`` event): ``amount`` CUBES of the
+    hand's ``pot`` (both with the winner's own bets in them, as every pot is counted; an
+    uncalled bet is neither: it is said apart). The whole pot: "alice wins the pot of 70
+    CUBES"; a share of it (a split, a side pot): "bob wins 35 of the 70 CUBES in the pot";
+    with the made hand (``hand``, named by the kind's ``hand_name``) when it was shown."""
+    n = t.number
+    cubes, pot = d["amount"], d.get("pot", d["amount"])
+    if not d.get("hand"):
+        if cubes >= pot:
+            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
+        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
+            h=h, cubes=n(cubes), pot=n(pot))
+    hand, best = hand_name(d["hand"], t), d.get("best", "")
+    if cubes >= pot:
+        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
+            h=h, pot=n(pot), hand=hand, best=best)
+    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
+                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
+                                         best=best)
+
+
 def shared_event(e: Event, t: Translator = ENGLISH,
                  refusals: Mapping[str, Wording] | None = None) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``; ``tag`` :data:`SYSTEM` or :data:`INFO`) of

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import INFO, SYSTEM, Wording, shared_event, shared_operation
+from bbspoker.door.messages import (INFO, SYSTEM, Wording, pot_won, shared_event,
+                                     shared_operation)
 from bbspoker.rules.events import Event
 
 __all__ = ["describe_event", "describe_operation", "street_name", "holdem_hand",
@@ -62,28 +63,6 @@ def _made(d: Mapping[str, Any]) -> str:
     if not d.get("hand"):
         return ""
     return f" with {holdem_hand(d['hand'])} ({d.get('best', '')})"
-
-
-def _holdem_won(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
-    """A Hold'em pot taken (a ``won`` event or record line): ``amount`` CUBES of the hand's
-    ``pot`` (both with the winner's own bets in them, as every pot is counted; an uncalled
-    bet is neither: it is said apart). The whole pot: "alice wins the pot of 70 CUBES";
-    a share of it (a split, a side pot): "bob wins 35 of the 70 CUBES in the pot"; with
-    the made hand when it was shown."""
-    n = t.number
-    cubes, pot = d["amount"], d.get("pot", d["amount"])
-    if not d.get("hand"):
-        if cubes >= pot:
-            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
-        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
-            h=h, cubes=n(cubes), pot=n(pot))
-    hand, best = holdem_hand(d["hand"], t), d.get("best", "")
-    if cubes >= pot:
-        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
-            h=h, pot=n(pot), hand=hand, best=best)
-    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
-                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
-                                         best=best)
 
 
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
@@ -148,7 +127,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                                   "Uncalled bet of {cubes} CUBES returned to {h}.",
                                   d["amount"]).format(h=h, cubes=n(d["amount"]))
     if k == "won":
-        return SYSTEM, _holdem_won(h, d, t)
+        return SYSTEM, pot_won(h, d, t, holdem_hand)
     if k == "leaving":
         return SYSTEM, _("{h} leaves after this hand.").format(h=h)
     if k == "sit_out":

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import INFO, SYSTEM, Wording
+from bbspoker.door.messages import INFO, SYSTEM, Wording, pot_won
 from bbspoker.door.messages import shared_event as _shared_event
 from bbspoker.door.messages import shared_operation as _shared_operation
 from bbspoker.rules.events import Event
@@ -76,25 +76,6 @@ def _cards(cards: Any) -> str:
     return cards if isinstance(cards, str) else " ".join(cards)
 
 
-def _won(h: str | None, d: Mapping[str, Any], t: Translator) -> str:
-    """A pot taken (a ``won`` event): ``amount`` CUBES of the hand's ``pot``; the whole
-    pot, or a share of it (a split, a side pot); with the made hand when it was shown."""
-    n = t.number
-    cubes, pot = d["amount"], d.get("pot", d["amount"])
-    if not d.get("hand"):
-        if cubes >= pot:
-            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
-        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
-            h=h, cubes=n(cubes), pot=n(pot))
-    hand, best = stud_hand(d["hand"], t), d.get("best", "")
-    if cubes >= pot:
-        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
-            h=h, pot=n(pot), hand=hand, best=best)
-    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
-                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
-                                         best=best)
-
-
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``, or None for none) of an event of a stud
     table in ``t``'s language. The antes (each player's ``ante``), ``turn`` and
@@ -153,7 +134,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                                   "Uncalled bet of {cubes} CUBES returned to {h}.",
                                   d["amount"]).format(h=h, cubes=n(d["amount"]))
     if k == "won":
-        return SYSTEM, _won(h, d, t)
+        return SYSTEM, pot_won(h, d, t, stud_hand)
     if k == "sat":
         return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
     if k == "left":
