@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import blessed
 
     from bbspoker.door.keys import Key
+    from bbspoker.door.look import Look
 
 __all__ = ["Terminal", "Player", "player", "SessionClosed", "XMessage"]
 
@@ -48,7 +49,9 @@ class Terminal(Protocol):
     already checked, as SSH does; ``None``: the door asks), ``activity`` (``"login"``, ``"lobby"``, ``"table"`` ...: shown by
     [W]ho), ``where`` (the table's name while at one, else ``None``), ``term`` (a shared
     ``blessed.Terminal`` of the client's terminal kind, only to build escape sequences),
-    ``encoding``, ``language`` (the door's language for this user: ``"en"``, ``"de"``,
+    ``encoding``, ``look`` (how its screens look: :class:`bbspoker.door.look.Look`, from
+    the terminal kind and the character set, then the user's own choice once logged
+    in), ``language`` (the door's language for this user: ``"en"``, ``"de"``,
     ``"fr"``), ``xtrn`` (the table id or game kind to go straight to after login,
     a BBS's ``xtrn=``; else ``None``), ``time_left`` (the seconds the caller has from the
     start of the session, a BBS's ``time=``; ``None``: no limit), ``cols``/``rows`` (the window size), ``inbox`` (unread
@@ -67,6 +70,7 @@ class Terminal(Protocol):
     where: str | None
     term: blessed.Terminal
     encoding: str
+    look: Look
     language: str
     xtrn: str | None
     time_left: float | None

@@ -54,7 +54,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bbspoker.door import i18n
+from bbspoker.door import i18n, look
 from bbspoker.door.keys import Key, KeyDecoder, KeyKind
 from bbspoker.door.terminal import SessionClosed, XMessage
 
@@ -92,7 +92,10 @@ def _cp437_c1_table() -> dict[int, str]:
     return table
 
 
-_CP437_C1 = _cp437_c1_table()
+#: What a CP437 session's output is translated with before encoding: the C1 stand-ins
+#: above, and the suit glyphs as the code page's bytes 0x03-0x06 (the ``cp437`` codec
+#: decodes those bytes as controls, so it cannot encode the glyphs itself).
+_CP437_C1 = {**_cp437_c1_table(), **{ord(glyph): byte for glyph, byte in look.CP437_SUITS.items()}}
 #: Characters with no single-character stand-in of their own (NFKD gives none).
 _SPELLED = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss", "€": "EUR", "…": "...",
             "‘": "'", "’": "'", "‚": ",", "“": '"', "”": '"', "„": '"', "–": "-", "—": "-",
@@ -187,6 +190,7 @@ class Session:
         self.where: str | None = None
         self.term = term
         self.encoding = encoding
+        self.look = look.detect(encoding, term.number_of_colors)
         self.language = config.i18n.default  # the user's own once logged in
         self.cols, self.rows = clamp_size(cols, rows, (80, 24))
         self.counted_address: str | None = address
