@@ -608,7 +608,9 @@ class _Viewer:
     def __init__(self, handle: str, lang: str) -> None:
         from tests.door.test_screen import term
         self.handle, self.language = handle, lang
+        from bbspoker.door.look import CLASSIC
         self.term, self.encoding, self.cols, self.rows = term(), "utf-8", 80, 24
+        self.look = CLASSIC
         self.inbox = [None] * 12
 
 

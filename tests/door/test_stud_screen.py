@@ -226,7 +226,9 @@ class _Session:
     def __init__(self, handle: str, lang: str = "en") -> None:
         from tests.door.test_screen import term
         self.handle, self.language = handle, lang
+        from bbspoker.door.look import CLASSIC
         self.term, self.encoding, self.cols, self.rows = term(), "utf-8", 80, 24
+        self.look = CLASSIC
         self.inbox: list[object] = []
 
 

@@ -23,6 +23,7 @@ the changes it needs).
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from enum import IntEnum
@@ -31,7 +32,7 @@ from typing import Literal, NamedTuple
 
 __all__ = ["Pen", "Colour", "PALETTE", "Look", "CLASSIC", "SUIT_GLYPHS", "CP437_SUITS",
            "BOX_TO_ASCII", "sgr", "pen_of", "handle_pen", "clock_pen", "Charset", "Suits",
-           "LOOKS", "SUIT_CHOICES", "detect"]
+           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit"]
 
 Charset = Literal["ascii", "cp437", "utf-8"]
 #: The suit symbols a user may choose: ``"symbols"`` (♠♥♦♣) or ``"gv"`` (``+ * # -``).
@@ -269,3 +270,74 @@ def detect(encoding: str, colours: int, look: str = "", suits: str = "") -> Look
         return CLASSIC
     charset: Charset = "cp437" if encoding == "cp437" else "utf-8" if encoding == "utf-8" else "ascii"
     return Look(charset, True, "gv" if suits == "gv" else "symbols")
+
+
+class _Attrs(dict[int, str]):
+    """A ``str.translate`` table from a drawn character to its pen's mark (one character
+    whose code point is the :class:`Pen` value): :func:`pen_of` for every character."""
+
+    def __missing__(self, key: int) -> str:
+        return "\x00"
+
+
+_ATTRS = _Attrs(_GLYPH_PENS)
+
+
+@lru_cache(maxsize=8192)
+def attrs_of(text: str) -> str:
+    """The pen marks of a drawn row: one character per character of ``text`` (its
+    :class:`Pen` as a code point), :func:`pen_of` each (cached: rows come back)."""
+    return text.translate(_ATTRS)
+
+
+def overlay(text: str, attrs: str, col: int, width: int, pen: Pen) -> str:
+    """``attrs`` (the marks of ``text``) with the cells ``col`` to ``col + width`` (0-based
+    cells of ``text``) in ``pen``, except suit glyphs, which keep their colour. A span
+    past the end of the row is cut there."""
+    if text.isascii():
+        start, stop = col, min(col + width, len(text))
+    else:
+        start, stop = _char_span(text, col, width)
+    if start >= stop:
+        return attrs
+    mark = chr(pen)
+    inner = "".join(a if a in _SUIT_MARKS else mark for a in attrs[start:stop])
+    return attrs[:start] + inner + attrs[stop:]
+
+
+_SUIT_MARKS = frozenset((chr(Pen.RED_SUIT), chr(Pen.BLACK_SUIT)))
+
+
+def _char_span(text: str, col: int, width: int) -> tuple[int, int]:
+    """The character indexes of ``text`` that draw cells ``col`` to ``col + width``."""
+    from bbspoker.text import char_width
+
+    start = stop = None
+    cell = 0
+    for i, ch in enumerate(text):
+        if start is None and cell >= col:
+            start = i
+        if cell >= col + width:
+            stop = i
+            break
+        cell += max(char_width(ch), 0)
+    if start is None:
+        return len(text), len(text)
+    return start, len(text) if stop is None else stop
+
+
+def emit(text: str, attrs: str, pen: int) -> tuple[str, int]:
+    """``text`` with the SGR sequences that draw each character in its pen (``attrs``:
+    one mark per character, as :func:`attrs_of`), starting from the terminal's pen
+    ``pen``; returns the output and the pen it leaves."""
+    out: list[str] = []
+    start = 0
+    for m in _RUNS.finditer(attrs):
+        after = ord(m.group()[0])
+        out.append(sgr(pen, after))
+        out.append(text[start:m.end()])
+        start, pen = m.end(), after
+    return "".join(out), pen
+
+
+_RUNS = re.compile(r"(.)\1*", re.DOTALL)

@@ -16,10 +16,14 @@ Layout of the shared rows (0-23)::
 from __future__ import annotations
 
 import codecs
+import re
 import textwrap
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from bbspoker.door.i18n import ENGLISH, Translator
+from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, emit, handle_pen,
+                                overlay, sgr)
 from bbspoker.door.screens.base import TableScreen
 from bbspoker.door.screens.regions import CONTINUED
 from bbspoker.text import clean_text, display_width, fit
@@ -47,11 +51,15 @@ LABEL_WIDTH = 10
 
 
 class Rows(NamedTuple):
-    """A row screen's view: 24 rows of text, each 80 cells (the last 79), and where the
-    cursor goes (row, column)."""
+    """A row screen's view: 24 rows of drawn text (canonical glyphs: box drawing and
+    suit symbols, :mod:`bbspoker.door.look`), each 80 cells (the last 79), where the
+    cursor goes (row, column), and the colour of what the rows show: ``spans`` of
+    ``(row, column, width, pen)`` in cells (a colour look draws them; suit glyphs keep
+    their red or black, box drawing is a border and ``[K]`` keys a key by themselves)."""
 
     rows: list[str]
     cursor: tuple[int, int]
+    spans: tuple[tuple[int, int, int, Pen], ...] = ()
 
 
 def row(text: str) -> str:
@@ -101,20 +109,25 @@ def command_lines(items: list[str], width: int = TEXT) -> list[str]:
 class RowRenderer:
     """The bytes that bring one client's screen from the last rows drawn to the new ones:
     the first call (or after :meth:`invalidate`, a resize) clears and draws every row,
-    later calls redraw only the rows that changed; the cursor is left where the view
-    says. The bottom-right cell is never written (it scrolls some terminals). A window
-    smaller than 80x24 is asked, once per size, to be enlarged. ``term`` is the session's
-    blessed terminal; characters ``encoding`` cannot carry are drawn as ``?``; ``t`` the
-    viewer's language (of the request to enlarge the window). A
+    later calls redraw only the rows that changed (in text or in colour); the cursor is
+    left where the view says. The bottom-right cell is never written (it scrolls some
+    terminals). A window smaller than 80x24 is asked, once per size, to be enlarged.
+    ``term`` is the session's blessed terminal; characters ``encoding`` cannot carry are
+    drawn as ``?``; ``t`` the viewer's language (of the request to enlarge the window);
+    ``look`` how the rows look (:class:`~bbspoker.door.look.Look`: glyphs and colour;
+    the classic look draws the rows' ASCII forms without a colour sequence). With
+    colour, the terminal's pen is tracked across rows: a row's colours cost only the
+    SGR changes between its runs, and each render ends with one reset. A
     :class:`~bbspoker.door.screens.base.Renderer` of :class:`Rows`."""
 
     def __init__(self, term: BlessedTerminal, encoding: str = "utf-8",
-                 t: Translator = ENGLISH) -> None:
+                 t: Translator = ENGLISH, look: Look = CLASSIC) -> None:
         self.term = term
         self.t = t
+        self.look = look
         self.encoding = codecs.lookup(encoding).name
         self.cols, self.rows = WIDTH, HEIGHT
-        self._shown: list[str] | None = None
+        self._shown: list[tuple[str, str | None]] | None = None
         self._too_small = False
 
     def resize(self, cols: int, rows: int) -> None:
@@ -130,7 +143,7 @@ class RowRenderer:
 
     def render(self, view: Rows) -> str:
         """See the class docstring; ``view``: 24 rows of text, each 80 cells (the last
-        79), and the cursor's place."""
+        79), the cursor's place and the colour spans."""
         term = self.term
         if self.cols < WIDTH or self.rows < HEIGHT:
             if self._too_small:
@@ -143,18 +156,29 @@ class RowRenderer:
         old = self._shown
         if old is None:
             out.append(term.normal + term.clear)
-            old = [""] * HEIGHT
-        new = []
-        for i, text in enumerate(view.rows):
-            if self.encoding != "utf-8" and not text.isascii():
-                text = text.encode(self.encoding, "replace").decode(self.encoding)
-            new.append(text)
-            if text != old[i]:
-                out.append(term.move_yx(i, 0) + text)
+            old = [("", None)] * HEIGHT
+        look = self.look
+        colour = look.colour
+        spans: dict[int, list[tuple[int, int, Pen]]] = {}
+        if colour:
+            for r, col, width, span_pen in view.spans:
+                spans.setdefault(r, []).append((col, width, span_pen))
+        new: list[tuple[str, str | None]] = []
+        pen = 0
+        for i, drawn in enumerate(view.rows):
+            text = _shown_text(look, self.encoding, drawn)
+            attrs = _row_attrs(drawn, tuple(spans.get(i, ()))) if colour else None
+            new.append((text, attrs))
+            if (text, attrs) != old[i]:
+                if attrs is None:
+                    out.append(term.move_yx(i, 0) + text)
+                else:
+                    styled, pen = emit(text, attrs, pen)
+                    out.append(term.move_yx(i, 0) + styled)
         self._shown = new
         if not out:
             return ""
-        return "".join(out) + term.move_yx(*view.cursor)
+        return "".join(out) + sgr(pen, 0) + term.move_yx(*view.cursor)
 
     def render_clock(self, clock: str | None) -> str | None:
         """Always ``None``: the clock sits inside a row of the kind's own drawing, so the
@@ -163,20 +187,67 @@ class RowRenderer:
         return None
 
 
+@lru_cache(maxsize=4096)
+def _shown_text(look: Look, encoding: str, drawn: str) -> str:
+    """A drawn row as ``look`` shows it in ``encoding``: its glyphs (:meth:`Look.glyphs`),
+    then each character the encoding cannot carry as ``?`` (a suit glyph goes to a CP437
+    terminal as its own byte, :data:`bbspoker.door.look.CP437_SUITS`)."""
+    text = look.glyphs(drawn)
+    if encoding == "utf-8" or text.isascii():
+        return text
+    return "".join(ch if ch.isascii() or ch in CP437_SUITS or _encodes(ch, encoding) else "?"
+                   for ch in text)
+
+
+@lru_cache(maxsize=1024)
+def _encodes(ch: str, encoding: str) -> bool:
+    try:
+        ch.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+#: A command's key in brackets, ``[B]`` or ``[.]``: drawn as a key.
+_KEY = re.compile(r"\[[^\]\s]\]")
+
+
+@lru_cache(maxsize=4096)
+def _row_attrs(drawn: str, spans: tuple[tuple[int, int, Pen], ...]) -> str:
+    """The pen marks of a drawn row (one per character): its glyphs' own pens, keys in
+    brackets, then ``spans`` (``(column, width, pen)`` in cells) over them."""
+    attrs = attrs_of(drawn)
+    for m in _KEY.finditer(drawn):         # character indexes, as the marks are
+        attrs = attrs[:m.start() + 1] + chr(Pen.KEY) + attrs[m.end() - 1:]
+    for col, width, pen in spans:
+        attrs = overlay(drawn, attrs, col, width, pen)
+    return attrs
+
+
 class RowScreen(TableScreen[Rows]):
     """The screen loop drawn as 24 rows of text by a :class:`RowRenderer`: a kind's
     subclass gives :meth:`rows`."""
 
+    _spans: list[tuple[int, int, int, Pen]]
+
     def _make_renderer(self) -> RowRenderer:
-        return RowRenderer(self.session.term, self.session.encoding, self.t)
+        return RowRenderer(self.session.term, self.session.encoding, self.t, self.session.look)
 
     def rows(self) -> tuple[list[str], tuple[int, int]]:
-        """The 24 rows of the screen now, and where the cursor goes."""
+        """The 24 rows of the screen now, and where the cursor goes; while drawing them
+        the kind names the colours of what it draws with :meth:`span`."""
         raise NotImplementedError
 
+    def span(self, row: int, col: int, width: int, pen: Pen) -> None:
+        """Draw cells ``col`` to ``col + width`` of row ``row`` (0-based) in ``pen`` (a
+        colour look only; suit glyphs keep their colour)."""
+        self._spans.append((row, col, width, pen))
+
     def view(self) -> Rows:
-        """:meth:`rows` as the renderer's view."""
-        return Rows(*self.rows())
+        """:meth:`rows` as the renderer's view, with the spans named while drawing."""
+        self._spans = []
+        rows, cursor = self.rows()
+        return Rows(rows, cursor, tuple(self._spans))
 
 
 def bottom_rows(screen: TableScreen[Rows], rows: list[str], more: str
