@@ -655,7 +655,9 @@ def _screens(kind, entry, handle: str, watching: bool = False):
 
 
 def _shown(screens, set_up=None) -> dict[str, list[str]]:
-    """Each screen's 24 rows now (after ``set_up(screen)``), by language."""
+    """Each screen's 24 rows now (after ``set_up(screen)``) as the classic look shows
+    them, by language."""
+    from bbspoker.door.look import CLASSIC
     out = {}
     for screen in screens:
         screen.snapshot = screen.service.snapshot
@@ -663,7 +665,7 @@ def _shown(screens, set_up=None) -> dict[str, list[str]]:
             screen.cards = screen.service.cards_of(screen.handle)
         if set_up is not None:
             set_up(screen)
-        out[screen.t.lang] = screen.rows()[0]
+        out[screen.t.lang] = [CLASSIC.glyphs(r) for r in screen.rows()[0]]
     return out
 
 

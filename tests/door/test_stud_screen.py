@@ -12,6 +12,7 @@ import pyte
 import pytest
 
 from bbspoker.door.i18n import LANGUAGES, translator
+from bbspoker.door.look import CLASSIC
 from bbspoker.door.screens import stud as stud_screen
 from bbspoker.door.screens.stud import HELP, StudScreen, render_table
 from bbspoker.door.screens.stud_text import describe_event, describe_operation
@@ -74,7 +75,7 @@ def screen(g: Stud, handle: str, lang: str = "en", watching: bool = False,
     term = pyte.Screen(80, 24)
     stream = pyte.Stream(term)
     for n, row in enumerate(rows):
-        stream.feed(f"\x1b[{n + 1};1H{row}")
+        stream.feed(f"\x1b[{n + 1};1H{CLASSIC.glyphs(row)}")
     return term.display
 
 

@@ -19,7 +19,7 @@ import codecs
 import re
 import textwrap
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bbspoker.door.i18n import ENGLISH, Translator
 from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, emit, handle_pen,
@@ -63,13 +63,13 @@ class Rows(NamedTuple):
 
 
 def row(text: str) -> str:
-    """``| text |``, the text cleaned and fitted to 78 cells."""
-    return "|" + fit(text, WIDTH - 2) + "|"
+    """``│ text │``, the text cleaned and fitted to 78 cells."""
+    return "│" + fit(text, WIDTH - 2) + "│"
 
 
 def halves(left: str, right: str, width: int = LEFT) -> str:
-    """``| left | right |``, the divider after ``width`` cells (each text after a blank)."""
-    return "|" + fit(" " + left, width) + "|" + fit(" " + right, WIDTH - width - 3) + "|"
+    """``│ left │ right │``, the divider after ``width`` cells (each text after a blank)."""
+    return "│" + fit(" " + left, width) + "│" + fit(" " + right, WIDTH - width - 3) + "│"
 
 
 def labelled(t: Translator, label: tuple[str, str], value: str) -> str:
@@ -228,7 +228,9 @@ class RowScreen(TableScreen[Rows]):
     """The screen loop drawn as 24 rows of text by a :class:`RowRenderer`: a kind's
     subclass gives :meth:`rows`."""
 
-    _spans: list[tuple[int, int, int, Pen]]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._spans: list[tuple[int, int, int, Pen]] = []
 
     def _make_renderer(self) -> RowRenderer:
         return RowRenderer(self.session.term, self.session.encoding, self.t, self.session.look)
@@ -250,28 +252,44 @@ class RowScreen(TableScreen[Rows]):
         return Rows(rows, cursor, tuple(self._spans))
 
 
-def bottom_rows(screen: TableScreen[Rows], rows: list[str], more: str
+def bottom_rows(screen: RowScreen, rows: list[str], more: str
                 ) -> tuple[list[str], tuple[int, int]]:
     """Rows 13-23 of a row-drawn table screen after ``rows`` (0-12): the status line
     (handle, CUBES, ``more`` such as a stack, X-messages waiting, spectators), the log
     (the last :data:`LOG_ROWS` message rows), the chat line; with the cursor's place on
-    the chat line."""
+    the chat line. Colours: your handle as yourself, SYSTEM and INFO lines dimmer than
+    chat, each chat handle in its own colour (:func:`bbspoker.door.look.handle_pen`)."""
     snap = screen.snapshot
     t = screen.t
     cubes = t.gettext("[{n} CUBES]").format(
         n=t.number(snap.balances.get(screen.handle, screen._own_cubes)))
-    status = f"- {clean_text(screen.handle, 16)} {cubes} {more}"
+    handle = clean_text(screen.handle, 16)
+    status = f"─ {handle} {cubes} {more}"
+    screen.span(len(rows), 3, display_width(handle), Pen.SELF)
+    screen.span(len(rows), 4 + display_width(handle), display_width(cubes), Pen.VALUE)
     xmsgs = len(screen.session.inbox)
     extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
         n=t.number(xmsgs)) + " ") if xmsgs else ""
     if snap.watchers:
         extra += t.ngettext("[{n} watching]", "[{n} watching]", snap.watchers).format(
             n=t.number(snap.watchers)) + " "
-    line = "+" + status + "-" * max(0, LEFT - display_width(status)) + "+" + extra
-    rows.append(line + "-" * max(0, WIDTH - 1 - display_width(line)) + "+")
+    line = "├" + status + "─" * max(0, LEFT - display_width(status)) + "┴" + extra
+    if extra:
+        screen.span(len(rows), LEFT + 2, display_width(extra) - 1, Pen.VALUE)
+    rows.append(line + "─" * max(0, WIDTH - 1 - display_width(line)) + "┤")
     shown = list(screen.messages)[-LOG_ROWS:]
-    rows += [row(" " + (text if tag == CONTINUED else f"[{tag}] {text}"))
-             for tag, text in shown]
+    pen = Pen.SYSTEM
+    for tag, text in shown:
+        r = len(rows)
+        if tag != CONTINUED:
+            pen = _log_pen(tag)
+        if pen is Pen.CHAT and tag != CONTINUED:
+            width = display_width(clean_text(tag)) + 2
+            screen.span(r, 2, width, handle_pen(tag))
+            screen.span(r, 2 + width, WIDTH - 3 - width, Pen.CHAT)
+        else:
+            screen.span(r, 1, WIDTH - 2, pen)
+        rows.append(row(" " + (text if tag == CONTINUED else f"[{tag}] {text}")))
     rows += [row("")] * (LOG_ROWS - len(shown))
     typed = screen.editor.text if screen.mode == "chat" and screen.editor else None
     if typed is None:
@@ -280,3 +298,8 @@ def bottom_rows(screen: TableScreen[Rows], rows: list[str], more: str
     text = f" {clean_text(screen.handle, 16)}: {typed}"
     rows.append(">" + fit(text, WIDTH - 3) + "<")
     return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
+
+
+def _log_pen(tag: str) -> Pen:
+    """The pen of a log line tagged ``tag``: SYSTEM and INFO lines, or chat."""
+    return Pen.SYSTEM if tag == "SYSTEM" else Pen.INFO if tag == "INFO" else Pen.CHAT
