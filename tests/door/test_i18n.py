@@ -420,6 +420,8 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
         raw.execute("DROP INDEX accounts_bbs")    # schema 16's
         raw.execute("ALTER TABLE accounts DROP COLUMN bbs")
         raw.execute("DROP TABLE bbs_bans")
+        raw.execute("ALTER TABLE accounts DROP COLUMN look")    # schema 17's
+        raw.execute("ALTER TABLE accounts DROP COLUMN suits")
         raw.execute("UPDATE schema_version SET version = 10")
     raw.close()
     with Ledger(db) as led:

@@ -1138,3 +1138,145 @@ async def test_an_enter_typed_after_the_digit_does_not_send_one_back_from_a_full
             await c.wait_for("Really leave the table? (y/n)")
             await c.send("y")
             await c.wait_for("[Q] Quit")
+
+
+# --- [O] options: the look ---------------------------------------------------------------
+
+def _options_row(c, start: str) -> str:
+    """The row of the options page on ``c``'s screen that starts with ``start`` (after the
+    choice mark), or ``""``."""
+    return next((row.rstrip() for row in c.display if row[2:].startswith(start)), "")
+
+
+async def test_a_user_who_chooses_classic_gets_it_again_at_the_next_login(server, clients):
+    """[O] then [2]: the classic look, stored with the account and the session's look at
+    once; a new login (another connection of the same colour terminal) gets it again,
+    and its options page shows the preview without colour."""
+    from bbspoker.door.look import CLASSIC
+    c = await clients(server.port)
+    await c.login("alice", "pw-alice")
+    assert server.app.find_online("alice").look.colour          # xterm: 8 colours
+    await c.send("o")
+    await c.wait_for("Preview: A\u2665 K\u2660")
+    assert _options_row(c, "[3] As your terminal allows").startswith(">")
+    await c.send("2")
+    await c.wait_for("Preview: A* K+")
+    assert _options_row(c, "[2] Classic").startswith(">")
+    assert not _options_row(c, "[3]").startswith(">")
+    assert server.app.find_online("alice").look == CLASSIC
+    await c.send("q")
+    await c.wait_for("[Q] Quit")
+    await c.send("q")
+    await c.wait_closed()
+    again = await clients(server.port)
+    await again.login("alice", "pw-alice")
+    assert server.app.find_online("alice").look == CLASSIC
+    received = len(again.received)
+    await again.send("o")
+    await again.wait_for("Preview: A* K+")
+    assert b"\x1b[1;31m" not in again.received[received:]
+
+
+async def test_switching_suits_changes_the_preview_at_once(server, clients):
+    """[5] draws the suits as GV signs (``A* K+``), still in colour (the ace's suit red);
+    [4] brings the symbols back; each is stored with the account at once."""
+    c = await clients(server.port)
+    await c.login("bob", "pw-bob")
+    await c.send("o")
+    await c.wait_for("Preview: A\u2665 K\u2660")
+    row = next(y for y, text in enumerate(c.display) if text.startswith("Preview: "))
+    heart = c.display[row].index("\u2665")
+    assert c.screen.buffer[row][heart].fg == "red"
+    await c.send("5")
+    await c.wait_for("Preview: A* K+")
+    assert c.screen.buffer[row][heart].fg == "red" and c.screen.buffer[row][heart].data == "*"
+    assert _options_row(c, "[5] GV signs").startswith(">")
+    account = server.app.ledger.find_account("bob")
+    assert (account.look, account.suits) == ("", "gv")
+    assert server.app.find_online("bob").look.suits == "gv"
+    await c.send("4")
+    await c.wait_for("Preview: A\u2665 K\u2660")
+    assert server.app.ledger.find_account("bob").suits == "symbols"
+
+
+async def test_a_monochrome_terminal_gets_the_classic_look_unless_its_user_chooses_colour(
+        server, clients):
+    """A terminal kind without colours (vt100) gets the classic look by default, and the
+    options page says why the suits are signs; choosing colour gives colour anyway."""
+    from bbspoker.door.look import CLASSIC
+    c = await clients(server.port, term="vt100")
+    await c.login("carol", "pw-carol")
+    assert server.app.find_online("carol").look == CLASSIC
+    await c.send("o")
+    await c.wait_for("Preview: A* K+")
+    await c.wait_for("This look draws the suits as GV signs.")
+    await c.send("1")
+    await c.wait_for("Preview: A\u2665 K\u2660")
+    await c.wait_for_gone("This look draws the suits as GV signs.")
+    assert server.app.find_online("carol").look.colour
+    assert server.app.ledger.find_account("carol").look == "colour"
+
+
+async def test_bad_keys_on_the_options_page_change_nothing(server, clients):
+    """Any key but [1]-[5] on the options page goes back to the menu (an arrow key is
+    none: the door drops it): the stored choices and the session's look stay as they
+    were."""
+    c = await clients(server.port)
+    await c.login("dave", "pw-dave")
+    before = server.app.find_online("dave").look
+    for key in ("\x1b[A9", "0", "x", "\u00bd", "\x1b", "\r"):   # an arrow key is no key
+        await c.send("o")
+        await c.wait_for("Preview: ")
+        await c.send(key)
+        await c.wait_for_gone("Preview: ")
+        await c.wait_for("[Q] Quit")
+    account = server.app.ledger.find_account("dave")
+    assert (account.look, account.suits) == ("", "")
+    assert server.app.find_online("dave").look == before
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_the_options_page_and_the_menu_fit_80x24_in_every_language(server, clients, lang):
+    """The menu with [O] and the options page, in English, German and French on an 80x24
+    screen: the title on the first row, the prompt on screen, no row wider than 79 cells."""
+    from bbspoker.door.i18n import translator
+    t = translator(lang)
+    add_user(server, "erin", "pw-erin")
+    server.app.ledger.set_language("erin", lang)
+    c = await clients(server.port, term="vt100")          # classic: the longest page
+    await c.login("erin", "pw-erin")
+    await c.wait_for("[O] " + t.gettext("Options: colour or classic look, suits"))
+    assert all(display_width(row.rstrip()) <= 79 for row in c.display), c.display
+    await c.send("o")
+    await c.wait_for(t.gettext("Your choice (1-{n}), any other key: back ").format(n=5).strip())
+    await c.wait_for(t.gettext("This look draws the suits as GV signs."))
+    rows = [row.rstrip() for row in c.display]
+    assert rows[0] == t.gettext("Options"), rows
+    assert any(row.endswith("[5] " + t.gettext("GV signs: + spades, * hearts, # diamonds, "
+                                                "- clubs")) for row in rows), rows
+    assert all(display_width(row) <= 79 for row in rows), rows
+
+
+async def test_a_look_the_ledger_cannot_store_is_told_and_changes_nothing(server, clients, caplog):
+    """A full disk when [O] stores a choice: the user is told, the session keeps its look,
+    the log has one line (no traceback), and the session goes on to the menu."""
+    ledger = server.app.ledger
+
+    def disk_full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    c = await clients(server.port)
+    await c.login("erin", "pw-erin")
+    before = server.app.find_online("erin").look
+    ledger.set_look = disk_full
+    await c.send("o")
+    await c.wait_for("Preview: ")
+    await c.send("2")
+    await c.wait_for("the server cannot store it right now.")
+    assert server.app.find_online("erin").look == before
+    failed = [r for r in caplog.records if "database or disk is full" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].exc_info is None and "Traceback" not in caplog.text
+    await c.send(" ")
+    await c.wait_for("[Q] Quit")
+    del ledger.set_look
+    assert ledger.find_account("erin").look == ""

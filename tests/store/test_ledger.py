@@ -1073,7 +1073,7 @@ def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db):
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
     raw.close()
     with Ledger(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 16
+        assert led.schema_version() == SCHEMA_VERSION >= 16
         assert led.find_account("bob").bbs is None
         account, made = led.bbs_account("bob", "EN")
         assert made and (account.handle, account.bbs) == ("bob@EN", "EN")
@@ -1081,6 +1081,63 @@ def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db):
         assert led.bbs_ban("en") == "spam" and led.banned_among(["bob@EN", "bob"]) == {
             "bob@EN": "spam"}
         assert led.verify() == []
+
+
+def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db):
+    """Schema 17 keeps each user's look and suits (the lobby's [O]): the accounts of a
+    database of schema 16 have no choice (``""``: as the terminal allows) until they make
+    one."""
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)                       # a database as schema 16 made it
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:16]:
+            for statement in statements:
+                raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (16)")
+        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
+                    "VALUES ('bob', 'bob', 0, 0, 'bob')")
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 17
+        bob = led.find_account("bob")
+        assert (bob.look, bob.suits) == ("", "")
+        led.set_look("bob", "classic", "gv")
+        assert led.verify() == []
+    with Ledger(db) as led:
+        bob = led.find_account("BOB")
+        assert (bob.look, bob.suits) == ("classic", "gv")
+
+
+def test_a_users_look_is_kept_with_the_account_and_bad_choices_change_nothing(db):
+    """``set_look`` stores the look (``""``, ``"colour"``, ``"classic"``) and the suits
+    (``""``, ``"symbols"``, ``"gv"``) a user chose, read back with the account after a
+    restart; any other value, or an unknown handle, raises and changes nothing."""
+    with Ledger(db) as led:
+        led.create_account("alice", "h")
+        alice = led.find_account("alice")
+        assert (alice.look, alice.suits) == ("", "")
+        led.set_look("Alice", "colour", "gv")
+        for look, suits in (("color", "gv"), ("colour", "hearts"), ("CLASSIC", ""),
+                            ("colour\x1b[2J", "gv")):
+            with pytest.raises(ValueError):
+                led.set_look("alice", look, suits)
+        with pytest.raises(UnknownAccount):
+            led.set_look("nobody", "classic", "gv")
+        assert [(a.handle, a.look, a.suits) for a in led.list_accounts()] == [
+            ("alice", "colour", "gv")]
+    with Ledger(db) as led:
+        alice = led.find_account("alice")
+        assert (alice.look, alice.suits) == ("colour", "gv")
+        led.set_look("alice", "", "")
+        assert (led.find_account("alice").look, led.find_account("alice").suits) == ("", "")
+
+
+def test_the_stores_look_choices_are_the_doors():
+    """The store accepts exactly the looks and suits the door offers (and ``""``)."""
+    from bbspoker.door import look
+    from bbspoker.store.sqlite.records import ACCOUNT_LOOKS, ACCOUNT_SUITS
+    assert ACCOUNT_LOOKS == ("", *look.LOOKS) and ACCOUNT_SUITS == ("", *look.SUIT_CHOICES)
 
 
 def test_a_bbs_caller_gets_an_account_of_their_own_on_the_first_visit(db):

@@ -1,4 +1,4 @@
-"""The door's lobby: the one-screen menu [P] [W] [X] [R] [S] [F] [L] [C] [H] [Q] after login.
+"""The door's lobby: the one-screen menu [P] [W] [X] [R] [S] [F] [L] [O] [C] [H] [Q] after login.
 
 :func:`serve` is one connection's whole dialogue after the transport's negotiation:
 the login (:mod:`bbspoker.door.login`), the ledger's notices (e.g. refunds of games
@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING
 from wcwidth import wrap
 
 from bbspoker import tasks
-from bbspoker.door import halloffame, i18n
+from bbspoker.door import halloffame, i18n, look
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
+from bbspoker.door.look import Look, Pen
 from bbspoker.door.messages import REASONS, describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in, why_refused
 from bbspoker.door.prompts import press_any_key, read_line
@@ -63,6 +64,7 @@ _MENU = [
     ("S", N_("Stats: your results")),
     ("F", N_("Fair deck: your client seed")),
     ("L", N_("Language: English, Deutsch, Français")),
+    ("O", N_("Options: colour or classic look, suits")),
     ("C", N_("Change your password")),
     ("H", N_("Help: the rules in short")),
     ("Q", N_("Quit")),
@@ -646,6 +648,82 @@ async def _language(session: Player, app: DoorContext, idle: float) -> None:
     await press_any_key(session, idle)
 
 
+#: The keys of [O] and what each chooses: ``("look", value)`` or ``("suits", value)``
+#: (the values :func:`bbspoker.door.look.detect` takes; ``""``: as the terminal allows).
+_OPTION_KEYS = {"1": ("look", "colour"), "2": ("look", "classic"), "3": ("look", ""),
+                "4": ("suits", "symbols"), "5": ("suits", "gv")}
+
+
+def _preview(chosen: Look) -> str:
+    """Two cards, the ace of hearts and the king of spades, as ``chosen`` draws them:
+    ``A♥ K♠`` (rank in the card's colour, suits red and black) in colour with symbols,
+    ``A* K+`` in the classic look or with GV suits."""
+    return " ".join(chosen.paint(rank, Pen.CARD) + chosen.paint(chosen.suit(gv), pen)
+                    for rank, gv, pen in (("A", "*", Pen.RED_SUIT), ("K", "+", Pen.BLACK_SUIT)))
+
+
+def _options_lines(t: i18n.Translator, chosen_look: str, chosen_suits: str,
+                   now: Look) -> list[str]:
+    """The [O] page in ``t``'s language: the look's keys [1]-[3] and the suits' [4]-[5],
+    the user's choices (``chosen_look``, ``chosen_suits``: stored values, ``""`` for
+    none) marked ``>``, and the preview of the session's look ``now``; the prompt last."""
+    _ = t.gettext
+    labels = {"1": _("Colour"),
+              "2": _("Classic: monochrome, plain ASCII, as on Global Village"),
+              "3": _("As your terminal allows: colour, or classic without colours"),
+              "4": _("Symbols") + " ♠ ♥ ♦ ♣",
+              "5": _("GV signs: + spades, * hearts, # diamonds, - clubs")}
+    chosen = {"look": chosen_look, "suits": chosen_suits or "symbols"}
+
+    def row(key: str) -> str:
+        what, value = _OPTION_KEYS[key]
+        return f"{'>' if chosen[what] == value else ' '} [{key}] {labels[key]}"
+
+    lines = [_("Options"), "", _("Look of the screens:"), *map(row, "123"), "",
+             _("Suits:"), *map(row, "45"), "",
+             _("Preview: {cards}").format(cards=_preview(now))]
+    if now.suit("*") == "*" and chosen["suits"] != "gv":
+        lines.append(_("This look draws the suits as GV signs."))
+    return lines + ["", _("Your choice (1-{n}), any other key: back ").format(
+        n=len(_OPTION_KEYS))]
+
+
+async def _options(session: Player, app: DoorContext, idle: float) -> None:
+    """[O]: the user's look (colour, classic, or as their terminal allows) and suits
+    (symbols or GV signs), with a preview of two cards as the session draws them now.
+    Each choice is stored with the account (``Ledger.set_look``) and is the session's
+    look at once (:func:`bbspoker.door.look.detect`; a monochrome terminal may choose
+    colour); the page shows again until another key goes back."""
+    term = session.term
+    t = i18n.of(session)
+    account = app.ledger.find_account(session.handle)
+    chosen = {"look": account.look if account else "", "suits": account.suits if account else ""}
+    while True:
+        lines = _options_lines(t, chosen["look"], chosen["suits"], session.look)
+        lines[0] = f"{term.home}{term.clear}{term.bold}{lines[0]}{term.normal}"
+        session.write("\r\n".join(lines))
+        key = await session.read_key(idle)
+        option = _OPTION_KEYS.get(key.char) if key.kind is KeyKind.CHAR else None
+        if option is None:
+            session.write("\r\n")
+            return
+        what, value = option
+        wanted = {**chosen, what: value}
+        try:
+            app.ledger.set_look(session.handle, wanted["look"], wanted["suits"])
+        except sqlite3.Error as exc:
+            log.error("look of %r not stored: the ledger cannot store it: %s",
+                      session.handle, exc)
+            session.write("\r\n" + t.gettext("Sorry, the server cannot store it right now. "
+                                              "Please try again later.") + "\r\n")
+            await press_any_key(session, idle)
+            return
+        chosen = wanted
+        session.ignore_enter(HABIT_ENTER)
+        session.look = look.detect(session.encoding, session.term.number_of_colors,
+                                   chosen["look"], chosen["suits"])
+
+
 async def _password(session: Player, app: DoorContext, idle: float) -> None:
     """[C]: set or change the user's password. One who has a password types it first (a
     wrong one changes nothing; it costs the failed-login delay); the new one is typed
@@ -700,4 +778,4 @@ async def _password(session: Player, app: DoorContext, idle: float) -> None:
 
 
 _ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
-            "F": _client_seed, "L": _language, "C": _password, "H": _help}
+            "F": _client_seed, "L": _language, "O": _options, "C": _password, "H": _help}

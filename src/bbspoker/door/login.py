@@ -34,7 +34,7 @@ import math
 import sqlite3
 from typing import TYPE_CHECKING
 
-from bbspoker.door import i18n
+from bbspoker.door import i18n, look
 from bbspoker.door.guard import HandleBusy, SignupPlace
 from bbspoker.door.i18n import N_
 from bbspoker.door.prompts import ask_yes_no, read_line
@@ -355,7 +355,8 @@ async def _make_account(session: Terminal, app: DoorContext, handle: str,
 async def _take_over(session: Terminal, app: DoorContext, handle: str,
                      timeout: float | None) -> bool:
     """Log ``session`` in as ``handle``; if already online elsewhere, offer to end that one.
-    Logged in, the session speaks the language its user chose ([L]), else the default."""
+    Logged in, the session speaks the language its user chose ([L]), else the default,
+    and looks as they chose ([O]: :func:`bbspoker.door.look.detect` with their choices)."""
     _ = i18n.of(session).gettext
     while (other := app.find_online(handle)) is not None:
         if not await ask_yes_no(session, _("{h} is already online. End that session? (y/n)")
@@ -367,6 +368,10 @@ async def _take_over(session: Terminal, app: DoorContext, handle: str,
         app.log_out(other)
     app.log_in(session, handle)
     session.language = app.ledger.language_of(handle) or app.config.i18n.default
+    account = app.ledger.find_account(handle)
+    if account is not None:
+        session.look = look.detect(session.encoding, session.term.number_of_colors,
+                                   account.look, account.suits)
     return True
 
 

@@ -15,7 +15,7 @@ from bbspoker.rules.fairness import clean_phrase
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import (
-    ACCOUNT_COLUMNS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, BbsSignupsFull, HandleTaken,
+    ACCOUNT_COLUMNS, ACCOUNT_LOOKS, ACCOUNT_SUITS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, BbsSignupsFull, HandleTaken,
     Notice, account_of, bbs_handle, handle_key, handle_skeleton, validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
@@ -284,6 +284,16 @@ class Accounts:
         """Remember ``language`` (a code of :data:`bbspoker.door.i18n.LANGUAGES`) for
         ``handle``. Raises UnknownAccount."""
         self._update(handle, "language = ?", (language,))
+
+    def set_look(self, handle: str, look: str, suits: str) -> None:
+        """Remember the look (:data:`~bbspoker.store.sqlite.records.ACCOUNT_LOOKS`:
+        ``""``, ``"colour"``, ``"classic"``) and the suits (``ACCOUNT_SUITS``: ``""``,
+        ``"symbols"``, ``"gv"``) ``handle`` chose, read back as the account's ``look`` and
+        ``suits``. Raises ValueError for any other value (nothing changes) or
+        UnknownAccount."""
+        if look not in ACCOUNT_LOOKS or suits not in ACCOUNT_SUITS:
+            raise ValueError(f"no such look {look!r} or suits {suits!r}")
+        self._update(handle, "look = ?, suits = ?", (look, suits))
 
     def block(self, recipient: str, sender: str) -> None:
         """``recipient`` takes no X-messages from ``sender`` any more (kept across

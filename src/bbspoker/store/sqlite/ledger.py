@@ -272,6 +272,7 @@ class Ledger:
     set_client_seed = _via("accounts", Accounts.set_client_seed)
     language_of = _via("accounts", Accounts.language_of)
     set_language = _via("accounts", Accounts.set_language)
+    set_look = _via("accounts", Accounts.set_look)
     block = _via("accounts", Accounts.block)
     unblock = _via("accounts", Accounts.unblock)
     blocks = _via("accounts", Accounts.blocks)

@@ -23,7 +23,7 @@ __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
     "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
     "Notice", "REASONS", "reason_text", "InvalidHandle", "Publication", "bbs_handle",
-    "BBS_SEPARATOR", "BbsSignupsFull",
+    "BBS_SEPARATOR", "BbsSignupsFull", "ACCOUNT_LOOKS", "ACCOUNT_SUITS",
 ]
 
 #: Actor recorded for the starting CUBES of an account created at the login prompt.
@@ -43,6 +43,10 @@ REASONS = {"crash": CRASH_REASON,
 def reason_text(reason: str) -> str:
     """The English of a call-off ``reason``: :data:`REASONS` for a code, else ``reason``."""
     return REASONS.get(reason, reason)
+#: The looks a user may keep with their account (the door's ``look.LOOKS``; ``""``: as
+#: their terminal allows) and the suits (``look.SUIT_CHOICES``; ``""``: the default).
+ACCOUNT_LOOKS = ("", "colour", "classic")
+ACCOUNT_SUITS = ("", "symbols", "gv")
 #: Table id of games recorded before tables had ids (schema version 1), and the id of
 #: the one table an old config describes.
 DEFAULT_TABLE = "poker"
@@ -242,7 +246,8 @@ class Account:
     path and never logs in at the door; ``approved``: False while a new account waits for
     the sysop (``[login] approval``); ``bbs``: the tag of the BBS whose caller the
     account was made for (handle ``alias@TAG``), ``None`` for an account of this
-    server's own."""
+    server's own; ``look`` and ``suits``: the user's choices in the lobby's [O]
+    (:data:`ACCOUNT_LOOKS`, :data:`ACCOUNT_SUITS`; ``""``: none made)."""
 
     handle: str
     cubes: int
@@ -253,6 +258,8 @@ class Account:
     bot: bool = False
     approved: bool = True
     bbs: str | None = None
+    look: str = ""
+    suits: str = ""
 
 
 @dataclass(frozen=True)
@@ -366,7 +373,8 @@ class Totals:
     stacks: int = 0
 
 
-ACCOUNT_COLUMNS = "handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs"
+ACCOUNT_COLUMNS = ("handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs, "
+                   "look, suits")
 JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
                            j.balance, j.note, j.actor, j.stack_table
                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
@@ -383,9 +391,9 @@ GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, 
 
 def account_of(row: tuple) -> Account:
     """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
-    handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs = row
+    handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs, look, suits = row
     return Account(handle, cubes, created, last_seen, bool(banned), ban_reason, bool(bot),
-                   bool(approved), bbs)
+                   bool(approved), bbs, look, suits)
 
 
 def game_of(row: tuple) -> GameRecord:

@@ -103,6 +103,14 @@ _BBS_SYSTEMS: tuple[str, ...] = (
     )""",
 )
 
+#: 17: the look a user chose with the lobby's [O] (``colour``, ``classic``; ``''``: as
+#: their terminal allows) and their suits (``symbols``, ``gv``; ``''``: the look's
+#: default), as :data:`~bbspoker.store.sqlite.records.ACCOUNT_LOOKS` and ``ACCOUNT_SUITS``.
+_USER_LOOK: tuple[str, ...] = (
+    "ALTER TABLE accounts ADD COLUMN look TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE accounts ADD COLUMN suits TEXT NOT NULL DEFAULT ''",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -238,6 +246,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _PUBLISHED_COMMITMENTS,
     # 16: BBS callers' accounts and banned systems, above.
     _BBS_SYSTEMS,
+    # 17: each user's look and suits, above.
+    _USER_LOOK,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
