@@ -68,7 +68,7 @@ def log(c) -> str:
     """The log (rows 15-23) as one text, the rows of a wrapped line joined."""
     out = []
     for row in c.display[14:23]:
-        text = row.strip(" |")
+        text = row.strip(" |│")
         if text and not text.startswith("["):
             out[-1:] = [out[-1] + " " + text] if out else [text]
         elif text:

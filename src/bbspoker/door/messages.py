@@ -22,10 +22,14 @@ from bbspoker.rules.fairness import SHORT
 from bbspoker.text import display_width, fit
 
 __all__ = ["shared_event", "refusal", "shared_operation", "seconds_text", "describe_stats",
-           "next_commitment_text", "Wording", "STATS_WIDTH", "REASONS", "SYSTEM", "INFO"]
+           "next_commitment_text", "Wording", "STATS_WIDTH", "REASONS", "SYSTEM", "INFO", "WON"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
 SYSTEM, INFO = "SYSTEM", "INFO"
+#: The tag of a line that says who won: shown as ``[SYSTEM]`` (the marker before it is a
+#: control character, which every drawing of a tag cleans away), drawn to stand out in a
+#: colour look.
+WON = "\x01SYSTEM"
 
 #: Why a game was called off (the ``reason`` code of ``cancelled``), as the players read it
 #: (English; :func:`describe_event` translates them).

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import (INFO, SYSTEM, Wording, seconds_text, shared_event,
+from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, seconds_text, shared_event,
                                     shared_operation)
 from bbspoker.rules.cards import Rank, format_cards, parse_cards
 from bbspoker.rules.draw40.hands import Category, HandValue, evaluate
@@ -240,7 +240,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("{h} shows {cards}: {hand}.").format(
             h=h, cards=_cards(d["cards"]), hand=describe_hand(d["value"], t))
     if k == "won":
-        return SYSTEM, _won(h, d, t)
+        return WON, _won(h, d, t)
     if k == "pot_to_system":
         return SYSTEM, _("Nobody is left in the game: the pot of {pot} CUBES goes to the "
                          "system.").format(pot=n(d["pot"]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import (INFO, SYSTEM, Wording, pot_won, shared_event,
+from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, pot_won, shared_event,
                                      shared_operation)
 from bbspoker.rules.events import Event
 
@@ -127,7 +127,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                                   "Uncalled bet of {cubes} CUBES returned to {h}.",
                                   d["amount"]).format(h=h, cubes=n(d["amount"]))
     if k == "won":
-        return SYSTEM, pot_won(h, d, t, holdem_hand)
+        return WON, pot_won(h, d, t, holdem_hand)
     if k == "leaving":
         return SYSTEM, _("{h} leaves after this hand.").format(h=h)
     if k == "sit_out":

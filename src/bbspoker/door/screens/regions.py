@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from wcwidth import wrap
 
 from bbspoker.door.i18n import NP_, translator
+from bbspoker.door.messages import WON
 from bbspoker.rules.cards import Card, Rank, sort_hand
 from bbspoker.text import char_width, clean_text, display_width, fit
 
@@ -360,13 +361,17 @@ def _shown_messages(view: GameView) -> tuple[tuple[str, str], ...]:
 def message_rows(tag: str, text: str) -> tuple[tuple[str, str], ...]:
     """The rows of region (6) that the message ``[tag] text`` takes, as entries of
     :attr:`GameView.messages`: ``(tag, first line)``, then ``(CONTINUED, line)`` for each
-    next line, indented under the first line's text. The text (cleaned, :func:`clean_text`)
+    next line, indented under the first line's text; the tag :data:`~bbspoker.door.messages.WON`
+    stays as it is (it is drawn as ``SYSTEM``). The text (cleaned, :func:`clean_text`)
     is wrapped at spaces (not hyphens) to the row's 75 cells (a win with a long hand, a SYSTEM notice,
     chapter 2.6), in at most :data:`MESSAGE_MAX_ROWS` rows. Cached: every screen at the
     table is shown the same messages."""
+    won = tag == WON
     tag = clean_text(tag, 16)
     text = clean_text(text)
     indent = display_width(tag) + 3  # "[tag] "
+    if won:
+        tag = WON       # cleaned where it is drawn
     if indent + display_width(text) <= _MSG_WIDTH:
         return ((tag, text),)
     lines = wrap(text, _MSG_WIDTH - indent, max_lines=MESSAGE_MAX_ROWS, placeholder=" ...",

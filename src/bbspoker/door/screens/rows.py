@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from bbspoker.door.i18n import ENGLISH, Translator
 from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, emit, handle_pen,
                                 overlay, sgr)
+from bbspoker.door.messages import INFO, SYSTEM, WON
 from bbspoker.door.screens.base import TableScreen
 from bbspoker.door.screens.regions import CONTINUED
 from bbspoker.text import clean_text, display_width, fit
@@ -289,7 +290,7 @@ def bottom_rows(screen: RowScreen, rows: list[str], more: str
             screen.span(r, 2 + width, WIDTH - 3 - width, Pen.CHAT)
         else:
             screen.span(r, 1, WIDTH - 2, pen)
-        rows.append(row(" " + (text if tag == CONTINUED else f"[{tag}] {text}")))
+        rows.append(row(" " + (text if tag == CONTINUED else f"[{clean_text(tag)}] {text}")))
     rows += [row("")] * (LOG_ROWS - len(shown))
     typed = screen.editor.text if screen.mode == "chat" and screen.editor else None
     if typed is None:
@@ -301,5 +302,6 @@ def bottom_rows(screen: RowScreen, rows: list[str], more: str
 
 
 def _log_pen(tag: str) -> Pen:
-    """The pen of a log line tagged ``tag``: SYSTEM and INFO lines, or chat."""
-    return Pen.SYSTEM if tag == "SYSTEM" else Pen.INFO if tag == "INFO" else Pen.CHAT
+    """The pen of a log line tagged ``tag``: who won, SYSTEM and INFO lines, or chat."""
+    return (Pen.WINNER if tag == WON else Pen.SYSTEM if tag == SYSTEM else
+            Pen.INFO if tag == INFO else Pen.CHAT)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import INFO, SYSTEM, Wording, pot_won
+from bbspoker.door.messages import INFO, SYSTEM, WON, Wording, pot_won
 from bbspoker.door.messages import shared_event as _shared_event
 from bbspoker.door.messages import shared_operation as _shared_operation
 from bbspoker.rules.events import Event
@@ -134,7 +134,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                                   "Uncalled bet of {cubes} CUBES returned to {h}.",
                                   d["amount"]).format(h=h, cubes=n(d["amount"]))
     if k == "won":
-        return SYSTEM, pot_won(h, d, t, stud_hand)
+        return WON, pot_won(h, d, t, stud_hand)
     if k == "sat":
         return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
     if k == "left":
