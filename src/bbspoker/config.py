@@ -32,7 +32,7 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
-           "I18nConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
+           "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
            "CHARSETS"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
@@ -420,6 +420,17 @@ class I18nConfig:
 
 
 @dataclass(frozen=True)
+class DoorConfig:
+    """``[door]``: the door's opening. ``title``: show the title screen (an 80x24 ANSI
+    drawing, :mod:`bbspoker.door.title`) when a connection opens, before the login; a key
+    goes on at once, else it goes on by itself after ``title_seconds`` s. A window
+    smaller than 80x24 and the bot port never get it."""
+
+    title: bool = _key(True)
+    title_seconds: float = _key(8.0, 0.5, 60)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; each attribute is one TOML section of the same name."""
 
@@ -433,6 +444,7 @@ class Config:
     ssh: SshConfig = field(default_factory=SshConfig)
     web: WebConfig = field(default_factory=WebConfig)
     i18n: I18nConfig = field(default_factory=I18nConfig)
+    door: DoorConfig = field(default_factory=DoorConfig)
     rlogin: RloginConfig = field(default_factory=RloginConfig)
     #: The ``[[bbs]]`` entries: the BBSes whose callers come in over RLOGIN (docs/bbs.md).
     bbs: tuple[BbsSystem, ...] = ()

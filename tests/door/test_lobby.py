@@ -136,6 +136,7 @@ async def test_five_failures_lock_the_address_out_for_ten_minutes(tmp_path, clie
     async with running_server(tmp_path, clock=clock, sleep=no_sleep) as server:
         add_user(server, "bob", "right-pw")
         c = await clients(server.port)
+        await c.wait_for("Handle:")   # past the title screen
         for attempt in range(1, 6):
             await wait_until(lambda: c.text.count("Handle:") == attempt)
             await c.send("bob\r")

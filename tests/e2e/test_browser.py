@@ -58,8 +58,19 @@ def _browse(url: str, handle: str, screenshot: str | None) -> tuple[str, list]:
                 time.sleep(0.05)
             raise AssertionError(f"{text!r} not on the page's terminal:\n{screen()}")
 
-        wait("Handle:")
+        # The title screen (the page draws it while it connects, then the door), then a
+        # key once the socket is open goes on to the login.
+        wait("Global Village BBS")
         keys = driver.find_element("css selector", ".xterm-helper-textarea")
+        deadline = time.monotonic() + 10
+        while not driver.execute_script(
+                "var s = document.getElementById('status');"
+                "return s.textContent === s.dataset.connected;"):
+            assert time.monotonic() < deadline, "the page's socket did not open"
+            time.sleep(0.05)
+        wait("[Press any key]")
+        keys.send_keys(" ")
+        wait("Handle:")
         keys.send_keys(handle + Keys.ENTER)
         wait(f"Create new user {handle}? (y/n)")
         keys.send_keys("y")

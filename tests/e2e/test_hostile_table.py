@@ -134,7 +134,7 @@ async def test_a_seated_player_who_stops_reading_is_dropped_and_the_others_play_
     server, seat = table
     alice, bob = await seat("alice"), await seat("bob")
     slow = await TelnetClient.connect(server.port, read=False, rcvbuf=4096)
-    await slow.send("slow\r")                       # log in and sit down blind
+    await slow.send(" slow\r")            # past the title, log in and sit down blind
     await slow.send("y")
     await slow.send("pw-slow-1\rpw-slow-1\r")
     await wait_until(lambda: server.app.find_online("slow") is not None)

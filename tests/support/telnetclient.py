@@ -15,6 +15,9 @@ Usage::
     await c.login("alice", "secret")   # the whole login or new-user dialogue
     print(c.text)
 
+Every wait presses a key once when the door's title screen shows (``skip_title``), as a
+user going on to the login does.
+
 For the server side, :func:`running_server` starts the real server on an
 ephemeral port with a fresh ledger and any config values changed, and
 :class:`FakeClock` is a clock that moves only when told.
@@ -62,6 +65,11 @@ class ScreenWaits:
     screen: pyte.Screen
     received: bytearray
     eof: asyncio.Event
+    #: Whether the client presses a key when the door's title screen shows (and what it
+    #: waits for is not on it), as a user going on to the login does; tests of the title
+    #: itself turn it off.
+    skip_title = True
+    _title_skipped = False
 
     # --- what is on the screen -------------------------------------------------
 
@@ -96,10 +104,21 @@ class ScreenWaits:
         needle = data.encode() if isinstance(data, str) else data
         await self._wait(lambda: needle in self.received, f"{needle!r} received", timeout)
 
+    @property
+    def title_showing(self) -> bool:
+        """Whether the door's title screen (bbspoker.door.title) is on the screen: its
+        frame's bottom edge, signed ``bbspoker``, on row 22."""
+        display = self.screen.display
+        return len(display) > 22 and " bbspoker " in display[22]
+
     async def _wait(self, cond, what: str, timeout: float) -> str:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not cond():
+            if self.skip_title and not self._title_skipped and self.title_showing:
+                self._title_skipped = True
+                await self.send(" ")
+                continue
             if self.eof.is_set():
                 raise AssertionError(f"connection closed before {what}:\n{self.text}")
             if loop.time() > deadline:

@@ -91,10 +91,10 @@ async def test_a_bbs_bridge_that_answers_only_ttype_and_naws_gets_the_login_at_o
 
 async def test_keys_typed_before_the_door_starts_are_kept(tmp_path, clients):
     """Typed while the server still waits for option negotiation: held by the reader and
-    handed to the session when it starts."""
+    handed to the session when it starts (the first goes on past the title screen)."""
     async with running_server(tmp_path) as server:
         c = await clients(server.port, negotiate=False)
-        await c.send("alice\r")
+        await c.send(" alice\r")
         await c.wait_for("Create new user alice? (y/n)")
 
 
@@ -293,8 +293,9 @@ def test_token_bucket_allows_bursts_then_the_sustained_rate():
 # --- output: a client that never reads ------------------------------------------------
 
 async def blind_login(c: TelnetClient, handle: str) -> None:
-    """Log in without reading anything (the client never reads its socket)."""
-    await c.send(f"{handle}\r")
+    """Log in without reading anything (the client never reads its socket); the first
+    key goes on past the title screen."""
+    await c.send(f" {handle}\r")
     await asyncio.sleep(0.05)
     await c.send("y")
     await c.send("pw-slow-1\rpw-slow-1\r")

@@ -10,6 +10,7 @@ import logging
 import re
 
 import aiohttp
+import pyte
 import pytest
 
 from bbspoker.transport import web
@@ -65,6 +66,29 @@ async def test_the_page_loads_only_its_own_files_with_a_strict_policy(tmp_path):
     root = importlib.resources.files("bbspoker.transport") / "static"
     assert (root / "vendor" / "xterm" / "LICENSE").read_text().startswith("Copyright")
     assert all((root / path).is_file() for path, _ in FILES.values())
+
+
+async def test_the_page_can_show_the_title_screen_before_its_socket_connects(tmp_path):
+    """``/title.ans``: the door's title screen in UTF-8 with colour, which the page
+    writes into its terminal while the WebSocket connects (the session then sends
+    the same drawing itself); served with the page's security headers."""
+    async with web_server(tmp_path) as (server, made, clock):
+        base = f"http://127.0.0.1:{server.web_port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(base + "/title.ans") as r:
+                body = await r.read()
+                assert r.status == 200
+                assert r.headers["Content-Type"] == "text/plain; charset=utf-8"
+                for name, value in SECURITY_HEADERS.items():
+                    assert r.headers[name] == value
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(body.decode("utf-8"))
+    hearts = [cell for row in screen.buffer.values() for cell in row.values()
+              if cell.data == "\u2665"]
+    assert hearts and all(cell.fg == "red" for cell in hearts)
+    assert "Global Village BBS" in "\n".join(screen.display)
+    script = (importlib.resources.files("bbspoker.transport") / "static" / "bbspoker.js")
+    assert '"title.ans"' in script.read_text()
 
 
 async def test_the_page_and_its_login_speak_the_browsers_language(tmp_path):
@@ -395,7 +419,8 @@ async def test_a_cancelled_reader_ends_its_session_before_its_place_is_given_bac
 
         monkeypatch.setattr(web, "_read", cancelled)
         alice = await browser(server, made)
-        await alice.wait_for("Handle:")
+        # The door's title screen (no key can reach the door: its reader waits).
+        await alice.wait_for("Global Village BBS")
         assert len(app.sessions) == 1
         reading.set()
         await alice.wait_closed()

@@ -2,6 +2,9 @@
 
 The rules:
 
+- Every session opens with the title screen (:func:`bbspoker.door.title.show_title`,
+  with ``[door] title``), then the greeting on a cleared screen.
+
 - A session whose transport checked the password or key (SSH: ``session.authenticated``)
   skips the dialogue; the ban and the approval are checked as below.
   :func:`check_password` is that check for SSH, with the same rules.
@@ -38,6 +41,7 @@ from bbspoker.door import i18n, look
 from bbspoker.door.guard import HandleBusy, SignupPlace
 from bbspoker.door.i18n import N_
 from bbspoker.door.prompts import ask_yes_no, read_line
+from bbspoker.door.title import show_title
 from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
 from bbspoker.store.sqlite import HandleTaken, validate_handle
 from bbspoker.text import clean_text, wrap
@@ -179,6 +183,10 @@ async def _login(session: Terminal, app: DoorContext, deadline: float) -> str | 
     # configured default.
     session.language = getattr(session, "language", None) or app.config.i18n.default
     _ = i18n.of(session).gettext
+    if app.config.door.title:
+        # The door's opening (every transport's session comes here; the bot port never
+        # does): it leaves the screen cleared, the pen reset.
+        await show_title(session, app.config.door.title_seconds)
     session.write(f"{term.home}{term.clear}{term.bold}Global Village BBS{term.normal}"
                   + _(" - PoKeR door") + "\r\n\r\n")
     if session.authenticated is not None:

@@ -7,6 +7,9 @@
   the published npm packages by ``scripts/vendor-xterm``), fitted to the window;
 - ``GET /static/<file>``: the page's scripts and styles, the xterm.js files and their
   licences (:data:`FILES`; nothing else is served);
+- ``GET /title.ans``: the door's title screen in UTF-8 with colour
+  (:func:`bbspoker.door.title.utf8_ansi`), which the page writes into its terminal
+  while the WebSocket connects (the session then sends it itself, as to every caller);
 - ``GET /ws``: the WebSocket of one door session, through
   :class:`~bbspoker.transport.gateway.Gate` like telnet's and SSH's: the same caps,
   input rate limit, window-size clamps, session and door.
@@ -50,7 +53,7 @@ from aiohttp import WSMsgType, web
 from babel.core import negotiate_locale
 
 from bbspoker.config import loopback_host, web_origins
-from bbspoker.door import i18n
+from bbspoker.door import i18n, title
 from bbspoker.door.i18n import N_
 from bbspoker.transport.gateway import (TOO_FAST, TOO_MANY, Gate, Host, InputRelay,
                                         SocketLimits)
@@ -523,6 +526,7 @@ async def start_web(host: Host) -> WebListener:
     config = host.config
     files = _static()
     pages = _pages([spec.game for spec in config.table_specs])
+    title_art = title.utf8_ansi().encode("utf-8")
     tasks: set[asyncio.Task[Any]] = set()
 
     async def headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -544,6 +548,10 @@ async def start_web(host: Host) -> WebListener:
         body, kind = found
         return web.Response(body=body, headers={"Content-Type": kind})
 
+    async def title_screen(request: web.Request) -> web.Response:
+        return web.Response(body=title_art, headers={
+            "Content-Type": "text/plain; charset=utf-8"})
+
     async def socket(request: web.Request) -> web.StreamResponse:
         return await handle_socket(host, request, tasks)
 
@@ -551,6 +559,7 @@ async def start_web(host: Host) -> WebListener:
     app.on_response_prepare.append(headers)
     app.router.add_get("/", page)
     app.router.add_get("/static/{name:.+}", static)
+    app.router.add_get("/title.ans", title_screen)
     app.router.add_get("/ws", socket)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0,
                            handle_signals=False)

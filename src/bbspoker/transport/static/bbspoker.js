@@ -44,6 +44,20 @@
   var ws = new WebSocket(url.toString());
   ws.binaryType = "arraybuffer";
   var encoder = new TextEncoder();
+  var heard = false;  // the door has written to the terminal
+
+  // The door's title screen (the drawing every session opens with) while the WebSocket
+  // connects, unless the door has already begun or the terminal is smaller than its
+  // 80x24 screen.
+  if (window.fetch && term.cols >= MIN_COLS && term.rows >= MIN_ROWS) {
+    fetch("title.ans").then(function (response) {
+      return response.ok ? response.text() : "";
+    }).then(function (art) {
+      if (art && !heard) {
+        term.write(art);
+      }
+    }).catch(function () {});
+  }
 
   ws.onopen = function () {
     status.textContent = status.dataset.connected;
@@ -51,6 +65,7 @@
   };
   ws.onmessage = function (event) {
     if (typeof event.data !== "string") {
+      heard = true;
       term.write(new Uint8Array(event.data));
     }
   };
