@@ -296,7 +296,9 @@ class GoodTable:
         await c.send(". " + text + "\r")
         for handle, other in self.clients.items():
             if handle != sender:
-                await other.wait_for_received(f"[{sender}] {text}", self.timeout)
+                # The tag and the text are drawn in different colours: the text alone
+                # (unique to this line) is in the output without a sequence inside it.
+                await other.wait_for_received(text, self.timeout)
         self.chats += 1
 
 

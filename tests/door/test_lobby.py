@@ -1155,6 +1155,7 @@ async def test_a_user_who_chooses_classic_gets_it_again_at_the_next_login(server
     and its options page shows the preview without colour."""
     from bbspoker.door.look import CLASSIC
     c = await clients(server.port)
+    c.as_classic = False     # the look itself is tested
     await c.login("alice", "pw-alice")
     assert server.app.find_online("alice").look.colour          # xterm: 8 colours
     await c.send("o")
@@ -1170,6 +1171,7 @@ async def test_a_user_who_chooses_classic_gets_it_again_at_the_next_login(server
     await c.send("q")
     await c.wait_closed()
     again = await clients(server.port)
+    again.as_classic = False     # the look itself is tested
     await again.login("alice", "pw-alice")
     assert server.app.find_online("alice").look == CLASSIC
     received = len(again.received)
@@ -1182,6 +1184,7 @@ async def test_switching_suits_changes_the_preview_at_once(server, clients):
     """[5] draws the suits as GV signs (``A* K+``), still in colour (the ace's suit red);
     [4] brings the symbols back; each is stored with the account at once."""
     c = await clients(server.port)
+    c.as_classic = False     # the look itself is tested
     await c.login("bob", "pw-bob")
     await c.send("o")
     await c.wait_for("Preview: A\u2665 K\u2660")
@@ -1206,6 +1209,7 @@ async def test_a_monochrome_terminal_gets_the_classic_look_unless_its_user_choos
     options page says why the suits are signs; choosing colour gives colour anyway."""
     from bbspoker.door.look import CLASSIC
     c = await clients(server.port, term="vt100")
+    c.as_classic = False     # the look itself is tested
     await c.login("carol", "pw-carol")
     assert server.app.find_online("carol").look == CLASSIC
     await c.send("o")
@@ -1223,6 +1227,7 @@ async def test_bad_keys_on_the_options_page_change_nothing(server, clients):
     none: the door drops it): the stored choices and the session's look stay as they
     were."""
     c = await clients(server.port)
+    c.as_classic = False     # the look itself is tested
     await c.login("dave", "pw-dave")
     before = server.app.find_online("dave").look
     for key in ("\x1b[A9", "0", "x", "\u00bd", "\x1b", "\r"):   # an arrow key is no key
@@ -1244,7 +1249,8 @@ async def test_the_options_page_and_the_menu_fit_80x24_in_every_language(server,
     t = translator(lang)
     add_user(server, "erin", "pw-erin")
     server.app.ledger.set_language("erin", lang)
-    c = await clients(server.port, term="vt100")          # classic: the longest page
+    c = await clients(server.port, term="vt100")
+    c.as_classic = False     # the look itself is tested          # classic: the longest page
     await c.login("erin", "pw-erin")
     await c.wait_for("[O] " + t.gettext("Options: colour or classic look, suits"))
     assert all(display_width(row.rstrip()) <= 79 for row in c.display), c.display
@@ -1267,6 +1273,8 @@ async def test_a_look_the_ledger_cannot_store_is_told_and_changes_nothing(server
         raise sqlite3.OperationalError("database or disk is full")
 
     c = await clients(server.port)
+
+    c.as_classic = False     # the look itself is tested
     await c.login("erin", "pw-erin")
     before = server.app.find_online("erin").look
     ledger.set_look = disk_full

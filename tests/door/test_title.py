@@ -93,6 +93,7 @@ def test_the_drawing_never_writes_the_bottom_right_cell_in_any_look():
 async def _connect(port: int, **kwargs) -> TelnetClient:
     client = await TelnetClient.connect(port, **kwargs)
     client.skip_title = False
+    client.as_classic = False      # these tests read the looks themselves
     return client
 
 

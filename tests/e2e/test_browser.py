@@ -106,7 +106,7 @@ async def test_a_browser_logs_in_and_sits_at_a_telnet_players_table(tmp_path):
         finally:
             await alice.close()
     # The table screen, as the telnet players see theirs: alice seated, the commands.
-    assert "| alice" in shown and "Master ...... alice" in shown
+    assert "║ alice" in shown and "Master ...... alice" in shown     # the colour look
     assert "[X] Exit the game" in shown and "Welcome to the table, dora." in shown
     # No blocked request, no script error: the policy and the page agree.
     assert errors == []

@@ -42,6 +42,7 @@ from typing import Any
 import pyte
 
 from bbspoker.config import Config, TableSpec
+from bbspoker.door.look import CLASSIC
 from bbspoker.store.sqlite import Ledger
 from bbspoker.app import Server, start_server
 
@@ -70,22 +71,29 @@ class ScreenWaits:
     #: itself turn it off.
     skip_title = True
     _title_skipped = False
+    #: Whether :attr:`display`, :attr:`text` and :meth:`row` read the screen's box drawing
+    #: and suit symbols as the classic look draws them (``+ - |``, ``+ * # -``), so that
+    #: what a test expects of a game's layout holds in every look; tests of the look
+    #: itself read ``screen`` (text and colours) or turn it off.
+    as_classic = True
 
     # --- what is on the screen -------------------------------------------------
 
     @property
     def display(self) -> list[str]:
         """The screen's lines (each padded to the screen width)."""
+        if self.as_classic:
+            return [CLASSIC.glyphs(line) for line in self.screen.display]
         return list(self.screen.display)
 
     @property
     def text(self) -> str:
         """The screen as one string, lines joined by newlines, right-stripped."""
-        return "\n".join(line.rstrip() for line in self.screen.display)
+        return "\n".join(line.rstrip() for line in self.display)
 
     def row(self, n: int) -> str:
         """Screen row ``n`` (0-based), right-stripped."""
-        return self.screen.display[n].rstrip()
+        return self.display[n].rstrip()
 
     async def wait_for(self, text: str, timeout: float = 5.0) -> str:
         """Wait until ``text`` appears on the screen; returns the screen text.

@@ -190,7 +190,7 @@ class Session:
         self.where: str | None = None
         self.term = term
         self.encoding = encoding
-        self.look = look.CLASSIC  # until every screen draws in colour
+        self.look = look.detect(encoding, term.number_of_colors)
         self.language = config.i18n.default  # the user's own once logged in
         self.cols, self.rows = clamp_size(cols, rows, (80, 24))
         self.counted_address: str | None = address

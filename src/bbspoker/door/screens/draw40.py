@@ -103,7 +103,7 @@ class PokerScreen(TableScreen[GameView]):
         super().__init__(session, app, entry, watching, returning, want_seat)
 
     def _make_renderer(self) -> ScreenRenderer:
-        return ScreenRenderer(self.session.term, self.session.encoding)
+        return ScreenRenderer(self.session.term, self.session.encoding, self.session.look)
 
     # ----------------------------------------------------------------- keys
 

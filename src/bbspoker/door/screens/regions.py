@@ -37,6 +37,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from wcwidth import wrap
 
 from bbspoker.door.i18n import NP_, translator
+from bbspoker.door.look import (BOX_TO_ASCII, CLASSIC, CP437_SUITS, SUIT_GLYPHS, Look, Pen,
+                                attrs_of,
+                                clock_pen, handle_pen, overlay, sgr)
 from bbspoker.door.messages import WON
 from bbspoker.rules.cards import Card, Rank, sort_hand
 from bbspoker.text import char_width, clean_text, display_width, fit
@@ -72,7 +75,7 @@ INFO_LABELS = (NP_("info label", "Master"), NP_("info label", "Current"),
                NP_("info label", "Pot"), NP_("info label", "Round"))
 #: Cells of a label of region (2) with its dots, before the blank and the value.
 INFO_LABEL_WIDTH = 13
-_CARD_BACK = ("|/\\/\\/|", "|\\/\\/\\|")
+_CARD_BACK = ("│/\\/\\/│", "│\\/\\/\\│")
 _NO_CARD = (" " * 7,) * 6  # where a hand of fewer than five cards has none
 
 
@@ -181,23 +184,33 @@ class GameView:
 _LEFT, _RIGHT = slice(1, _MID_COL), slice(_MID_COL + 1, WIDTH - 1)  # inside the borders
 _LEFT_WIDTH, _RIGHT_WIDTH = _LEFT.stop - _LEFT.start, _RIGHT.stop - _RIGHT.start
 
-# The screen's rows before any region is drawn on them: the borders and rules.
-_RULE = "+" + "-" * _LEFT_WIDTH + "+" + "-" * _RIGHT_WIDTH + "+"
-_HALVES = "|" + " " * _LEFT_WIDTH + "|" + " " * _RIGHT_WIDTH + "|"
+# The screen's rows before any region is drawn on them: the borders and rules, drawn in
+# box drawing (a double outer frame) that the classic look shows as the mock-up's + - |.
+_TOP = "╔" + "═" * _LEFT_WIDTH + "╤" + "═" * _RIGHT_WIDTH + "╗"
+_SEP = "╟" + "─" * _LEFT_WIDTH + "┼" + "─" * _RIGHT_WIDTH + "╢"
+_UNDER = "╟" + "─" * _LEFT_WIDTH + "┴" + "─" * _RIGHT_WIDTH + "╢"  # the status line
+_HALVES = "║" + " " * _LEFT_WIDTH + "│" + " " * _RIGHT_WIDTH + "║"
 _FRAME: tuple[str, ...] = (
-    _RULE, *[_HALVES] * (_SEP_ROW - _OPP_ROW), _RULE, *[_HALVES] * (_STATUS_ROW - _CARD_ROW),
-    _RULE, *["|" + " " * (WIDTH - 2) + "|"] * MESSAGE_ROWS, ">" + " " * (WIDTH - 3) + "< ",
+    _TOP, *[_HALVES] * (_SEP_ROW - _OPP_ROW), _SEP, *[_HALVES] * (_STATUS_ROW - _CARD_ROW),
+    _UNDER, *["║" + " " * (WIDTH - 2) + "║"] * MESSAGE_ROWS, ">" + " " * (WIDTH - 3) + "< ",
 )
 _BLANK_LINE = " " * WIDTH  # a line scrolled in, or not painted yet
 
 
 def _fitted(encoding: str, text: str, width: int | None = None) -> str:
     """``text`` as it is drawn: cleaned (:func:`clean_text`), what ``encoding`` cannot carry
-    turned into ``?`` (so widths stay right), padded/cut to ``width`` cells (default: as is)."""
+    turned into ``?`` (so widths stay right; a suit glyph, which a CP437 session sends as
+    its own byte, is kept), padded/cut to ``width`` cells (default: as is)."""
     text = clean_text(text)
     if encoding != "utf-8" and not text.isascii():
-        text = text.encode(encoding, "replace").decode(encoding)
+        text = "".join(ch if ch in CP437_SUITS else ch.encode(encoding, "replace").decode(encoding)
+                       for ch in text)
     return text if width is None else fit(text, width)
+
+
+def _card_text(card: Card) -> str:
+    """A card as drawn in a line: rank and suit glyph, ``"10♥"``."""
+    return card.rank.symbol + SUIT_GLYPHS[card.suit.symbol]
 
 
 def _over(base: str, col: int, text: str) -> str:
@@ -238,7 +251,7 @@ def _opponent_row(encoding: str, opp: Opponent) -> str:
     """One row of region (1): the handle in 19 cells, a blank, the cards (20 cells); the
     same on every screen that shows ``opp``, whatever row it is on (cached)."""
     if opp.revealed is not None:
-        cards = " ".join(f"{card!s:>3}" for card in sort_hand(opp.revealed))  # e.g. " 9- 10*  J+"
+        cards = " ".join(f"{_card_text(card):>3}" for card in sort_hand(opp.revealed))  # " 9♣ 10♥  J♠"
     elif opp.competing:
         cards = " ".join(["[?]"] * 5)
     else:
@@ -287,7 +300,7 @@ def _info_row(encoding: str, label: str, value: str) -> str:
 
 def _draw_xmsg(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (8): the X-message counter and the spectators in the separator line."""
-    line = _RULE
+    line = _SEP
     t = translator(view.lang)
     if view.xmsg_count > 0:
         count = t.ngettext("[{n} X-message]", "[{n} X-messages]", view.xmsg_count)
@@ -301,14 +314,14 @@ def _draw_xmsg(view: GameView, encoding: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _card_box(card: Card | None) -> tuple[str, ...]:
-    """The six lines of one 7x6 card box, 7 ASCII characters each: face up for a card,
+    """The six lines of one 7x6 card box, 7 one-cell characters each: face up for a card,
     the patterned back for None."""
     if card is None:
-        return ("+-----+", *(_CARD_BACK * 2), "+-----+")
-    rank, suit = card.rank.symbol, card.suit.symbol
-    corner = f"10{suit} {suit}10" if card.rank is Rank.TEN else f"|{rank}{suit} {suit}{rank}|"
-    pips = f"|{suit}   {suit}|"
-    return ("+-----+", corner, pips, pips, corner, "+-----+")
+        return ("┌─────┐", *(_CARD_BACK * 2), "└─────┘")
+    rank, suit = card.rank.symbol, SUIT_GLYPHS[card.suit.symbol]
+    corner = f"10{suit} {suit}10" if card.rank is Rank.TEN else f"│{rank}{suit} {suit}{rank}│"
+    pips = f"│{suit}   {suit}│"
+    return ("┌─────┐", corner, pips, pips, corner, "└─────┘")
 
 
 @lru_cache(maxsize=256)
@@ -343,14 +356,25 @@ def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
     cubes = t.gettext("[{n} CUBES]").format(n=t.number(view.cubes))
     status = clean_text(f" {clean_text(view.handle, 16)} {cubes} ", _MID_COL - 3)
     col = 11 if 11 + display_width(status) < _MID_COL else 2
-    return (_over(_RULE[:_CLOCK_COL], col, _fitted(encoding, status)),)
+    return (_over(_UNDER[:_CLOCK_COL], col, _fitted(encoding, status)),)
+
+
+def _status_layout(view: GameView) -> tuple[int, int, int]:
+    """Where region (5) draws its text: the column of its blank before the handle, and
+    the cells of the handle and of ``[N CUBES]``."""
+    t = translator(view.lang)
+    handle = clean_text(view.handle, 16)
+    cubes = t.gettext("[{n} CUBES]").format(n=t.number(view.cubes))
+    status = clean_text(f" {handle} {cubes} ", _MID_COL - 3)
+    col = 11 if 11 + display_width(status) < _MID_COL else 2
+    return col, display_width(handle), display_width(status) - display_width(handle) - 3
 
 
 def _draw_clock(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (5), right end: the count-down clock, e.g. `` 0:59 ``."""
     if view.clock is None:
-        return (_RULE[_CLOCK_COL:],)
-    return (_over(_RULE[_CLOCK_COL:], 0, _fitted(encoding, f" {clean_text(view.clock, 4)} ")),)
+        return (_UNDER[_CLOCK_COL:],)
+    return (_over(_UNDER[_CLOCK_COL:], 0, _fitted(encoding, f" {clean_text(view.clock, 4)} ")),)
 
 
 def _shown_messages(view: GameView) -> tuple[tuple[str, str], ...]:
@@ -397,7 +421,7 @@ def _message_row(encoding: str, tag: str, text: str, newest: bool) -> str:
     the rows of 200 tables pushed each other out, 8 of 10 drawn again)."""
     line = text if tag == CONTINUED else f"[{clean_text(tag, 16)}] {text}"
     message = _fitted(encoding, clean_text(line, _MSG_WIDTH), _MSG_WIDTH)
-    return f"|{'->' if newest else '  '}{message} |"
+    return f"║{'->' if newest else '  '}{message} ║"
 
 
 def _typed(view: GameView) -> str:
@@ -426,10 +450,158 @@ def _tail(text: str, width: int) -> str:
     return "".join(reversed(kept))
 
 
+# -- The colours of the regions (a colour look only). Each style function takes the view
+# and the region's drawn rows and returns each row's pen marks (bbspoker.door.look:
+# one character per character of the row, its Pen as a code point).
+
+
+def _style_opponents(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (1): the player in turn highlighted, players out of the game (passed, away)
+    dimmed, hidden cards as card backs, revealed cards as card faces."""
+    out = []
+    for i, row in enumerate(rows):
+        attrs = attrs_of(row)
+        if i < len(view.opponents):
+            opp = view.opponents[i]
+            if view.current is not None and opp.handle == view.current:
+                pen = Pen.TURN
+            elif opp.away or (view.current is not None and not opp.competing
+                              and opp.revealed is None):
+                pen = Pen.FOLDED
+            else:
+                pen = Pen.VALUE
+            attrs = overlay(row, attrs, 1, 19, pen)
+            cards = Pen.CARD if opp.revealed is not None else Pen.CARD_BACK
+            attrs = overlay(row, attrs, 21, _LEFT_WIDTH - 21, cards)
+        out.append(attrs)
+    return tuple(out)
+
+
+def _style_info(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (2): labels, and their values: the player in turn and the pot stand out."""
+    pens = (Pen.VALUE, Pen.TURN if view.current is not None else Pen.VALUE,
+            Pen.POT if view.pot is not None else Pen.VALUE, Pen.VALUE)
+    out = []
+    for row, pen in zip(rows, pens):
+        attrs = overlay(row, attrs_of(row), 1, INFO_LABEL_WIDTH, Pen.LABEL)
+        out.append(overlay(row, attrs, 1 + INFO_LABEL_WIDTH, _INFO_WIDTH - INFO_LABEL_WIDTH, pen))
+    return tuple(out)
+
+
+def _style_words(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """A rule with words on it (the X-message counter, spectators): the words as values."""
+    return tuple(_words(row, Pen.VALUE) for row in rows)
+
+
+def _words(row: str, pen: Pen) -> str:
+    """The marks of ``row``: its glyphs' own pens, every other character but a blank in
+    ``pen``."""
+    attrs = attrs_of(row)
+    mark = chr(pen)
+    return "".join(mark if a == "\x00" and ch != " " else a for ch, a in zip(row, attrs))
+
+
+def _style_player(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (3): a message as a prompt; cards face up as card faces (suits keep their
+    colour), face down (no game, or chosen to discard) as card backs."""
+    if view.player_message is not None:
+        return tuple(overlay(row, attrs_of(row), 1, _LEFT_WIDTH - 1, Pen.PROMPT) for row in rows)
+    hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
+    out = []
+    for row in rows:
+        attrs = attrs_of(row)
+        for k, card in enumerate(hand[:5]):
+            face = card is not None and card not in view.discards
+            attrs = overlay(row, attrs, 1 + 8 * k, 7, Pen.CARD if face else Pen.CARD_BACK)
+        out.append(attrs)
+    return tuple(out)
+
+
+#: A command's key in brackets, ``[B]`` or ``[.]``.
+_KEY = re.compile(r"\[[^\]\s]\]")
+
+
+def _style_commands(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (4): the commands' keys, the prompt (or refusal) at the bottom."""
+    prompt = len(_wrap6(view.prompt, _CMD_WIDTH)) if view.prompt else 0
+    commands = min(len(view.commands), 6 - prompt)
+    out = []
+    for i, row in enumerate(rows):
+        attrs = attrs_of(row)
+        if commands <= i < commands + prompt:
+            attrs = overlay(row, attrs, 1, _CMD_WIDTH, Pen.PROMPT)
+        for m in _KEY.finditer(row):
+            attrs = attrs[:m.start() + 1] + chr(Pen.KEY) + attrs[m.end() - 1:]
+        out.append(attrs)
+    return tuple(out)
+
+
+def _style_status(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (5): your handle as yourself, your CUBES as a value."""
+    col, handle, cubes = _status_layout(view)
+    attrs = overlay(rows[0], attrs_of(rows[0]), col + 1, handle, Pen.SELF)
+    return (overlay(rows[0], attrs, col + 2 + handle, cubes, Pen.VALUE),)
+
+
+def _style_clock(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (5), right end: the clock, yellow in its last 30 s and red in its last 10 s."""
+    return (_clock_attrs(view.clock, rows[0]),)
+
+
+@lru_cache(maxsize=256)
+def _clock_attrs(clock: str | None, row: str) -> str:
+    attrs = attrs_of(row)
+    if clock is None:
+        return attrs
+    minutes, _, seconds = clock.partition(":")
+    left = int(minutes) * 60 + int(seconds) if minutes.isdigit() and seconds.isdigit() else None
+    return overlay(row, attrs, 1, display_width(clock), clock_pen(left))
+
+
+def _style_messages(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """Region (6): who won stands out, SYSTEM and INFO lines dimmer than chat, each chat
+    handle in its own colour, the newest message's arrow as a key."""
+    out = []
+    pen = Pen.SYSTEM
+    for (tag, _text), row in zip(_shown_messages(view), rows):
+        if tag != CONTINUED:
+            pen = _log_pen(tag)
+        out.append(_message_attrs(row, tag, pen))
+    out += [attrs_of(row) for row in rows[len(out):]]
+    return tuple(out)
+
+
+def _log_pen(tag: str) -> Pen:
+    """The pen of a message tagged ``tag``: who won, SYSTEM and INFO lines, or chat."""
+    return (Pen.WINNER if tag == WON else Pen.SYSTEM if tag == "SYSTEM" else
+            Pen.INFO if tag == "INFO" else Pen.CHAT)
+
+
+@lru_cache(maxsize=8192)
+def _message_attrs(row: str, tag: str, pen: Pen) -> str:
+    """The marks of a message row ``row`` tagged ``tag`` (``pen``: the pen of the message
+    a continued row belongs to)."""
+    attrs = overlay(row, attrs_of(row), 1, 2, Pen.KEY)       # the newest message's arrow
+    if tag == CONTINUED:
+        return overlay(row, attrs, 3, _MSG_WIDTH, pen)
+    pen = _log_pen(tag)
+    if pen is not Pen.CHAT:
+        return overlay(row, attrs, 3, _MSG_WIDTH, pen)
+    width = display_width(clean_text(tag, 16)) + 2
+    attrs = overlay(row, attrs, 3, width, handle_pen(tag))
+    return overlay(row, attrs, 3 + width, _MSG_WIDTH - width, Pen.CHAT)
+
+
+def _style_plain(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
+    """A region drawn in its glyphs' own pens only."""
+    return tuple(attrs_of(row) for row in rows)
+
+
 class _Region(NamedTuple):
     """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
     :class:`GameView` fields that ``key`` returns and nothing else (``draw(view, encoding)``
-    returns the text of its rows). ``shared``: its changes recur on many screens (the
+    returns the text of its rows; ``style(view, rows)`` their pen marks in a colour look,
+    from the same fields). ``shared``: its changes recur on many screens (the
     same bet on every screen at the table), so its layouts and the bytes of each row's
     change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`).
     ``per_screen``: a shared region whose whole layout differs on every screen (the
@@ -440,22 +612,24 @@ class _Region(NamedTuple):
     cols: slice
     key: Callable[[GameView], object]
     draw: Callable[[GameView, str], tuple[str, ...]]
+    style: Callable[[GameView, tuple[str, ...]], tuple[str, ...]]
     shared: bool
     per_screen: bool = False
 
 
 _REGIONS = (
-    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents"), _draw_opponents, True, per_screen=True),
-    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, True),
-    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, True),
-    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, False),
-    _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, True),
-    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "lang"), _draw_status, False),
-    _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, True),
+    # The player in turn is part of the key: their row is highlighted in a colour look.
+    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents", "current"), _draw_opponents, _style_opponents, True, per_screen=True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, _style_info, True),
+    _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, _style_words, True),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, _style_commands, True),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "lang"), _draw_status, _style_status, False),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, _style_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
-    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, True),
+    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True),
     # Not shared: typing in the chat line moves the cursor from where it is (one byte a key).
-    _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input, False),
+    _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input, _style_plain, False),
 )
 _MESSAGES = next(i for i, r in enumerate(_REGIONS) if r.draw is _draw_messages)
 _INPUT = len(_REGIONS) - 1
@@ -491,11 +665,30 @@ def _region_rows(index: int, encoding: str, key: object, view: GameView) -> tupl
     return rows
 
 
+#: The pen marks of laid-out shared regions: (region index, encoding, key) to each row's
+#: marks (a colour look's, :data:`_REGION_CACHE`'s companion).
+_STYLE_CACHE: dict[tuple[int, str, object], tuple[str, ...]] = {}
+
+
+def _region_attrs(index: int, encoding: str, key: object, view: GameView,
+                  drawn: tuple[str, ...]) -> tuple[str, ...]:
+    """The pen marks of region ``index``'s rows ``drawn`` for ``view`` (whose fields
+    give ``key``), cached in :data:`_STYLE_CACHE`."""
+    attrs = _STYLE_CACHE.get((index, encoding, key))
+    if attrs is None:
+        attrs = _REGIONS[index].style(view, drawn)
+        _remember(_STYLE_CACHE, _REGION_CACHE_SIZE, (index, encoding, key), attrs)
+    return attrs
+
+
 #: The bytes that change one row of a shared region from one text to another, made once
 #: for every screen at the table: (terminal, row, first column, old text, new text) to
 #: (bytes, cursor after them). Each starts with a cursor address.
 _PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
 _PIECE_CACHE_SIZE = 4096
+#: The same for a colour look: (terminal, row, first column, old text, new text, old
+#: marks, new marks, the pen before) to (bytes, cursor after them, pen after them).
+_COLOUR_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None, int]] = {}
 
 
 def _remember(cache: dict, size: int, key: object, value: object) -> None:
@@ -593,6 +786,80 @@ def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
     return "".join(out), cursor
 
 
+BOX_TO_ASCII_CHARS = tuple(map(chr, BOX_TO_ASCII))
+#: Characters every terminal draws one cell wide, as ASCII for :func:`_known_width`: box
+#: drawing and the suit glyphs (the session's look puts them in its rows).
+_ONE_CELL = {ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}
+
+
+def _known_width(text: str) -> bool:
+    """True when the terminal surely advances one cell for each character of ``text``."""
+    return text.isascii() or text.translate(_ONE_CELL).isascii()
+
+
+def _cells_attrs(row: str, attrs: str | None) -> tuple[Sequence[str], str]:
+    """The cells of ``row`` (:func:`_cells`) and one pen mark per cell (``attrs``: one per
+    character; ``None``: all the default pen). A wide character's right half takes its
+    left half's mark; a combining mark adds none."""
+    if attrs is None:
+        attrs = "\x00" * len(row)
+    if row.isascii():
+        return row, attrs
+    cells: list[str] = []
+    marks: list[str] = []
+    for ch, mark in zip(row, attrs):
+        width = char_width(ch)
+        if width == 0:
+            cells[-1 if cells[-1] else -2] += ch
+            continue
+        cells.append(ch)
+        marks.append(mark)
+        if width == 2:
+            cells.append("")
+            marks.append(mark)
+    return cells, "".join(marks)
+
+
+def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
+                 old_attrs: str | None, new_attrs: str, cursor: tuple[int, int] | None,
+                 pen: int) -> tuple[str, tuple[int, int] | None, int]:
+    """:func:`_diff` for a colour look: cells differ in text or in pen (``old_attrs``,
+    ``new_attrs``: one pen mark per character; ``None``: the default pen); each run
+    carries the SGR changes between its cells' pens, from the terminal's pen ``pen``.
+    Returns the text, where it leaves the cursor and the pen it leaves."""
+    if old.isascii() and new.isascii():  # one cell per character: XOR the bytes
+        cells: Sequence[str] = new
+        marks = new_attrs
+        old_marks = old_attrs if old_attrs is not None else "\x00" * len(old)
+        n = len(new)
+        changed = ((int.from_bytes(old.encode(), "big") ^ int.from_bytes(new.encode(), "big"))
+                   | (int.from_bytes(old_marks.encode(), "big")
+                      ^ int.from_bytes(marks.encode(), "big"))).to_bytes(n, "big")
+    else:
+        cells, marks = _cells_attrs(new, new_attrs)
+        old_cells, old_marks = _cells_attrs(old, old_attrs)
+        changed = bytes(a != b or c != d for a, b, c, d in zip(old_cells, cells, old_marks, marks))
+    width = len(cells)
+    out: list[str] = []
+    for run in _RUN.finditer(changed):
+        first, after = run.span()
+        out.append(_move(term, cursor, row, col0 + first))
+        text = []
+        for m in _MARK_RUNS.finditer(marks, first, after):
+            mark = ord(m.group()[0])
+            text.append(sgr(pen, mark))
+            text.append("".join(cells[m.start():m.end()]))
+            pen = mark
+        drawn = "".join(text)
+        out.append(drawn)
+        after += after < width and cells[after] == ""
+        cursor = (row, col0 + after) if _known_width("".join(cells[first:after])) and col0 + after < WIDTH else None
+    return "".join(out), cursor, pen
+
+
+_MARK_RUNS = re.compile(r"(.)\1*", re.DOTALL)
+
+
 @lru_cache(maxsize=64)
 def _scroll(term: Terminal, window_rows: int, lines: int) -> str:
     """Scroll the message area up ``lines`` lines (DECSTBM, then line feeds at its bottom),
@@ -605,12 +872,17 @@ def _scroll(term: Terminal, window_rows: int, lines: int) -> str:
 class ScreenRenderer:
     """Turns successive :class:`GameView` values into the bytes one client needs.
 
-    ``ScreenRenderer(term, encoding="utf-8")``: ``term`` is a blessed
+    ``ScreenRenderer(term, encoding="utf-8", look=CLASSIC)``: ``term`` is a blessed
     ``Terminal`` of the client's kind (shared by all sessions of that kind;
     only its capability strings are used: ``move_yx``, ``clear``, ``normal``,
     ``save``/``restore``, ``csr``).  ``encoding`` is the session's output
     encoding (e.g. ``"cp437"``): characters it cannot carry are drawn as ``?``
     so widths stay right (an unknown encoding raises ``LookupError``).
+    ``look`` (:class:`~bbspoker.door.look.Look`) gives the glyphs (the classic
+    look: the mock-up's ``+ - |`` and ``+ * # -``, byte for byte) and colour: in a
+    colour look a cell differs when its text or its pen does, and an update sends
+    only the SGR changes between the pens of what it writes (the pen is tracked
+    through a render, and reset once at its end).
 
     - :meth:`resize` takes the window size from NAWS (never from ``term``).
     - :meth:`render` returns the escape sequences and text (a ``str`` to be
@@ -623,9 +895,12 @@ class ScreenRenderer:
       the screen).
     """
 
-    def __init__(self, term: Terminal, encoding: str = "utf-8") -> None:
+    def __init__(self, term: Terminal, encoding: str = "utf-8", look: Look = CLASSIC) -> None:
         self.term = term
         self.encoding = codecs.lookup(encoding).name
+        self.look = look
+        self._colour = look.colour
+        self._attrs: list[tuple[str, ...] | None] = [None] * len(_REGIONS)  # pen marks (colour)
         self.cols, self.rows = WIDTH, HEIGHT
         self._painted = False  # False: the client's screen is unknown, the next render paints all
         self._keys: list[object] = [_NOTHING] * len(_REGIONS)  # the key each region shows
@@ -701,14 +976,24 @@ class ScreenRenderer:
         term = self.term
         before = self._cursor
         old = self._rows[_CLOCK]
-        rows = _CLOCK_CACHE.get((self.encoding, clock))
-        if rows is None:
-            rows = _draw_clock(_ClockOnly(clock), self.encoding)  # type: ignore[arg-type]
-            _remember(_CLOCK_CACHE, 256, (self.encoding, clock), rows)
-        self._keys[_CLOCK], self._rows[_CLOCK] = clock, rows
+        old_attrs = self._attrs[_CLOCK]
+        drawn = _CLOCK_CACHE.get((self.encoding, clock))
+        if drawn is None:
+            drawn = _draw_clock(_ClockOnly(clock), self.encoding)  # type: ignore[arg-type]
+            _remember(_CLOCK_CACHE, 256, (self.encoding, clock), drawn)
+        self._keys[_CLOCK] = clock
+        self._rows[_CLOCK] = rows = tuple(map(self.look.glyphs, drawn))
         region = _REGIONS[_CLOCK]
         body = ""
-        if old[0] != rows[0]:
+        if self._colour:
+            attrs = (_clock_attrs(clock, drawn[0]),)
+            self._attrs[_CLOCK] = attrs
+            if old[0] != rows[0] or old_attrs is None or old_attrs[0] != attrs[0]:
+                body, self._cursor, pen = self._piece(region.rows[0], region.cols.start, old[0],
+                                                      rows[0], old_attrs[0] if old_attrs else None,
+                                                      attrs[0], 0)
+                body += sgr(pen, 0)
+        elif old[0] != rows[0]:
             cache_key = (term, region.rows[0], region.cols.start, old[0], rows[0])
             cached = _PIECE_CACHE.get(cache_key)
             if cached is None:
@@ -717,20 +1002,45 @@ class ScreenRenderer:
             body, self._cursor = cached
         return self._back_to_input(body, before)
 
+    def _piece(self, row: int, col0: int, old: str, new: str, old_attrs: str | None,
+               new_attrs: str, pen: int) -> tuple[str, tuple[int, int] | None, int]:
+        """:func:`_diff_colour` of one row of a shared region from an unknown cursor, made
+        once for every screen that had the same row in the same pens (and the terminal in
+        the same pen) before."""
+        cache_key = (self.term, row, col0, old, new, old_attrs, new_attrs, pen)
+        cached = _COLOUR_PIECE_CACHE.get(cache_key)
+        if cached is None:
+            cached = _diff_colour(self.term, row, col0, old, new, old_attrs, new_attrs, None, pen)
+            _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+        return cached
+
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
-        screen = list(_FRAME)
+        screen = [self.look.glyphs(row) for row in _FRAME]
+        marks = [attrs_of(row) for row in _FRAME]
         for i in _RIGHT_TO_LEFT:
             cols = _REGIONS[i].cols
             self._set(i, _REGIONS[i].key(view), view)
             for row, text in zip(_REGIONS[i].rows, self._rows[i]):
                 screen[row] = screen[row][: cols.start] + text + screen[row][cols.stop :]
+            attrs = self._attrs[i]
+            if attrs is not None:
+                for row, mark in zip(_REGIONS[i].rows, attrs):
+                    marks[row] = marks[row][: cols.start] + mark + marks[row][cols.stop :]
         self._message_count = view.message_count
         self._painted = True
         out, cursor = [self.term.normal + self.term.clear], None
-        for row, text in enumerate(screen):
-            piece, cursor = _diff(self.term, row, 0, _BLANK_LINE, text, cursor)
-            out.append(piece)
+        if self._colour:
+            pen = 0
+            for row, (text, mark) in enumerate(zip(screen, marks)):
+                piece, cursor, pen = _diff_colour(self.term, row, 0, _BLANK_LINE, text, None,
+                                                  mark, cursor, pen)
+                out.append(piece)
+            out.append(sgr(pen, 0))
+        else:
+            for row, text in enumerate(screen):
+                piece, cursor = _diff(self.term, row, 0, _BLANK_LINE, text, cursor)
+                out.append(piece)
         self._cursor = cursor
         return "".join(out)
 
@@ -738,16 +1048,21 @@ class ScreenRenderer:
         """Remember that region ``index`` shows ``key`` (of ``view``), and its rows."""
         self._keys[index] = key
         region = _REGIONS[index]
-        if region.shared and not region.per_screen:
-            self._rows[index] = _region_rows(index, self.encoding, key, view)
-        else:
-            self._rows[index] = region.draw(view, self.encoding)
+        cached = region.shared and not region.per_screen
+        drawn = (_region_rows(index, self.encoding, key, view) if cached
+                 else region.draw(view, self.encoding))
+        self._rows[index] = tuple(map(self.look.glyphs, drawn))
+        if self._colour:
+            self._attrs[index] = (_region_attrs(index, self.encoding, key, view, drawn) if cached
+                                  else region.style(view, drawn))
         if index == _INPUT:
             self._input_col = _INPUT_COL + display_width(_typed(view))
 
     def _update(self, view: GameView) -> str:
         """The bytes of every changed row of the regions whose fields changed since the last
         render."""
+        if self._colour:
+            return self._update_colour(view)
         out: list[str] = []
         term = self.term
         keys, rows = self._keys, self._rows
@@ -781,6 +1096,44 @@ class ScreenRenderer:
                     _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
                 out.append(cached[0])
                 self._cursor = cached[1]
+        return "".join(out)
+
+    def _update_colour(self, view: GameView) -> str:
+        """:meth:`_update` for a colour look: rows differ in text or in pens, and the
+        terminal's pen is carried from piece to piece (reset before a scroll, which
+        fills new lines with the pen's background, and once at the end)."""
+        out: list[str] = []
+        term = self.term
+        keys, rows, all_attrs = self._keys, self._rows, self._attrs
+        new_messages, self._message_count = view.message_count - self._message_count, view.message_count
+        pen = 0
+        for i, region in _INDEXED:
+            old_key, key = keys[i], region.key(view)
+            lines = self._scrolled(old_key, new_messages) if i == _MESSAGES and new_messages else 0
+            if not lines and (key is old_key or key == old_key):
+                continue
+            old_rows, old_attrs = rows[i], all_attrs[i] or (None,) * len(rows[i])
+            self._set(i, key, view)
+            new_attrs = all_attrs[i]
+            assert new_attrs is not None
+            if lines:  # the terminal moves the kept lines: they are compared where they went
+                out.append(sgr(pen, 0) + _scroll(term, self.rows, lines))
+                pen = 0
+                self._cursor = None
+                old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
+                old_attrs = (*old_attrs[lines:], *[None] * lines)
+            col0 = region.cols.start
+            for row, old, new, old_mark, mark in zip(region.rows, old_rows, rows[i], old_attrs,
+                                                     new_attrs):
+                if (old is new or old == new) and old_mark == mark:
+                    continue
+                if region.shared:
+                    piece, self._cursor, pen = self._piece(row, col0, old, new, old_mark, mark, pen)
+                else:
+                    piece, self._cursor, pen = _diff_colour(term, row, col0, old, new, old_mark,
+                                                            mark, self._cursor, pen)
+                out.append(piece)
+        out.append(sgr(pen, 0))
         return "".join(out)
 
     def _scrolled(self, old_key: object, new_messages: int) -> int:
