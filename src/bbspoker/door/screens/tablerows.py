@@ -71,9 +71,9 @@ def command_rows(t: Translator, lines: list[str], prompt: str | None, refusal: b
     :attr:`Pen.PROMPT` (a question)."""
     rows = command_area(t, lines, prompt)
     tail = textwrap.wrap(prompt, TEXT)[:3] if prompt else []
-    if tail:
-        at = next((n for n in range(len(rows) - len(tail), -1, -1)
-                   if rows[n:n + len(tail)] == tail), None)
-        for n in range(len(tail)) if at is not None else ():
-            span(top + at + n, COMMAND_COL, TEXT, Pen.ERROR if refusal else Pen.PROMPT)
+    for at in range(len(rows) - len(tail), -1, -1) if tail else ():
+        if rows[at:at + len(tail)] == tail:
+            for n in range(len(tail)):
+                span(top + at + n, COMMAND_COL, TEXT, Pen.ERROR if refusal else Pen.PROMPT)
+            break
     return rows
