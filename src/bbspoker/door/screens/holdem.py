@@ -1,7 +1,8 @@
 """The fixed-limit Hold'em table as one player or spectator sees it at 80x24,
 in the family of the GV table: the seats with stacks and bets at the top, the board and
 your hole cards in the middle, the command area and the game information side by side,
-the message area below, the chat line last. Layout (rows 0-23)::
+the message area below, the chat line last. Layout (rows 0-23, as the classic look shows
+them; the rows are drawn in box drawing and suit symbols, :mod:`bbspoker.door.look`)::
 
     0  +- Limit Hold'em 10/20: <table> ----------------------- Hand 12, flop -+
     1  | 1 D  alice      985   10  <-     | 6    frank     1,000           |
@@ -14,6 +15,11 @@ the message area below, the chat line last. Layout (rows 0-23)::
    13  +- alice [1,000 CUBES] [stack 985] ---------+-------------------------+
    14-22 the message area: every action as it happens, and the chat
    23  > chat input
+
+Colours (a colour look): the title, the seat in turn highlighted, your own seat, the seats
+out of the hand (folded, sitting out, away) dark, the cards with their suits' colours, the
+pot, the game information's labels and values, the clock yellow in its last 30 s and red
+in its last 10 s, a refusal in the command area red (:class:`~bbspoker.door.look.Pen`).
 
 :class:`HoldemScreen` takes the game-screen loop of
 :class:`~bbspoker.door.screens.base.TableScreen` (keys taken in the turn they arrive,

@@ -2,7 +2,8 @@
 the family of the Hold'em table: a row per seat with its up cards face up and its down
 cards face down (yours face up to you alone), the pot, the command area and the game
 information side by side, the message area below, the chat line last. Layout (rows
-0-23)::
+0-23, as the classic look shows them; the rows are drawn in box drawing and suit symbols,
+:mod:`bbspoker.door.look`)::
 
     0  +- Stud 10/20: <table> --------------------------- Hand 12, third street -+
     1  | 1 D  alice*      997       (A+ )(K* ) [ 7*]                       <-    |
@@ -19,7 +20,10 @@ information side by side, the message area below, the chat line last. Layout (ro
 Your own down cards come from the table's ``PrivateCards`` (only to you); everyone else's
 are counted, never named, until they are shown at the showdown (then all seven, in the
 order dealt). :func:`render_table` draws rows 0-12 from the table's snapshot, your own
-cards and your language alone (the seat rows, the pot, the keys, the information);
+cards and your language alone (the seat rows, the pot, the keys, the information), and
+names their colours: the cards face up with their suits' colours, the others' down cards
+as card backs, the seat in turn highlighted, yours, the seats out of the hand dark, the
+pot, the game information, the clock yellow then red, a refusal red;
 :class:`StudScreen` is the game-screen loop around it. The game keys: ``C`` posts the
 bring-in, checks or calls (the amount shown), ``R`` completes, bets or raises (the fixed
 amount shown, nothing to type), ``F`` (or ``P``) folds -- not while the bring-in is due
