@@ -158,3 +158,180 @@ def test_the_view_check_sees_a_kind_field_read(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("a = self.snapshot.master\nb = snap.view.phase\nc = snap.seats\n")
     assert kind_view_reads(bad) == ["bad.py:1: snapshot.master", "bad.py:2: snap.view"]
+
+
+# --- the Hold'em table in each look ---------------------------------------------------
+
+class _Ledger:
+    @staticmethod
+    def balance(handle: str) -> int:
+        return 1234
+
+
+class _Door:
+    ledger = _Ledger
+
+
+def _holdem_flop():
+    """A Hold'em hand at 10/20 on the flop: alice (the button) raised, bob folded, carol
+    called and is in turn; the board K* J# 4-, alice holds K+ Q#, carol A+ A*. Returns the
+    game, the table's clock (``now[0]``, seconds) and ``screen(handle, watching=False)``,
+    a Hold'em screen of the table as it is then."""
+    import random
+
+    from bbspoker.door.screens.holdem import HoldemScreen
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.holdem import Holdem, HoldemRules
+    from bbspoker.rules.money import SYSTEM
+    from bbspoker.store.wallet import MemoryWallet
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    from tests.door.test_stud_screen import _Entry, _Session
+    from tests.rules.holdem.test_holdem import stacked
+    deck = stacked(["7c2d", "AsAh", "KsQd"], "KhJd4c3s9h")
+    game = Holdem(MemoryWallet({"alice": 1000, "bob": 1000, "carol": 1000, SYSTEM: 0}),
+                  HoldemRules(seats=9, small_bet=10), rng=random.Random(3),
+                  deck=lambda seal, gid: list(deck))
+    for h in ("alice", "bob", "carol"):
+        game.apply(h, act.Sit(buy_in=500), 0.0)
+    game.tick(game.deadline())
+    game.apply("alice", act.BetRaise(), 1.0)
+    game.apply("bob", act.Pass(), 1.0)
+    game.apply("carol", act.CheckCall(), 1.0)
+    now = [0.0]
+
+    def screen(handle: str, watching: bool = False) -> HoldemScreen:
+        service = TableService(game, Bus(), lambda: now[0])
+        s = HoldemScreen(_Session(handle), _Door(), _Entry(service),  # type: ignore[arg-type]
+                         watching=watching)
+        s.cards = () if watching else game.hands()[handle]
+        return s
+    return game, now, screen
+
+
+#: The rows 0-12 of the flop of :func:`_holdem_flop` as alice and carol (after a refused
+#: fold) see them, and the showdown as a spectator sees rows 0-8: the plain-text screens
+#: of the GV family, which the classic look keeps byte for byte.
+_HOLDEM_ALICE = [
+    "+- Limit Hold'em 10/20: Salon ---------------------------------- Hand 1, flop -+",
+    "| 1 D  alice*         480              | 6      (free)                         |",
+    "| 2 SB bob            495       fold   | 7      (free)                         |",
+    "| 3 BB carol          480       <-     | 8      (free)                         |",
+    "| 4      (free)                        | 9      (free)                         |",
+    "| 5      (free)                        |                                       |",
+    "| BOARD  [ K* ] [ J# ] [ 4- ] [    ] [    ]    POT 45                          |",
+    "| YOU    [ K+ ] [ Q# ]                                                         |",
+    "+----------------------------------------------+-------------------------------+",
+    "| [I] sit out from the next hand               | Turn ..... carol              |",
+    "| [.] chat  [X] leave the table                | Clock .... 1:01               |",
+    "|                                              | Street ... flop, bets 10      |",
+    "|                                              | Button ... alice              |"]
+_HOLDEM_CAROL = [
+    "+- Limit Hold'em 10/20: Salon ---------------------------------- Hand 1, flop -+",
+    "| 1 D  alice          480              | 6      (free)                         |",
+    "| 2 SB bob            495       fold   | 7      (free)                         |",
+    "| 3 BB carol*         480       <-     | 8      (free)                         |",
+    "| 4      (free)                        | 9      (free)                         |",
+    "| 5      (free)                        |                                       |",
+    "| BOARD  [ K* ] [ J# ] [ 4- ] [    ] [    ]    POT 45                          |",
+    "| YOU    [ A+ ] [ A* ]                                                         |",
+    "+----------------------------------------------+-------------------------------+",
+    "| [C] check  [R] bet 10                        | Turn ..... carol              |",
+    "| [I] sit out from the next hand               | Clock .... 1:01               |",
+    "| Checking costs nothing here: check ([C])     | Street ... flop, bets 10      |",
+    "| instead of folding.                          | Button ... alice              |"]
+_HOLDEM_SHOWDOWN = [
+    "+- Limit Hold'em 10/20: Salon --------------------------------- 3 of 9 seated -+",
+    "| 1 D  alice          480              | 6      (free)                         |",
+    "| 2    bob            495              | 7      (free)                         |",
+    "| 3    carol          525       A+ A*  | 8      (free)                         |",
+    "| 4      (free)                        | 9      (free)                         |",
+    "| 5      (free)                        |                                       |",
+    "| BOARD  [ K* ] [ J# ] [ 4- ] [ 3+ ] [ 9* ]                                    |",
+    "| You are watching this table.                                                 |",
+    "+----------------------------------------------+-------------------------------+"]
+
+
+def test_the_hold_em_table_in_the_classic_look_is_the_plain_text_screen_byte_for_byte():
+    """The classic look draws the Hold'em table as the GV family's plain-text screen:
+    ``+ - |`` borders, suits ``+ * # -``, and not one colour sequence."""
+    from bbspoker.door.look import CLASSIC
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.holdem import Street
+    from tests.support.looks import shown, sgr_of
+    game, now, screen = _holdem_flop()
+    alice, carol = screen("alice"), screen("carol")
+    carol._game_key("f")
+    for s, expected in ((alice, _HOLDEM_ALICE), (carol, _HOLDEM_CAROL)):
+        view = s.view()
+        assert [CLASSIC.glyphs(r) for r in view.rows[:13]] == expected
+        term, data = shown(view, "classic")
+        assert [line for line in term.display[:13]] == expected
+        assert sgr_of(data) <= {b"\x1b[m"}            # the terminal's reset when it clears
+        assert all(c.fg == "default" and c.bg == "default" and not c.bold
+                   for row in term.buffer.values() for c in row.values())
+    while game.street is not Street.IDLE:
+        game.apply(game.current, act.CheckCall(), 2.0)
+    watcher = screen("dave", watching=True).view()
+    assert [CLASSIC.glyphs(r) for r in watcher.rows[:9]] == _HOLDEM_SHOWDOWN
+
+
+def test_the_hold_em_table_in_colour_in_cp437_and_utf8():
+    """A colour look draws the Hold'em table box-drawn, hearts and diamonds red, spades
+    and clubs white, the player in turn highlighted (yellow on blue), your own seat green,
+    a folded seat dark, the pot yellow, the labels of the game information cyan with their
+    values white, a refusal red; the turn clock white, yellow in its last 30 s, red in its
+    last 10 s. In CP437 (suits as bytes 0x03-0x06) and in UTF-8 alike."""
+    from tests.support.looks import COLOUR, cell, cells, shown
+    game, now, screen = _holdem_flop()
+    deadline = game.deadline()
+    assert deadline is not None
+    for profile in COLOUR:
+        now[0] = deadline - 45
+        alice, _ = shown(screen("alice").view(), profile)
+        carol_screen = screen("carol")
+        carol_screen._game_key("f")
+        carol, data = shown(carol_screen.view(), profile)
+        assert b"\x1b[" in data
+        if profile == "cp437":
+            # A+ A* as the code page's suits (the heart after its colour)
+            assert b"[ A\x06 ]" in data and b"\x1b[31m\x03" in data
+        for term in (alice, carol):
+            rows = term.display
+            assert rows[0].startswith("┌─ Limit Hold'em") and rows[0].endswith("─┐")
+            assert rows[1][0] == rows[1][39] == rows[1][79] == "│"
+            assert rows[8] == "├" + "─" * 46 + "┬" + "─" * 31 + "┤"
+            assert rows[13][0] == "├" and rows[13][47] == "┴"
+            assert term.buffer[8][47].fg == term.buffer[0][0].fg == "cyan"
+            title = cell(term, 0, "Limit")
+            assert (title.fg, title.bold) == ("brown", True)
+            # the board: K* red, 4- white, the rank in the card's white
+            heart, club = cell(term, 6, "K♥"), cell(term, 6, "4♣")
+            assert (heart.fg, heart.bold) == ("white", True)
+            assert (cells(term, 6, "K♥")[1].fg, cells(term, 6, "4♣")[1].fg) == ("red", "white")
+            pot = cells(term, 6, "POT 45")
+            assert all((c.fg, c.bold) == ("brown", True) for c in pot)
+            # carol in turn: her seat highlighted, its number to its state
+            turn = cells(term, 3, "3 BB carol")
+            assert all((c.fg, c.bg, c.bold) == ("brown", "blue", True) for c in turn)
+            assert cell(term, 3, "<-").bg == "blue"
+            folded = cells(term, 2, "2 SB bob")
+            assert all((c.fg, c.bg, c.bold) == ("black", "default", True) for c in folded)
+            label, value = cell(term, 9, "Turn"), cell(term, 9, "carol")
+            assert (label.fg, value.fg, value.bold) == ("cyan", "white", True)
+            assert cell(term, 10, "0:45").fg == "white"
+        mine = cells(alice, 1, "1 D  alice*")
+        assert all((c.fg, c.bold) == ("green", True) for c in mine)
+        assert [c.fg for c in cells(alice, 7, "K♠ ] [ Q♦")] == [
+            "white", "white", "white", "white", "default", "white", "white", "white", "red"]
+        assert (cells(carol, 7, "A♥")[1].fg, cells(carol, 7, "A♠")[1].fg) == ("red", "white")
+        refusal = cells(carol, 11, "Checking costs nothing")
+        assert all((c.fg, c.bold) == ("red", True) for c in refusal)
+        key = cells(carol, 9, "[C]")
+        assert key[1].fg == "brown" and key[0].fg == "default"
+        # the clock: white, yellow in the last 30 s, red in the last 10 s
+        for left, colour in ((45, "white"), (25, "brown"), (5, "red")):
+            now[0] = deadline - left
+            term, _ = shown(screen("alice").view(), profile)
+            clock = cells(term, 10, f"0:{left:02d}")
+            assert all((c.fg, c.bold) == (colour, True) for c in clock), (left, profile)

@@ -384,3 +384,115 @@ def test_the_table_before_the_first_hand(lang):
     assert t.gettext("{n} of {seats} seated").format(n=1, seats=4) in shown[0]
     assert t.gettext("No hand: waiting for players") in shown[9]
     assert shown[5].strip() == "|" + " " * 78 + "|"          # seats 5-7: none at this table
+
+
+# --- the stud table in each look ---------------------------------------------------------
+
+def _stud_screen(g: Stud, handle: str, now: list[float]) -> StudScreen:
+    """``handle``'s stud screen of ``g`` now, on the table's clock ``now[0]`` (seconds)."""
+    service = TableService(g, Bus(), lambda: now[0])
+    screen = StudScreen(_Session(handle), object(), _Entry(service))  # type: ignore[arg-type]
+    screen.cards = g.hands()[handle]
+    return screen
+
+
+#: Rows 0-12 of third street after bob's bring-in as carol (in turn) sees them: the
+#: plain-text screen of the GV family, which the classic look keeps byte for byte.
+_CAROL = [
+    "+- Stud 10/20: Salon ----------------------------------- Hand 1, third street -+",
+    "| 1 D  alice          499       (?? )(?? ) [K* ]                               |",
+    "| 2 BI bob            496     3 (?? )(?? ) [2- ]                               |",
+    "| 3    carol*         499       (Q* )(J* ) [9# ]                      <-       |",
+    "| 4      (free)                                                                |",
+    "| 5      (free)                                                                |",
+    "| 6      (free)                                                                |",
+    "| 7      (free)                                                                |",
+    "+- POT 6 --------------------------------------+-------------------------------+",
+    "| [F] fold  [C] call 3  [R] complete to 10     | Turn ..... carol              |",
+    "| [I] sit out from the next hand               | Clock .... 0:42               |",
+    "| [.] chat  [X] leave the table                | Street ... third street       |",
+    "|                                              | Bring-in . bob 3              |"]
+
+
+def test_the_stud_table_in_the_classic_look_is_the_plain_text_screen_byte_for_byte():
+    """The classic look draws the stud table as before: ``+ - |`` borders, suits
+    ``+ * # -``, not one colour sequence."""
+    from tests.support.looks import sgr_of, shown
+    g, _ = game()
+    g.apply("bob", act.CheckCall(), 1.0)
+    assert screen(g, "carol")[:13] == _CAROL
+    deadline = g.deadline()
+    assert deadline is not None
+    view = _stud_screen(g, "carol", [deadline - 42]).view()
+    assert [CLASSIC.glyphs(r) for r in view.rows[:13]] == _CAROL
+    term, data = shown(view, "classic")
+    assert term.display[:13] == _CAROL
+    assert sgr_of(data) <= {b"\x1b[m"}              # the terminal's reset when it clears
+    assert all(c.fg == "default" and c.bg == "default" and not c.bold
+               for row in term.buffer.values() for c in row.values())
+
+
+def test_the_stud_table_in_colour_in_cp437_and_utf8():
+    """A colour look draws the stud table box-drawn, the cards face up white with red
+    hearts and diamonds, the cards face down as card backs (blue), the player in turn
+    highlighted, your own seat green, a folded seat dark with its cards, the pot yellow,
+    the game information's labels cyan and values white, the exit question white; the
+    clock white, yellow in its last 30 s, red in its last 10 s. In CP437 and UTF-8."""
+    from tests.support.looks import COLOUR, cell, cells, shown
+    g, _ = game()
+    g.apply("bob", act.CheckCall(), 1.0)
+    deadline = g.deadline()
+    assert deadline is not None
+    now = [deadline - 42]
+    for profile in COLOUR:
+        carol, data = shown(_stud_screen(g, "carol", now).view(), profile)
+        alice, _ = shown(_stud_screen(g, "alice", now).view(), profile)
+        if profile == "cp437":
+            assert b"(?? )" in data and b"\x1b[31m\x03" in data    # Q* with its heart byte
+        for term in (carol, alice):
+            rows = term.display
+            assert rows[0].startswith("┌─ Stud 10/20: Salon ─") and rows[0].endswith("─┐")
+            assert rows[1][0] == rows[1][79] == "│" and rows[8].startswith("├─ POT 6 ──")
+            assert rows[8][47] == "┬" and rows[8][79] == "┤" and rows[13][47] == "┴"
+            assert term.buffer[0][0].fg == term.buffer[8][47].fg == "cyan"
+            title = cells(term, 0, "Stud 10/20: Salon")
+            assert all((c.fg, c.bold) == ("brown", True) for c in title)
+            assert all((c.fg, c.bold) == ("brown", True) for c in cells(term, 8, "POT 6"))
+            # alice's K* face up: white with a red heart; bob's 2- a white club
+            king = cells(term, 1, "[K♥ ]")
+            assert [c.fg for c in king] == ["white", "white", "red", "white", "white"]
+            assert all(c.bold for c in king) and cells(term, 2, "[2♣ ]")[2].fg == "white"
+            # carol in turn: her seat highlighted, from its number to its state
+            turn = cells(term, 3, "3    carol")
+            assert all((c.fg, c.bg, c.bold) == ("brown", "blue", True) for c in turn)
+            assert cell(term, 3, "<-").bg == "blue"
+            assert (cell(term, 12, "Bring-in").fg, cell(term, 12, "bob 3").fg) == (
+                "cyan", "white")
+        # the others' down cards face down (blue), carol's own face up to her
+        backs = cells(carol, 1, "(?? )(?? )")
+        assert all((c.fg, c.bold) == ("blue", True) for c in backs)
+        own = cells(carol, 3, "(Q♥ )(J♥ ) [9♦ ]")
+        assert [c.fg for c in own[:5]] == ["white", "white", "red", "white", "white"]
+        assert own[13].fg == "red" and own[12].bg == "default"
+        mine = cells(alice, 1, "1 D  alice*")
+        assert all((c.fg, c.bold) == ("green", True) for c in mine)
+        # the clock: white, yellow in the last 30 s, red in the last 10 s
+        for left, colour in ((42, "white"), (25, "brown"), (5, "red")):
+            now[0] = deadline - left
+            term, _ = shown(_stud_screen(g, "alice", now).view(), profile)
+            clock = cells(term, 10, f"0:{left:02d}")
+            assert all((c.fg, c.bold) == (colour, True) for c in clock), (left, profile)
+        now[0] = deadline - 42
+        leaving = _stud_screen(g, "carol", now)
+        leaving.mode = "exit"
+        term, _ = shown(leaving.view(), profile)
+        question = cells(term, 12, "Leave? You fold this hand.")
+        assert all((c.fg, c.bold) == ("white", True) for c in question)
+    g.apply("carol", act.Pass(), 1.0)
+    for profile in COLOUR:
+        alice, _ = shown(_stud_screen(g, "alice", now).view(), profile)
+        folded = cells(alice, 3, "3    carol")
+        assert all((c.fg, c.bg, c.bold) == ("black", "default", True) for c in folded)
+        assert all(c.fg == "black" for c in cells(alice, 3, "(?? )(?? )"))
+        assert cells(alice, 3, "[9♦ ]")[2].fg == "red"          # a suit keeps its colour
+        assert "fold" in alice.display[3]

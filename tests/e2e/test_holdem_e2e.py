@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bbspoker.door.screens.tablerows import card as glyphs
 from bbspoker.rules import actions as act
 from bbspoker.rules.holdem import Street
 from tests.support.tableplay import table_world
@@ -52,7 +53,7 @@ def raise_else_call(legal) -> str:
 def seat_row(c: TelnetClient, handle: str) -> str:
     """The seat cell of ``handle`` on ``c``'s screen (rows 1-5, two columns)."""
     for n in range(1, 6):
-        for cell in c.row(n).split("|"):
+        for cell in re.split("[|│]", c.row(n)):
             if re.search(rf"\b{handle}\b", cell):
                 return cell
     raise AssertionError(f"{handle} not seated on screen:\n{c.text}")
@@ -75,13 +76,14 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
         for c in clients.values():
             await c.wait_for("Hand 1 (game 1): alice has the button; blinds 5/10.")
             await c.wait_for("Deck sealed:")
-        # Each player sees their own two hole cards and nobody else's.
+        # Each player sees their own two hole cards and nobody else's (an xterm in
+        # colour: the suits as symbols).
         for h, c in clients.items():
             await c.wait_for("YOU    [")
             mine = table.hole_cards(h)
-            assert all(f"{card:^4}" in c.row(7) for card in mine)
+            assert all(f"{glyphs(card):^4}" in c.row(7) for card in mine)
             others = {x for o in clients if o != h for x in table.hole_cards(o)}
-            assert not any(f"[{card:^4}]" in c.row(7) for card in others - set(mine))
+            assert not any(f"[{glyphs(card):^4}]" in c.row(7) for card in others - set(mine))
         # Preflop and flop: everyone raises while they may (the cap), else calls.
         while table.street is Street.PREFLOP:
             await press(server, clients, raise_else_call)
@@ -93,6 +95,10 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
         for c in clients.values():
             await c.wait_for("POT 220 (180 + 40)")
         assert "all-in" in seat_row(clients["alice"], "carol")
+        screen = clients["alice"].screen
+        pot = screen.display[6].index("POT 220")
+        assert (screen.buffer[6][pot].fg, screen.buffer[6][pot].bold) == ("brown", True)
+        assert screen.display[8][0] == "├" and screen.buffer[8][0].fg == "cyan"
         # Turn and river are checked down; the showdown pays the pots.
         while table.street is not Street.IDLE:
             await press(server, clients, lambda legal: "c")

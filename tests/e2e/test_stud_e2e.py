@@ -12,6 +12,7 @@ import pytest
 
 from bbspoker.cli import main
 from bbspoker.config import load_config
+from bbspoker.door.screens.tablerows import card as glyphs
 from bbspoker.rules import actions as act
 from bbspoker.rules.stud import Street
 from tests.support.tableplay import table_world
@@ -92,16 +93,21 @@ async def test_three_players_bring_in_completion_and_showdown(tmp_path, monkeypa
         for c in clients.values():
             await c.wait_for("Hand 1 (game 1):")
             await c.wait_for("ante 1, bring-in 3, bets 10/20.")
-        # Each player sees their own two down cards and nobody else's; the up cards of all.
+        # Each player sees their own two down cards and nobody else's; the up cards of all
+        # (an xterm in colour: the suits as symbols, the others' down cards as backs).
         for h, c in clients.items():
             down, up = table.down_cards(h), table.up_cards(h)
-            await c.wait_for("".join(f"({card:^3})" for card in down))
+            await c.wait_for("".join(f"({glyphs(card):^3})" for card in down))
             for o in clients:
-                assert f"[{table.up_cards(o)[0]:^3}]" in seat_row(c, o)
+                assert f"[{glyphs(table.up_cards(o)[0]):^3}]" in seat_row(c, o)
                 if o != h:
                     assert "(?? )(?? )" in seat_row(c, o)
-                    assert not any(f"({card:^3})" in c.text for card in table.down_cards(o))
+                    assert not any(f"({glyphs(card):^3})" in c.text
+                                   for card in table.down_cards(o))
             assert len(up) == 1
+            row = next(n for n in range(1, 8) if "(?? )" in c.row(n))
+            back = c.screen.buffer[row][c.row(row).index("(?? )") + 1]
+            assert (back.data, back.fg, back.bold) == ("?", "blue", True)
         # The lowest up card must bring it in: it may not fold, [C] posts 3.
         bringer = table.current
         b = clients[bringer]

@@ -1,7 +1,8 @@
 """The fixed-limit Hold'em table as one player or spectator sees it at 80x24,
 in the family of the GV table: the seats with stacks and bets at the top, the board and
 your hole cards in the middle, the command area and the game information side by side,
-the message area below, the chat line last. Layout (rows 0-23)::
+the message area below, the chat line last. Layout (rows 0-23, as the classic look shows
+them; the rows are drawn in box drawing and suit symbols, :mod:`bbspoker.door.look`)::
 
     0  +- Limit Hold'em 10/20: <table> ----------------------- Hand 12, flop -+
     1  | 1 D  alice      985   10  <-     | 6    frank     1,000           |
@@ -14,6 +15,11 @@ the message area below, the chat line last. Layout (rows 0-23)::
    13  +- alice [1,000 CUBES] [stack 985] ---------+-------------------------+
    14-22 the message area: every action as it happens, and the chat
    23  > chat input
+
+Colours (a colour look): the title, the seat in turn highlighted, your own seat, the seats
+out of the hand (folded, sitting out, away) dark, the cards with their suits' colours, the
+pot, the game information's labels and values, the clock yellow in its last 30 s and red
+in its last 10 s, a refusal in the command area red (:class:`~bbspoker.door.look.Pen`).
 
 :class:`HoldemScreen` takes the game-screen loop of
 :class:`~bbspoker.door.screens.base.TableScreen` (keys taken in the turn they arrive,
@@ -32,12 +38,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_, NP_
+from bbspoker.door.look import Pen, clock_pen
 from bbspoker.door.screens import holdem_text
 from bbspoker.door.screens.base import ScreenKind, ask_buy_in
 from bbspoker.door.screens.holdem_text import street_name
 from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, WIDTH, RowScreen,
-                                        bottom_rows, command_area, command_lines, halves,
-                                        labelled, row as _row)
+                                        bottom_rows, command_lines, halves, row as _row)
+from bbspoker.door.screens.tablerows import card, command_rows, info_rows
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.holdem.game import HoldemSeat, HoldemTable, Street
@@ -69,9 +76,10 @@ _MARKS = {"button": NP_("seat mark", "D"), "small": NP_("seat mark", "SB"),
           "button_big": NP_("seat mark", "DB")}
 
 
-def _box(card: str | None) -> str:
-    """A card, 6 cells: ``[ A+ ]``, ``[10# ]``; an empty place ``[    ]``."""
-    return f"[{card or '':^4}]"
+def _box(notation: str | None) -> str:
+    """A card, 6 cells, its suit as a glyph (:func:`~.tablerows.card`): ``[ A♠ ]``,
+    ``[10♦ ]`` (``[ A+ ]``, ``[10# ]`` in the classic look); an empty place ``[    ]``."""
+    return f"[{card(notation) if notation else '':^4}]"
 
 
 class HoldemScreen(RowScreen):
@@ -120,27 +128,33 @@ class HoldemScreen(RowScreen):
     # ----------------------------------------------------------------- drawing
 
     def rows(self) -> tuple[list[str], tuple[int, int]]:
-        """The 24 rows of this screen now, and where the cursor goes (the input line)."""
+        """The 24 rows of this screen now, and where the cursor goes (the input line);
+        the colours named as they are drawn (see :meth:`_seat_pen`)."""
         snap = self.snapshot
         board = snap.view_as(HoldemTable)
         rules = self.rules
         t, num = self.t, self.t.number
-        title = "+- " + t.gettext("Limit Hold'em {small}/{big}: {table}").format(
+        name = t.gettext("Limit Hold'em {small}/{big}: {table}").format(
             small=num(rules.small_bet), big=num(2 * rules.small_bet),
-            table=clean_text(self.entry.name, 20)) + " "
-        where = " " + (t.gettext("Hand {hand}, {street}").format(
+            table=clean_text(self.entry.name, 20))
+        title = "┌─ " + name + " "
+        where = (t.gettext("Hand {hand}, {street}").format(
             hand=num(board.hand or board.game_id), street=street_name(board.street.value, t))
             if board is not None and board.game_id is not None
             else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
-                                                           seats=rules.seats)) + " -+"
-        rows = [title + "-" * max(0, WIDTH - display_width(title) - len(where)) + where]
+                                                           seats=rules.seats))
+        tail = " " + where + " ─┐"
+        rows = [title + "─" * max(0, WIDTH - display_width(title) - len(tail)) + tail]
+        self.span(0, 3, display_width(name), Pen.TITLE)
+        self.span(0, WIDTH - len(tail) + 1, display_width(where), Pen.VALUE)
         seats = {s.seat: s for s in snap.seats_as(HoldemSeat)}
         for n in range(5):
-            left = self._seat_cell(snap, seats.get(n), n)
-            right = self._seat_cell(snap, seats.get(n + 5), n + 5) if n + 5 < rules.seats else ""
+            left = self._seat_cell(snap, seats.get(n), n, 1 + n, 1)
+            right = (self._seat_cell(snap, seats.get(n + 5), n + 5, 1 + n, _SEAT_LEFT + 2)
+                     if n + 5 < rules.seats else "")
             rows.append(_halves(left, right, _SEAT_LEFT))
         rows += self._middle(snap, board)
-        rows.append("+" + "-" * _LEFT + "+" + "-" * _RIGHT + "+")
+        rows.append("├" + "─" * _LEFT + "┬" + "─" * _RIGHT + "┤")
         for left, right in zip(self._commands(snap, board), self._info(snap, board)):
             rows.append(_halves(left, right))
         me = snap.seat_as(HoldemSeat, self.handle)
@@ -148,8 +162,11 @@ class HoldemScreen(RowScreen):
                  if me is not None and not self.watching else "")
         return bottom_rows(self, rows, stack)
 
-    def _seat_cell(self, snap: TableSnapshot, s: HoldemSeat | None, n: int) -> str:
-        """One seat: number, button/blind, handle, stack, bet this round, state."""
+    def _seat_cell(self, snap: TableSnapshot, s: HoldemSeat | None, n: int, row: int,
+                   col: int) -> str:
+        """One seat (``n``: 0-8), drawn on ``row`` from cell ``col``: number,
+        button/blind, handle, stack, bet this round, state; the seat in its pen
+        (:meth:`_seat_pen`), the cards shown at the showdown as cards."""
         t = self.t
         if s is None:
             return f"{n + 1}      " + t.gettext("(free)")
@@ -162,12 +179,28 @@ class HoldemScreen(RowScreen):
                "" if s.shown else "out" if s.out else
                "fold" if s.dealt and not s.in_hand else "next" if running and not s.dealt
                else "")                                 # a code of _STATES
-        words = [" ".join(s.shown)] if s.shown else [t.pgettext(*_STATES[how])] if how else []
+        shown = " ".join(card(c) for c in s.shown or ())
+        words = [shown] if s.shown else [t.pgettext(*_STATES[how])] if how else []
         if s.handle in snap.held:
             words.append(t.pgettext(*_STATES["away"]))
         bet = f"{t.number(s.bet):>5}" if s.bet else "     "
-        return (f"{n + 1} {fit(mark, 2)} {fit(name, 11)}{t.number(s.stack):>7} {bet} "
-                + " ".join(words))
+        head = f"{n + 1} {fit(mark, 2)} {fit(name, 11)}{t.number(s.stack):>7} {bet} "
+        width = _SEAT_LEFT if col == 1 else WIDTH - _SEAT_LEFT - 3
+        pen = self._seat_pen(snap, s, how)
+        if pen is not Pen.DEFAULT:
+            self.span(row, col, width, pen)
+        if s.shown:
+            self.span(row, col + 1 + display_width(head), display_width(shown), Pen.CARD)
+        return head + " ".join(words)
+
+    def _seat_pen(self, snap: TableSnapshot, s: HoldemSeat, how: str) -> Pen:
+        """A seat's pen: the player in turn's, else a seat out of the hand (folded,
+        sitting out, away) dark, else your own seat yours."""
+        if s.current:
+            return Pen.TURN
+        if how in ("fold", "out") or s.handle in snap.held:
+            return Pen.FOLDED
+        return Pen.SELF if s.handle.lower() == self.handle.lower() else Pen.DEFAULT
 
     def _middle(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
         """Rows 6-7: the board and the pot; your hole cards."""
@@ -183,15 +216,25 @@ class HoldemScreen(RowScreen):
         # 7 cells each).
         board_label, you = clean_text(t.gettext("BOARD"), 7), clean_text(t.gettext("YOU"), 7)
         width = max(display_width(board_label), display_width(you)) + 2
+        first = 2 + width                       # the first card's cell
         rows = [_row(" " + fit(board_label, width) + f"{cards}    {pot}")]
+        self.span(6, 2, display_width(board_label), Pen.LABEL)
+        for i in range(len(community)):
+            self.span(6, first + 7 * i, 6, Pen.CARD)
+        if pot:
+            self.span(6, first + 38, min(display_width(pot), WIDTH - 1 - first - 38), Pen.POT)
         me = snap.seat_as(HoldemSeat, self.handle)
         running = board is not None and board.game_id is not None
         if self.watching:
             rows.append(_row(" " + t.gettext("You are watching this table.")))
-        elif self.cards and me is not None and (me.dealt if running else not me.out):
+            return rows
+        self.span(7, 2, display_width(you), Pen.LABEL)
+        if self.cards and me is not None and (me.dealt if running else not me.out):
             # Your cards of the hand in play, or of the last one until the next is dealt.
             hole = cast(tuple[str, ...], self.cards)      # Hold'em's cards are notation
             rows.append(_row(" " + fit(you, width) + " ".join(_box(c) for c in hole)))
+            for i in range(len(hole)):
+                self.span(7, first + 7 * i, 6, Pen.CARD)
         else:
             why = (t.gettext("You sit out with no chips: [X] to leave, then buy in again.")
                    if me is not None and me.out and not me.stack and not me.dealt
@@ -202,7 +245,8 @@ class HoldemScreen(RowScreen):
         return rows
 
     def _commands(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
-        """Four rows: the keys of exactly the legal choices now, then the prompt."""
+        """Four rows: the keys of exactly the legal choices now, then the prompt (a
+        question, or a refusal in red)."""
         t, n = self.t, self.t.number
         actions = () if self.watching else snap.actions.get(self.handle, ())
         lines: list[str] = []
@@ -225,21 +269,23 @@ class HoldemScreen(RowScreen):
                          else t.gettext("[I] sit out from the next hand"))
         elif self.watching and self._may_sit():
             lines.append(t.gettext("[J] take a free seat"))
-        return command_area(t, lines, self._prompt())
+        return command_rows(t, lines, self._prompt(), self.mode != "exit", self.span, 9)
 
     def _info(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
-        """Four rows: whose turn, the clock, the street and its bet, the button."""
+        """Four rows: whose turn, the clock (yellow in its last 30 s, red in its last
+        10 s), the street and its bet, the button."""
         t = self.t
         if board is None or board.game_id is None:
             return [t.gettext("No hand") if len(snap.seats) >= 2
                     else t.gettext("No hand: waiting for players"), "", "", ""]
         clock = self._clock_text() or ""
         size = board.big_bet if board.street in (Street.TURN, Street.RIVER) else board.small_bet
-        return [labelled(t, _TURN, clean_text(snap.current or "", 14)),
-                labelled(t, _CLOCK, clock),
-                labelled(t, _STREET, t.gettext("{street}, bets {size}").format(
-                    street=street_name(board.street.value, t), size=t.number(size))),
-                labelled(t, _BUTTON, clean_text(board.button or "", 14))]
+        return info_rows(t, [
+            (_TURN, clean_text(snap.current or "", 14), Pen.VALUE),
+            (_CLOCK, clock, clock_pen(self._remaining())),
+            (_STREET, t.gettext("{street}, bets {size}").format(
+                street=street_name(board.street.value, t), size=t.number(size)), Pen.VALUE),
+            (_BUTTON, clean_text(board.button or "", 14), Pen.VALUE)], self.span, 9)
 
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:

@@ -2,7 +2,8 @@
 the family of the Hold'em table: a row per seat with its up cards face up and its down
 cards face down (yours face up to you alone), the pot, the command area and the game
 information side by side, the message area below, the chat line last. Layout (rows
-0-23)::
+0-23, as the classic look shows them; the rows are drawn in box drawing and suit symbols,
+:mod:`bbspoker.door.look`)::
 
     0  +- Stud 10/20: <table> --------------------------- Hand 12, third street -+
     1  | 1 D  alice*      997       (A+ )(K* ) [ 7*]                       <-    |
@@ -19,7 +20,10 @@ information side by side, the message area below, the chat line last. Layout (ro
 Your own down cards come from the table's ``PrivateCards`` (only to you); everyone else's
 are counted, never named, until they are shown at the showdown (then all seven, in the
 order dealt). :func:`render_table` draws rows 0-12 from the table's snapshot, your own
-cards and your language alone (the seat rows, the pot, the keys, the information);
+cards and your language alone (the seat rows, the pot, the keys, the information), and
+names their colours: the cards face up with their suits' colours, the others' down cards
+as card backs, the seat in turn highlighted, yours, the seats out of the hand dark, the
+pot, the game information, the clock yellow then red, a refusal red;
 :class:`StudScreen` is the game-screen loop around it. The game keys: ``C`` posts the
 bring-in, checks or calls (the amount shown), ``R`` completes, bets or raises (the fixed
 amount shown, nothing to type), ``F`` (or ``P``) folds -- not while the bring-in is due
@@ -37,11 +41,14 @@ from typing import TYPE_CHECKING, Any
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_, NP_, Translator
+from bbspoker.door.look import Pen, clock_pen
 from bbspoker.door.screens import stud_text
 from bbspoker.door.screens.base import ScreenKind, ask_buy_in
 from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, TEXT as _TEXT, WIDTH,
-                                        RowScreen, bottom_rows, command_area, command_lines,
-                                        halves as _halves, labelled, row as _row)
+                                        RowScreen, bottom_rows, command_lines,
+                                        halves as _halves, row as _row)
+from bbspoker.door.screens.tablerows import (InfoLine, Span, card, command_rows, info_rows,
+                                             no_span)
 from bbspoker.door.screens.stud_text import street_name
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
@@ -61,6 +68,7 @@ __all__ = ["KIND", "render_table", "StudScreen", "intro", "stakes", "still_seate
 #: The rows :func:`render_table` draws (0-12); the status line, log and chat line follow.
 TABLE_ROWS = 13
 _SEATS = 7            # rows 1-7, one per seat (a stud table has 2-7)
+_POT_ROW = _SEATS + 1     # the divider with the pot; the command area follows
 _CARDS = 37           # the cards of a seat: 7 boxes of 5 cells and 2 blanks between groups
 
 #: The game as the lobby names it, and as a sentence names what its tables play.
@@ -79,29 +87,57 @@ _STATES = {"turn": NP_("seat state", "<-"), "all_in": NP_("seat state", "all-in"
 _DEALER, _BRINGER = NP_("seat mark", "D"), NP_("seat mark", "BI")
 
 
-def _up(card: str) -> str:
-    """A card face up, 5 cells: ``[A+ ]``, ``[10#]``."""
-    return f"[{card:^3}]"
+_CARD_WIDTH = 5      # a card's cells, ``[A♠ ]`` or ``(?? )``
+_PLATE = 30          # a seat's number, mark, handle, stack and bet: cells 1-30 of its row
+_CARDS_COL = _PLATE + 2   # the first cell of a seat's cards
+_STATE_COL = _CARDS_COL + _CARDS + 1   # and of its state
 
 
-def _down(card: str | None) -> str:
-    """A card face down, 5 cells: your own ``(A+ )``, another's ``(?? )``."""
-    return f"({card or '??':^3})"
+def _up(notation: str) -> str:
+    """A card face up, 5 cells, its suit as a glyph: ``[A♠ ]``, ``[10♦]`` (``[A+ ]``,
+    ``[10#]`` in the classic look)."""
+    return f"[{card(notation):^3}]"
 
 
-def _seat_cards(s: StudSeat, own: Sequence[str] | None) -> str:
-    """A seat's cards in the order dealt (two down, the up cards, the seventh down), the
-    groups a blank apart: every card face up once shown; ``own``: the viewer's own down
-    cards (their seat), else the down cards are counted, not named."""
+def _down(notation: str | None) -> str:
+    """A card face down, 5 cells: your own ``(A♠ )``, another's ``(?? )``."""
+    return f"({card(notation) if notation else '??':^3})"
+
+
+#: A seat's cards in groups (the first two down, the up cards, the seventh down): each
+#: card drawn (5 cells) with its pen.
+_Cards = list[list[tuple[str, Pen]]]
+
+
+def _seat_cards(s: StudSeat, own: Sequence[str] | None) -> _Cards:
+    """A seat's cards in the order dealt (two down, the up cards, the seventh down):
+    every card face up once shown; ``own``: the viewer's own down cards (their seat),
+    else the down cards are counted, not named. Face up and your own in
+    :attr:`Pen.CARD`, counted in :attr:`Pen.CARD_BACK`."""
     if s.shown:
         cards = list(s.shown)
-        first, last = cards[:2], cards[2 + len(s.up):]
-        return " ".join(g for g in ("".join(map(_up, first)), "".join(map(_up, s.up)),
-                                    "".join(map(_up, last))) if g)
+        return [[(_up(c), Pen.CARD) for c in group]
+                for group in (cards[:2], s.up, cards[2 + len(s.up):])]
     down: list[str | None] = list(own) if own else [None] * s.down
-    groups = ("".join(map(_down, down[:2])), "".join(map(_up, s.up)),
-              "".join(map(_down, down[2:])))
-    return " ".join(g for g in groups if g)
+    back = Pen.CARD if own else Pen.CARD_BACK
+    return [[(_down(c), back) for c in down[:2]], [(_up(c), Pen.CARD) for c in s.up],
+            [(_down(c), back) for c in down[2:]]]
+
+
+def _cards_text(groups: _Cards) -> str:
+    """The cards of :func:`_seat_cards` as drawn, the groups a blank apart."""
+    return " ".join("".join(text for text, _pen in group) for group in groups if group)
+
+
+def _card_spans(span: Span, row: int, groups: _Cards) -> None:
+    """Each card's pen where :func:`_cards_text` draws it on ``row``."""
+    col = _CARDS_COL
+    for group in groups:
+        if group:
+            for _text, pen in group:
+                span(row, col, _CARD_WIDTH, pen)
+                col += _CARD_WIDTH
+            col += 1
 
 
 def _running(board: StudTable | None) -> bool:
@@ -115,8 +151,11 @@ def _completed(snap: TableSnapshot, board: StudTable) -> bool:
 
 
 def _seat_row(snap: TableSnapshot, board: StudTable | None, s: StudSeat | None, n: int,
-              handle: str, cards: Sequence[str], t: Translator) -> str:
-    """Row of seat ``n`` (0-6): number, mark, handle, stack, bet this round, cards, state."""
+              handle: str, cards: Sequence[str], t: Translator, span: Span) -> str:
+    """Row of seat ``n`` (0-6, row ``n + 1``): number, mark, handle, stack, bet this
+    round, cards, state. The player in turn's number to bet and state highlighted, your
+    own seat's in your colour; a seat out of the hand (folded, sitting out, away) dark,
+    its cards too; else each card in its pen (:func:`_seat_cards`)."""
     if s is None:
         return _row(f" {n + 1}      " + t.gettext("(free)"))
     mine = s.handle.lower() == handle.lower()
@@ -129,32 +168,46 @@ def _seat_row(snap: TableSnapshot, board: StudTable | None, s: StudSeat | None, 
            "fold" if s.dealt and not s.in_hand else
            "next" if _running(board) and not s.dealt else "")     # a code of _STATES
     words = [t.pgettext(*_STATES[how])] if how else []
-    if s.handle in snap.held:
+    away = s.handle in snap.held
+    if away:
         words.append(t.pgettext(*_STATES["away"]))
     bet = f"{t.number(s.bet):>5}" if s.bet else "     "
     own = cards if mine and cards and len(cards) == s.down else None
+    groups = _seat_cards(s, own)
+    row = n + 1
+    if s.current:
+        span(row, 1, _PLATE, Pen.TURN)
+        span(row, _STATE_COL, WIDTH - 1 - _STATE_COL, Pen.TURN)
+    elif how in ("fold", "out") or away:
+        span(row, 1, WIDTH - 2, Pen.FOLDED)
+    elif mine:
+        span(row, 1, _PLATE, Pen.SELF)
+    if s.current or not (how in ("fold", "out") or away):
+        _card_spans(span, row, groups)
     return _row(f" {n + 1} {fit(clean_text(mark, 2), 2)} {fit(name, 11)}"
-                f"{t.number(s.stack):>7} {bet} {fit(_seat_cards(s, own), _CARDS)} "
+                f"{t.number(s.stack):>7} {bet} {fit(_cards_text(groups), _CARDS)} "
                 + " ".join(words))
 
 
-def _pot_rule(board: StudTable | None, t: Translator) -> str:
+def _pot_rule(board: StudTable | None, t: Translator, span: Span) -> str:
     """Row 8: the divider over the command area, with the pot (and its parts, the main
     pot first, when there are side pots) while a hand runs."""
-    right = "+" + "-" * _RIGHT + "+"
+    right = "┬" + "─" * _RIGHT + "┤"
     if board is None or board.pot_total is None:
-        return "+" + "-" * _LEFT + right
+        return "├" + "─" * _LEFT + right
     pot = t.gettext("POT {pot}").format(pot=t.number(board.pot_total))
     if len(board.pots) > 1:
         pot += " (" + " + ".join(t.number(p) for p in board.pots) + ")"
-    head = clean_text("- " + pot + " ", _LEFT)
-    return "+" + head + "-" * (_LEFT - display_width(head)) + right
+    head = clean_text("─ " + pot + " ", _LEFT)
+    span(_POT_ROW, 3, min(display_width(pot), _LEFT - 2), Pen.POT)
+    return "├" + head + "─" * (_LEFT - display_width(head)) + right
 
 
 def _commands(snap: TableSnapshot, board: StudTable | None, handle: str, t: Translator,
-              watching: bool, may_sit: bool, prompt: str | None) -> list[str]:
+              watching: bool, may_sit: bool, prompt: str | None, refusal: bool,
+              span: Span) -> list[str]:
     """Four rows: the keys of exactly the legal choices now, what the viewer waits for,
-    then the prompt."""
+    then the prompt (a question, or a ``refusal`` in red)."""
     n = t.number
     actions = () if watching else snap.actions.get(handle, ())
     me = None if watching else snap.seat_as(StudSeat, handle)
@@ -190,27 +243,29 @@ def _commands(snap: TableSnapshot, board: StudTable | None, handle: str, t: Tran
             lines += wrap(t.gettext("You are dealt in from the next hand."), _TEXT)
         if act.SitOut in actions:
             lines.append(t.gettext("[I] sit out from the next hand"))
-    return command_area(t, lines, prompt)
+    return command_rows(t, lines, prompt, refusal, span, _POT_ROW + 1)
 
 
 def _info(snap: TableSnapshot, board: StudTable | None, t: Translator,
-          clock: str | None) -> list[str]:
-    """Four rows: whose turn, the clock, the street; on third street the bring-in (due,
-    posted by whom, or completed), later the street's bet; with no hand, the stakes."""
+          clock: str | None, clock_in: Pen) -> list[InfoLine]:
+    """Four lines: whose turn, the clock (its value in ``clock_in``), the street; on third
+    street the bring-in (due, posted by whom, or completed), later the street's bet; with
+    no hand, the stakes."""
     n = t.number
     rules: StudRules | None = snap.rules if isinstance(snap.rules, StudRules) else None
     if board is None or board.game_id is None:
         ante, bring_in = (board.ante, board.bring_in) if board is not None else (
             (rules.ante, rules.bring_in) if rules is not None else (0, 0))
-        return [t.gettext("No hand") if len(snap.seats) >= 2
-                else t.gettext("No hand: waiting for players"), "",
-                labelled(t, _ANTE, n(ante)), labelled(t, _BRING_IN, n(bring_in))]
-    rows = [labelled(t, _TURN, clean_text(snap.current or "", 14)),
-            labelled(t, _CLOCK, clock or ""),
-            labelled(t, _STREET, street_name(board.street.value, t))]
+        return [(None, t.gettext("No hand") if len(snap.seats) >= 2
+                 else t.gettext("No hand: waiting for players"), Pen.DEFAULT),
+                (None, "", Pen.DEFAULT), (_ANTE, n(ante), Pen.VALUE),
+                (_BRING_IN, n(bring_in), Pen.VALUE)]
+    lines: list[InfoLine] = [(_TURN, clean_text(snap.current or "", 14), Pen.VALUE),
+                             (_CLOCK, clock or "", clock_in),
+                             (_STREET, street_name(board.street.value, t), Pen.VALUE)]
     if board.street is not Street.THIRD:
         size = board.small_bet if board.street is Street.FOURTH else board.big_bet
-        return rows + [labelled(t, _BETS, n(size))]
+        return lines + [(_BETS, n(size), Pen.VALUE)]
     if board.bring_in_due:
         state = t.gettext("{amount}, due").format(amount=n(board.to_call))
     elif _completed(snap, board):
@@ -218,12 +273,14 @@ def _info(snap: TableSnapshot, board: StudTable | None, t: Translator,
     else:
         by = next((s for s in snap.seats_as(StudSeat) if s.bring_in), None)
         state = f"{clean_text(by.handle, 10)} {n(by.bet or board.bring_in)}" if by else ""
-    return rows + [labelled(t, _BRING_IN, state)]
+    return lines + [(_BRING_IN, state, Pen.VALUE)]
 
 
 def render_table(snap: TableSnapshot, cards: Sequence[str], t: Translator, *, handle: str,
                  table: str, watching: bool = False, clock: str | None = None,
-                 prompt: str | None = None, may_sit: bool = False) -> list[str]:
+                 prompt: str | None = None, may_sit: bool = False,
+                 seconds: float | None = None, refusal: bool = False,
+                 span: Span = no_span) -> list[str]:
     """Rows 0-12 (:data:`TABLE_ROWS`, each 80 cells) of the stud screen of ``handle`` at
     the table named ``table``: the title with the hand and street, seats 1-7, the pot
     divider, the command area beside the game information. ``snap``: the table's
@@ -232,30 +289,41 @@ def render_table(snap: TableSnapshot, cards: Sequence[str], t: Translator, *, ha
     viewer's own down cards (GV notation, in the order dealt; from ``PrivateCards``),
     drawn on their seat only; ``t``: the viewer's language; ``watching``: a spectator's
     screen (no keys but [J], no own cards); ``clock``: the count-down text
-    (``"0:42"``); ``prompt``: a question or refusal under the keys; ``may_sit``: a
-    spectator may take a seat ([J]). Pure: the same arguments give the same rows."""
+    (``"0:42"``) and ``seconds`` the seconds it has left (its colour:
+    :func:`~bbspoker.door.look.clock_pen`); ``prompt``: a question, or a ``refusal``,
+    under the keys; ``may_sit``: a spectator may take a seat ([J]).
+
+    The rows are drawn in canonical glyphs (box drawing, suit symbols: the classic look
+    shows them as ``+ - |`` and GV suits); ``span(row, col, width, pen)`` is told the
+    colour of what they show (:meth:`~bbspoker.door.screens.rows.RowScreen.span`): the
+    title, each card (face up, or its back), the seat in turn, yours, those out of the
+    hand, the pot, the game information's labels and values, the prompt. Pure: the same
+    arguments give the same rows and spans."""
     board: StudTable | None = snap.view if isinstance(snap.view, StudTable) else None
     rules: StudRules | None = snap.rules if isinstance(snap.rules, StudRules) else None
     seats_n = rules.seats if rules is not None else _SEATS
     small = board.small_bet if board is not None else rules.small_bet if rules else 0
     num = t.number
-    where = " " + (t.gettext("Hand {hand}, {street}").format(
+    state = (t.gettext("Hand {hand}, {street}").format(
         hand=num(board.hand or board.game_id or 0), street=street_name(board.street.value, t))
         if board is not None and board.game_id is not None
-        else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
-                                                       seats=seats_n)) + " -+"
-    title = clean_text("+- " + t.gettext("Stud {small}/{big}: {table}").format(
-        small=num(small), big=num(2 * small), table=clean_text(table, 20)) + " ",
-        WIDTH - display_width(where))
-    rows = [title + "-" * (WIDTH - display_width(title) - display_width(where)) + where]
+        else t.gettext("{n} of {seats} seated").format(n=len(snap.seats), seats=seats_n))
+    where = " " + state + " ─┐"
+    name = t.gettext("Stud {small}/{big}: {table}").format(
+        small=num(small), big=num(2 * small), table=clean_text(table, 20))
+    title = clean_text("┌─ " + name + " ", WIDTH - display_width(where))
+    rows = [title + "─" * (WIDTH - display_width(title) - display_width(where)) + where]
+    span(0, 3, min(display_width(name), display_width(title) - 4), Pen.TITLE)
+    span(0, WIDTH - display_width(where) + 1, display_width(state), Pen.VALUE)
     seats = {s.seat: s for s in snap.seats_as(StudSeat)}
     own = () if watching else tuple(str(c) for c in cards)
     for n in range(_SEATS):
-        rows.append(_seat_row(snap, board, seats.get(n), n, handle, own, t) if n < seats_n
-                    else _row(""))
-    rows.append(_pot_rule(board, t))
-    for left, right in zip(_commands(snap, board, handle, t, watching, may_sit, prompt),
-                           _info(snap, board, t, clock)):
+        rows.append(_seat_row(snap, board, seats.get(n), n, handle, own, t, span)
+                    if n < seats_n else _row(""))
+    rows.append(_pot_rule(board, t, span))
+    commands = _commands(snap, board, handle, t, watching, may_sit, prompt, refusal, span)
+    info = info_rows(t, _info(snap, board, t, clock, clock_pen(seconds)), span, _POT_ROW + 1)
+    for left, right in zip(commands, info):
         rows.append(_halves(left, right))
     return rows
 
@@ -320,8 +388,9 @@ class StudScreen(RowScreen):
         t = self.t
         rows = render_table(snap, tuple(str(c) for c in self.cards), t, handle=self.handle,
                             table=self.entry.name, watching=self.watching,
-                            clock=self._clock_text(), prompt=self._prompt(),
-                            may_sit=self.watching and self._may_sit())
+                            clock=self._clock_text(), seconds=self._remaining(),
+                            prompt=self._prompt(), refusal=self.mode != "exit",
+                            may_sit=self.watching and self._may_sit(), span=self.span)
         me = snap.seat_as(StudSeat, self.handle)
         stack = (t.gettext("[stack {n}]").format(n=t.number(me.stack)) + " "
                  if me is not None and not self.watching else "")
