@@ -295,3 +295,21 @@ def test_the_final_ranking_shows_who_won_in_the_winners_colour():
         assert term.buffer[2][26].data == "│" and term.buffer[2][26].fg == "cyan"
         row = next(y for y, text in enumerate(term.display) if "Final ranking: 1. bob" in text)
         assert _pens(_cells(term, row, "[SYSTEM] Final ranking")) == {WINNER}
+
+
+def test_the_command_areas_question_is_bright_and_a_refusal_red():
+    """The question in the command area (leave the table?) is drawn bright, a refusal
+    red, each over every row it is wrapped on; the keys above them stay keys."""
+    from bbspoker.rules.events import RuleError
+    game, now, screen = _schiebe_table()
+    bob = screen("bob")
+    bob.mode = "exit"
+    term, _ = _shown(bob.view(), "utf-8")
+    y = next(y for y, row in enumerate(term.display) if "Leave? You are out" in row)
+    assert _pens(_cells(term, y, "Leave? You are out of the game. (y/n)")) == {VALUE}
+    bob.mode = None
+    bob.error = bob.kind.refusal(RuleError("push_direction"), bob.t)
+    term, _ = _shown(bob.view(), "utf-8")
+    y = next(y for y, row in enumerate(term.display) if "Push the middle row" in row)
+    assert _pens(_cells(term, y, "Push the middle row")) == {RED}
+    assert term.buffer[9][3].fg == "brown"                  # [<] push left: still a key
