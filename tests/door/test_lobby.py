@@ -1289,3 +1289,126 @@ async def test_a_look_the_ledger_cannot_store_is_told_and_changes_nothing(server
     await c.wait_for("[Q] Quit")
     del ledger.set_look
     assert ledger.find_account("erin").look == ""
+
+
+# --- the lobby in colour and in the classic look ------------------------------------------
+
+_NAMES = ("black", "red", "green", "brown", "blue", "magenta", "cyan", "white")
+_SGR = re.compile(rb"\x1b\[([0-9;]*)m")
+
+
+def _looks(pen) -> tuple[str, bool]:
+    """The (fg, bold) a pyte screen shows for ``pen`` (:data:`bbspoker.door.look.PALETTE`)."""
+    from bbspoker.door.look import PALETTE
+    colour = PALETTE[pen]
+    return ("default" if colour.fg is None else _NAMES[colour.fg]), colour.bright
+
+
+def _pens_of(c, row: int, text: str) -> set[tuple[str, bool]]:
+    """The (fg, bold) of the cells of ``text`` (its first occurrence) on ``c``'s ``row``."""
+    at = c.display[row].index(text)
+    return {(cell.fg, cell.bold) for cell in
+            (c.screen.buffer[row][x] for x in range(at, at + len(text)))}
+
+
+def _row_of(c, text: str) -> int:
+    return next(y for y, row in enumerate(c.display) if text in row)
+
+
+async def test_the_menu_in_colour_shows_its_title_keys_and_values(server, clients):
+    """A colour terminal's menu: the title yellow over a rule, each key yellow inside its
+    white brackets, the label as the terminal draws text, your handle green and your
+    CUBES bright white."""
+    from bbspoker.door.look import Pen
+    c = await clients(server.port)                       # xterm: colour after the login
+    await c.login("alice", "pw-alice")
+    title = "Global Village BBS - PoKeR door"
+    assert c.display[0].rstrip() == title and _pens_of(c, 0, title) == {_looks(Pen.TITLE)}
+    assert c.display[1].rstrip() == "═" * len(title)
+    assert _pens_of(c, 1, "═") == {_looks(Pen.BORDER)}
+    y = _row_of(c, "[P] Play poker")
+    at = c.display[y].index("[P]")
+    key, bracket = c.screen.buffer[y][at + 1], c.screen.buffer[y][at]
+    assert (key.fg, key.bold) == _looks(Pen.KEY) and (bracket.fg, bracket.bold) == (
+        "default", False)
+    assert _pens_of(c, y, "Play poker: the tables") == {("default", False)}
+    y = _row_of(c, "Logged in as")
+    assert _pens_of(c, y, "alice") == {_looks(Pen.SELF)}
+    assert _pens_of(c, y, "1,000") == {_looks(Pen.VALUE)}
+
+
+async def test_the_classic_lobby_shows_the_colour_lobbys_text_without_a_colour(tmp_path):
+    """The same pages of the lobby -- the menu, the table list and a wrong number, [W]ho,
+    [S]tats and the hall of fame, [L]anguage, [F]air deck, the help pages, an X-message
+    to nobody, a wrong password -- on a colour terminal and on a monochrome one (the
+    classic look): the classic pages hold the colour pages' text (but the rule under a
+    heading) and not one colour. In colour, the table list's numbers are keys and its
+    names values, refusals red, handles each in their own colour, column headings
+    cyan, the help's heading yellow and its keys as keys."""
+    from bbspoker.door.look import Pen, handle_pen
+    tables = [("pk", "PoKeR"), ("sp", "Salon", "schiebe", {"seats": 3, "ante": 10})]
+    async with running_server(tmp_path, sleep=no_sleep, tables=tables,
+                              login={"failure_delay": 0}) as server:
+        from tests.support.telnetclient import TelnetClient
+        colour = await TelnetClient.connect(server.port)
+        classic = await TelnetClient.connect(server.port, term="vt100")
+        try:
+            await colour.login("alice", "pw-alice")
+            await classic.login("bobby", "pw-bobby")
+            assert not server.app.find_online("bobby").look.colour
+            start = len(classic.received)
+            steps = [("p", "Pick a table (1-2)"), ("7", "There is no table 7."),
+                     ("\r", "[Q] Quit"), ("w", "[Press any key]"), (" ", "[Q] Quit"),
+                     ("s", "[H] Hall of fame"), ("h", "[W] last 7 days"), ("x", "[Q] Quit"),
+                     ("l", "Deutsch"), ("x", "[Q] Quit"), ("f", "Your client seed"),
+                     ("\r", "[Q] Quit"), ("h", "PoKeR in short"),
+                     (" ", "Schiebe-Poker in short"), (" ", "[Q] Quit"),
+                     ("x", "Send an X-message to:"), ("nobody\r", "Nobody called nobody"),
+                     (" ", "[Q] Quit"), ("c", "Your password now:"),
+                     ("wrong-pw\r", "Wrong password."), (" ", "[Q] Quit")]
+            pages = {}
+            for keys, wait in steps:
+                for c in (colour, classic):
+                    await c.send(keys)
+                    await c.wait_for(wait)
+                def same(rows: list[str]) -> list[str]:       # the handles alike
+                    return [row.replace("alice", "HANDL").replace("bobby", "HANDL")
+                            for row in rows]
+                for y, (mine, theirs) in enumerate(zip(same(colour.display),
+                                                       same(classic.display))):
+                    assert mine == theirs or (theirs.strip() == "" and set(mine.strip()) == {
+                        "═"}), (wait, y, mine, theirs)
+                pages[wait] = [
+                    (y, row, [(colour.screen.buffer[y][x].fg, colour.screen.buffer[y][x].bold)
+                              for x in range(len(row))]) for y, row in enumerate(colour.display)]
+            sgr = {m for m in _SGR.findall(bytes(classic.received[start:]))}
+            assert sgr <= {b"1", b"", b"0"}, sgr        # the bold headings, as always
+            assert all(cell.fg == "default" and cell.bg == "default"
+                       for row in classic.screen.buffer.values() for cell in row.values())
+        finally:
+            await colour.close()
+            await classic.close()
+
+    def pens(page: str, text: str, nth: int = 0) -> set[tuple[str, bool]]:
+        rows = [(y, row, cells) for y, row, cells in pages[page] if text in row]
+        _, row, cells = rows[nth]
+        at = row.index(text)
+        return set(cells[at:at + len(text)])
+
+    def pen_at(page: str, text: str, offset: int, nth: int = 0) -> tuple[str, bool]:
+        _, row, cells = [(y, row, cells) for y, row, cells in pages[page] if text in row][nth]
+        return cells[row.index(text) + offset]
+
+    assert pens("Pick a table (1-2)", "Name") == {_looks(Pen.LABEL)}
+    assert pens("Pick a table (1-2)", "PoKeR") == {_looks(Pen.VALUE)}
+    assert pen_at("Pick a table (1-2)", " 1  PoKeR", 1) == _looks(Pen.KEY)
+    assert pens("There is no table 7.", "There is no table 7.") == {_looks(Pen.ERROR)}
+    assert pens("[Press any key]", "alice") == {_looks(handle_pen("alice"))}
+    assert pens("[Press any key]", "bobby") == {_looks(handle_pen("bobby"))}
+    assert pens("[W] last 7 days", "PLAYER") == {_looks(Pen.LABEL)}
+    assert pen_at("[W] last 7 days", "[W] last", 1) == _looks(Pen.KEY)
+    assert pens("PoKeR in short", "PoKeR in short") == {_looks(Pen.TITLE)}
+    assert pen_at("PoKeR in short", "[S]", 1) == _looks(Pen.KEY)
+    assert pen_at("Schiebe-Poker in short", " - ", 1) == _looks(Pen.BORDER)
+    assert pens("Nobody called nobody", "Nobody called nobody") == {_looks(Pen.ERROR)}
+    assert pens("Wrong password.", "Wrong password.") == {_looks(Pen.ERROR)}

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from bbspoker.door.look import SUIT_GLYPHS
 from bbspoker.door.screens.kinds import describe_operation
 from bbspoker.rules import actions as act
 from bbspoker.rules.audit import verify_deal
@@ -64,6 +65,11 @@ def tied_seed() -> int:
     raise AssertionError("no seed with a tie for the first place")
 
 
+def drawn(card: str) -> str:
+    """A card of GV notation as a colour screen shows it: ``"7*"`` -> ``"7\u2665"``."""
+    return card[:-1] + SUIT_GLYPHS[card[-1]]
+
+
 def log(c) -> str:
     """The log (rows 15-23) as one text, the rows of a wrapped line joined."""
     out = []
@@ -114,15 +120,22 @@ async def test_three_players_play_two_rounds_with_the_log_and_a_tied_ranking(tmp
             await wait_log(c, "Schiebe-Poker STARTED: 2 rounds (pot 30 CUBES).")
             await c.wait_for("990 CUBES")
 
-        # Each sees their own hidden cards, and nobody else's.
+        # Each sees their own hidden cards, and nobody else's: in colour (the telnet
+        # clients are xterms), the suits as symbols, hearts and diamonds red.
         for p, c in clients.items():
-            hidden = table.cards_of(p)
+            hidden = [drawn(card) for card in table.cards_of(p)]
             assert re.search(r"YOU\s+hidden " + re.escape(f"[{hidden[0]:^4}] [{hidden[1]:^4}]"),
                              c.text), c.text
             for other in clients.values():
                 if other is not c:
                     assert all(f"[{card:^4}]" not in other.text for card in hidden)
             assert "[ ?? ] [ ?? ]" in c.text
+            y = next(y for y, row in enumerate(c.display) if "YOU" in row)
+            x = c.display[y].index(f"[{hidden[0]:^4}]")
+            suit = c.screen.buffer[y][x + 3]
+            assert suit.data == hidden[0][-1] and suit.fg == (
+                "red" if suit.data in "\u2665\u2666" else "white")
+            assert c.screen.buffer[y][x + 2].fg == "white" and c.screen.buffer[y][0].fg == "cyan"
 
         # Every action is logged on every screen as it happens, as the rules say it.
         expected = iter(lines)

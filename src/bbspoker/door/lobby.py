@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import sqlite3
 import time
 from typing import TYPE_CHECKING
@@ -27,7 +28,7 @@ from bbspoker import tasks
 from bbspoker.door import halloffame, i18n, look
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.look import Look, Pen
+from bbspoker.door.look import CLASSIC, Look, Pen, handle_pen, pen_of
 from bbspoker.door.messages import REASONS, describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in, why_refused
 from bbspoker.door.prompts import press_any_key, read_line
@@ -71,34 +72,71 @@ _MENU = [
 ]
 
 
+# --- the look of the pages ----------------------------------------------------------
+#
+# The lobby's pages are written as a stream. A colour look paints what each piece of text
+# is (Look.paint: a heading, a key, a value, a refusal ...); the classic look's paint
+# gives the text back as it is, so its pages are the GV door's, byte for byte. Widths are
+# measured (fit, display_width) before painting: SGR sequences take no cells.
+
+#: A key in brackets, ``[P]`` or ``[1]``: its character is drawn as a key, as on the
+#: table screens.
+_KEY = re.compile(r"\[([^\]\s])\]")
+#: The dash of a help page's point: at the start of a line, after the indent.
+_BULLET = re.compile(r"^( +)- ", re.MULTILINE)
+
+
+def _keys(look: Look, text: str) -> str:
+    """``text`` with the character of each key in brackets (``[P]``) in the key's pen, as
+    ``look`` paints it (as is in monochrome)."""
+    if not look.colour:
+        return text
+    return _KEY.sub(lambda m: "[" + look.paint(m.group(1), Pen.KEY) + "]", text)
+
+
+def _page(session: Terminal, title: str, bold: bool = True) -> str:
+    """The start of a lobby page on ``session``: the screen cleared, ``title`` on the
+    first row and the second row under it. In colour the title is in the title's pen
+    over a rule as wide as it (``═`` as the look draws it, in the border's pen); in
+    monochrome it is bold (``bold``: the pages that always had it) over a blank row."""
+    term, look = session.term, session.look
+    if look.colour:
+        rule = look.paint(look.glyphs("═" * display_width(title)), Pen.BORDER)
+        return f"{term.home}{term.clear}{look.paint(title, Pen.TITLE)}\r\n{rule}\r\n"
+    if bold:
+        title = f"{term.bold}{title}{term.normal}"
+    return f"{term.home}{term.clear}{title}\r\n\r\n"
+
+
 # --- the menu -----------------------------------------------------------------------
 
 def _draw_menu(session: Player, app: DoorContext) -> None:
     """Clear the screen and show the menu (:func:`_menu_lines`) with the user's CUBES."""
-    term = session.term
     lines = _menu_lines(i18n.of(session), session.handle or "",
                         app.ledger.balance(session.handle),
                         sum(app.ledger.stacks_of(session.handle).values()),
-                        len(session.inbox))
-    lines[0] = f"{term.home}{term.clear}{term.bold}{lines[0]}{term.normal}"
-    session.write("\r\n".join(lines))
+                        len(session.inbox), session.look)
+    session.write(_page(session, lines[0]) + "\r\n".join(lines[2:]))
 
 
 def _menu_lines(t: i18n.Translator, handle: str, cubes: int, held: int,
-                unread: int) -> list[str]:
-    """The lobby's menu in ``t``'s language, as lines (the title first, the prompt last):
-    ``handle`` with ``cubes`` CUBES, ``held`` more CUBES in Hold'em stacks, ``unread``
-    X-messages waiting (shown after [R])."""
+                unread: int, look: Look = CLASSIC) -> list[str]:
+    """The lobby's menu in ``t``'s language, as lines (the title first, a blank line
+    under it, the prompt last): ``handle`` with ``cubes`` CUBES, ``held`` more CUBES in
+    Hold'em stacks, ``unread`` X-messages waiting (shown after [R]); painted as ``look``
+    paints (your handle as yourself, the numbers as values, the keys as keys)."""
     _ = t.gettext
-    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=handle, cubes=t.number(cubes))
+    paint = look.paint
+    h, n = paint(handle, Pen.SELF), paint(t.number(cubes), Pen.VALUE)
+    you = _("Logged in as {h}. You have {cubes} CUBES.").format(h=h, cubes=n)
     if held:     # a Hold'em stack stays at its table until the hand one left ends
         you = _("Logged in as {h}. You have {cubes} CUBES, and {held} CUBES at the "
-                "tables.").format(h=handle, cubes=t.number(cubes), held=t.number(held))
+                "tables.").format(h=h, cubes=n, held=paint(t.number(held), Pen.VALUE))
     lines = ["Global Village BBS" + _(" - PoKeR door"), "", you, ""]
     for key, label in _MENU:
-        extra = (" " + t.ngettext("({n} unread)", "({n} unread)", unread).format(
-            n=t.number(unread))) if key == "R" and unread else ""
-        lines.append(f"  [{key}] {_(label)}{extra}")
+        extra = (" " + paint(t.ngettext("({n} unread)", "({n} unread)", unread).format(
+            n=t.number(unread)), Pen.VALUE)) if key == "R" and unread else ""
+        lines.append(f"  [{paint(key, Pen.KEY)}] {_(label)}{extra}")
     return lines + ["", _("This door uses ANSI escape sequences."), "", _("Your choice: ")]
 
 
@@ -198,7 +236,8 @@ async def _lobby(session: Player, app: DoorContext, visit: _Visit) -> None:
     app.ledger.touch(session.handle)
     notices = app.ledger.notices(session.handle)
     if notices:
-        session.write("\r\n" + i18n.of(session).gettext("Messages from the sysop:") + "\r\n")
+        session.write("\r\n" + session.look.paint(
+            i18n.of(session).gettext("Messages from the sysop:"), Pen.TITLE) + "\r\n")
         for notice in notices:   # wrapped, not cut: a refund notice ends with the amount
             lines = wrap(clean_text(describe_notice(notice, i18n.of(session))), 79,
                          initial_indent=" * ", subsequent_indent="   ", max_lines=6)
@@ -220,8 +259,8 @@ async def _lobby(session: Player, app: DoorContext, visit: _Visit) -> None:
     def xmessage_arrived(message: XMessage) -> None:
         if at_choice:
             _ = i18n.of(session).gettext
-            line = (_("*** X-message from {h}: press [R] to read.").format(h=message.sender)
-                    if message.notice is None else f"*** {clean_text(message.text)}")
+            line = (_keys(session.look, _("*** X-message from {h}: press [R] to read.")).format(
+                h=message.sender) if message.notice is None else f"*** {clean_text(message.text)}")
             session.write("\r\n" + line + "\r\n" + _("Your choice: "))
 
     session.xmessage_listeners.append(xmessage_arrived)
@@ -268,8 +307,8 @@ async def _back_to_seat(session: Player, app: DoorContext) -> bool:
     if entry is None:
         return False
     session.write("\r\n" + i18n.of(session).gettext(
-        "Your seat at {table} was kept for you: back to the table.").format(table=entry.name)
-        + "\r\n")
+        "Your seat at {table} was kept for you: back to the table.").format(
+            table=session.look.paint(entry.name, Pen.VALUE)) + "\r\n")
     try:
         screen = kinds.kind_of(entry.spec.game).screen
         await screen(session, app, entry, returning=True).run()
@@ -278,7 +317,10 @@ async def _back_to_seat(session: Player, app: DoorContext) -> bool:
     return True
 
 
-def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
+def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH,
+                look: Look = CLASSIC) -> str:
+    """A row of the table list (:func:`_choose_table`) in ``t``'s language, painted as
+    ``look`` paints: the number as the key that picks it, the name as a value."""
     _ = t.gettext
     snap = entry.service.snapshot
     rules = entry.spec.config
@@ -288,7 +330,9 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH) -> str:
     state = (_("playing") if snap.pot is not None else _("waiting") if snap.seats
              else _("empty"))
     seats = f"{len(snap.seats)}/{rules.seats}"   # at most 9 seats: no grouping
-    return (f" {entry.number:>2}  {fit(entry.name, 18)}  {fit(t.gettext(kind.title), 13)}  {fit(stakes, 14)}  "
+    number = look.paint(f"{entry.number:>2}", Pen.KEY)
+    name = look.paint(fit(entry.name, 18), Pen.VALUE)
+    return (f" {number}  {name}  {fit(t.gettext(kind.title), 13)}  {fit(stakes, 14)}  "
             f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7).rstrip()}")
 
 
@@ -304,19 +348,18 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
     between games, ``empty``); pick one by its number (Enter: back): with at most 9
     tables the digit alone picks, with more it is typed and ended with Enter. Each row fits 79
     cells in every language (the name gets 18, seats and spectators 6, the state 7)."""
-    term = session.term
     t = i18n.of(session)
     _ = t.gettext
+    look = session.look
     entries = list(app.tables)
     room = max(session.rows - 6, 1)
     name, game, stakes = _("Name"), _("Game"), _("Stakes")
     seats, watch = _("Seats"), _("Watch")
-    session.write(f"{term.home}{term.clear}{term.bold}" + _("Tables") + f"{term.normal}\r\n\r\n"
-                  f"  #  {fit(name, 18)}  {fit(game, 13)}  {fit(stakes, 14)}  "
-                  f"{_right(seats, 6)}  {_right(watch, 6)}  "
-                  + fit(_("State"), 7) + "\r\n")
+    session.write(_page(session, _("Tables")) + look.paint(
+        f"  #  {fit(name, 18)}  {fit(game, 13)}  {fit(stakes, 14)}  "
+        f"{_right(seats, 6)}  {_right(watch, 6)}  " + fit(_("State"), 7), Pen.LABEL) + "\r\n")
     for listed in entries[:room]:
-        session.write(_table_line(listed, t) + "\r\n")
+        session.write(_table_line(listed, t, look) + "\r\n")
     session.write("\r\n")
     prompt = _("Pick a table (1-{n}), Enter: back: ").format(n=len(entries))
     while True:
@@ -331,7 +374,8 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
             if len(entries) <= 9:
                 session.ignore_enter(HABIT_ENTER)
             return entry
-        session.write(_("There is no table {n}.").format(n=clean_text(typed, 3)) + "\r\n")
+        session.write(look.paint(_("There is no table {n}.").format(n=clean_text(typed, 3)),
+                                 Pen.ERROR) + "\r\n")
 
 
 #: Seconds after a table picked by its digit in which an Enter is taken for the one typed
@@ -374,27 +418,31 @@ async def _enter(session: Player, app: DoorContext, entry: TableEntry) -> None:
 
 
 async def _who(session: Terminal, app: DoorContext, idle: float) -> None:
-    term = session.term
+    """[W]: who is online and where (in the lobby, playing or watching at a table), the
+    computer players at their tables; each handle in its own colour (as in the chat),
+    the tables' names as values."""
     t = i18n.of(session)
     _ = t.gettext
-    rows: list[tuple[str, str]] = []
+    paint = session.look.paint
+    rows: list[tuple[str, str, str]] = []        # (handle, " (bot)" or "", where)
     for other in app.who():
         if other.where is not None:
             doing = _("watching {table}") if other.activity == "watching" \
                 else _("playing at {table}")
-            rows.append((other.handle, doing.format(table=other.where)))
+            rows.append((other.handle, "", doing.format(table=paint(other.where, Pen.VALUE))))
         else:
-            rows.append((other.handle, _("in the lobby")))
-    rows += [(handle + _(" (bot)"), _("playing at {table}").format(table=entry.name))
-             for handle, entry in app.tables.bots()]
-    rows.sort(key=lambda row: row[0].lower())
+            rows.append((other.handle, "", _("in the lobby")))
+    rows += [(handle, _(" (bot)"), _("playing at {table}").format(
+        table=paint(entry.name, Pen.VALUE))) for handle, entry in app.tables.bots()]
+    rows.sort(key=lambda row: (row[0] + row[1]).lower())
     room = max(session.rows - 5, 1)
-    session.write(f"{term.home}{term.clear}" + _("Who is online ({n}):").format(
-        n=t.number(len(rows))) + "\r\n\r\n")
-    for name, where in rows[:room]:
+    session.write(_page(session, _("Who is online ({n}):").format(n=t.number(len(rows))),
+                        bold=False))
+    for handle, bot, where in rows[:room]:
         # Padded by terminal columns, not characters, so that wide handles line up.
-        name = clean_text(name)
-        session.write(f"  {fit(name, max(16, display_width(name)))}  {where}\r\n")
+        shown, bot = clean_text(handle), clean_text(bot)
+        pad = " " * max(16 - display_width(shown + bot), 0)
+        session.write(f"  {paint(shown, handle_pen(handle))}{bot}{pad}  {where}\r\n")
     if len(rows) > room:
         more = len(rows) - room
         session.write("  " + t.ngettext("... and {n} more", "... and {n} more", more).format(
@@ -406,7 +454,8 @@ async def _send_xmessage(session: Player, app: DoorContext, idle: float) -> None
     _ = i18n.of(session).gettext
     session.write("\r\n")
     if not app.floods.allow("xmessage", session.handle):
-        session.write(_("You are sending X-messages too fast: please wait a minute.") + "\r\n")
+        session.write(session.look.paint(_("You are sending X-messages too fast: please wait a minute."), Pen.ERROR)
+                      + "\r\n")
         await press_any_key(session, idle)
         return
     typed = await read_line(session, _("Send an X-message to: "), max_chars=HANDLE_INPUT,
@@ -415,8 +464,8 @@ async def _send_xmessage(session: Player, app: DoorContext, idle: float) -> None
         return
     recipient = app.find_online(typed.strip())
     if recipient is None:
-        session.write(_("Nobody called {h} is online.").format(h=clean_text(typed, 16))
-                      + "\r\n")
+        session.write(session.look.paint(_("Nobody called {h} is online.").format(
+            h=clean_text(typed, 16)), Pen.ERROR) + "\r\n")
         await press_any_key(session, idle)
         return
     if recipient.where is not None:
@@ -436,20 +485,22 @@ async def _send_xmessage(session: Player, app: DoorContext, idle: float) -> None
     if not text.strip():
         session.write(_("Nothing sent.") + "\r\n")
     elif app.blocks.blocks(recipient.handle, session.handle):
-        session.write(_("{h} does not take X-messages from you.").format(h=recipient.handle)
-                      + "\r\n")
+        session.write(session.look.paint(_("{h} does not take X-messages from you.").format(
+            h=recipient.handle), Pen.ERROR) + "\r\n")
 
     elif recipient.deliver(XMessage(session.handle, text, time.time())):
         session.write(_("X-message sent to {h}.").format(h=recipient.handle) + "\r\n")
     else:
-        session.write(_("{h} cannot take more X-messages right now.").format(
-            h=recipient.handle) + "\r\n")
+        session.write(session.look.paint(_("{h} cannot take more X-messages right now.").format(
+            h=recipient.handle), Pen.ERROR) + "\r\n")
     await press_any_key(session, idle)
 
 
 async def _read_xmessages(session: Player, app: DoorContext, idle: float) -> None:
-    term = session.term
+    """[R]: the X-messages waiting, a page at a time (each sender's handle in its own
+    colour); [B] blocks the page's senders."""
     _ = i18n.of(session).gettext
+    look = session.look
     if not session.inbox:
         session.write("\r\n" + _("No X-messages.") + "\r\n")
         await press_any_key(session, idle)
@@ -457,14 +508,16 @@ async def _read_xmessages(session: Player, app: DoorContext, idle: float) -> Non
     per_page = max((session.rows - 4) // 2, 1)
     while session.inbox:
         page, session.inbox[:per_page] = session.inbox[:per_page], []
-        session.write(f"{term.home}{term.clear}" + _("X-messages:") + "\r\n\r\n")
+        session.write(_page(session, _("X-messages:"), bold=False))
         for message in page:
             sent = time.strftime("%H:%M", time.localtime(message.sent_at))
-            session.write(_("From {h} at {time}:").format(h=message.sender, time=sent)
-                          + f"\r\n  {message.text}\r\n")
+            session.write(_("From {h} at {time}:").format(
+                h=look.paint(message.sender, handle_pen(message.sender)), time=sent)
+                + f"\r\n  {message.text}\r\n")
         senders = list(dict.fromkeys(m.sender for m in page))
-        session.write("\r\n" + _("[B] Block X-messages from {handles}, any other key: go on ")
-                      .format(handles=_(" and ").join(senders)))
+        session.write("\r\n" + _keys(look, _(
+            "[B] Block X-messages from {handles}, any other key: go on ")).format(
+                handles=_(" and ").join(senders)))
         try:
             key = await session.read_key(idle)
         except TimeoutError:
@@ -506,15 +559,16 @@ the whole deck and check every card (examples/verify_deck.py; bbspoker games ver
 FAIR_TABLES = 5
 
 
-def _commitments_text(app: DoorContext, t: i18n.Translator) -> str:
+def _commitments_text(app: DoorContext, t: i18n.Translator, look: Look = CLASSIC) -> str:
     """The rows of [F] that show each table's next game's deck commitment (the first
-    :data:`FAIR_TABLES` tables; each table's screen shows its own)."""
+    :data:`FAIR_TABLES` tables; each table's screen shows its own), the tables' names
+    as ``look`` paints values."""
     entries = list(app.tables)
     rows = [t.gettext("Next game's deck commitment at each table:")]
     for entry in entries[:FAIR_TABLES]:
         upcoming = entry.service.snapshot.next_commitment
         if upcoming is not None:
-            rows.append(f"  {entry.name}: {upcoming[:SHORT]}")
+            rows.append(f"  {look.paint(entry.name, Pen.VALUE)}: {upcoming[:SHORT]}")
     more = len(entries) - FAIR_TABLES
     if more > 0:
         rows.append("  " + t.ngettext("and {n} more table: its screen shows it.",
@@ -528,15 +582,16 @@ async def _client_seed(session: Player, app: DoorContext, idle: float) -> None:
     its next game (:func:`_commitments_text`), and the player's client seed phrase: shown,
     and changed (up to :data:`~bbspoker.rules.fairness.PHRASE_MAX` characters; ``-``
     for a random one each game; Enter keeps it)."""
-    term = session.term
     _ = i18n.of(session).gettext
+    look = session.look
     current = app.ledger.client_seeds_of([session.handle]).get(session.handle.lower())
     shown = f'"{current}"' if current else _("a random one for each game")
-    session.write(f"{term.home}{term.clear}{term.bold}" + _("Fair deck") + f"{term.normal}\r\n\r\n"
+    session.write(_page(session, _("Fair deck"))
                   + "".join(f"{line}\r\n" for line in wrap(" ".join(_(FAIRNESS_TEXT).split()),
                                                             79)) + "\r\n"
-                  + _commitments_text(app, i18n.of(session)) + "\r\n"
-                  + _("Your client seed: {seed}").format(seed=shown) + "\r\n")
+                  + _commitments_text(app, i18n.of(session), look) + "\r\n"
+                  + _("Your client seed: {seed}").format(seed=look.paint(shown, Pen.VALUE))
+                  + "\r\n")
     while True:
         typed = await read_line(session, _("New phrase (up to {n} characters), - for random, "
                                            "Enter: keep: ").format(n=PHRASE_MAX),
@@ -547,39 +602,56 @@ async def _client_seed(session: Player, app: DoorContext, idle: float) -> None:
             phrase = app.ledger.set_client_seed(session.handle,
                                                 None if typed.strip() == "-" else typed)
         except ValueError as err:
-            session.write(_("Sorry, not that phrase: {reason}.").format(reason=err) + "\r\n")
+            session.write(look.paint(_("Sorry, not that phrase: {reason}.").format(reason=err),
+                                     Pen.ERROR) + "\r\n")
             continue
         result = f'"{phrase}"' if phrase else _("random, a new one each game")
-        session.write(_("Your client seed from the next game on: {seed}.").format(seed=result)
-                      + "\r\n")
+        session.write(_("Your client seed from the next game on: {seed}.").format(
+            seed=look.paint(result, Pen.VALUE)) + "\r\n")
         await press_any_key(session, idle)
         return
 
 
 async def _help(session: Terminal, app: DoorContext, idle: float) -> None:
     """[H]: the rules in short of each game kind the server's tables run (in lobby
-    order, each once), one screen each."""
-    term = session.term
+    order, each once), one screen each (:func:`_help_page`)."""
     t = i18n.of(session)
     for kind in dict.fromkeys(kinds.kind_of(entry.spec.game) for entry in app.tables):
-        text = t.gettext(kind.help)
-        session.write(f"{term.home}{term.clear}" + text.replace("\n", "\r\n"))
+        session.write(_help_page(session, t.gettext(kind.help)))
         await press_any_key(session, idle)
+
+
+def _help_page(session: Terminal, text: str) -> str:
+    """A help text (its heading on the first line, a blank line, then its points) as a
+    page: the heading as a page's title (:func:`_page`), the points' dashes as borders
+    and their keys as keys, as the session's look paints them."""
+    look = session.look
+    heading, _, body = text.partition("\n")
+    if body.startswith("\n"):
+        top, body = _page(session, heading, bold=False), body[1:]
+    else:           # a translation without the blank line: the heading painted alone
+        top = _page(session, heading, bold=False).split("\r\n")[0] + "\r\n"
+    if look.colour:
+        body = _BULLET.sub(lambda m: m.group(1) + look.paint("-", Pen.BORDER) + " ",
+                           _keys(look, body))
+    return top + body.replace("\n", "\r\n")
 
 
 async def _stats(session: Player, app: DoorContext, idle: float) -> None:
     """[S]: the player's own results per table (:func:`describe_stats`); then [H] shows
     the hall of fame (:func:`_hall_of_fame`), any other key goes back."""
-    term = session.term
     t = i18n.of(session)
+    look = session.look
     games = {entry.id: kinds.game_title(entry.spec.game, t) for entry in app.tables}
-    lines = describe_stats(app.ledger.stats(session.handle), games, t)
-    session.write(f"{term.home}{term.clear}" + t.gettext(
-        "Your results, {h} ({cubes} CUBES now):").format(
-            h=session.handle, cubes=t.number(app.ledger.balance(session.handle)))
-        + "\r\n\r\n")
+    stats = app.ledger.stats(session.handle)
+    lines = describe_stats(stats, games, t)
+    if stats:                                   # the column headings
+        lines[0] = look.paint(lines[0], Pen.LABEL)
+    session.write(_page(session, t.gettext("Your results, {h} ({cubes} CUBES now):").format(
+        h=session.handle, cubes=t.number(app.ledger.balance(session.handle))), bold=False))
     session.write("".join(f"  {line}\r\n" for line in lines[:max(session.rows - 6, 2)]))
-    session.write("\r\n" + t.gettext("[H] Hall of fame, any other key: back") + " ")
+    session.write("\r\n" + _keys(look, t.gettext("[H] Hall of fame, any other key: back"))
+                  + " ")
     key = await session.read_key(idle)
     if key.kind is KeyKind.CHAR and key.char.lower() == "h":
         await _hall_of_fame(session, app, idle)
@@ -595,8 +667,8 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
     kind and all time at first; [W], [M], [A] choose the last 7 days, the last 30, or
     all time; [G] (on a server with tables of more than one game kind) goes through the
     kinds one at a time and back to all; any other key goes back."""
-    term = session.term
     t = i18n.of(session)
+    look = session.look
     kind_of_table = {entry.id: entry.spec.game for entry in app.tables}
     distinct = list(dict.fromkeys(kind_of_table.values()))
     games: list[str | None] = [None, *distinct] if len(distinct) > 1 else [None]
@@ -605,13 +677,13 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
         entries = halloffame.rank(app.ledger.results(halloffame.PERIODS[period]),
                                   kind_of_table, game=games[game])
         lines = halloffame.table_lines(entries, t)
+        lines[0] = look.paint(lines[0], Pen.LABEL)            # the column headings
         keys = [t.gettext("[W] last 7 days  [M] last 30 days  [A] all time")]
         keys.append(t.gettext("[G] next game kind, any other key: back") if len(games) > 1
                     else t.gettext("Any other key: back"))
-        session.write(f"{term.home}{term.clear}{term.bold}"
-                      + halloffame.title_text(games[game], period, t) + f"{term.normal}\r\n\r\n"
+        session.write(_page(session, halloffame.title_text(games[game], period, t))
                       + "".join(f"  {line}\r\n" for line in lines) + "\r\n"
-                      + "\r\n".join(keys) + " ")
+                      + _keys(look, "\r\n".join(keys)) + " ")
         key = await session.read_key(idle)
         choice = key.char.lower() if key.kind is KeyKind.CHAR else ""
         if choice in _PERIOD_KEYS:
@@ -626,13 +698,12 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
 async def _language(session: Player, app: DoorContext, idle: float) -> None:
     """[L]: choose the door's language by its number, remembered for the user
     (the database) and used at once; Enter or another key keeps it."""
-    term = session.term
     _ = i18n.of(session).gettext
-    session.write(f"{term.home}{term.clear}{term.bold}" + _("Language") + f"{term.normal}"
-                  "\r\n\r\n")
+    paint = session.look.paint
+    session.write(_page(session, _("Language")))
     for number, lang in enumerate(LANGUAGES, 1):
-        mark = " *" if lang == session.language else ""
-        session.write(f"  [{number}] {LANGUAGE_NAMES[lang]}{mark}\r\n")
+        mark = " " + paint("*", Pen.VALUE) if lang == session.language else ""
+        session.write(f"  [{paint(str(number), Pen.KEY)}] {LANGUAGE_NAMES[lang]}{mark}\r\n")
     session.write("\r\n" + _("Your choice (1-{n}), any other key: back ").format(
         n=len(LANGUAGES)))
     key = await session.read_key(idle)
@@ -666,21 +737,25 @@ def _options_lines(t: i18n.Translator, chosen_look: str, chosen_suits: str,
                    now: Look) -> list[str]:
     """The [O] page in ``t``'s language: the look's keys [1]-[3] and the suits' [4]-[5],
     the user's choices (``chosen_look``, ``chosen_suits``: stored values, ``""`` for
-    none) marked ``>``, and the preview of the session's look ``now``; the prompt last."""
+    none) marked ``>``, and the preview of the session's look ``now``; the prompt last.
+    Painted as ``now`` paints: the headings as labels, the keys as keys, the marks as
+    values, the suit symbols in their colours."""
     _ = t.gettext
+    paint = now.paint
     labels = {"1": _("Colour"),
               "2": _("Classic: monochrome, plain ASCII, as on Global Village"),
               "3": _("As your terminal allows: colour, or classic without colours"),
-              "4": _("Symbols") + " ♠ ♥ ♦ ♣",
+              "4": _("Symbols") + " " + " ".join(paint(suit, pen_of(suit)) for suit in "♠♥♦♣"),
               "5": _("GV signs: + spades, * hearts, # diamonds, - clubs")}
     chosen = {"look": chosen_look, "suits": chosen_suits or "symbols"}
 
     def row(key: str) -> str:
         what, value = _OPTION_KEYS[key]
-        return f"{'>' if chosen[what] == value else ' '} [{key}] {labels[key]}"
+        mark = paint(">", Pen.VALUE) if chosen[what] == value else " "
+        return f"{mark} [{paint(key, Pen.KEY)}] {labels[key]}"
 
-    lines = [_("Options"), "", _("Look of the screens:"), *map(row, "123"), "",
-             _("Suits:"), *map(row, "45"), "",
+    lines = [_("Options"), "", paint(_("Look of the screens:"), Pen.LABEL), *map(row, "123"),
+             "", paint(_("Suits:"), Pen.LABEL), *map(row, "45"), "",
              _("Preview: {cards}").format(cards=_preview(now))]
     if now.suit("*") == "*" and chosen["suits"] != "gv":
         lines.append(_("This look draws the suits as GV signs."))
@@ -694,14 +769,12 @@ async def _options(session: Player, app: DoorContext, idle: float) -> None:
     Each choice is stored with the account (``Ledger.set_look``) and is the session's
     look at once (:func:`bbspoker.door.look.detect`; a monochrome terminal may choose
     colour); the page shows again until another key goes back."""
-    term = session.term
     t = i18n.of(session)
     account = app.ledger.find_account(session.handle)
     chosen = {"look": account.look if account else "", "suits": account.suits if account else ""}
     while True:
         lines = _options_lines(t, chosen["look"], chosen["suits"], session.look)
-        lines[0] = f"{term.home}{term.clear}{term.bold}{lines[0]}{term.normal}"
-        session.write("\r\n".join(lines))
+        session.write(_page(session, lines[0]) + "\r\n".join(lines[2:]))
         key = await session.read_key(idle)
         option = _OPTION_KEYS.get(key.char) if key.kind is KeyKind.CHAR else None
         if option is None:
@@ -714,8 +787,9 @@ async def _options(session: Player, app: DoorContext, idle: float) -> None:
         except sqlite3.Error as exc:
             log.error("look of %r not stored: the ledger cannot store it: %s",
                       session.handle, exc)
-            session.write("\r\n" + t.gettext("Sorry, the server cannot store it right now. "
-                                              "Please try again later.") + "\r\n")
+            session.write("\r\n" + session.look.paint(t.gettext(
+                "Sorry, the server cannot store it right now. Please try again later."),
+                Pen.ERROR) + "\r\n")
             await press_any_key(session, idle)
             return
         chosen = wanted
@@ -742,7 +816,7 @@ async def _password(session: Player, app: DoorContext, idle: float) -> None:
             log.info("password change address=%s handle=%r outcome=wrong password",
                      session.address, session.handle)
             await app.sleep(app.config.login.failure_delay)
-            session.write(_("Wrong password.") + "\r\n")
+            session.write(session.look.paint(_("Wrong password."), Pen.ERROR) + "\r\n")
             await press_any_key(session, idle)
             return
     password = await read_line(session, _("New password: "), max_chars=MAX_PASSWORD_LENGTH + 1,
@@ -752,13 +826,15 @@ async def _password(session: Player, app: DoorContext, idle: float) -> None:
     try:
         validate_password(password)
     except ValueError as exc:
-        session.write(_("Sorry, {reason}.").format(reason=why_refused(exc, t)) + "\r\n")
+        session.write(session.look.paint(_("Sorry, {reason}.").format(
+            reason=why_refused(exc, t)), Pen.ERROR) + "\r\n")
         await press_any_key(session, idle)
         return
     again = await read_line(session, _("Password again: "), max_chars=MAX_PASSWORD_LENGTH,
                             hidden=True, timeout=idle)
     if again != password:
-        session.write(_("The passwords differ: nothing changed.") + "\r\n")
+        session.write(session.look.paint(_("The passwords differ: nothing changed."),
+                                         Pen.ERROR) + "\r\n")
         await press_any_key(session, idle)
         return
     try:
@@ -766,8 +842,8 @@ async def _password(session: Player, app: DoorContext, idle: float) -> None:
     except sqlite3.Error as exc:
         log.error("password change of %r failed: the ledger cannot store it: %s",
                   session.handle, exc)
-        session.write(_("Sorry, the server cannot store it right now. Please try again "
-                        "later.") + "\r\n")
+        session.write(session.look.paint(_("Sorry, the server cannot store it right now. "
+                                           "Please try again later."), Pen.ERROR) + "\r\n")
     else:
         log.info("password change address=%s handle=%r outcome=changed", session.address,
                  session.handle)

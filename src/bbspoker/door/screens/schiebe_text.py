@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.messages import (INFO, SYSTEM, Wording, seconds_text, shared_event,
+from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, seconds_text, shared_event,
                                     shared_operation)
 from bbspoker.rules.draw40.hands import Category
 from bbspoker.rules.events import Event
@@ -151,8 +151,9 @@ def _ranking(places: Sequence[Sequence[Any]], pot: int, share: int, remainder: i
 
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``, or None for none) of an event of a
-    Schiebe-Poker table (``rules/schiebe/game.py``) in ``t``'s language; the events every
-    kind shares read as :func:`~bbspoker.door.messages.shared_event` says."""
+    Schiebe-Poker table (``rules/schiebe/game.py``) in ``t``'s language; the final ranking
+    with the pot's split is who won (tag :data:`~bbspoker.door.messages.WON`); the events
+    every kind shares read as :func:`~bbspoker.door.messages.shared_event` says."""
     h, d, k = e.handle, e.data, e.kind
     _, n = t.gettext, t.number
     if k == "proposed":
@@ -210,8 +211,8 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("{h} shows {hidden} (hidden) {open} (open): {category}.").format(
             h=h, hidden=" ".join(cards[:2]), open=" ".join(cards[2:]),
             category=category_name(d["category"], t))
-    if k == "ranking":
-        return SYSTEM, _ranking(d["places"], d["pot"], d["share"], d["remainder"], t)
+    if k == "ranking":          # who won: shown as [SYSTEM], in the winner's colour
+        return WON, _ranking(d["places"], d["pot"], d["share"], d["remainder"], t)
     return shared_event(e, t, REFUSALS)
 
 
