@@ -180,7 +180,8 @@ class BenchClient(TelnetClient):
         await self.wait_for_received(b"Password:", timeout)
         mark = len(self.received)
         await self.send(PASSWORD + "\r")
-        await self._wait(lambda: b"[Q]" in self.received[mark:], "the menu", timeout)
+        # The menu's keys are drawn in a colour of their own: "[", a colour, "Q", ...
+        await self._wait(lambda: b"] Quit" in self.received[mark:], "the menu", timeout)
 
     def offered(self) -> set[str]:
         """The driver names (keys of :data:`ACTIONS`) of the game commands on screen now."""
@@ -299,6 +300,7 @@ def write_config(directory: Path, port: int, **sections: dict[str, object]) -> P
         "ledger": {"path": str(directory / "bench.db")},
         "ssh": {"enabled": False},
         "web": {"enabled": False},
+        "door": {"title": False},
     }
     for name, extra in sections.items():
         values.setdefault(name, {}).update(extra)

@@ -240,9 +240,10 @@ async def go_to_table(app: App, handle: str, address: str, number: int,
         conn.type(f"{number}".encode() if len(app.tables) <= 9 else f"{number}\r".encode())
     # A full table offers only "[W] Watch the game"; one with a free seat "Join the
     # table? (y/n) [W] Watch".
-    await conn.expect(b"[W] Watch" if watch else b"Join the table? (y/n)")
+    # A key is drawn in a colour of its own ("[", a colour, "W", ...): the words after it.
+    await conn.expect(b"] Watch" if watch else b"Join the table? (y/n)")
     conn.type(b"w" if watch else b"y")
-    await conn.expect(b"[X] Exit the game")
+    await conn.expect(b"] Exit the game")
     return conn
 
 
@@ -355,6 +356,7 @@ def make_config(directory: Path, tables: int, sessions: int) -> Config:
         ledger=dataclasses.replace(base.ledger, path=str(directory / "bench.db")),
         ssh=dataclasses.replace(base.ssh, enabled=False),
         web=dataclasses.replace(base.web, enabled=False),
+        door=dataclasses.replace(base.door, title=False),
         tables=tuple(TableSpec(f"t{t}", f"Table {t}", "draw40", rules) for t in range(tables)))
 
 

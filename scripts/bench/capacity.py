@@ -268,7 +268,7 @@ async def log_in(port: int, handle: str, term: str = "xterm", screen: bool = Fal
     await client.wait(b"Password:")
     mark = len(client.raw)
     client.send(PASSWORD + "\r")
-    await client.wait(b"[Q]", mark)
+    await client.wait(b"] Quit", mark)       # "[Q] Quit", the key in a colour of its own
     return client
 
 
@@ -280,10 +280,10 @@ async def go_to_table(client: Client, number: int, watch: bool, tables: int) -> 
     await client.wait(b"Pick a table", mark)
     mark = len(client.raw)
     client.send(f"{number}" if tables <= 9 else f"{number}\r")
-    await client.wait(b"[W] Watch" if watch else b"Join the table? (y/n)", mark)
+    await client.wait(b"] Watch" if watch else b"Join the table? (y/n)", mark)
     mark = len(client.raw)
     client.send("w" if watch else "y")
-    await client.wait(b"You are watching" if watch else b"[X] Exit the game", mark)
+    await client.wait(b"You are watching" if watch else b"] Exit the game", mark)
 
 
 class TableDriver:
@@ -692,6 +692,8 @@ def write_config(directory: Path, port: int, tables: int) -> Path:
         # Telnet only: the SSH and web ports' defaults (2222, 8023) would collide with any
         # other server on the machine, another bench's or the suite's.
         "[ssh]", "enabled = false", "[web]", "enabled = false",
+        # No title screen: the clients go straight to the login.
+        "[door]", "title = false",
     ]
     for t in range(tables):
         lines += ["[[tables]]", f'id = "t{t}"', f'name = "Table {t}"']

@@ -48,10 +48,26 @@ TERMS = ("xterm", "ansi", "ansi-bbs", "syncterm")
 
 
 def repaint_bytes(client: BenchClient) -> int:
-    """Bytes of a full repaint of what ``client``'s screen shows (UTF-8)."""
-    rows = [f"\x1b[{n};1H{line.rstrip()}" for n, line in enumerate(client.display, 1)
-            if line.strip()]
-    return len(("\x1b[H\x1b[2J" + "".join(rows)).encode())
+    """Bytes of a full repaint of what ``client``'s screen shows (UTF-8), in its colours:
+    clear, then each non-blank row at a cursor address, with one SGR sequence wherever
+    the colour changes along it (what a renderer without diffing sends)."""
+    client.display      # brings the screen up to date
+    out = ["\x1b[H\x1b[2J"]
+    buffer = client.screen.buffer
+    for n, line in enumerate(client.screen.display):
+        if not line.strip():
+            continue
+        text, pen = [f"\x1b[{n + 1};1H"], ("default", "default", False)
+        end = len(line.rstrip())
+        for x in range(end):
+            cell = buffer[n][x]
+            here = (cell.fg, cell.bg, cell.bold)
+            if here != pen:
+                text.append("\x1b[0;1;37;44m")      # a typical SGR's length
+                pen = here
+            text.append(cell.data)
+        out.append("".join(text))
+    return len("".join(out).encode())
 
 
 class Recorder:
@@ -156,7 +172,8 @@ async def play_game(rec: Recorder, handles: Sequence[str], ticks: int) -> None:
 
 async def measure(term: str, games: int, ticks: int) -> dict[str, list[tuple[int, int]]]:
     """Play ``games`` games with five clients of terminal kind ``term``; the samples."""
-    async with running_server(scratch_dir(), table={"between_games": 0.0}) as server:
+    async with running_server(scratch_dir(), table={"between_games": 0.0},
+                              door={"title": False}) as server:
         create_accounts(server.app.ledger, HANDLES)
         players = await seat_players(server.port, HANDLES, term)
         rec = Recorder(players)

@@ -1321,6 +1321,7 @@ async def test_the_menu_in_colour_shows_its_title_keys_and_values(server, client
     CUBES bright white."""
     from bbspoker.door.look import Pen
     c = await clients(server.port)                       # xterm: colour after the login
+    c.as_classic = False
     await c.login("alice", "pw-alice")
     title = "Global Village BBS - PoKeR door"
     assert c.display[0].rstrip() == title and _pens_of(c, 0, title) == {_looks(Pen.TITLE)}
@@ -1351,6 +1352,7 @@ async def test_the_classic_lobby_shows_the_colour_lobbys_text_without_a_colour(t
                               login={"failure_delay": 0}) as server:
         from tests.support.telnetclient import TelnetClient
         colour = await TelnetClient.connect(server.port)
+        colour.as_classic = False
         classic = await TelnetClient.connect(server.port, term="vt100")
         try:
             await colour.login("alice", "pw-alice")

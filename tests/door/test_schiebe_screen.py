@@ -200,7 +200,7 @@ def test_the_schiebe_poker_table_in_colour_in_cp437_and_utf8():
     bright white with hearts and diamonds red and spades and clubs white, hidden cards
     blue, your own row green, the player in turn highlighted (yellow on blue), players
     out of the game or away dark, the labels of the game information cyan with their
-    values white and the pot yellow; the turn clock white, yellow in its last 30 s, red
+    values white and the pot yellow; the turn clock in the terminal's own colour, yellow in its last 30 s, red
     in its last 10 s. In CP437 (suits as bytes 0x03-0x06) and in UTF-8 alike."""
     game, now, screen = _schiebe_table()
     deadline = game.deadline()
@@ -249,11 +249,11 @@ def test_the_schiebe_poker_table_in_colour_in_cp437_and_utf8():
         assert _pens(_cells(term, 12, "30 CUBES")) == {("brown", "default", True)}
         key = _cells(term, 9, "[X]")
         assert key[1].fg == "brown" and key[0].fg == "default"
-        # the clock: white, yellow in the last 30 s, red in the last 10 s
-        for left, colour in ((45, "white"), (25, "brown"), (5, "red")):
+        # the clock: the terminal's own colour, yellow in the last 30 s, red in the last 10 s
+        for left, colour in ((45, ("default", False)), (25, ("brown", True)), (5, ("red", True))):
             now[0] = deadline - left
             term, _ = _shown(screen("alice").view(), profile)
-            assert _pens(_cells(term, 10, f"0:{left:02d}")) == {(colour, "default", True)}
+            assert _pens(_cells(term, 10, f"0:{left:02d}")) == {(colour[0], "default", colour[1])}
             assert _pens(_cells(term, 10, "Clock ....")) == {LABEL}
 
 

@@ -15,6 +15,15 @@ from bbspoker.rules.holdem import Street
 from tests.support.tableplay import table_world
 from tests.support.telnetclient import TelnetClient, wait_until
 
+
+@pytest.fixture(autouse=True)
+def _colour_screens(monkeypatch):
+    """The clients read their screens as the xterm shows them: the colour look's box
+    drawing and suit symbols."""
+    from tests.support.telnetclient import ScreenWaits
+    monkeypatch.setattr(ScreenWaits, "as_classic", False)
+
+
 pytestmark = pytest.mark.e2e
 
 RULES = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 1000, "between_hands": 5.0,

@@ -22,6 +22,15 @@ from tests.support.ruletext import wording
 from tests.support.tableplay import table_world
 from tests.support.telnetclient import wait_until
 
+
+@pytest.fixture(autouse=True)
+def _colour_screens(monkeypatch):
+    """The clients read their screens as the xterm shows them: the colour look's box
+    drawing and suit symbols."""
+    from tests.support.telnetclient import ScreenWaits
+    monkeypatch.setattr(ScreenWaits, "as_classic", False)
+
+
 #: This module plays schiebe tables and reads them in its words.
 text, texts, refused = wording("schiebe")
 

@@ -18,6 +18,15 @@ from bbspoker.rules.stud import Street
 from tests.support.tableplay import table_world
 from tests.support.telnetclient import TelnetClient, wait_until
 
+
+@pytest.fixture(autouse=True)
+def _colour_screens(monkeypatch):
+    """The clients read their screens as the xterm shows them: the colour look's box
+    drawing and suit symbols."""
+    from tests.support.telnetclient import ScreenWaits
+    monkeypatch.setattr(ScreenWaits, "as_classic", False)
+
+
 pytestmark = pytest.mark.e2e
 
 ENTRY = """

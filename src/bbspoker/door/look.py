@@ -128,7 +128,7 @@ PALETTE: dict[Pen, Colour] = {
     Pen.SYSTEM: Colour(_WHITE),
     Pen.INFO: Colour(_CYAN),
     Pen.CHAT: Colour(_WHITE, True),
-    Pen.CLOCK: Colour(_WHITE, True),
+    Pen.CLOCK: Colour(),            # a tick then costs no colour sequence
     Pen.CLOCK_WARN: Colour(_YELLOW, True),
     Pen.CLOCK_LATE: Colour(_RED, True),
     Pen.PROMPT: Colour(_WHITE, True),
