@@ -2,6 +2,7 @@
 
 import dataclasses
 import io
+import re
 
 import blessed
 import pyte
@@ -9,10 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wcwidth import wcwidth
 
-from bbspoker.rules.cards import DECK, parse_cards
+from bbspoker.door.look import CLASSIC, CP437_SUITS, Look
 from bbspoker.door.screens import regions as screen
 from bbspoker.door.screens.regions import GameView, Opponent, ScreenRenderer
+from bbspoker.rules.cards import DECK, parse_cards
+from bbspoker.transport.session import _CP437_C1
 from bbspoker.transport.telnet import terminal_for
+
+#: The suits a CP437 terminal draws for the bytes 0x03-0x06.
+_CP437_GLYPHS = {ord(byte): glyph for glyph, byte in CP437_SUITS.items()}
+#: The colour looks of each encoding, beside the classic one.
+COLOUR = {"utf-8": Look("utf-8", True, "symbols"), "cp437": Look("cp437", True, "symbols")}
 
 TERMS: dict[str, blessed.Terminal] = {}
 
@@ -64,11 +72,22 @@ class Client(pyte.Screen):
         super().index()
 
     def feed(self, out: str) -> int:
-        """Send the renderer's output as the session would (encoded); return the byte count."""
-        data = out.encode(self.encoding)
-        self.stream.feed(data.decode(self.encoding))
+        """Send the renderer's output as the session would (encoded, a CP437 session's
+        suits as bytes 0x03-0x06, drawn as suits by a CP437 terminal); return the byte
+        count."""
+        if self.encoding == "cp437":
+            data = out.translate(_CP437_C1).encode(self.encoding)
+            self.stream.feed(data.decode(self.encoding).translate(_CP437_GLYPHS))
+        else:
+            data = out.encode(self.encoding)
+            self.stream.feed(data.decode(self.encoding))
         assert not self.bottom_right_written and not self.whole_screen_scrolled
         return len(data)
+
+    def pens(self):
+        """Every cell's character and colours: (data, fg, bg, bold), row by row."""
+        return [[(c.data, c.fg, c.bg, c.bold) for c in (self.buffer[y][x] for x in range(self.columns))]
+                for y in range(self.lines)]
 
     def cell(self, row, col):
         """The character in one cell, 1-based row and column ("" right of a wide character)."""
@@ -79,10 +98,11 @@ class Client(pyte.Screen):
         return self.display[n - 1]
 
 
-def paint(view, kind="xterm-256color", encoding="utf-8", cols=80, rows=24):
-    """A fresh client screen showing the full paint of view, and the paint's size in bytes."""
+def paint(view, kind="xterm-256color", encoding="utf-8", cols=80, rows=24, look=CLASSIC):
+    """A fresh client screen showing the full paint of view in ``look``, and the paint's
+    size in bytes."""
     client = Client(cols, rows, encoding)
-    renderer = ScreenRenderer(term(kind), encoding)
+    renderer = ScreenRenderer(term(kind), encoding, look)
     renderer.resize(cols, rows)
     size = client.feed(renderer.render(view))
     return client, size
@@ -426,7 +446,9 @@ def test_long_and_wide_text_stays_inside_its_region():
 def test_cp437_session_gets_question_marks_for_what_it_cannot_show():
     view = say(MOCKUP_VIEW, ("Zoë", "漢字 ok"))
     client, _ = paint(view, kind="ansi", encoding="cp437")
-    assert client.row(18).startswith("|->[Zoë] ?? ok   ")  # ë is in CP437, the CJK are not
+    # The CJK are not in CP437; ë is, but as a byte 0x80-0x9F, which the session sends
+    # as its base letter (a terminal taking 8-bit C1 controls would read it as one).
+    assert client.row(18).startswith("|->[Zoe] ?? ok   ")
     assert client.row(18).endswith("|")
 
 
@@ -471,11 +493,15 @@ def step(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([("xterm-256color", "utf-8"), ("ansi", "cp437"), ("syncterm", "utf-8"),
                         ("telnet:ansi", "utf-8"), ("telnet:ansi-bbs", "cp437")]),
-       st.lists(step(), min_size=1, max_size=12))
-def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
+       st.booleans(), st.lists(step(), min_size=1, max_size=12))
+def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, colour, steps):
+    """In the classic look and in colour: after any updates, every cell shows what a
+    full paint of the last view shows, character and colours (the pen carried from run
+    to run, and reset, as the terminal applies it)."""
     kind, encoding = client_kind
+    look = COLOUR[encoding] if colour else CLASSIC
     client = Client(encoding=encoding)
-    renderer = ScreenRenderer(term(kind), encoding)
+    renderer = ScreenRenderer(term(kind), encoding, look)
     messages: list = []
     cols, rows = 80, 24
     painted = False
@@ -494,8 +520,9 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, steps):
         painted = renderer.cols >= 80 and renderer.rows >= 24
         client.feed(out)
         if cols >= 80 and rows >= 24:
-            fresh, _ = paint(view, kind, encoding, cols, rows)
+            fresh, _ = paint(view, kind, encoding, cols, rows, look)
             assert client.display == fresh.display
+            assert client.pens() == fresh.pens()
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x) == (23, client.cursor.x)
         else:
             assert f"(now {cols}x{rows})" in "".join(client.display)
@@ -506,7 +533,10 @@ def forget_shared_layouts():
     nothing to what other screens drew."""
     screen._REGION_CACHE.clear()
     screen._PIECE_CACHE.clear()
-    for cached in (screen._message_row, screen._opponent_row, screen._info_row):
+    screen._STYLE_CACHE.clear()
+    screen._COLOUR_PIECE_CACHE.clear()
+    for cached in (screen._message_row, screen._opponent_row, screen._info_row,
+                   screen._message_attrs, screen._clock_attrs):
         cached.cache_clear()
 
 
@@ -518,10 +548,11 @@ def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps)
     row of region 1 depending on where the viewer sits): every screen still shows exactly
     its own view, whatever its terminal and encoding."""
     handles = ("amy", "bert", "cleo", "dirk", "eve")
-    setups = [("xterm-256color", "utf-8"), ("xterm-256color", "utf-8"), ("ansi", "cp437"),
-              ("xterm-256color", "utf-8"), ("syncterm", "cp437")]
-    clients = [Client(encoding=encoding) for _, encoding in setups]
-    renderers = [ScreenRenderer(term(kind), encoding) for kind, encoding in setups]
+    setups = [("xterm-256color", "utf-8", CLASSIC), ("xterm-256color", "utf-8", COLOUR["utf-8"]),
+              ("ansi", "cp437", COLOUR["cp437"]), ("xterm-256color", "utf-8", COLOUR["utf-8"]),
+              ("syncterm", "cp437", CLASSIC)]
+    clients = [Client(encoding=encoding) for _, encoding, _ in setups]
+    renderers = [ScreenRenderer(term(kind), encoding, look) for kind, encoding, look in setups]
     messages: list = []
     for view, new_messages, _, _ in steps:
         messages += new_messages
@@ -535,10 +566,11 @@ def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps)
             for n, handle in enumerate(handles)]
         for own, client, renderer in zip(views, clients, renderers):
             client.feed(renderer.render(own))
-        for own, client, (kind, encoding) in zip(views, clients, setups):
+        for own, client, (kind, encoding, look) in zip(views, clients, setups):
             forget_shared_layouts()
-            fresh, _ = paint(own, kind, encoding)
+            fresh, _ = paint(own, kind, encoding, look=look)
             assert client.display == fresh.display
+            assert client.pens() == fresh.pens()
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x)
 
 
@@ -603,3 +635,61 @@ def test_the_clocks_tick_alone_shows_what_a_whole_render_shows():
     small.render(view)
     assert small.render_clock("0:58") is None
     assert ScreenRenderer(term()).render_clock("0:58") is None  # nothing painted yet
+
+
+# -- the colour looks ---------------------------------------------------------------------
+
+def _colour_of(client, row, text, nth=0):
+    """(fg, bg, bold) of each cell of the ``nth`` ``text`` on 1-based ``row``."""
+    line = client.row(row)
+    at = -1
+    for _ in range(nth + 1):
+        at = line.index(text, at + 1)
+    return {(c.fg, c.bg, c.bold) for c in (client.buffer[row - 1][x] for x in range(at, at + len(text)))}
+
+
+def test_the_gv_table_in_colour_in_cp437_and_utf8_and_the_classic_look_without_any():
+    """The mock-up's table in each look: box drawing in cyan, hearts and diamonds red and
+    spades and clubs white (CP437: as its suit bytes), the player in turn yellow on blue,
+    players out dimmed, the pot yellow, keys yellow, your handle green, SYSTEM lines grey
+    beside bright chat in the handle's own colour, who won green, the clock yellow in its
+    last 30 s and red in its last 10 s. The classic look: no colour at all."""
+    from bbspoker.door.look import PALETTE, Pen, handle_pen
+    from bbspoker.door.messages import WON
+    view = dataclasses.replace(
+        say(MOCKUP_VIEW, (WON, "Betty wins the pot of 53 CUBES.")),
+        opponents=(Opponent("Betty", True), Opponent("Moumouna", True), Opponent("Romain", False),
+                   Opponent("Slider", True)), clock="0:25")
+    names = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
+    chat = PALETTE[handle_pen("Nicolas")]
+    for kind, encoding in (("xterm-256color", "utf-8"), ("syncterm", "cp437")):
+        client, _ = paint(view, kind, encoding, look=COLOUR[encoding])
+        assert client.row(1).startswith("╔═══") and client.cell(7, 3) == "┌", encoding
+        assert _colour_of(client, 1, "╔═══") == {("cyan", "default", False)}
+        assert "│9♣ ♣9│ 10♥ ♥10 │J♠" in client.row(8)
+        assert _colour_of(client, 8, "♥") == {("red", "default", True)}
+        assert _colour_of(client, 8, "♠") == {("white", "default", True)}
+        assert _colour_of(client, 3, "Moumouna") == {("brown", "blue", True)}
+        assert _colour_of(client, 4, "Romain") == {("black", "default", True)}
+        assert _colour_of(client, 4, "53") == {("brown", "default", True)}          # the pot
+        assert _colour_of(client, 8, "X") == {("brown", "default", True)}           # [X]
+        assert _colour_of(client, 13, "Nicolas") == {("green", "default", True)}
+        assert _colour_of(client, 14, "The game is now STARTED") == {("white", "default", False)}
+        assert _colour_of(client, 16, "[Nicolas]") == {(names[chat.fg], "default", chat.bright)}
+        assert _colour_of(client, 16, "Betty ! A toi !") == {("white", "default", True)}
+        assert _colour_of(client, 18, "Betty wins the pot") == {("green", "default", True)}
+        assert client.row(18).startswith("║->[SYSTEM] Betty wins")
+        assert _colour_of(client, 13, "0:25") == {("brown", "default", True)}
+        renderer = ScreenRenderer(term(kind), encoding, COLOUR[encoding])
+        client = Client(encoding=encoding)
+        client.feed(renderer.render(view))
+        client.feed(renderer.render_clock("0:05"))
+        assert _colour_of(client, 13, "0:05") == {("red", "default", True)}
+        client.feed(renderer.render_clock("0:45"))
+        assert _colour_of(client, 13, "0:45") == {("default", "default", False)}
+    classic = ScreenRenderer(term(), "utf-8").render(view)
+    assert re.findall(r"\x1b\[[0-9;]*m", classic) == [term().normal]    # the clear's reset only
+    client, _ = paint(view)
+    assert client.row(8).startswith("| |9- -9| 10* *10 |J+") and client.row(18).startswith("|->[SYSTEM] Betty")
+    assert {(c.fg, c.bg, c.bold) for row in client.buffer.values() for c in row.values()} <= {
+        ("default", "default", False)}
