@@ -52,7 +52,8 @@ TERMS = ("xterm", "ansi", "ansi-bbs", "syncterm")
 def repaint_bytes(client: BenchClient) -> int:
     """Bytes of a full repaint of what ``client``'s screen shows (UTF-8), in its colours:
     clear, then each non-blank row at a cursor address, with one SGR sequence wherever
-    the colour changes along it (what a renderer without diffing sends)."""
+    the colour changes along it, but not for a blank without a background (what a
+    renderer without diffing sends)."""
     client.display      # brings the screen up to date
     out = ["\x1b[H\x1b[2J"]
     buffer = client.screen.buffer
@@ -64,7 +65,7 @@ def repaint_bytes(client: BenchClient) -> int:
         for x in range(end):
             cell = buffer[n][x]
             here = (cell.fg, cell.bg, cell.bold)
-            if here != pen:
+            if here != pen and not (cell.data == " " and cell.bg == pen[1] == "default"):
                 text.append("\x1b[0;1;37;44m")      # a typical SGR's length
                 pen = here
             text.append(cell.data)

@@ -85,8 +85,11 @@ class Client(pyte.Screen):
         return len(data)
 
     def pens(self):
-        """Every cell's character and colours: (data, fg, bg, bold), row by row."""
-        return [[(c.data, c.fg, c.bg, c.bold) for c in (self.buffer[y][x] for x in range(self.columns))]
+        """Every cell's character and colours: (data, fg, bg, bold), row by row; a blank
+        without a background looks the same in any foreground, so only its background
+        counts."""
+        return [[(c.data, c.fg, c.bg, c.bold) if c.data != " " or c.bg != "default" else (" ", c.bg)
+                 for c in (self.buffer[y][x] for x in range(self.columns))]
                 for y in range(self.lines)]
 
     def cell(self, row, col):

@@ -323,7 +323,7 @@ def test_the_hold_em_table_in_colour_in_cp437_and_utf8():
         mine = cells(alice, 1, "1 D  alice*")
         assert all((c.fg, c.bold) == ("green", True) for c in mine)
         assert [c.fg for c in cells(alice, 7, "K♠ ] [ Q♦")] == [
-            "white", "white", "white", "white", "default", "white", "white", "white", "red"]
+            "white", "white", "white", "white", "white", "red"]     # K♠ ] [ Q♦, blanks left out
         assert (cells(carol, 7, "A♥")[1].fg, cells(carol, 7, "A♠")[1].fg) == ("red", "white")
         refusal = cells(carol, 11, "Checking costs nothing")
         assert all((c.fg, c.bold) == ("red", True) for c in refusal)

@@ -46,14 +46,16 @@ def shown(view: Rows, profile: str) -> tuple[pyte.Screen, bytes]:
 
 
 def cells(screen: pyte.Screen, row: int, text: str, nth: int = 0) -> list[pyte.screens.Char]:
-    """The cells of the ``nth`` occurrence of ``text`` on ``row``; AssertionError when it
-    is not there."""
+    """The cells of the ``nth`` occurrence of ``text`` on ``row``, but its blanks without a
+    background (they look alike in any pen, and the renderer leaves them in the pen before
+    them); AssertionError when it is not there."""
     line = screen.display[row]
     at = -1
     for _ in range(nth + 1):
         at = line.find(text, at + 1)
         assert at >= 0, f"{text!r} not on row {row}: {line!r}"
-    return [screen.buffer[row][x] for x in range(at, at + len(text))]
+    return [c for c in (screen.buffer[row][x] for x in range(at, at + len(text)))
+            if c.data != " " or c.bg != "default"]
 
 
 def cell(screen: pyte.Screen, row: int, text: str) -> pyte.screens.Char:

@@ -32,7 +32,8 @@ from typing import Literal, NamedTuple
 
 __all__ = ["Pen", "Colour", "PALETTE", "Look", "CLASSIC", "SUIT_GLYPHS", "CP437_SUITS",
            "BOX_TO_ASCII", "sgr", "pen_of", "handle_pen", "clock_pen", "Charset", "Suits",
-           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit"]
+           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit", "blanks",
+           "BACKGROUND"]
 
 Charset = Literal["ascii", "cp437", "utf-8"]
 #: The suit symbols a user may choose: ``"symbols"`` (♠♥♦♣) or ``"gv"`` (``+ * # -``).
@@ -328,16 +329,34 @@ def _char_span(text: str, col: int, width: int) -> tuple[int, int]:
 
 def emit(text: str, attrs: str, pen: int) -> tuple[str, int]:
     """``text`` with the SGR sequences that draw each character in its pen (``attrs``:
-    one mark per character, as :func:`attrs_of`), starting from the terminal's pen
-    ``pen``; returns the output and the pen it leaves."""
+    one mark per character, as :func:`attrs_of`, blanks as :func:`blanks` marks them),
+    starting from the terminal's pen ``pen``; returns the output and the pen it leaves.
+    Blanks in the default pen stay in the pen before them when it has no background."""
     out: list[str] = []
     start = 0
     for m in _RUNS.finditer(attrs):
         after = ord(m.group()[0])
-        out.append(sgr(pen, after))
-        out.append(text[start:m.end()])
-        start, pen = m.end(), after
+        part = text[start:m.end()]
+        if not (after == 0 and pen not in BACKGROUND and not part.strip(" ")):
+            out.append(sgr(pen, after))
+            pen = after
+        out.append(part)
+        start = m.end()
     return "".join(out), pen
 
 
 _RUNS = re.compile(r"(.)\1*", re.DOTALL)
+#: The pens with a background colour: a blank in them is seen.
+BACKGROUND = frozenset(pen for pen, colour in PALETTE.items() if colour.bg is not None)
+_BACKGROUND_MARKS = frozenset(map(chr, BACKGROUND))
+
+
+@lru_cache(maxsize=8192)
+def blanks(row: str, attrs: str) -> str:
+    """``attrs`` (the marks of ``row``) with every blank drawn in a pen without a
+    background marked as the default pen: a blank looks the same in any such pen, so it
+    neither counts as a change nor costs a colour sequence."""
+    if " " not in row:
+        return attrs
+    return "".join("\x00" if ch == " " and a not in _BACKGROUND_MARKS else a
+                   for ch, a in zip(row, attrs))

@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from wcwidth import wrap
 
 from bbspoker.door.i18n import NP_, translator
-from bbspoker.door.look import (BOX_TO_ASCII, CLASSIC, CP437_SUITS, SUIT_GLYPHS, Look, Pen,
+from bbspoker.door.look import (BACKGROUND, BOX_TO_ASCII, CLASSIC, CP437_SUITS, SUIT_GLYPHS, Look,
+                                Pen, blanks,
                                 attrs_of,
                                 clock_pen, handle_pen, overlay, sgr)
 from bbspoker.door.messages import WON
@@ -470,7 +471,9 @@ def _style_opponents(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
                 pen = Pen.FOLDED
             else:
                 pen = Pen.VALUE
-            attrs = overlay(row, attrs, 1, 19, pen)
+            # the handle itself (a background on its padding would cost bytes each turn)
+            name = display_width(clean_text(opp.handle, 12 if opp.away else 13 if opp.bot else 19))
+            attrs = overlay(row, attrs, 1, name, pen)
             cards = Pen.CARD if opp.revealed is not None else Pen.CARD_BACK
             attrs = overlay(row, attrs, 21, _LEFT_WIDTH - 21, cards)
         out.append(attrs)
@@ -484,7 +487,8 @@ def _style_info(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     out = []
     for row, pen in zip(rows, pens):
         attrs = overlay(row, attrs_of(row), 1, INFO_LABEL_WIDTH, Pen.LABEL)
-        out.append(overlay(row, attrs, 1 + INFO_LABEL_WIDTH, _INFO_WIDTH - INFO_LABEL_WIDTH, pen))
+        value = display_width(row.rstrip()) - 1 - INFO_LABEL_WIDTH      # its text, no padding
+        out.append(overlay(row, attrs, 1 + INFO_LABEL_WIDTH, value, pen))
     return tuple(out)
 
 
@@ -847,9 +851,11 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         text = []
         for m in _MARK_RUNS.finditer(marks, first, after):
             mark = ord(m.group()[0])
-            text.append(sgr(pen, mark))
-            text.append("".join(cells[m.start():m.end()]))
-            pen = mark
+            part = "".join(cells[m.start():m.end()])
+            if not (mark == 0 and pen not in BACKGROUND and not part.strip(" ")):
+                text.append(sgr(pen, mark))   # blanks look alike in any pen with no background
+                pen = mark
+            text.append(part)
         drawn = "".join(text)
         out.append(drawn)
         after += after < width and cells[after] == ""
@@ -858,8 +864,6 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
 
 
 _MARK_RUNS = re.compile(r"(.)\1*", re.DOTALL)
-
-
 @lru_cache(maxsize=64)
 def _scroll(term: Terminal, window_rows: int, lines: int) -> str:
     """Scroll the message area up ``lines`` lines (DECSTBM, then line feeds at its bottom),
@@ -986,7 +990,7 @@ class ScreenRenderer:
         region = _REGIONS[_CLOCK]
         body = ""
         if self._colour:
-            attrs = (_clock_attrs(clock, drawn[0]),)
+            attrs = (blanks(drawn[0], _clock_attrs(clock, drawn[0])),)
             self._attrs[_CLOCK] = attrs
             if old[0] != rows[0] or old_attrs is None or old_attrs[0] != attrs[0]:
                 body, self._cursor, pen = self._piece(region.rows[0], region.cols.start, old[0],
@@ -1017,7 +1021,7 @@ class ScreenRenderer:
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
         screen = [self.look.glyphs(row) for row in _FRAME]
-        marks = [attrs_of(row) for row in _FRAME]
+        marks = [blanks(row, attrs_of(row)) for row in _FRAME]
         for i in _RIGHT_TO_LEFT:
             cols = _REGIONS[i].cols
             self._set(i, _REGIONS[i].key(view), view)
@@ -1053,8 +1057,9 @@ class ScreenRenderer:
                  else region.draw(view, self.encoding))
         self._rows[index] = tuple(map(self.look.glyphs, drawn))
         if self._colour:
-            self._attrs[index] = (_region_attrs(index, self.encoding, key, view, drawn) if cached
-                                  else region.style(view, drawn))
+            attrs = (_region_attrs(index, self.encoding, key, view, drawn) if cached
+                     else region.style(view, drawn))
+            self._attrs[index] = tuple(map(blanks, drawn, attrs))
         if index == _INPUT:
             self._input_col = _INPUT_COL + display_width(_typed(view))
 

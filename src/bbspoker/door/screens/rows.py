@@ -22,8 +22,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bbspoker.door.i18n import ENGLISH, Translator
-from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, emit, handle_pen,
-                                overlay, sgr)
+from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, blanks, emit,
+                                handle_pen, overlay, sgr)
 from bbspoker.door.messages import INFO, SYSTEM, WON
 from bbspoker.door.screens.base import TableScreen
 from bbspoker.door.screens.regions import CONTINUED
@@ -222,7 +222,7 @@ def _row_attrs(drawn: str, spans: tuple[tuple[int, int, Pen], ...]) -> str:
         attrs = attrs[:m.start() + 1] + chr(Pen.KEY) + attrs[m.end() - 1:]
     for col, width, pen in spans:
         attrs = overlay(drawn, attrs, col, width, pen)
-    return attrs
+    return blanks(drawn, attrs)
 
 
 class RowScreen(TableScreen[Rows]):
