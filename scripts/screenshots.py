@@ -37,12 +37,12 @@ What it does, step by step:
    its text in DejaVu Sans Mono, box drawing and block elements as lines and areas of
    the cell (as terminals draw them, so frames join without gaps).
 
-Every PNG is stored with an 8-bit palette (at most 64 colours). The script fails with a
-non-zero exit and the screen it waited on when a step does not come in time, when the
-page's console has an error (a script error or a request the page's CSP blocked), when
-the server sends UTF-8 to the CP437 terminal, or (exit 2) when chromium, chromedriver,
-Selenium, pyte or Pillow is missing. A run takes a few minutes; ``--kind`` limits it to
-some kinds, ``--keep`` keeps the temporary directory.
+Every PNG is stored with an 8-bit palette (its 256 most frequent colours, 10-45 KB). The
+script fails with a non-zero exit and the screen it waited on when a step does not come
+in time, when the page's console has an error (a script error or a request the page's
+CSP blocked), when the server sends UTF-8 to the CP437 terminal, or (exit 2) when
+chromium, chromedriver, Selenium, pyte, Pillow or the DejaVu font is missing. A run takes
+about 90 s; ``--kind`` limits it to some kinds, ``--keep`` keeps the temporary directory.
 """
 
 from __future__ import annotations
