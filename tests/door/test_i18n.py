@@ -19,6 +19,7 @@ import bbspoker
 from bbspoker.config import ConfigError, load_config
 from bbspoker.door import i18n
 from bbspoker.door.i18n import LANGUAGES, translator
+from bbspoker.door.look import CLASSIC
 from bbspoker.door.lobby import _MENU
 from bbspoker.door.screens.draw40_text import describe_hand, round_label
 from bbspoker.door.screens.kinds import KINDS, describe_event, game_title, refusal
@@ -876,15 +877,16 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
         "de": "Nicht gecallter Einsatz von 1 CUBE geht an bob zurück.",
         "fr": "Mise non suivie de 1 CUBE rendue à bob."}
     shown = holdem("show", {"cards": ["J+", "Q+"], "hand": "STRAIGHT", "best": "Q+ J+ 10* 9* 8#"})
-    assert shown["de"] == "bob zeigt J+ Q+ mit einer Straße (Q+ J+ 10* 9* 8#)."
-    assert shown["fr"] == "bob montre J+ Q+ avec une suite (Q+ J+ 10* 9* 8#)."
+    assert shown["de"] == "bob zeigt J♠ Q♠ mit einer Straße (Q♠ J♠ 10♥ 9♥ 8♦)."
+    assert CLASSIC.glyphs(shown["fr"]) == "bob montre J+ Q+ avec une suite (Q+ J+ 10* 9* 8#)."
     assert holdem("blind", {"blind": "small", "amount": 5}) == {
         "en": "bob posts the small blind (5).", "de": "bob setzt den Small Blind (5).",
         "fr": "bob pose la petite blind (5)."}
     assert holdem("fold", {"timeout": True})["de"] == \
         "bob hat nicht rechtzeitig gehandelt und steigt aus."
-    assert holdem("board", {"street": "turn", "cards": ["9*"], "board": ["A+", "K*", "2#", "9*"]}
-               )["fr"] == "TURN : 9*   (tableau A+ K* 2# 9*)"
+    assert CLASSIC.glyphs(holdem("board", {"street": "turn", "cards": ["9*"],
+                                           "board": ["A+", "K*", "2#", "9*"]})["fr"]
+                          ) == "TURN : 9*   (tableau A+ K* 2# 9*)"
     swapped = schiebe("swapped", {"own": 0, "middle": 2, "gave": "Q+", "took": "10#"})
     assert swapped == {
         "en": "bob swapped their left open card (Q of spades) for the middle row's right "

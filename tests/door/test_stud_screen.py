@@ -279,8 +279,10 @@ async def test_the_tables_bring_in_refusal_reads_in_studs_words_on_the_screen():
 
 
 def _say(kind: str, data: dict, handle: str | None = "bob", lang: str = "en") -> str | None:
+    """The log line of an event as the classic look shows it (cards in GV signs; a colour
+    look shows the suit symbols the line is drawn with)."""
     line = describe_event(Event(kind, handle, data), translator(lang))
-    return None if line is None else line[1]
+    return None if line is None else CLASSIC.glyphs(line[1])
 
 
 def test_every_event_of_a_stud_hand_reads_in_words():

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bbspoker.door.look import CLASSIC
 from bbspoker.door.screens.tablerows import card as glyphs
 from bbspoker.rules import actions as act
 from bbspoker.rules.holdem import Street
@@ -252,7 +253,7 @@ async def test_the_screen_numbers_hands_per_table_names_an_all_in_hand_and_a_bus
         await service.call("Nicolas", act.BetRaise())              # all-in for his 20
         await service.call("alice", act.CheckCall())
         await _settle(service, lambda s: s.view.game_id is None)
-        lines = [line[1] for item in news.drain() if hasattr(item, "event")
+        lines = [CLASSIC.glyphs(line[1]) for item in news.drain() if hasattr(item, "event")
                  and (line := describe_event(item.event, "holdem")) is not None]
         assert "Hand 1 (game 2): alice has the button; blinds 5/10." in lines
         assert [text for text in lines if "(board " in text] == [    # the all-in's runout

@@ -32,7 +32,7 @@ from typing import Literal, NamedTuple
 
 __all__ = ["Pen", "Colour", "PALETTE", "Look", "CLASSIC", "SUIT_GLYPHS", "CP437_SUITS",
            "BOX_TO_ASCII", "sgr", "pen_of", "handle_pen", "clock_pen", "Charset", "Suits",
-           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit", "blanks",
+           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit", "blanks", "card_glyphs",
            "BACKGROUND"]
 
 Charset = Literal["ascii", "cp437", "utf-8"]
@@ -191,6 +191,14 @@ def sgr(before: int, after: int) -> str:
 _GLYPH_PENS = {**{ord(c): chr(Pen.BORDER) for c in _BOX},
                **{ord(c): chr(Pen.RED_SUIT) for c in _RED_SUITS},
                **{ord(c): chr(Pen.BLACK_SUIT) for c in _BLACK_SUITS}}
+
+
+def card_glyphs(cards: str) -> str:
+    """Cards in GV notation, blank-separated (``"10* 5-"``), with their suits as the glyphs
+    screens draw (``"10♥ 5♣"``): a line of a screen's log shows them as its look does (the
+    classic look: the GV signs again). Anything else in ``cards`` is left as it is."""
+    return " ".join(card[:-1] + SUIT_GLYPHS[card[-1]] if len(card) > 1 and card[-1] in SUIT_GLYPHS
+                    else card for card in cards.split(" "))
 
 
 def pen_of(ch: str) -> Pen:

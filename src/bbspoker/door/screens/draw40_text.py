@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.look import card_glyphs
 from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, seconds_text, shared_event,
                                     shared_operation)
 from bbspoker.rules.cards import Rank, format_cards, parse_cards
@@ -161,7 +162,8 @@ _ALONE = {"passed": N_("the others passed"), "left": N_("the others left the tab
 
 
 def _cards(cards: Any) -> str:
-    return cards if isinstance(cards, str) else format_cards(cards)
+    """Cards of an event (notation or :class:`Card` s) as a log line shows them: suit glyphs."""
+    return card_glyphs(cards if isinstance(cards, str) else format_cards(cards))
 
 
 def _value(data: Mapping[str, Any]) -> HandValue | None:

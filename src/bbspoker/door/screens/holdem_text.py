@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.look import card_glyphs
 from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, pot_won, shared_event,
                                      shared_operation)
 from bbspoker.rules.events import Event
@@ -112,14 +113,14 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return SYSTEM, _("{h} raises to {amount}.").format(h=h, amount=n(d["to"]))
     if k == "board":
         return INFO, _("{STREET}: {cards}   (board {board})").format(
-            STREET=street_name(d["street"], t).upper(), cards=" ".join(d["cards"]),
-            board=" ".join(d["board"]))
+            STREET=street_name(d["street"], t).upper(), cards=card_glyphs(" ".join(d["cards"])),
+            board=card_glyphs(" ".join(d["board"])))
     if k == "show":
         if not d.get("hand"):
-            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=" ".join(d["cards"]))
+            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=card_glyphs(" ".join(d["cards"])))
         return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
-            h=h, cards=" ".join(d["cards"]), hand=holdem_hand(d["hand"], t),
-            best=d.get("best", ""))
+            h=h, cards=card_glyphs(" ".join(d["cards"])), hand=holdem_hand(d["hand"], t),
+            best=card_glyphs(d.get("best", "")))
     if k == "muck":
         return SYSTEM, _("{h} does not show.").format(h=h)
     if k == "returned":

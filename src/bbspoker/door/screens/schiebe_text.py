@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.look import card_glyphs
 from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, seconds_text, shared_event,
                                     shared_operation)
 from bbspoker.rules.draw40.hands import Category
@@ -209,7 +210,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     if k == "revealed":
         cards = list(d["cards"])
         return SYSTEM, _("{h} shows {hidden} (hidden) {open} (open): {category}.").format(
-            h=h, hidden=" ".join(cards[:2]), open=" ".join(cards[2:]),
+            h=h, hidden=card_glyphs(" ".join(cards[:2])), open=card_glyphs(" ".join(cards[2:])),
             category=category_name(d["category"], t))
     if k == "ranking":          # who won: shown as [SYSTEM], in the winner's colour
         return WON, _ranking(d["places"], d["pot"], d["share"], d["remainder"], t)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.look import card_glyphs
 from bbspoker.door.messages import INFO, SYSTEM, WON, Wording, pot_won
 from bbspoker.door.messages import shared_event as _shared_event
 from bbspoker.door.messages import shared_operation as _shared_operation
@@ -73,7 +74,7 @@ def stud_hand(code: str, t: Translator = ENGLISH) -> str:
 
 def _cards(cards: Any) -> str:
     """Cards of an event (a tuple of GV notation) or a record line (a string) as text."""
-    return cards if isinstance(cards, str) else " ".join(cards)
+    return card_glyphs(cards if isinstance(cards, str) else " ".join(cards))
 
 
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
@@ -126,7 +127,7 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
             return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=_cards(d["cards"]))
         return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
             h=h, cards=_cards(d["cards"]), hand=stud_hand(d["hand"], t),
-            best=d.get("best", ""))
+            best=_cards(d.get("best", "")))
     if k == "muck":
         return SYSTEM, _("{h} does not show.").format(h=h)
     if k == "returned":
