@@ -107,6 +107,8 @@ SEATS = 5
 #: Rounds in which the first bettor asks to see hands, drawn per game (as capacity.py).
 HANDS_ROUNDS = (3, 4, 5, 6)
 #: The terminal kind and window of every connection (capacity.py's load).
+#: The players' terminal kind: ``xterm`` gets the colour look; ``--term vt100`` (no colours)
+#: the classic one, to compare what colour costs.
 TERM, COLS, ROWS = "xterm", 80, 24
 #: CUBES of every account (nobody runs out).
 CUBES = 1_000_000
@@ -190,6 +192,7 @@ class Connection:
 
     def __init__(self, app: App, handle: str, address: str) -> None:
         self.handle = handle
+        self.term = TERM
         self.transport = DropTransport()
         self.reader = DoorReader(limit=READER_LIMIT)
         self.writer = DoorWriter(self.transport, None, server=True)
@@ -197,7 +200,7 @@ class Connection:
         if not self.gate.admit():
             raise RuntimeError(f"{handle}: connection refused by the server's limits")
         self.task = asyncio.create_task(
-            self.gate.serve(self.reader, self.writer, kind=TERM, cols=COLS, rows=ROWS),
+            self.gate.serve(self.reader, self.writer, kind=self.term, cols=COLS, rows=ROWS),
             name=f"door of {handle}")
         self._mark = 0
 
@@ -620,6 +623,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     exit status: 1 if an action was not applied or a screen got nothing, else 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50, help="draw40 tables (default 50)")
+    parser.add_argument("--term", default=TERM,
+                        help="the players' terminal kind (default xterm: the colour look; "
+                             "vt100: the classic look)")
     parser.add_argument("--spectators", type=int, default=2,
                         help="spectators at every table (default 2)")
     parser.add_argument("--actions", type=int, default=4000,
@@ -639,6 +645,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="2 tables, 200 actions, 1 warm-up game (smoke run)")
     args = parser.parse_args(argv)
+    globals()["TERM"] = args.term       # read by every Connection made from now on
     if args.quick:
         args.tables, args.actions, args.warmup_games = 2, 200, 1
     if args.tables < 1 or args.actions < 1 or args.spectators < 0 or args.warmup_games < 0:

@@ -539,7 +539,8 @@ def forget_shared_layouts():
     screen._STYLE_CACHE.clear()
     screen._COLOUR_PIECE_CACHE.clear()
     for cached in (screen._message_row, screen._opponent_row, screen._info_row,
-                   screen._message_attrs, screen._clock_attrs):
+                   screen._message_attrs, screen._clock_attrs, screen._opponent_attrs,
+                   screen._cells_attrs, screen._proxy):
         cached.cache_clear()
 
 

@@ -240,7 +240,8 @@ class Look:
         ``+ - |`` in ASCII, suits as ``+ * # -`` with GV suits or in ASCII."""
         if text.isascii():
             return text
-        return text.translate(_table(self.charset, self.suits))
+        table = _table(self.charset, self.suits)
+        return _translated(text, self.charset, self.suits) if table else text
 
     def suit(self, gv: str) -> str:
         """The GV suit symbol ``gv`` (``+ * # -``) as this look draws it."""
@@ -252,6 +253,13 @@ class Look:
         if not self.colour or pen is Pen.DEFAULT or not text:
             return text
         return sgr(Pen.DEFAULT, pen) + text + sgr(pen, Pen.DEFAULT)
+
+
+@lru_cache(maxsize=8192)
+def _translated(text: str, charset: str, suits: str) -> str:
+    """``text`` translated by :func:`_table` (cached: the same rows come back on every
+    screen)."""
+    return text.translate(_table(charset, suits))
 
 
 @lru_cache(maxsize=8)
@@ -310,15 +318,22 @@ def overlay(text: str, attrs: str, col: int, width: int, pen: Pen) -> str:
     if start >= stop:
         return attrs
     mark = chr(pen)
-    inner = "".join(a if a in _SUIT_MARKS else mark for a in attrs[start:stop])
+    inner = attrs[start:stop]
+    if _RED_MARK in inner or _BLACK_MARK in inner:
+        inner = "".join(a if a in _SUIT_MARKS else mark for a in inner)
+    else:
+        inner = mark * (stop - start)
     return attrs[:start] + inner + attrs[stop:]
 
 
-_SUIT_MARKS = frozenset((chr(Pen.RED_SUIT), chr(Pen.BLACK_SUIT)))
+_RED_MARK, _BLACK_MARK = chr(Pen.RED_SUIT), chr(Pen.BLACK_SUIT)
+_SUIT_MARKS = frozenset((_RED_MARK, _BLACK_MARK))
 
 
+@lru_cache(maxsize=8192)
 def _char_span(text: str, col: int, width: int) -> tuple[int, int]:
-    """The character indexes of ``text`` that draw cells ``col`` to ``col + width``."""
+    """The character indexes of ``text`` that draw cells ``col`` to ``col + width``
+    (cached: the same rows and spans come back on every screen)."""
     from bbspoker.text import char_width
 
     start = stop = None

@@ -461,7 +461,6 @@ def _style_opponents(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     dimmed, hidden cards as card backs, revealed cards as card faces."""
     out = []
     for i, row in enumerate(rows):
-        attrs = attrs_of(row)
         if i < len(view.opponents):
             opp = view.opponents[i]
             if view.current is not None and opp.handle == view.current:
@@ -471,13 +470,21 @@ def _style_opponents(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
                 pen = Pen.FOLDED
             else:
                 pen = Pen.VALUE
-            # the handle itself (a background on its padding would cost bytes each turn)
-            name = display_width(clean_text(opp.handle, 12 if opp.away else 13 if opp.bot else 19))
-            attrs = overlay(row, attrs, 1, name, pen)
-            cards = Pen.CARD if opp.revealed is not None else Pen.CARD_BACK
-            attrs = overlay(row, attrs, 21, _LEFT_WIDTH - 21, cards)
-        out.append(attrs)
+            out.append(_opponent_attrs(row, opp, pen))
+        else:
+            out.append(attrs_of(row))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _opponent_attrs(row: str, opp: Opponent, pen: Pen) -> str:
+    """The marks of ``opp``'s row of region (1): the handle in ``pen`` (the handle
+    itself: a background on its padding would cost bytes at every turn), the cards as
+    faces or backs (cached: the same rows come back on every screen)."""
+    name = display_width(clean_text(opp.handle, 12 if opp.away else 13 if opp.bot else 19))
+    attrs = overlay(row, attrs_of(row), 1, name, pen)
+    cards = Pen.CARD if opp.revealed is not None else Pen.CARD_BACK
+    return overlay(row, attrs, 21, _LEFT_WIDTH - 21, cards)
 
 
 def _style_info(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
@@ -691,8 +698,9 @@ def _region_attrs(index: int, encoding: str, key: object, view: GameView,
 _PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
 _PIECE_CACHE_SIZE = 4096
 #: The same for a colour look: (terminal, row, first column, old text, new text, old
-#: marks, new marks, the pen before) to (bytes, cursor after them, pen after them).
-_COLOUR_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None, int]] = {}
+#: marks, new marks) to (bytes with the first SGR left to the screen, cursor after them,
+#: pen after them).
+_COLOUR_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None, int | None]] = {}
 
 
 def _remember(cache: dict, size: int, key: object, value: object) -> None:
@@ -796,19 +804,36 @@ BOX_TO_ASCII_CHARS = tuple(map(chr, BOX_TO_ASCII))
 _ONE_CELL = {ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}
 
 
+#: The one-cell glyphs of the screens -> distinct ASCII controls, which no drawn row has
+#: (:func:`bbspoker.text.clean_text` keeps none): a row of them and ASCII compares as bytes.
+_PROXIES = {ord(c): chr(n) for c, n in zip(
+    "─│┌┐└┘├┤┬┴┼═║╔╗╚╝╟╢╤╧♠♥♦♣", (*range(1, 8), 11, 12, *range(14, 27), 28, 29, 30, 31))}
+
+
+@lru_cache(maxsize=8192)
+def _proxy(row: str) -> str:
+    """``row`` with the screens' box drawing and suits as :data:`_PROXIES`: ASCII when the
+    rest of it is (cached: rows come back on every screen)."""
+    return row if row.isascii() else row.translate(_PROXIES)
+
+
 def _known_width(text: str) -> bool:
     """True when the terminal surely advances one cell for each character of ``text``."""
     return text.isascii() or text.translate(_ONE_CELL).isascii()
 
 
+@lru_cache(maxsize=8192)
 def _cells_attrs(row: str, attrs: str | None) -> tuple[Sequence[str], str]:
     """The cells of ``row`` (:func:`_cells`) and one pen mark per cell (``attrs``: one per
     character; ``None``: all the default pen). A wide character's right half takes its
-    left half's mark; a combining mark adds none."""
+    left half's mark; a combining mark adds none (cached: rows come back on every
+    screen; the cells are a tuple, never changed)."""
     if attrs is None:
         attrs = "\x00" * len(row)
     if row.isascii():
         return row, attrs
+    if _known_width(row):
+        return tuple(row), attrs
     cells: list[str] = []
     marks: list[str] = []
     for ch, mark in zip(row, attrs):
@@ -821,22 +846,29 @@ def _cells_attrs(row: str, attrs: str | None) -> tuple[Sequence[str], str]:
         if width == 2:
             cells.append("")
             marks.append(mark)
-    return cells, "".join(marks)
+    return tuple(cells), "".join(marks)
 
 
 def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
                  old_attrs: str | None, new_attrs: str, cursor: tuple[int, int] | None,
-                 pen: int) -> tuple[str, tuple[int, int] | None, int]:
+                 pen: int | None) -> tuple[str, tuple[int, int] | None, int | None]:
     """:func:`_diff` for a colour look: cells differ in text or in pen (``old_attrs``,
     ``new_attrs``: one pen mark per character; ``None``: the default pen); each run
     carries the SGR changes between its cells' pens, from the terminal's pen ``pen``.
-    Returns the text, where it leaves the cursor and the pen it leaves."""
-    if old.isascii() and new.isascii():  # one cell per character: XOR the bytes
+    Returns the text, where it leaves the cursor and the pen it leaves (``None``: it
+    wrote no cell, the pen is as it was).
+
+    ``pen`` ``None``: the pen before is not known yet (a piece made once for many
+    screens, :meth:`ScreenRenderer._piece`): the first SGR is then written as
+    :data:`_FIRST` and the first cell's mark, for the screen to put its own in."""
+    plain_old, plain_new = _proxy(old), _proxy(new)
+    if plain_old.isascii() and plain_new.isascii():  # one cell per character: XOR the bytes
         cells: Sequence[str] = new
         marks = new_attrs
         old_marks = old_attrs if old_attrs is not None else "\x00" * len(old)
         n = len(new)
-        changed = ((int.from_bytes(old.encode(), "big") ^ int.from_bytes(new.encode(), "big"))
+        changed = ((int.from_bytes(plain_old.encode(), "big")
+                    ^ int.from_bytes(plain_new.encode(), "big"))
                    | (int.from_bytes(old_marks.encode(), "big")
                       ^ int.from_bytes(marks.encode(), "big"))).to_bytes(n, "big")
     else:
@@ -852,7 +884,10 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         for m in _MARK_RUNS.finditer(marks, first, after):
             mark = ord(m.group()[0])
             part = "".join(cells[m.start():m.end()])
-            if not (mark == 0 and pen not in BACKGROUND and not part.strip(" ")):
+            if pen is None:
+                text.append(_FIRST + chr(mark))
+                pen = mark
+            elif not (mark == 0 and pen not in BACKGROUND and not part.strip(" ")):
                 text.append(sgr(pen, mark))   # blanks look alike in any pen with no background
                 pen = mark
             text.append(part)
@@ -864,6 +899,10 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
 
 
 _MARK_RUNS = re.compile(r"(.)\1*", re.DOTALL)
+#: Where a piece made for many screens takes its first SGR (:func:`_diff_colour`): no
+#: drawn row or escape sequence has this character.
+_FIRST = "\x00"
+
 @lru_cache(maxsize=64)
 def _scroll(term: Terminal, window_rows: int, lines: int) -> str:
     """Scroll the message area up ``lines`` lines (DECSTBM, then line feeds at its bottom),
@@ -1009,14 +1048,18 @@ class ScreenRenderer:
     def _piece(self, row: int, col0: int, old: str, new: str, old_attrs: str | None,
                new_attrs: str, pen: int) -> tuple[str, tuple[int, int] | None, int]:
         """:func:`_diff_colour` of one row of a shared region from an unknown cursor, made
-        once for every screen that had the same row in the same pens (and the terminal in
-        the same pen) before."""
-        cache_key = (self.term, row, col0, old, new, old_attrs, new_attrs, pen)
+        once for every screen that had the same row in the same pens before; the first SGR
+        is this screen's own, from its pen ``pen``."""
+        cache_key = (self.term, row, col0, old, new, old_attrs, new_attrs)
         cached = _COLOUR_PIECE_CACHE.get(cache_key)
         if cached is None:
-            cached = _diff_colour(self.term, row, col0, old, new, old_attrs, new_attrs, None, pen)
+            cached = _diff_colour(self.term, row, col0, old, new, old_attrs, new_attrs, None, None)
             _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
-        return cached
+        text, cursor, after = cached
+        if after is None:
+            return text, cursor, pen
+        at = text.index(_FIRST)
+        return text[:at] + sgr(pen, ord(text[at + 1])) + text[at + 2:], cursor, after
 
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
@@ -1037,8 +1080,9 @@ class ScreenRenderer:
         if self._colour:
             pen = 0
             for row, (text, mark) in enumerate(zip(screen, marks)):
-                piece, cursor, pen = _diff_colour(self.term, row, 0, _BLANK_LINE, text, None,
-                                                  mark, cursor, pen)
+                piece, cursor, after = _diff_colour(self.term, row, 0, _BLANK_LINE, text, None,
+                                                    mark, cursor, pen)
+                pen = pen if after is None else after
                 out.append(piece)
             out.append(sgr(pen, 0))
         else:
@@ -1135,8 +1179,9 @@ class ScreenRenderer:
                 if region.shared:
                     piece, self._cursor, pen = self._piece(row, col0, old, new, old_mark, mark, pen)
                 else:
-                    piece, self._cursor, pen = _diff_colour(term, row, col0, old, new, old_mark,
-                                                            mark, self._cursor, pen)
+                    piece, self._cursor, after = _diff_colour(term, row, col0, old, new, old_mark,
+                                                              mark, self._cursor, pen)
+                    pen = pen if after is None else after
                 out.append(piece)
         out.append(sgr(pen, 0))
         return "".join(out)
