@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from collections.abc import Callable
 
-import pyte
 
 from bbspoker.door.i18n import ENGLISH
-from bbspoker.door.look import CLASSIC, Look
-from bbspoker.door.screens.rows import RowRenderer, Rows
+from bbspoker.door.look import CLASSIC
 from bbspoker.door.screens.schiebe import KIND, SchiebeScreen
 from bbspoker.rules import actions as act
 from bbspoker.rules.money import SYSTEM
@@ -24,18 +21,8 @@ from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.bus import Bus
 from bbspoker.table.service import TableService
-from bbspoker.transport.session import _CP437_C1, STAND_IN
 from tests.door.test_stud_screen import _Entry, _Session
-
-
-class _Ledger:
-    @staticmethod
-    def balance(handle: str) -> int:
-        return 1234
-
-
-class _Door:
-    ledger = _Ledger
+from tests.support.looks import SGR, Door, cells, shown
 
 
 def _schiebe_table() -> tuple[Schiebe, list[float], Callable[..., SchiebeScreen]]:
@@ -61,7 +48,7 @@ def _schiebe_table() -> tuple[Schiebe, list[float], Callable[..., SchiebeScreen]
 
     def screen(handle: str, watching: bool = False) -> SchiebeScreen:
         service = TableService(game, Bus(), lambda: now[0])
-        s = SchiebeScreen(_Session(handle), _Door(), _Entry(service),  # type: ignore[arg-type]
+        s = SchiebeScreen(_Session(handle), Door(), _Entry(service),  # type: ignore[arg-type]
                           watching=watching)
         s.snapshot = dataclasses.replace(s.snapshot, held=frozenset({"carol"}))
         s.cards = () if watching else game.hands()[handle]
@@ -71,48 +58,9 @@ def _schiebe_table() -> tuple[Schiebe, list[float], Callable[..., SchiebeScreen]
 
 # --- the three profiles, as a terminal shows them ----------------------------------------
 
-#: Profile name -> (the look, the session's character set).
-_PROFILES: dict[str, tuple[Look, str]] = {
-    "cp437": (Look("cp437", True, "symbols"), "cp437"),
-    "utf-8": (Look("utf-8", True, "symbols"), "utf-8"),
-    "classic": (CLASSIC, "utf-8"),
-}
-#: What a CP437 terminal shows for the suit bytes (the codec decodes them as controls).
-_CP437_SUITS = {3: "\u2665", 4: "\u2666", 5: "\u2663", 6: "\u2660"}
-_SGR = re.compile(rb"\x1b\[[0-9;]*m")
-
-
-def _shown(view: Rows, profile: str) -> tuple[pyte.Screen, bytes]:
-    """``view`` drawn afresh in ``profile``: the pyte screen that shows it and the bytes
-    the session sends (a CP437 session's suit glyphs as the bytes 0x03-0x06)."""
-    from tests.door.test_screen import term
-    look, encoding = _PROFILES[profile]
-    text = RowRenderer(term(), encoding, ENGLISH, look).render(view)
-    if encoding == "cp437":
-        data = text.translate(_CP437_C1).encode("cp437", errors=STAND_IN)
-        text = data.decode("cp437").translate(_CP437_SUITS)
-    else:
-        data = text.encode("utf-8")
-    screen = pyte.Screen(80, 24)
-    pyte.Stream(screen).feed(text)
-    return screen, data
-
-
-def _cells(screen: pyte.Screen, row: int, text: str, nth: int = 0) -> list:
-    """The cells of the ``nth`` occurrence of ``text`` on ``row`` (ValueError if none),
-    but its blanks without a background: they look alike in any pen, and the renderer
-    leaves them in the pen before them."""
-    line = screen.display[row]
-    at = -1
-    for _ in range(nth + 1):
-        at = line.index(text, at + 1)
-    return [c for c in (screen.buffer[row][x] for x in range(at, at + len(text)))
-            if c.data != " " or c.bg != "default"]
-
-
-def _pens(cells: list) -> set[tuple[str, str, bool]]:
-    """The (fg, bg, bold) of ``cells``, each once."""
-    return {(c.fg, c.bg, c.bold) for c in cells}
+def _pens(drawn: list) -> set[tuple[str, str, bool]]:
+    """The (fg, bg, bold) of the cells ``drawn``, each once."""
+    return {(c.fg, c.bg, c.bold) for c in drawn}
 
 
 CARD = ("white", "default", True)
@@ -190,9 +138,9 @@ def test_the_schiebe_poker_table_in_the_classic_look_is_the_plain_text_screen_by
     views.append((screen("alice").view(), _RANKING))
     for view, expected in views:
         assert [CLASSIC.glyphs(r) for r in view.rows[:13]] == expected
-        term, data = _shown(view, "classic")
+        term, data = shown(view, "classic")
         assert term.display[:13] == expected
-        assert set(_SGR.findall(data)) <= {b"\x1b[m"}        # the terminal's reset at the clear
+        assert set(SGR.findall(data)) <= {b"\x1b[m"}        # the terminal's reset at the clear
         assert data.isascii()
         assert all((c.fg, c.bg, c.bold) == ("default", "default", False)
                    for row in term.buffer.values() for c in row.values())
@@ -210,10 +158,10 @@ def test_the_schiebe_poker_table_in_colour_in_cp437_and_utf8():
     assert deadline is not None
     for profile in ("cp437", "utf-8"):
         now[0] = deadline - 45
-        term, data = _shown(screen("alice").view(), profile)
+        term, data = shown(screen("alice").view(), profile)
         if profile == "cp437":
             # 7- J# as the code page's suits (between the colour sequences)
-            assert b"[ 7\x05 ] [ J\x04 ]" in _SGR.sub(b"", data)
+            assert b"[ 7\x05 ] [ J\x04 ]" in SGR.sub(b"", data)
         rows = term.display
         assert rows[0].startswith("┌─ Schiebe-Poker: Salon ─") and rows[0].endswith(
             " Round 1 of 2 ─┐")
@@ -221,43 +169,43 @@ def test_the_schiebe_poker_table_in_colour_in_cp437_and_utf8():
         assert rows[8] == "├" + "─" * 46 + "┬" + "─" * 31 + "┤"
         assert rows[13][0] == "├" and rows[13][47] == "┴"
         assert term.buffer[8][47].fg == term.buffer[0][0].fg == term.buffer[5][0].fg == "cyan"
-        assert _pens(_cells(term, 0, "Schiebe-Poker: Salon")) == {("brown", "default", True)}
-        assert _pens(_cells(term, 0, "Round 1 of 2")) == {VALUE}
+        assert _pens(cells(term, 0, "Schiebe-Poker: Salon")) == {("brown", "default", True)}
+        assert _pens(cells(term, 0, "Round 1 of 2")) == {VALUE}
         # the middle row: the cards bright white, the ten of hearts' suit red
-        assert _pens(_cells(term, 1, "MIDDLE")) == {LABEL}
-        ten = _cells(term, 1, "[10♥ ]")
+        assert _pens(cells(term, 1, "MIDDLE")) == {LABEL}
+        ten = cells(term, 1, "[10♥ ]")
         assert _pens(ten[:3] + ten[4:]) == {CARD} and _pens(ten[3:4]) == {RED}
-        assert _pens(_cells(term, 1, "♠", 1)) == {CARD}                  # 6+: white
-        assert _pens(_cells(term, 1, "[ 8♦ ]")[:2]) == {CARD}           # the top discard
+        assert _pens(cells(term, 1, "♠", 1)) == {CARD}                  # 6+: white
+        assert _pens(cells(term, 1, "[ 8♦ ]")[:2]) == {CARD}           # the top discard
         # your own row: YOU green, your hidden cards face up
-        assert _pens(_cells(term, 3, "YOU")) == {SELF}
-        seven = _cells(term, 3, "[ 7♣ ]")
+        assert _pens(cells(term, 3, "YOU")) == {SELF}
+        seven = cells(term, 3, "[ 7♣ ]")
         assert _pens(seven) == {CARD}
-        assert _pens(_cells(term, 3, "[ J♦ ]")[2:3]) == {RED}
+        assert _pens(cells(term, 3, "[ J♦ ]")[2:3]) == {RED}
         # bob in turn: his name and the marker highlighted, his hidden cards blue
-        assert _pens(_cells(term, 5, "bob")) == {TURN}
-        assert _pens(_cells(term, 5, "<- in turn")) == {TURN}
-        assert _pens(_cells(term, 5, "[ ?? ]") + _cells(term, 5, "[ ?? ]", 1)) == {BACK}
-        assert _pens(_cells(term, 5, "[ 6♦ ]")[:2]) == {CARD}           # [6, blanks left out
+        assert _pens(cells(term, 5, "bob")) == {TURN}
+        assert _pens(cells(term, 5, "<- in turn")) == {TURN}
+        assert _pens(cells(term, 5, "[ ?? ]") + cells(term, 5, "[ ?? ]", 1)) == {BACK}
+        assert _pens(cells(term, 5, "[ 6♦ ]")[:2]) == {CARD}           # [6, blanks left out
         # carol away and dave out of this game: dark, suits still red and white
-        assert _pens(_cells(term, 6, "carol")) == {FOLDED}
-        assert _pens(_cells(term, 6, "(away)")) == {FOLDED}
-        assert _pens(_cells(term, 6, "[ ?? ]")) == {FOLDED}
-        assert _pens(_cells(term, 6, "♥")) == {RED}
-        assert _pens(_cells(term, 7, "dave      not in this game")) == {FOLDED}
+        assert _pens(cells(term, 6, "carol")) == {FOLDED}
+        assert _pens(cells(term, 6, "(away)")) == {FOLDED}
+        assert _pens(cells(term, 6, "[ ?? ]")) == {FOLDED}
+        assert _pens(cells(term, 6, "♥")) == {RED}
+        assert _pens(cells(term, 7, "dave      not in this game")) == {FOLDED}
         # the game information: labels cyan, values white, the pot yellow
-        assert _pens(_cells(term, 9, "Turn .....")) == {LABEL}
-        assert _pens(_cells(term, 9, "bob")) == {VALUE}
-        assert _pens(_cells(term, 11, "2 of 2")) == {VALUE}
-        assert _pens(_cells(term, 12, "30 CUBES")) == {("brown", "default", True)}
-        key = _cells(term, 9, "[X]")
+        assert _pens(cells(term, 9, "Turn .....")) == {LABEL}
+        assert _pens(cells(term, 9, "bob")) == {VALUE}
+        assert _pens(cells(term, 11, "2 of 2")) == {VALUE}
+        assert _pens(cells(term, 12, "30 CUBES")) == {("brown", "default", True)}
+        key = cells(term, 9, "[X]")
         assert key[1].fg == "brown" and key[0].fg == "default"
         # the clock: the terminal's own colour, yellow in the last 30 s, red in the last 10 s
         for left, colour in ((45, ("default", False)), (25, ("brown", True)), (5, ("red", True))):
             now[0] = deadline - left
-            term, _ = _shown(screen("alice").view(), profile)
-            assert _pens(_cells(term, 10, f"0:{left:02d}")) == {(colour[0], "default", colour[1])}
-            assert _pens(_cells(term, 10, "Clock ....")) == {LABEL}
+            term, _ = shown(screen("alice").view(), profile)
+            assert _pens(cells(term, 10, f"0:{left:02d}")) == {(colour[0], "default", colour[1])}
+            assert _pens(cells(term, 10, "Clock ....")) == {LABEL}
 
 
 def test_a_spectator_and_the_player_in_turn_see_the_highlights_of_their_own_screen():
@@ -265,14 +213,14 @@ def test_a_spectator_and_the_player_in_turn_see_the_highlights_of_their_own_scre
     player in turn sees ``<- your turn`` highlighted on their own row."""
     game, now, screen = _schiebe_table()
     for profile in ("cp437", "utf-8"):
-        watcher, _ = _shown(screen("erin", True).view(), profile)
-        assert _pens(_cells(watcher, 5, "alice")) == {("default", "default", False)}
-        assert _pens(_cells(watcher, 5, "[ ?? ]") + _cells(watcher, 5, "[ ?? ]", 1)) == {BACK}
-        assert _pens(_cells(watcher, 6, "bob")) == {TURN}
-        bob, _ = _shown(screen("bob").view(), profile)
-        assert _pens(_cells(bob, 3, "YOU")) == {SELF}
-        assert _pens(_cells(bob, 3, "<- your turn")) == {TURN}
-        assert _pens(_cells(bob, 3, "[10♣ ]")) == {CARD}
+        watcher, _ = shown(screen("erin", True).view(), profile)
+        assert _pens(cells(watcher, 5, "alice")) == {("default", "default", False)}
+        assert _pens(cells(watcher, 5, "[ ?? ]") + cells(watcher, 5, "[ ?? ]", 1)) == {BACK}
+        assert _pens(cells(watcher, 6, "bob")) == {TURN}
+        bob, _ = shown(screen("bob").view(), profile)
+        assert _pens(cells(bob, 3, "YOU")) == {SELF}
+        assert _pens(cells(bob, 3, "<- your turn")) == {TURN}
+        assert _pens(cells(bob, 3, "[10♣ ]")) == {CARD}
 
 
 def test_the_final_ranking_shows_who_won_in_the_winners_colour():
@@ -287,17 +235,17 @@ def test_the_final_ranking_shows_who_won_in_the_winners_colour():
             line = KIND.describe_event(event, ENGLISH)
             if line is not None and event.to is None:
                 alice._add_message(*line)
-        term, _ = _shown(alice.view(), profile)
-        assert _pens(_cells(term, 1, "FINAL RANKING")) == {("brown", "default", True)}
-        first = _cells(term, 2, "1. bob          10♣ 2♣  ")
+        term, _ = shown(alice.view(), profile)
+        assert _pens(cells(term, 1, "FINAL RANKING")) == {("brown", "default", True)}
+        first = cells(term, 2, "1. bob          10♣ 2♣  ")
         assert _pens([c for c in first if c.data not in "♣"]) == {WINNER}
         assert _pens([c for c in first if c.data == "♣"]) == {CARD}
-        assert _pens(_cells(term, 2, "One pair")) == {WINNER}
-        assert _pens(_cells(term, 3, "A♠")[:1]) == {CARD}
-        assert _pens(_cells(term, 3, "K♥")[1:]) == {RED}
+        assert _pens(cells(term, 2, "One pair")) == {WINNER}
+        assert _pens(cells(term, 3, "A♠")[:1]) == {CARD}
+        assert _pens(cells(term, 3, "K♥")[1:]) == {RED}
         assert term.buffer[2][26].data == "│" and term.buffer[2][26].fg == "cyan"
         row = next(y for y, text in enumerate(term.display) if "Final ranking: 1. bob" in text)
-        assert _pens(_cells(term, row, "[SYSTEM] Final ranking")) == {WINNER}
+        assert _pens(cells(term, row, "[SYSTEM] Final ranking")) == {WINNER}
 
 
 def test_the_command_areas_question_is_bright_and_a_refusal_red():
@@ -307,12 +255,12 @@ def test_the_command_areas_question_is_bright_and_a_refusal_red():
     game, now, screen = _schiebe_table()
     bob = screen("bob")
     bob.mode = "exit"
-    term, _ = _shown(bob.view(), "utf-8")
+    term, _ = shown(bob.view(), "utf-8")
     y = next(y for y, row in enumerate(term.display) if "Leave? You are out" in row)
-    assert _pens(_cells(term, y, "Leave? You are out of the game. (y/n)")) == {VALUE}
+    assert _pens(cells(term, y, "Leave? You are out of the game. (y/n)")) == {VALUE}
     bob.mode = None
     bob.error = bob.kind.refusal(RuleError("push_direction"), bob.t)
-    term, _ = _shown(bob.view(), "utf-8")
+    term, _ = shown(bob.view(), "utf-8")
     y = next(y for y, row in enumerate(term.display) if "Push the middle row" in row)
-    assert _pens(_cells(term, y, "Push the middle row")) == {RED}
+    assert _pens(cells(term, y, "Push the middle row")) == {RED}
     assert term.buffer[9][3].fg == "brown"                  # [<] push left: still a key

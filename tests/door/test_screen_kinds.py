@@ -10,6 +10,7 @@ import pathlib
 
 from bbspoker.rules.events import Event
 from tests.support.kindview import kind_view_reads
+from tests.support.looks import Door
 from tests.support.tableplay import table_world
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "bbspoker"
@@ -162,16 +163,6 @@ def test_the_view_check_sees_a_kind_field_read(tmp_path):
 
 # --- the Hold'em table in each look ---------------------------------------------------
 
-class _Ledger:
-    @staticmethod
-    def balance(handle: str) -> int:
-        return 1234
-
-
-class _Door:
-    ledger = _Ledger
-
-
 def _holdem_flop():
     """A Hold'em hand at 10/20 on the flop: alice (the button) raised, bob folded, carol
     called and is in turn; the board K* J# 4-, alice holds K+ Q#, carol A+ A*. Returns the
@@ -202,7 +193,7 @@ def _holdem_flop():
 
     def screen(handle: str, watching: bool = False) -> HoldemScreen:
         service = TableService(game, Bus(), lambda: now[0])
-        s = HoldemScreen(_Session(handle), _Door(), _Entry(service),  # type: ignore[arg-type]
+        s = HoldemScreen(_Session(handle), Door(), _Entry(service),  # type: ignore[arg-type]
                          watching=watching)
         s.cards = () if watching else game.hands()[handle]
         return s

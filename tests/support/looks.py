@@ -14,7 +14,7 @@ from bbspoker.door.look import CLASSIC, Look
 from bbspoker.door.screens.rows import RowRenderer, Rows
 from bbspoker.transport.session import _CP437_C1, STAND_IN
 
-__all__ = ["PROFILES", "COLOUR", "shown", "cells", "cell", "sgr_of"]
+__all__ = ["PROFILES", "COLOUR", "SGR", "shown", "cells", "cell", "sgr_of", "Door"]
 
 #: Profile name -> (the look, the session's character set).
 PROFILES: dict[str, tuple[Look, str]] = {
@@ -26,7 +26,22 @@ PROFILES: dict[str, tuple[Look, str]] = {
 COLOUR = ("cp437", "utf-8")
 #: What a CP437 terminal shows for the suit bytes (pyte decodes them as controls).
 _CP437_SUITS = {3: "\u2665", 4: "\u2666", 5: "\u2663", 6: "\u2660"}
-_SGR = re.compile(rb"\x1b\[[0-9;]*m")
+#: An SGR (colour) sequence in the bytes sent.
+SGR = re.compile(rb"\x1b\[[0-9;]*m")
+
+
+class _Ledger:
+    """The CUBES a screen's status line reads: 1,234 for everyone."""
+
+    @staticmethod
+    def balance(handle: str) -> int:
+        return 1234
+
+
+class Door:
+    """What a table screen reads of the door's context: the ledger's balances."""
+
+    ledger = _Ledger
 
 
 def shown(view: Rows, profile: str) -> tuple[pyte.Screen, bytes]:
@@ -65,4 +80,4 @@ def cell(screen: pyte.Screen, row: int, text: str) -> pyte.screens.Char:
 
 def sgr_of(data: bytes) -> set[bytes]:
     """Every SGR (colour) sequence in ``data``."""
-    return set(_SGR.findall(data))
+    return set(SGR.findall(data))
