@@ -697,3 +697,50 @@ def test_the_gv_table_in_colour_in_cp437_and_utf8_and_the_classic_look_without_a
     assert client.row(8).startswith("| |9- -9| 10* *10 |J+") and client.row(18).startswith("|->[SYSTEM] Betty")
     assert {(c.fg, c.bg, c.bold) for row in client.buffer.values() for c in row.values()} <= {
         ("default", "default", False)}
+
+
+def _game_of_thirty_views():
+    """Thirty views of a game as it goes on (opponents hidden, revealed, away, a bot; the
+    player in turn, the pot, the rounds, X-messages, spectators, cards and discards, a
+    message instead of the cards, the prompt, the clock, messages of every length, the
+    chat line; the three languages)."""
+    cards = tuple(parse_cards("A+ K* 10# 5- J*"))
+    opponents = (Opponent("bob", competing=True),
+                 Opponent("carol", revealed=tuple(parse_cards("Q+ Q* 7# 7- 6+"))),
+                 Opponent("dave", away=True), Opponent("Robo", bot=True, competing=True))
+    messages, count, views = [], 0, []
+    for i in range(30):
+        for tag, text in screen.message_rows("SYSTEM" if i % 3 else "bob",
+                                             f"message number {i} " + "word " * (i % 17)):
+            messages.append((tag, text))
+            count += 1
+        views.append(GameView(
+            handle="alice", cubes=1234, opponents=opponents, master="bob",
+            current=["bob", "alice", "Robo"][i % 3], pot=10 * i, round_label=str(i % 4 + 1),
+            xmsg_count=i % 3, watchers=i % 2, my_cards=cards if i % 5 else None,
+            discards=frozenset(cards[:2]) if i % 7 == 3 else frozenset(),
+            player_message="You may join the next game." if i == 4 else None,
+            commands=("[B] Place bet", "[P] Pass", "[.] chat"),
+            prompt="Bet (5-200): 2_" if i % 4 == 0 else None, clock=f"0:{59 - i:02d}",
+            messages=tuple(messages[-10:]), message_count=count,
+            chat_input="hi" if i % 6 == 1 else None, lang=["en", "de", "fr"][i % 3]))
+    return views
+
+
+def test_the_classic_look_sends_the_bytes_the_screen_sent_before_there_was_colour():
+    """The classic look is the GV screen as it always was, byte for byte: a game of thirty
+    views (each rendered, then a clock tick) sends on xterm, ANSI-BBS (CP437) and ANSI
+    exactly the bytes recorded from the renderer before colour and box drawing existed
+    (their SHA-256, first 16 digits, in data/classic_gv_screens.json)."""
+    import hashlib
+    import json
+    from pathlib import Path
+    recorded = json.loads((Path(__file__).parent / "data" / "classic_gv_screens.json").read_text())
+    for kind, encoding in (("xterm-256color", "utf-8"), ("ansi-bbs", "cp437"), ("ansi", "utf-8")):
+        renderer = ScreenRenderer(term(kind), encoding)
+        sent = []
+        for view in _game_of_thirty_views():
+            sent.append(renderer.render(view))
+            sent.append(renderer.render_clock("0:07") or "")
+        digests = [hashlib.sha256(out.encode()).hexdigest()[:16] for out in sent]
+        assert digests == recorded[kind], kind
