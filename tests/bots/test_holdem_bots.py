@@ -136,3 +136,25 @@ def test_the_strength_benchmark_runs_in_its_quick_no_limit_mode():
     assert [line.split()[:3] for line in lines[1:]] == [["equity", "vs", "calling"],
                                                        ["equity", "vs", "random"]]
     assert all("illegal 0" in line and "conserved True" in line for line in lines[1:])
+
+
+def test_the_bot_port_takes_an_amount_at_no_limit_and_offers_the_range():
+    """``11;raise;N`` raises to N (``11;raise`` alone: the smallest); the turn's ``1;``
+    line at pot and no limit ends with the largest total; a word not a whole number is
+    refused."""
+    from bbspoker.bots.holdem import HoldemPort
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    wallet = MemoryWallet({"a": 1000, "b": 1000, "c": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(limit="no", buy_in_max=500), rng=random.Random(3))
+    for h in "abc":
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    snap = TableService(game, Bus(), lambda: 0.0).snapshot
+    port, me = HoldemPort(), game.current
+    assert port.action("raise", ["60"], snap, me) == act.BetRaise(to=60)
+    assert port.action("bet", [], snap, me) == act.BetRaise()
+    with pytest.raises(ValueError, match="whole number"):
+        port.action("raise", ["lots"], snap, me)
+    _, offer = port.turn(snap, me)
+    assert offer == "1;fold,call,raise;10;20;500"

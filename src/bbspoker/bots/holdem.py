@@ -361,11 +361,17 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int |
     return result
 
 
+#: What an amount on the bot port may hold (str.isdigit would take "²", which int() refuses).
+_DIGITS = frozenset("0123456789")
+
+
 class HoldemPort:
     """Hold'em's messages on the bot port (``docs/bot-protocol.md``): ``1;fold,call,raise;
-    to_call;raise_to``, ``3;`` ``4;`` ``5;`` the board, ``6;handle;stack;in``, ``7;handle;
-    CUBES`` a share of a pot, ``8;street;;pot;current;button;players``, ``16;`` a hand
-    shown; from the program ``11;fold|check|call|bet|raise`` (fixed limit: no amount)."""
+    to_call;raise_to`` (at pot and no limit ``;max_raise_to`` after it), ``3;`` ``4;``
+    ``5;`` the board, ``6;handle;stack;in``, ``7;handle;CUBES`` a share of a pot,
+    ``8;street;;pot;current;button;players``, ``16;`` a hand shown; from the program
+    ``11;fold|check|call|bet|raise`` (fixed limit: no amount) and at pot and no limit
+    ``11;bet;N`` or ``11;raise;N`` (to N in all; without N the smallest)."""
 
     _ACTIONS: dict[str, type[act.Action]] = {
         "fold": act.Pass, "pass": act.Pass, "check": act.CheckCall, "call": act.CheckCall,
@@ -376,6 +382,10 @@ class HoldemPort:
         if word not in self._ACTIONS:
             raise ValueError(f"unknown Hold'em action {word[:20]!r} (fold, check, call, "
                              "bet, raise)")
+        if self._ACTIONS[word] is act.BetRaise and args:
+            if len(args) != 1 or not args[0].strip() or not set(args[0].strip()) <= _DIGITS:
+                raise ValueError(f"11;{word};N needs a whole number of CUBES")
+            return act.BetRaise(to=int(args[0]))
         return self._ACTIONS[word]()
 
     def game(self, snap: TableSnapshot) -> Hashable:
@@ -393,7 +403,10 @@ class HoldemPort:
         if act.BetRaise in mine:
             names.append("raise" if any(s.bet for s in snap.seats_as(HoldemSeat)) else "bet")
         raise_to = "" if board.raise_to is None else board.raise_to
-        return key, f"1;{','.join(names)};{board.to_call};{raise_to}"
+        line = f"1;{','.join(names)};{board.to_call};{raise_to}"
+        if board.limit != "fixed":
+            line += ";" + ("" if board.max_raise_to is None else str(board.max_raise_to))
+        return key, line
 
     def players(self, snap: TableSnapshot) -> list[str]:
         return [f"6;{seat.handle};{seat.stack};{'in' if seat.in_hand else 'out'}"
