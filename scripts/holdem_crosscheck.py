@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     of = "" if args.limit == "fixed" else f" of {args.limit}-limit"
     print(f"{f['hands']:,} hands{of}, {f['actions']:,} actions, {f['showdowns']:,} showdowns, "
           f"{f['side_pots']:,} with side pots: every hand's stacks equal pokerkit's replay "
-          f"of its PHH and the ledger's; ledger verify clean ({f['seconds']:.1f} s)")
+          f"of its PHH and the ledger's, its winners the replay's; ledger verify clean "
+          f"({f['seconds']:.1f} s)")
     return 0
 
 
