@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Cross-check the Hold'em table against pokerkit alone (issue 16).
+"""Cross-check the Hold'em table against pokerkit alone.
 
 Plays random hands with random legal actions through our table (``Holdem`` with its
 seating, buy-ins, cash-outs and sitting out) on a real SQLite ledger, and after every hand
 replays the hand's stored PHH record in pokerkit alone (a fresh ``HandHistory`` parse, the
 same deck and actions) and checks that it ends with exactly the stacks the table and the
-ledger hold; at the end ``ledger verify`` must be clean and every CUBE accounted for.
+ledger hold, and that it pays the same winners (at a showdown the same shares of the
+pots); at the end ``ledger verify`` must be clean and every CUBE accounted for.
 
-    scripts/holdem_crosscheck.py [--hands 10000] [--seed 1] [--db PATH]
+``--limit pot`` or ``no`` plays pot-limit or no-limit tables: a bet or raise is then the
+smallest one, the largest (at no limit an all-in) or any amount between, at random. The
+pot-limit record's PHH variant ``PT`` is read by ``HoldemHandHistory``, pokerkit's
+``HandHistory`` with pokerkit's own pot-limit betting structure for Texas Hold'em.
+
+    scripts/holdem_crosscheck.py [--hands 10000] [--seed 1] [--limit fixed|pot|no] [--db PATH]
 
 Prints the figures and exits 1 on the first difference (with the hand's id and PHH).
 """
@@ -22,10 +28,11 @@ import time
 import warnings
 from pathlib import Path
 
-from pokerkit import HandHistory
+from pokerkit import ChipsPushing
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.holdem import Holdem, HoldemRules, Street
+from bbspoker.rules.holdem.game import HoldemHandHistory
 from bbspoker.store.sqlite import Ledger
 from bbspoker.table.registry import TableWallet
 
@@ -33,14 +40,16 @@ PLAYERS = [f"x{i}" for i in range(1, 10)]
 TABLE = "holdem"
 
 
-def crosscheck(hands: int, seed: int, db: Path) -> dict[str, float]:
-    """Play ``hands`` hands; returns the figures. Raises AssertionError on a difference."""
+def crosscheck(hands: int, seed: int, db: Path, limit: str = "fixed") -> dict[str, float]:
+    """Play ``hands`` hands at a ``limit`` table; returns the figures. Raises
+    AssertionError on a difference."""
     rng = random.Random(seed)
     ledger = Ledger(db)
     for h in PLAYERS:
         ledger.create_account(h, None, 10**7)
     total = ledger.totals()
-    rules = HoldemRules(seats=9, small_bet=10, buy_in_min=10, buy_in_max=600, between_hands=1)
+    rules = HoldemRules(seats=9, small_bet=10, buy_in_min=10, buy_in_max=600, between_hands=1,
+                        limit=limit)
     game = Holdem(TableWallet(ledger, TABLE), rules, rng=random.Random(seed))
     now, actions, showdowns, all_ins, side_pots = 0.0, 0, 0, 0, 0
     began = time.perf_counter()
@@ -74,6 +83,11 @@ def crosscheck(hands: int, seed: int, db: Path) -> dict[str, float]:
             elif rng.random() < 0.01:                     # or times out
                 now = game.deadline()
                 game.tick(now)
+            elif choice is act.BetRaise and limit != "fixed":
+                low, high = game.raise_to(h), game.max_raise_to(h)
+                assert low is not None and high is not None
+                game.apply(h, act.BetRaise(to=rng.choice([low, high, rng.randint(low, high)])),
+                           now)
             else:
                 game.apply(h, choice(), now)
             actions += 1
@@ -84,13 +98,27 @@ def crosscheck(hands: int, seed: int, db: Path) -> dict[str, float]:
         assert record.end_reason == "finished", (gid, record.end_reason)
         showdowns += any(op["op"] == "show" for op in history["operations"])
         all_ins += any(s.all_in for s in game.seats())
-        replay = HandHistory.loads(history["phh"])
+        replay = HoldemHandHistory.loads(history["phh"])
+        assert replay.variant == {"fixed": "FT", "pot": "PT", "no": "NT"}[limit]
         with warnings.catch_warnings():     # one who left may have folded a free check
             warnings.simplefilter("ignore", UserWarning)
             for state in replay:
                 pass
         alone = dict(zip(replay.players, state.stacks))
         assert alone == history["stacks"], (gid, alone, history["stacks"], history["phh"])
+        pushed = dict.fromkeys(replay.players, 0)
+        for op in state.operations:
+            if isinstance(op, ChipsPushing):
+                for p, amount in enumerate(op.amounts):
+                    pushed[replay.players[p]] += amount
+        won = {h: cubes for h, cubes in pushed.items() if cubes}
+        # The same winners; at a showdown the same shares (when all others fold, pokerkit
+        # pushes the pots without the last betting round's bets, which it then pulls in
+        # with them: the stacks above hold that).
+        shown = any(op["op"] == "show" for op in history["operations"])
+        assert (won if shown else won.keys()) == (
+            history["winners"] if shown else history["winners"].keys()), (
+            gid, won, history["winners"], history["phh"])
         for h, stack in alone.items():
             if h in game.handles:
                 assert game.stack(h) == stack == ledger.stack(h, table=TABLE), (
@@ -114,18 +142,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--limit", choices=("fixed", "pot", "no"), default="fixed")
     parser.add_argument("--db", type=Path, help="ledger file (default: a temporary one)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "crosscheck.db"
         try:
-            f = crosscheck(args.hands, args.seed, db)
+            f = crosscheck(args.hands, args.seed, db, args.limit)
         except AssertionError as err:
             print(f"DIFFERENCE: {err}", file=sys.stderr)
             return 1
-    print(f"{f['hands']:,} hands, {f['actions']:,} actions, {f['showdowns']:,} showdowns, "
+    of = "" if args.limit == "fixed" else f" of {args.limit}-limit"
+    print(f"{f['hands']:,} hands{of}, {f['actions']:,} actions, {f['showdowns']:,} showdowns, "
           f"{f['side_pots']:,} with side pots: every hand's stacks equal pokerkit's replay "
-          f"of its PHH and the ledger's; ledger verify clean ({f['seconds']:.1f} s)")
+          f"of its PHH and the ledger's, its winners the replay's; ledger verify clean "
+          f"({f['seconds']:.1f} s)")
     return 0
 
 

@@ -41,7 +41,7 @@ def test_a_view_holds_the_players_own_cards_and_no_one_elses():
     # No field could hold another player's hole cards: cards are the own two and the board.
     assert {f.name for f in dataclasses.fields(v)} == {
         "handle", "hole", "community", "street", "legal", "to_call", "raise_to", "pot",
-        "stack", "opponents", "rules"}
+        "stack", "opponents", "rules", "max_raise_to", "bet"}
     assert v.community == ()
 
 
@@ -77,3 +77,84 @@ def test_the_strength_benchmark_runs_in_its_quick_mode():
     assert [line.split()[:3] for line in lines[1:]] == [["equity", "vs", "calling"],
                                                        ["equity", "vs", "random"]]
     assert all("illegal 0" in line and "conserved True" in line for line in lines[1:])
+
+
+@pytest.mark.parametrize("limit", ["no", "pot"])
+def test_no_and_pot_limit_policies_act_only_legally_and_cubes_are_conserved(limit):
+    """Every policy's bet or raise at pot and no limit is an amount the table takes (the
+    simulator asks the table: ``can``), over many hands with all-ins and side pots."""
+    rules = HoldemRules(limit=limit, between_hands=0.0)
+    result = simulate_holdem([HoldemEquity(samples=8), HoldemRandom(), HoldemCalling(),
+                              HoldemEquity(samples=8)], 150, seed=7, rules=rules)
+    assert result.illegal == 0 and result.conserved and result.hands == 150, result.examples
+    assert sum(s.total for s in result.seats) == 0
+
+
+def _nl_view(**changes):
+    from bbspoker.bots.holdem import HoldemView
+    base = dict(handle="x", hole=("A+", "A*"), community=(), street=Street.PREFLOP,
+                legal=(act.Pass, act.CheckCall, act.BetRaise, act.SitOut), to_call=30,
+                raise_to=70, max_raise_to=1000, bet=10, pot=55, stack=990, opponents=1,
+                rules=HoldemRules(limit="no"))
+    return HoldemView(**{**base, **changes})
+
+
+def test_equity_sizes_no_limit_bets_from_its_equity_and_the_pot():
+    """At no limit the equity policy raises a strong hand by a share of the pot (not the
+    smallest raise, not the whole stack with deep stacks), goes all in short-stacked,
+    folds rubbish to a raise, calls by the pot odds after the flop and bets more with more
+    equity."""
+    eq = HoldemEquity(samples=8)
+    rng = random.Random(1)
+    aces = eq.decide(_nl_view(), rng)
+    assert isinstance(aces, act.BetRaise) and aces.to is not None and 70 < aces.to < 1000
+    short = eq.decide(_nl_view(stack=140, max_raise_to=150), rng)
+    assert short == act.BetRaise(to=150)                       # all in
+    assert eq.decide(_nl_view(hole=("7*", "2-")), rng) == act.Pass()
+    flop = dict(street=Street.FLOP, community=("K*", "7+", "2#"), to_call=0, bet=0,
+                raise_to=10, max_raise_to=900, pot=100, stack=900)
+    sure = HoldemEquity(strength=lambda *a: 0.95)
+    good = HoldemEquity(strength=lambda *a: 0.75)
+    poor = HoldemEquity(strength=lambda *a: 0.2)
+    big, fair = sure.decide(_nl_view(**flop), rng), good.decide(_nl_view(**flop), rng)
+    assert isinstance(big, act.BetRaise) and isinstance(fair, act.BetRaise)
+    assert 10 < fair.to < big.to <= 900                        # type: ignore[operator]
+    assert poor.decide(_nl_view(**flop), rng) == act.CheckCall()
+    # Facing a pot-sized bet, 20% equity does not pay (it needs a third), 40% does.
+    facing = {**flop, "to_call": 100, "pot": 200, "raise_to": 200}
+    assert poor.decide(_nl_view(**facing), rng) == act.Pass()
+    assert HoldemEquity(strength=lambda *a: 0.4).decide(_nl_view(**facing), rng) == act.CheckCall()
+
+
+def test_the_strength_benchmark_runs_in_its_quick_no_limit_mode():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench" / "holdem_bots.py"),
+                           "--quick", "--limit", "no"], capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("No-limit Hold'em heads-up, 5/10, 40 hands a pair")
+    assert [line.split()[:3] for line in lines[1:]] == [["equity", "vs", "calling"],
+                                                       ["equity", "vs", "random"]]
+    assert all("illegal 0" in line and "conserved True" in line for line in lines[1:])
+
+
+def test_the_bot_port_takes_an_amount_at_no_limit_and_offers_the_range():
+    """``11;raise;N`` raises to N (``11;raise`` alone: the smallest); the turn's ``1;``
+    line at pot and no limit ends with the largest total; a word not a whole number is
+    refused."""
+    from bbspoker.bots.holdem import HoldemPort
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    wallet = MemoryWallet({"a": 1000, "b": 1000, "c": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(limit="no", buy_in_max=500), rng=random.Random(3))
+    for h in "abc":
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    snap = TableService(game, Bus(), lambda: 0.0).snapshot
+    port, me = HoldemPort(), game.current
+    assert port.action("raise", ["60"], snap, me) == act.BetRaise(to=60)
+    assert port.action("bet", [], snap, me) == act.BetRaise()
+    with pytest.raises(ValueError, match="whole number"):
+        port.action("raise", ["lots"], snap, me)
+    _, offer = port.turn(snap, me)
+    assert offer == "1;fold,call,raise;10;20;500"

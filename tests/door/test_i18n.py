@@ -371,12 +371,14 @@ def test_the_table_list_and_the_stats_fit_and_line_up_in_every_language():
 
     from bbspoker.door.lobby import _table_line
     from bbspoker.door.messages import STATS_WIDTH, describe_stats
-    rules = NS(ante=10000, min_bet=10000, max_bet=200000, small_bet=100000, seats=9)
     stats = [NS(table="red-room", played=1234, won=123, cubes_won=123456, cubes_paid=123456,
                 net=-12345, biggest_pot=12345)]
     for lang in LANGUAGES:
         t = translator(lang)
-        for game in ("draw40", "holdem", "schiebe"):
+        for game, limit in (("draw40", "fixed"), ("holdem", "fixed"), ("holdem", "pot"),
+                            ("holdem", "no"), ("schiebe", "fixed")):
+            rules = NS(ante=10000, min_bet=10000, max_bet=200000, small_bet=100000, seats=9,
+                       limit=limit)
             for pot, seats in ((None, []), (None, [1]), (40, [1, 2])):
                 entry = NS(number=99, name="A table with a long name", title="Schiebe-Poker",
                            spec=NS(game=game, rules=rules, config=rules),
@@ -773,6 +775,81 @@ async def test_every_hold_em_screen_fits_its_regions_in_every_language(monkeypat
     for words in ("À jouer ..", "Temps ....", "[F] Se coucher", "[C] Suivre", "[R] Relancer à",
                   "Vous faites une pause : [I] pour revenir.", "TABLEAU", "[tapis "):
         assert words in french, words
+
+
+@pytest.mark.parametrize("limit", ["no", "pot"])
+async def test_every_no_and_pot_limit_hold_em_screen_fits_its_regions_in_every_language(
+        monkeypatch, limit):
+    """The no-limit and pot-limit Hold'em table in every state of a turn -- the keys with
+    the call, the range of [R] and the amount of [A], the raise question with 7 digits
+    typed, each refusal of an amount, an all-in of a whole 100-big-blind stack on a seat
+    -- in English, German and French with 6- and 7-digit numbers: every row is 80 cells,
+    every border in its column, nothing is cut."""
+    import random
+
+    from bbspoker.door.keys import LineEditor
+    from bbspoker.door.screens.holdem import HoldemScreen
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.holdem import Holdem, HoldemRules, Street
+    from bbspoker.rules.money import SYSTEM
+    from bbspoker.store.wallet import MemoryWallet
+    fits = _Fits(monkeypatch)
+    rules = HoldemRules(seats=9, small_bet=1000, between_hands=5.0, limit=limit)
+    players = ("alice", "bob", "Nicolas")
+    game = Holdem(MemoryWallet({**{h: 10**8 for h in players}, SYSTEM: 0}), rules,
+                  rng=random.Random(7))
+    refusals = [RuleError("raise_too_small", low=1234567), RuleError("raise_too_large",
+                high=9876543), RuleError("raise_not_number"), RuleError("raise_closed"),
+                RuleError("fixed_limit")]
+
+    def asking(s) -> None:
+        s.mode, s.editor, s.error = "raise", LineEditor(16), None
+        s.editor.text = "98765"
+
+    def refused(err):
+        def set_up(s) -> None:
+            s.mode, s.editor = None, None
+            s.error = None if err is None else s.kind.refusal(err, s.t)
+        return set_up
+
+    seen: list[dict[str, list[str]]] = []
+    async with _service(game) as (service, clock):
+        entry = _Entry(service, rules)
+        for h, stack in zip(players, (98765, 100000, 23456)):
+            await service.call(h, act.Sit(buy_in=stack))
+        screens = {h: _screens(HoldemScreen, entry, h) for h in players}
+        clock.advance(5)
+        await _settle(service, lambda s: s.current is not None)
+        turns = 0
+        while service.snapshot.view.street is not Street.IDLE:
+            snap = service.snapshot
+            for h in players:
+                seen.append(_shown(screens[h]))
+            seen.append(_shown(screens[snap.current], asking))
+            for err in refusals:
+                seen.append(_shown(screens[snap.current], refused(err)))
+            _shown(screens[snap.current], refused(None))
+            legal = snap.actions[snap.current]
+            action = (act.BetRaise(to=snap.view.max_raise_to)
+                      if act.BetRaise in legal and turns in (1, 3) else act.CheckCall())
+            await service.call(snap.current, action)
+            turns += 1
+    assert not fits.cut, sorted(set(fits.cut))
+    for shown in seen:
+        for rows in shown.values():
+            _check_rows(rows)
+    text = {lang: "\n".join("\n".join(shown[lang]) for shown in seen) for lang in LANGUAGES}
+    name = {"no": ("No-limit", "No-Limit", "no limit"), "pot": ("Pot-limit", "Pot-Limit",
+                                                                 "pot limit")}[limit]
+    for lang, words in (("en", (f"{name[0]} Hold'em 500/1,000", "[R] raise to ",
+                                "Raise to (")),
+                        ("de", (f"{name[1]} Hold'em 500/1.000", "[R] Erhöhen auf ",
+                                "Erhöhen auf (", "Zu wenig:")),
+                        ("fr", (f"Hold'em {name[2]} 500/1\xa0000", "[R] Relancer à ",
+                                "Relancer à ("))):
+        for word in words:
+            assert word in text[lang], (lang, word)
+    assert "[A] " in text["de"] and "98765_" in text["fr"]
 
 
 async def test_every_schiebe_poker_screen_fits_its_regions_in_every_language(monkeypatch):

@@ -326,3 +326,123 @@ def test_the_hold_em_table_in_colour_in_cp437_and_utf8():
             term, _ = shown(screen("alice").view(), profile)
             clock = cells(term, 10, f"0:{left:02d}")
             assert all((c.fg, c.bold) == colour for c in clock), (left, profile)
+
+
+def _holdem_preflop(limit: str):
+    """A ``limit`` ("no" or "pot") Hold'em hand at blinds 5/10 just dealt: alice (the
+    button) is first in turn, 500 CUBES each. Returns the game and ``screen(handle)``, a
+    Hold'em screen of the table as it is then whose commands are collected in its
+    ``sent`` list instead of going to the table."""
+    import random
+
+    from bbspoker.door.screens.holdem import HoldemScreen
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.holdem import Holdem, HoldemRules
+    from bbspoker.rules.money import SYSTEM
+    from bbspoker.store.wallet import MemoryWallet
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    from tests.door.test_stud_screen import _Entry, _Session
+    game = Holdem(MemoryWallet({"alice": 1000, "bob": 1000, "carol": 1000, SYSTEM: 0}),
+                  HoldemRules(seats=9, small_bet=10, limit=limit), rng=random.Random(3))
+    for h in ("alice", "bob", "carol"):
+        game.apply(h, act.Sit(buy_in=500), 0.0)
+    game.tick(game.deadline())
+
+    def screen(handle: str) -> HoldemScreen:
+        service = TableService(game, Bus(), lambda: 0.0)
+        s = HoldemScreen(_Session(handle), _Door(), _Entry(service))  # type: ignore[arg-type]
+        s.cards = game.hands()[handle]
+        s.sent = []                                                   # type: ignore[attr-defined]
+        s._command = s.sent.append                                    # type: ignore[method-assign]
+        return s
+    return game, screen
+
+
+def _type(s, *keys) -> None:
+    """Press ``keys`` on screen ``s`` (characters, or ``Key`` values)."""
+    from bbspoker.door.keys import Key, KeyKind
+    for k in keys:
+        s._on_key(k if isinstance(k, Key) else Key(KeyKind.CHAR, k))
+
+
+def test_a_no_limit_hold_em_screen_shows_the_range_and_r_asks_for_the_amount():
+    """No limit: the title names the blinds, the command area the call, the smallest and
+    the largest raise and the all-in; R asks for the amount (Enter alone: the smallest,
+    Esc drops it), A goes all in; what is not a number is refused in words and nothing is
+    sent. In the classic look as text, in colour the question and the refusal in their
+    pens."""
+    from bbspoker.door.keys import ENTER, ESC
+    from bbspoker.door.look import CLASSIC
+    from bbspoker.rules import actions as act
+    from tests.support.looks import COLOUR, cells, shown
+    game, screen = _holdem_preflop("no")
+    alice = screen("alice")
+    rows = [CLASSIC.glyphs(r) for r in alice.view().rows]
+    assert rows[0].startswith("+- No-limit Hold'em 5/10: Salon ---")
+    assert rows[9] == ("| [F] fold  [C] call 10  [R] raise to 20-500   "
+                       "| Turn ..... alice              |")
+    assert rows[10].startswith("| [A] all in 500                               |")
+    assert rows[11].endswith("| Street ... preflop            |")
+    _type(alice, "r")
+    assert alice.mode == "raise" and alice.sent == []
+    _type(alice, "6", "0")
+    rows = [CLASSIC.glyphs(r) for r in alice.view().rows]
+    assert "| Raise to (20-500; Enter: 20): 60_" in "\n".join(rows[9:13])
+    for profile in COLOUR:
+        term, _ = shown(alice.view(), profile)
+        question = next(r for r in range(9, 13) if "Raise to" in term.display[r])
+        assert all((c.fg, c.bold) == ("white", True)
+                   for c in cells(term, question, "Raise to (20-500; Enter: 20): 60_"))
+    _type(alice, ENTER)
+    assert alice.sent == [act.BetRaise(to=60)] and alice.mode is None
+    _type(alice, "r", ENTER)                       # Enter alone: the smallest raise
+    _type(alice, "r", "1", "0", ESC)               # Esc: nothing
+    _type(alice, "a")                              # all in
+    assert alice.sent == [act.BetRaise(to=60), act.BetRaise(), act.BetRaise(to=500)]
+    _type(alice, "r", "1", "x", ENTER)
+    assert len(alice.sent) == 3 and alice.mode is None
+    assert alice.error == ("Type the amount to raise to in digits, or Enter alone for the "
+                           "smallest.")
+    rows = [CLASSIC.glyphs(r) for r in alice.view().rows]
+    assert "Type the amount to raise to" in "\n".join(rows[9:13])
+    for profile in COLOUR:
+        term, _ = shown(alice.view(), profile)
+        row = next(r for r in range(9, 13) if "Type the amount" in term.display[r])
+        assert all((c.fg, c.bold) == ("red", True) for c in cells(term, row, "Type the"))
+    # Out of turn: neither R nor A does anything.
+    bob = screen("bob")
+    _type(bob, "r", "a")
+    assert bob.sent == [] and bob.mode is None
+
+
+async def test_an_amount_the_table_refuses_reads_with_the_range_and_changes_nothing():
+    import asyncio
+
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.events import RuleError
+    game, screen = _holdem_preflop("no")
+    alice = screen("alice")
+    alice._refresh = lambda keys=False: None  # type: ignore[method-assign]
+    for to, said in ((15, "Too small: bet or raise to at least 20."),
+                     (501, "Too large: bet or raise to at most 500.")):
+        outcome: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        try:
+            game.apply("alice", act.BetRaise(to=to), 1.0)
+        except RuleError as refused:
+            outcome.set_exception(refused)
+        alice._command_done(outcome)
+        assert alice.error == said and game.current == "alice"
+        assert game.stack("alice") == 500
+
+
+def test_a_pot_limit_hold_em_screen_offers_the_pot_as_its_largest_raise():
+    from bbspoker.door.look import CLASSIC
+    from bbspoker.rules import actions as act
+    game, screen = _holdem_preflop("pot")
+    alice = screen("alice")
+    rows = [CLASSIC.glyphs(r) for r in alice.view().rows]
+    assert rows[0].startswith("+- Pot-limit Hold'em 5/10: Salon ---")
+    assert "[R] raise to 20-35" in rows[9] and "[A] pot 35" in rows[10]
+    _type(alice, "a")
+    assert alice.sent == [act.BetRaise(to=35)]

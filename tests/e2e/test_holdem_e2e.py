@@ -305,3 +305,65 @@ async def test_who_left_during_a_hand_and_comes_back_is_told_the_seat_is_still_t
         assert words[1] not in c.text
         await c.send("w")
         await c.wait_for(words[3])
+
+
+async def test_a_no_limit_hand_over_telnet_a_typed_raise_a_refusal_and_an_all_in(tmp_path):
+    """A no-limit table on the real server, two telnet clients: the table list and the
+    title name the blinds; the player in turn sees the call, the range of [R] and the
+    all-in; R asks for the amount, one too small is refused with the range and changes
+    nothing, a typed raise goes in; A goes all in, the other calls, the hand is played out
+    and every CUBE is in a stack or a balance."""
+    rules = {**RULES, "limit": "no"}
+    async with table_world(tmp_path, tables=[("holdem", "No limit", "holdem", rules)]) as (
+            server, connect, advance):
+        ledger = server.app.ledger
+        clients = {h: await connect(h) for h in ("alice", "bob")}
+        for h, amount in (("alice", 500), ("bob", 800)):
+            c = clients[h]
+            await c.send("p")
+            await c.wait_for("no-limit Texas Hold'em 5/10")
+            await c.wait_for("Join the table? (y/n)")
+            await c.send("y")
+            await c.wait_for("Buy in with how many CUBES")
+            await c.send(f"{amount}\r")
+            await c.wait_for("[X] leave the table")
+        service = server.app.tables["holdem"].service
+        table = service.table
+        advance(5)
+        await wait_until(lambda: table.current is not None)
+        first = table.current                       # heads-up: the button, small blind
+        other = "bob" if first == "alice" else "alice"
+        c = clients[first]
+        await c.wait_for("No-limit Hold'em 5/10: No limit")
+        stack = table.stack(first) + 5
+        await c.wait_for(f"[R] raise to 20-{stack}")
+        await c.wait_for(f"[A] all in {stack}")
+        await c.send("r")
+        await c.wait_for(f"Raise to (20-{stack}; Enter: 20): _")
+        await c.send("15\r")
+        await c.wait_for("Too small: bet or raise to at least 20.")
+        assert table.current == first and table.stack(first) == stack - 5
+        version = service.snapshot.version
+        await c.send("r")
+        await c.wait_for("Raise to (")
+        await c.send("40\r")
+        await wait_until(lambda: service.snapshot.version > version)
+        for x in clients.values():
+            await x.wait_for(f"{first} raises to 40.")
+        d = clients[other]
+        other_stack = table.stack(other) + 10
+        top = min(other_stack, stack)
+        await d.wait_for(f"[A] all in {other_stack}")
+        await d.send("a")
+        for x in clients.values():
+            await x.wait_for(f"{other} raises to {other_stack} and is all in.")
+        await c.wait_for("[C] call ")
+        await c.send("c")
+        for x in clients.values():
+            await x.wait_for("as sealed).")
+        assert table.street is Street.IDLE
+        won = table.payouts()
+        assert sum(won.values()) == 2 * top
+        assert ledger.stack("alice", table="holdem") + ledger.stack("bob", table="holdem") \
+            + ledger.balance("alice") + ledger.balance("bob") == 2000
+        assert ledger.verify() == []

@@ -1,12 +1,13 @@
-"""Computer players for fixed-limit Texas Hold'em.
+"""Computer players for Texas Hold'em, fixed, pot and no limit.
 
 A Hold'em policy decides from a :class:`HoldemView`: its own two hole cards, the community
 cards, what it costs to stay in and whether it may bet or raise, the pot, how many others
 are still in the hand. Like the draw40 :class:`~bbspoker.bots.draw40.observation.Observation` it
 has no field for anyone else's hole cards, and :func:`view` reads only the player's own.
 
-Policies: :class:`HoldemRandom` (uniform over the legal actions), :class:`HoldemCalling`
-(a calling station: never folds, never raises) and :class:`HoldemEquity`:
+Policies: :class:`HoldemRandom` (uniform over the legal actions; at pot and no limit a bet
+or raise of any amount of the range, uniformly), :class:`HoldemCalling` (a calling
+station: never folds, never raises) and :class:`HoldemEquity`, at fixed limit:
 
 - **preflop** the hand's strength by the Chen formula (Bill Chen, "The Mathematics of
   Poker" era rule of thumb: the high card's points, pairs doubled, suited +2, gaps
@@ -16,6 +17,15 @@ Policies: :class:`HoldemRandom` (uniform over the legal actions), :class:`Holdem
   (``calculate_hand_strength``: random hole cards for them, the rest of the board dealt
   out; ``samples`` deals), against the pot odds: raise when the equity is well above an
   even share of the pot, call when it pays for the call, else fold (check when free).
+
+At pot and no limit :class:`HoldemEquity` sizes its bets from the same strength and the
+pot (:meth:`HoldemEquity.sized`): preflop it raises from 10 Chen points to three times
+the bet it faces (a short stack of at most 15 big blinds goes all in instead), calls a
+raise with 9 points or more while it costs at most a fifth of its stack, from 7 points
+while it costs at most three big blinds; after the flop it bets or raises a share of the
+pot after the call that grows with its equity (half the pot when well ahead of an even
+share, the whole pot from 80%), goes all in when that would leave less than a third of
+its stack behind, and calls by the pot odds.
 
 :func:`simulate_holdem` plays policies against each other at a real :class:`Holdem`
 table on a memory wallet and reports CUBES won per hand with 95% intervals.
@@ -67,8 +77,10 @@ log = logging.getLogger(__name__)
 class HoldemView:
     """One player's view of a Hold'em table when it must act: ``hole`` (its two cards, GV
     notation), ``community``, ``street``, ``legal`` action types, ``to_call`` (CUBES; 0 =
-    check), ``raise_to`` (``None``: may not bet or raise), ``pot`` (all CUBES in play),
-    ``stack``, ``opponents`` (others still in the hand) and the table's ``rules``."""
+    check), ``raise_to`` and ``max_raise_to`` (the smallest and largest total its bet may
+    reach with a bet or raise; ``None``: may not bet or raise), ``pot`` (all CUBES in
+    play), ``stack``, ``opponents`` (others still in the hand), the table's ``rules`` and
+    ``bet`` (what it put in this betting round)."""
 
     handle: str
     hole: tuple[str, ...]
@@ -81,6 +93,8 @@ class HoldemView:
     stack: int
     opponents: int
     rules: HoldemRules
+    max_raise_to: int | None = None
+    bet: int = 0
 
 
 def view(game: Holdem, handle: str, now: float = 0.0) -> HoldemView:
@@ -90,7 +104,8 @@ def view(game: Holdem, handle: str, now: float = 0.0) -> HoldemView:
     return HoldemView(handle, game.hole_cards(handle), game.community, game.street,
                       game.legal_actions(handle, now), game.to_call(handle),
                       game.raise_to(handle), game.pot_total or 0, me.stack,
-                      sum(s.in_hand for s in seats) - 1, game.rules)
+                      sum(s.in_hand for s in seats) - 1, game.rules,
+                      game.max_raise_to(handle), me.bet)
 
 
 def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> HoldemView:
@@ -102,7 +117,8 @@ def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> 
     return HoldemView(handle, tuple(cards), board.community, board.street,
                       tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
                       board.pot_total or 0, me.stack if me is not None else 0,
-                      sum(s.in_hand for s in snap.seats_as(HoldemSeat)) - 1, snap.rules)
+                      sum(s.in_hand for s in snap.seats_as(HoldemSeat)) - 1, snap.rules,
+                      board.max_raise_to, me.bet if me is not None else 0)
 
 
 class HoldemPolicy(Protocol):
@@ -120,12 +136,17 @@ def _check_or_fold(v: HoldemView) -> act.Action:
 
 
 class HoldemRandom:
-    """Uniform over the legal actions of the hand (never sits out)."""
+    """Uniform over the legal actions of the hand (never sits out); at pot and no limit a
+    bet or raise is to any amount of the range, uniformly."""
 
     name = "random"
 
     def decide(self, v: HoldemView, rng: random.Random) -> act.Action:
-        return rng.choice([t for t in v.legal if t is not act.SitOut])()
+        kind = rng.choice([t for t in v.legal if t is not act.SitOut])
+        if kind is act.BetRaise and v.rules.limit != "fixed" and v.raise_to is not None \
+                and v.max_raise_to is not None:
+            return act.BetRaise(to=rng.randint(v.raise_to, v.max_raise_to))
+        return kind()
 
 
 class HoldemCalling:
@@ -188,6 +209,8 @@ class HoldemEquity:
         self.strength = strength
 
     def decide(self, v: HoldemView, rng: random.Random) -> act.Action:
+        if v.rules.limit != "fixed":
+            return self.sized(v, rng)
         may_raise = act.BetRaise in v.legal
         if v.street is Street.PREFLOP:
             points = chen(v.hole) - max(0, v.opponents - 3) * 0.5
@@ -200,6 +223,49 @@ class HoldemEquity:
         fair = 1.0 / (v.opponents + 1)
         if may_raise and equity > fair + (1 - fair) * 0.35 + rng.uniform(-0.03, 0.03):
             return act.BetRaise()
+        if not v.to_call or equity * (v.pot + v.to_call) >= v.to_call:
+            return act.CheckCall()
+        return _check_or_fold(v)
+
+
+    def sized(self, v: HoldemView, rng: random.Random) -> act.Action:
+        """A decision at pot or no limit: the actions of :meth:`decide` with amounts sized
+        from the hand's strength and the pot (see the module docstring). Every bet or
+        raise is within ``raise_to``..``max_raise_to``."""
+        low, high = v.raise_to, v.max_raise_to
+        may_raise = act.BetRaise in v.legal and low is not None and high is not None
+        big = v.rules.big_blind
+        facing = v.bet + v.to_call                 # the bet to match (a total)
+        behind = v.stack + v.bet                   # all it may put in this round
+
+        def to(total: int) -> act.Action:
+            assert low is not None and high is not None
+            total = max(low, min(high, total))
+            if behind - total < behind // 3:       # little would be left: all in
+                total = high
+            return act.BetRaise(to=total)
+
+        def share(fraction: float) -> act.Action:
+            return to(facing + round(fraction * (v.pot + v.to_call)))
+
+        if v.street is Street.PREFLOP:
+            points = chen(v.hole) - max(0, v.opponents - 3) * 0.5
+            if points >= 10 and may_raise:
+                assert high is not None
+                return act.BetRaise(to=high) if behind <= 15 * big else to(3 * facing)
+            if points >= 9 and v.to_call <= max(behind // 5, big):
+                return act.CheckCall()
+            if points >= 7 and v.to_call <= 3 * big:
+                return act.CheckCall()
+            if points >= 5 and v.to_call <= v.rules.small_blind:
+                return act.CheckCall()
+            return _check_or_fold(v)
+        equity = self.strength(v.hole, v.community, max(v.opponents, 1), self.samples)
+        fair = 1.0 / (v.opponents + 1)
+        if may_raise and equity >= 0.8:
+            return share(1.0)
+        if may_raise and equity > fair + (1 - fair) * 0.35 + rng.uniform(-0.03, 0.03):
+            return share(0.5 + (equity - fair))
         if not v.to_call or equity * (v.pot + v.to_call) >= v.to_call:
             return act.CheckCall()
         return _check_or_fold(v)
@@ -236,8 +302,9 @@ class HoldemSimResult:
 def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int | None = 1,
                     rules: HoldemRules | None = None,
                     progress: Callable[[int], None] | None = None) -> HoldemSimResult:
-    """Play ``hands`` hands of fixed-limit Hold'em with one seat per policy (2-9) at a
-    real :class:`Holdem` table (10/20 unless ``rules`` say otherwise) on a memory wallet;
+    """Play ``hands`` hands of Hold'em with one seat per policy (2-9) at a real
+    :class:`Holdem` table (fixed-limit 10/20 unless ``rules`` say otherwise: their
+    ``limit``) on a memory wallet;
     a seat whose stack runs low is topped up to the maximum buy-in between hands (so
     every hand is played with deep stacks). Returns CUBES won per hand per seat; ``seed``
     repeats a run (``None``: a fresh one). Raises ``AssertionError`` if CUBES are not
@@ -267,7 +334,7 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int |
             h = current
             v = view(game, h, now)
             action = policies[handles.index(h)].decide(v, rng)
-            if type(action) not in v.legal:
+            if type(action) not in v.legal or not game.can(h, action, now):
                 result.illegal += 1
                 if len(result.examples) < 10:
                     result.examples.append(f"{policies[handles.index(h)].name}: {action!r}")
@@ -294,11 +361,17 @@ def simulate_holdem(policies: Sequence[HoldemPolicy], hands: int, *, seed: int |
     return result
 
 
+#: What an amount on the bot port may hold (str.isdigit would take "²", which int() refuses).
+_DIGITS = frozenset("0123456789")
+
+
 class HoldemPort:
     """Hold'em's messages on the bot port (``docs/bot-protocol.md``): ``1;fold,call,raise;
-    to_call;raise_to``, ``3;`` ``4;`` ``5;`` the board, ``6;handle;stack;in``, ``7;handle;
-    CUBES`` a share of a pot, ``8;street;;pot;current;button;players``, ``16;`` a hand
-    shown; from the program ``11;fold|check|call|bet|raise`` (fixed limit: no amount)."""
+    to_call;raise_to`` (at pot and no limit ``;max_raise_to`` after it), ``3;`` ``4;``
+    ``5;`` the board, ``6;handle;stack;in``, ``7;handle;CUBES`` a share of a pot,
+    ``8;street;;pot;current;button;players``, ``16;`` a hand shown; from the program
+    ``11;fold|check|call|bet|raise`` (fixed limit: no amount) and at pot and no limit
+    ``11;bet;N`` or ``11;raise;N`` (to N in all; without N the smallest)."""
 
     _ACTIONS: dict[str, type[act.Action]] = {
         "fold": act.Pass, "pass": act.Pass, "check": act.CheckCall, "call": act.CheckCall,
@@ -309,6 +382,10 @@ class HoldemPort:
         if word not in self._ACTIONS:
             raise ValueError(f"unknown Hold'em action {word[:20]!r} (fold, check, call, "
                              "bet, raise)")
+        if self._ACTIONS[word] is act.BetRaise and args:
+            if len(args) != 1 or not args[0].strip() or not set(args[0].strip()) <= _DIGITS:
+                raise ValueError(f"11;{word};N needs a whole number of CUBES")
+            return act.BetRaise(to=int(args[0]))
         return self._ACTIONS[word]()
 
     def game(self, snap: TableSnapshot) -> Hashable:
@@ -326,7 +403,10 @@ class HoldemPort:
         if act.BetRaise in mine:
             names.append("raise" if any(s.bet for s in snap.seats_as(HoldemSeat)) else "bet")
         raise_to = "" if board.raise_to is None else board.raise_to
-        return key, f"1;{','.join(names)};{board.to_call};{raise_to}"
+        line = f"1;{','.join(names)};{board.to_call};{raise_to}"
+        if board.limit != "fixed":
+            line += ";" + ("" if board.max_raise_to is None else str(board.max_raise_to))
+        return key, line
 
     def players(self, snap: TableSnapshot) -> list[str]:
         return [f"6;{seat.handle};{seat.stack};{'in' if seat.in_hand else 'out'}"

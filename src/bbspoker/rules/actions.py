@@ -96,7 +96,14 @@ class CheckCall(Action):
 
 @dataclass(frozen=True, slots=True)
 class BetRaise(Action):
-    """Bet, or raise by the fixed amount of the betting round ([R], fixed-limit Hold'em)."""
+    """Bet or raise ([R], Hold'em). ``to``: the total (chips) this betting round's bet of
+    the player reaches with it, as "raise to 60" says; ``None``: the smallest bet or raise
+    allowed now. A fixed-limit table takes only ``None`` (its bets are the betting
+    round's fixed amount); no-limit and pot-limit tables take any whole number from the
+    smallest to the largest bet or raise allowed now, the player's whole stack being an
+    all-in ([A])."""
+
+    to: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -660,3 +660,142 @@ def test_every_seated_player_is_told_their_cards_and_one_not_dealt_in_has_none()
     game.tick(game.deadline())
     assert game.game_id is not None and game.hands()["p3"] == ()
     assert game.hands()["p1"] == game.hole_cards("p1") != dealt["p1"]
+
+
+# ---------------------------------------------------------------- no-limit and pot-limit
+
+
+def test_no_limit_bets_any_amount_from_the_minimum_raise_up_to_the_stack():
+    """No limit, blinds 5/10: the minimum raise is the size of the last bet or raise
+    (never below the big blind), the maximum the whole stack; an amount out of the range
+    or not a number is refused with what the range is, and changes nothing."""
+    game, _ = table(3, limit="no")      # button p1, small blind p2, big blind p3
+    assert game.current == "p1" and game.to_call("p1") == 10
+    assert (game.raise_to("p1"), game.max_raise_to("p1")) == (20, 1000)
+    play(game, ("p1", act.BetRaise(to=50)))          # a raise of 40
+    assert game.current == "p2" and game.to_call("p2") == 45
+    assert (game.raise_to("p2"), game.max_raise_to("p2")) == (90, 1000)
+    for to, code, params in [(60, "raise_too_small", {"low": 90}),
+                             (1001, "raise_too_large", {"high": 1000}),
+                             ("90", "raise_not_number", {}), (True, "raise_not_number", {})]:
+        with pytest.raises(RuleError) as err:
+            game.apply("p2", act.BetRaise(to=to), 1.0)      # type: ignore[arg-type]
+        assert err.value.code == code and err.value.params == params
+    assert game.current == "p2" and bets(game) == {"p1": 50, "p2": 5, "p3": 10}
+    events = play(game, ("p2", RAISE))               # no amount: the minimum
+    assert bets(game)["p2"] == 90 and ("raise", "p2", 90) in [
+        (e.kind, e.handle, e.data.get("to")) for e in events]
+    board = game.board()
+    assert (board.limit, board.to_call, board.raise_to, board.max_raise_to) == (
+        "no", 80, 130, 1000)
+    play(game, ("p3", FOLD), ("p1", CALL))
+    assert game.street is Street.FLOP and game.current == "p2"
+    # After the flop the first bet is at least the big blind.
+    assert (game.raise_to("p2"), game.max_raise_to("p2")) == (10, 910)
+
+
+def test_an_all_in_goes_in_with_the_whole_stack_and_says_so():
+    game, wallet = table(2, limit="no", stacks=[300, 500], buy_in_min=100)
+    # Heads-up the button p1 posts the small blind and speaks first.
+    assert game.current == "p1" and game.max_raise_to("p1") == 300
+    events = play(game, ("p1", act.BetRaise(to=300)))
+    raised = next(e for e in events if e.kind == "raise")
+    assert raised.data == {"street": "preflop", "to": 300, "all_in": True}
+    assert game.stack("p1") == 0 and game.max_raise_to("p2") is None   # nothing to raise
+    assert act.BetRaise not in game.legal_actions("p2", 1.0)
+    play(game, ("p2", CALL))
+    assert game.street is Street.IDLE and wallet.total() == 2000
+    assert sorted(game.stack(h) for h in ("p1", "p2")) in ([0, 800], [200, 600], [300, 500])
+
+
+def test_an_all_in_for_less_than_a_raise_does_not_reopen_the_betting():
+    """pokerkit's rule, which the table keeps: a player all in for less than a full raise
+    lets those who already acted call it, not raise again; one who has not acted yet may
+    still raise."""
+    game, _ = table(3, limit="no", stacks=[1000, 1000, 45], buy_in_min=20)
+    # Dealing order p2 (small blind), p3 (big blind, 45 CUBES), p1 (button).
+    play(game, ("p1", CALL), ("p2", act.BetRaise(to=30)), ("p3", act.BetRaise(to=45)))
+    assert game.current == "p1"          # had not acted on the raise to 30: may raise
+    assert act.BetRaise in game.legal_actions("p1", 1.0)
+    play(game, ("p1", CALL))
+    assert game.current == "p2" and game.to_call("p2") == 15   # p3's all-in for 15 more
+    assert act.BetRaise not in game.legal_actions("p2", 1.0)
+    assert game.raise_to("p2") is None and game.max_raise_to("p2") is None
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", act.BetRaise(to=200), 1.0)
+    assert err.value.code == "raise_closed"
+    play(game, ("p2", CALL))
+    assert game.street is Street.FLOP
+
+
+def test_no_limit_all_ins_of_different_sizes_make_side_pots_each_won_by_its_best_hand():
+    """Three all-ins of 100, 250 and 600 CUBES and a caller: a main pot of 4 x 100, a
+    side pot of 3 x 150 and one of 2 x 350; the best hand among those in each pot wins it
+    (aces in the main pot only, kings the first side pot, queens the last)."""
+    # Dealing order p2 (small blind), p3 (big blind), p4, p1 (button).
+    game, wallet = table(4, limit="no", stacks=[1000, 100, 250, 600], buy_in_min=100,
+                         deck=stacked(["AsAd", "KsKd", "QsQd", "7c2h"], "3h4c8d9sJc"))
+    play(game, ("p4", act.BetRaise(to=600)), ("p1", CALL), ("p2", CALL), ("p3", CALL))
+    assert game.street is Street.IDLE
+    assert game.payouts() == {"p2": 400, "p3": 450, "p4": 700}
+    assert [game.stack(h) for h in ("p1", "p2", "p3", "p4")] == [400, 400, 450, 700]
+    assert wallet.total() == 4 * 1000
+
+
+def test_pot_limit_raises_at_most_the_pot_after_the_call():
+    """Pot limit: the largest raise is to the pot as it would be after calling, added to
+    the call: blinds 5/10, the first to act may raise to 10 + (15 + 10) = 35; facing that
+    the small blind may raise to 35 + (5 + 10 + 35 + 30) = 115."""
+    game, _ = table(3, limit="pot")
+    assert (game.raise_to("p1"), game.max_raise_to("p1")) == (20, 35)
+    with pytest.raises(RuleError) as err:
+        game.apply("p1", act.BetRaise(to=36), 1.0)
+    assert err.value.code == "raise_too_large" and err.value.params == {"high": 35}
+    play(game, ("p1", act.BetRaise(to=35)))
+    assert (game.raise_to("p2"), game.max_raise_to("p2")) == (60, 115)
+    play(game, ("p2", act.BetRaise(to=115)), ("p3", FOLD), ("p1", CALL))
+    assert game.street is Street.FLOP and game.pot_total == 240
+    assert game.max_raise_to("p2") == 240            # a bet of the pot
+
+
+def test_fixed_limit_takes_no_amount():
+    game, _ = table(3)
+    with pytest.raises(RuleError) as err:
+        game.apply("p1", act.BetRaise(to=20), 1.0)
+    assert err.value.code == "fixed_limit" and game.current == "p1"
+    assert game.max_raise_to("p1") == game.raise_to("p1") == 20
+    assert game.board().limit == "fixed"
+
+
+@pytest.mark.parametrize("limit, variant", [("no", "NT"), ("pot", "PT")])
+def test_a_no_or_pot_limit_hand_in_phh_replays_in_pokerkit_to_the_same_stacks(limit, variant):
+    from bbspoker.rules.holdem.game import HoldemHandHistory
+    game, wallet = table(3, limit=limit, deck=stacked(["7c2d", "9h8h", "AsAd"], "AhKd4c3s2h"))
+    play(game, ("p1", act.BetRaise(to=30)), ("p2", CALL), ("p3", CALL),
+         ("p2", CALL), ("p3", act.BetRaise(to=40)), ("p1", act.BetRaise(to=90)),
+         ("p2", FOLD), ("p3", CALL))
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+    record = wallet.games[1]["history"]
+    assert record["limit"] == limit
+    hh = HoldemHandHistory.loads(record["phh"])
+    assert hh.variant == variant and "p3 cbr 90" in hh.actions   # p1: pokerkit's 3rd
+    for state in hh:
+        pass
+    assert dict(zip(hh.players, state.stacks)) == record["stacks"] == {
+        h: game.stack(h) for h in ("p1", "p2", "p3")}
+
+
+@pytest.mark.parametrize("limit", ["no", "pot"])
+def test_the_no_and_pot_limit_crosscheck_against_pokerkit_alone_short_run(limit):
+    """scripts/holdem_crosscheck.py --limit no|pot in a short run: random amounts between
+    the smallest and the largest raise, all-ins, through the table on a real ledger, each
+    hand replayed from its PHH in pokerkit alone to the same stacks."""
+    import subprocess
+    import sys
+    script = ROOT / "scripts" / "holdem_crosscheck.py"
+    done = subprocess.run([sys.executable, str(script), "--hands", "200", "--seed", "4",
+                           "--limit", limit], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"200 hands of {limit}-limit, ") \
+        and "ledger verify clean" in done.stdout

@@ -1,10 +1,11 @@
-"""The fixed-limit Hold'em table as one player or spectator sees it at 80x24,
+"""The Hold'em table (fixed, pot or no limit) as one player or spectator sees it at 80x24,
 in the family of the GV table: the seats with stacks and bets at the top, the board and
 your hole cards in the middle, the command area and the game information side by side,
 the message area below, the chat line last. Layout (rows 0-23, as the classic look shows
 them; the rows are drawn in box drawing and suit symbols, :mod:`bbspoker.door.look`)::
 
     0  +- Limit Hold'em 10/20: <table> ----------------------- Hand 12, flop -+
+         (No-limit Hold'em 5/10, Pot-limit Hold'em 5/10: the blinds)
     1  | 1 D  alice      985   10  <-     | 6    frank     1,000           |
     ..   seats 1-5 on the left, 6-9 on the right: button D, blinds SB/BB,
     5  |   stack, bet this round, in turn <-, fold, all-in, out, away       |
@@ -25,8 +26,11 @@ in its last 10 s, a refusal in the command area red (:class:`~bbspoker.door.look
 :class:`~bbspoker.door.screens.base.TableScreen` (keys taken in the turn they arrive,
 the table's bus painted in its step, the seat held when the connection drops, chat, [X],
 a spectator's [J]) and draws rows (:mod:`bbspoker.door.screens.rows`). The game keys:
-``F`` fold, ``C`` check or call (the amount shown), ``R`` bet or raise (the fixed amount
-shown, nothing to type), ``I`` sit out / come back. :data:`KIND` is the kind as the door
+``F`` fold, ``C`` check or call (the amount shown), ``R`` bet or raise (fixed limit: the
+fixed amount shown, nothing to type; pot and no limit: the range shown, and ``R`` asks
+for the amount to raise to, Enter alone the smallest, Esc drops the question), ``A``
+(pot and no limit) the largest bet or raise: all in, or at pot limit the pot, ``I`` sit
+out / come back. :data:`KIND` is the kind as the door
 shows it (entry with the buy-in, stakes, help, its events' words in
 :mod:`bbspoker.door.screens.holdem_text`).
 """
@@ -38,6 +42,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_, NP_
+from bbspoker.door.keys import Edit, Key, LineEditor
 from bbspoker.door.look import Pen, clock_pen
 from bbspoker.door.screens import holdem_text
 from bbspoker.door.screens.base import ScreenKind, ask_buy_in
@@ -60,6 +65,10 @@ if TYPE_CHECKING:
 __all__ = ["KIND", "HoldemScreen", "HELP"]
 
 _SEAT_LEFT = 38       # a seat column's width inside the borders
+#: What the raise prompt takes: digits (str.isdigit would take "²", which int() refuses).
+_DIGITS = frozenset("0123456789")
+#: Characters the raise prompt holds (a stack has at most 13 digits; more is refused).
+_AMOUNT_CHARS = 16
 _halves = halves
 
 
@@ -90,6 +99,8 @@ class HoldemScreen(RowScreen):
 
     def _game_key(self, char: str) -> None:
         actions = self.snapshot.actions.get(self.handle, ())
+        board = self.snapshot.view_as(HoldemTable)
+        fixed = board is None or board.limit == "fixed"
         if char == "f" and act.Pass in actions:
             self._command(act.Pass())
         elif char == "f" and act.CheckCall in actions:     # in turn, checking is free
@@ -97,10 +108,43 @@ class HoldemScreen(RowScreen):
         elif char == "c" and act.CheckCall in actions:
             self._command(act.CheckCall())
         elif char == "r" and act.BetRaise in actions:
-            self._command(act.BetRaise())
+            if fixed:
+                self._command(act.BetRaise())
+            else:
+                self.mode, self.editor = "raise", LineEditor(_AMOUNT_CHARS)
+        elif char == "a" and act.BetRaise in actions and not fixed \
+                and board.max_raise_to is not None:
+            self._command(act.BetRaise(to=board.max_raise_to))
         elif char == "i" and act.SitOut in actions:
             me = self.snapshot.seat_as(HoldemSeat, self.handle)
             self._command(act.SitOut(out=not (me is not None and me.out)))
+
+    def _mode_key(self, key: Key, char: str) -> None:
+        if self.mode == "raise":
+            self._edit_amount(key)
+
+    def _edit_amount(self, key: Key) -> None:
+        """A key at the raise prompt: Enter raises to the amount typed (alone: the
+        smallest), Esc drops the prompt. What is not a whole number is refused
+        (``raise_not_number``) and nothing is sent; the table refuses an amount out of
+        the range with the range."""
+        assert self.editor is not None
+        result = self.editor.press(key)
+        if result is Edit.CANCELLED:
+            self.mode, self.editor = None, None
+        elif result is Edit.DONE:
+            text = self.editor.text.strip()
+            self.mode, self.editor = None, None
+            if text and not set(text) <= _DIGITS:
+                self.error = self.kind.refusal(RuleError("raise_not_number"), self.t)
+                return
+            self._command(act.BetRaise(to=int(text) if text else None))
+
+    def _on_snapshot(self, snap: TableSnapshot) -> None:
+        """Drop the raise prompt once this player may no longer raise (the turn went
+        away: a timeout)."""
+        if self.mode == "raise" and act.BetRaise not in snap.actions.get(self.handle, ()):
+            self.mode, self.editor = None, None
 
     def _between_games(self) -> bool:
         """Always: at Hold'em one who leaves folds the hand (or plays out an all-in) and
@@ -118,6 +162,14 @@ class HoldemScreen(RowScreen):
         return self.snapshot.deadline if self.snapshot.current else None
 
     def _prompt(self) -> str | None:
+        board = self.snapshot.view_as(HoldemTable)
+        if self.mode == "raise" and self.editor is not None and board is not None \
+                and board.raise_to is not None and board.max_raise_to is not None:
+            t, n = self.t, self.t.number
+            low, high = n(board.raise_to), n(board.max_raise_to)
+            question = (t.gettext("Raise to ({low}-{high}; Enter: {low}): ") if self._facing_bet()
+                        else t.gettext("Bet ({low}-{high}; Enter: {low}): "))
+            return question.format(low=low, high=high) + self.editor.text + "_"
         if self.mode == "exit":
             me = self.snapshot.seat_as(HoldemSeat, self.handle)
             if me is not None and me.in_hand and not self.watching:
@@ -134,9 +186,14 @@ class HoldemScreen(RowScreen):
         board = snap.view_as(HoldemTable)
         rules = self.rules
         t, num = self.t, self.t.number
-        name = t.gettext("Limit Hold'em {small}/{big}: {table}").format(
-            small=num(rules.small_bet), big=num(2 * rules.small_bet),
-            table=clean_text(self.entry.name, 20))
+        table = clean_text(self.entry.name, 20)
+        if rules.limit == "fixed":
+            name = t.gettext("Limit Hold'em {small}/{big}: {table}").format(
+                small=num(rules.small_bet), big=num(2 * rules.small_bet), table=table)
+        else:
+            name = (t.gettext("No-limit Hold'em {small}/{big}: {table}") if rules.limit == "no"
+                    else t.gettext("Pot-limit Hold'em {small}/{big}: {table}")).format(
+                small=num(rules.small_bet // 2), big=num(rules.small_bet), table=table)
         title = "┌─ " + name + " "
         where = (t.gettext("Hand {hand}, {street}").format(
             hand=num(board.hand or board.game_id), street=street_name(board.street.value, t))
@@ -173,7 +230,11 @@ class HoldemScreen(RowScreen):
         code = ("button_" + s.blind if s.blind and s.button else "button" if s.button
                 else s.blind or "")
         mark = clean_text(t.pgettext(*_MARKS[code]), 2) if code in _MARKS else ""
-        name = clean_text(s.handle, 10) + ("*" if s.handle.lower() == self.handle.lower() else "")
+        # A bet takes 5 cells at fixed limit; at pot and no limit 7 (a whole stack), one
+        # of them the handle's.
+        fixed = self.rules.limit == "fixed"
+        name = clean_text(s.handle, 10 if fixed else 9) + (
+            "*" if s.handle.lower() == self.handle.lower() else "")
         running = snap.view_as(HoldemTable).game_id is not None
         how = ("turn" if s.current else "all_in" if s.all_in else
                "" if s.shown else "out" if s.out else
@@ -183,8 +244,9 @@ class HoldemScreen(RowScreen):
         words = [shown] if s.shown else [t.pgettext(*_STATES[how])] if how else []
         if s.handle in snap.held:
             words.append(t.pgettext(*_STATES["away"]))
-        bet = f"{t.number(s.bet):>5}" if s.bet else "     "
-        head = f"{n + 1} {fit(mark, 2)} {fit(name, 11)}{t.number(s.stack):>7} {bet} "
+        bet = f"{t.number(s.bet):>{5 if fixed else 7}}" if s.bet else " " * (5 if fixed else 7)
+        head = (f"{n + 1} {fit(mark, 2)} {fit(name, 11 if fixed else 10)}"
+                f"{t.number(s.stack):>7} {bet} ")
         width = _SEAT_LEFT if col == 1 else WIDTH - _SEAT_LEFT - 3
         pen = self._seat_pen(snap, s, how)
         if pen is not Pen.DEFAULT:
@@ -244,9 +306,15 @@ class HoldemScreen(RowScreen):
             rows.append(_row(" " + fit(you, width) + why))
         return rows
 
+    def _facing_bet(self) -> bool:
+        """Someone has bet in this betting round (preflop the big blind has): ``R``
+        raises, else it bets."""
+        return any(s.bet for s in self.snapshot.seats_as(HoldemSeat))
+
     def _commands(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
-        """Four rows: the keys of exactly the legal choices now, then the prompt (a
-        question, or a refusal in red)."""
+        """Four rows: the keys of exactly the legal choices now (at pot and no limit the
+        range of ``R`` and the amount of ``A``), then the prompt (a question, or a
+        refusal in red)."""
         t, n = self.t, self.t.number
         actions = () if self.watching else snap.actions.get(self.handle, ())
         lines: list[str] = []
@@ -256,11 +324,22 @@ class HoldemScreen(RowScreen):
                 turn.append(t.gettext("[F] fold"))
             turn.append(t.gettext("[C] call {amount}").format(amount=n(board.to_call))
                         if board.to_call else t.gettext("[C] check"))
-            if act.BetRaise in actions and board.raise_to is not None:
-                first = not any(s.bet for s in snap.seats_as(HoldemSeat))
-                turn.append(t.gettext("[R] bet {amount}").format(amount=n(board.raise_to))
-                            if first else
-                            t.gettext("[R] raise to {amount}").format(amount=n(board.raise_to)))
+            low, high = board.raise_to, board.max_raise_to
+            if act.BetRaise in actions and low is not None:
+                raising = self._facing_bet()
+                if high is None or high == low:
+                    turn.append(t.gettext("[R] raise to {amount}").format(amount=n(low))
+                                if raising else
+                                t.gettext("[R] bet {amount}").format(amount=n(low)))
+                else:
+                    turn.append((t.gettext("[R] raise to {low}-{high}") if raising
+                                 else t.gettext("[R] bet {low}-{high}")).format(
+                        low=n(low), high=n(high)))
+                me = snap.seat_as(HoldemSeat, self.handle)
+                if board.limit != "fixed" and high is not None and me is not None:
+                    turn.append((t.gettext("[A] all in {amount}")
+                                 if high == me.stack + me.bet
+                                 else t.gettext("[A] pot {amount}")).format(amount=n(high)))
             lines += command_lines(turn)
         me = snap.seat_as(HoldemSeat, self.handle)
         broke = me is not None and me.out and not me.stack and not me.dealt
@@ -269,46 +348,68 @@ class HoldemScreen(RowScreen):
                          else t.gettext("[I] sit out from the next hand"))
         elif self.watching and self._may_sit():
             lines.append(t.gettext("[J] take a free seat"))
-        return command_rows(t, lines, self._prompt(), self.mode != "exit", self.span, 9)
+        return command_rows(t, lines, self._prompt(), self.mode not in ("exit", "raise"),
+                            self.span, 9)
 
     def _info(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
         """Four rows: whose turn, the clock (yellow in its last 30 s, red in its last
-        10 s), the street and its bet, the button."""
+        10 s), the street and its bet (fixed limit; the blinds are in the title), the
+        button."""
         t = self.t
         if board is None or board.game_id is None:
             return [t.gettext("No hand") if len(snap.seats) >= 2
                     else t.gettext("No hand: waiting for players"), "", "", ""]
         clock = self._clock_text() or ""
         size = board.big_bet if board.street in (Street.TURN, Street.RIVER) else board.small_bet
+        street = street_name(board.street.value, t)
         return info_rows(t, [
             (_TURN, clean_text(snap.current or "", 14), Pen.VALUE),
             (_CLOCK, clock, clock_pen(self._remaining())),
             (_STREET, t.gettext("{street}, bets {size}").format(
-                street=street_name(board.street.value, t), size=t.number(size)), Pen.VALUE),
+                street=street, size=t.number(size)) if board.limit == "fixed"
+             else street, Pen.VALUE),
             (_BUTTON, clean_text(board.button or "", 14), Pen.VALUE)], self.span, 9)
 
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
-    """The entry's first lines: the game, its blinds and the buy-in, the ANSI notice."""
+    """The entry's first lines: the game and its betting structure, its blinds and the
+    buy-in, the ANSI notice."""
     config: HoldemConfig = entry.spec.config
     n = t.number
     low, high = config.buy_in_range()
-    return ["", t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
-                          "2-{seats} players").format(table=entry.name, small=n(config.small_bet),
-                                                      big=n(2 * config.small_bet),
-                                                      seats=config.seats),
-            *textwrap.wrap(t.gettext("Blinds {sb}/{bb}; one bet and three raises a round. "
-                                     "You bring {low}-{high} CUBES to the table.").format(
-                sb=n(config.small_bet // 2), bb=n(config.small_bet), low=n(low), high=n(high)),
-                WIDTH - 1), "",
+    sb, bb = n(config.small_bet // 2), n(config.small_bet)
+    if config.limit == "fixed":
+        game = t.gettext("{table} -- fixed-limit Texas Hold'em {small}/{big} for CUBES, "
+                         "2-{seats} players").format(table=entry.name, small=n(config.small_bet),
+                                                     big=n(2 * config.small_bet),
+                                                     seats=config.seats)
+        how = t.gettext("Blinds {sb}/{bb}; one bet and three raises a round. "
+                        "You bring {low}-{high} CUBES to the table.")
+    else:
+        game = (t.gettext("{table} -- no-limit Texas Hold'em {small}/{big} for CUBES, "
+                          "2-{seats} players") if config.limit == "no" else
+                t.gettext("{table} -- pot-limit Texas Hold'em {small}/{big} for CUBES, "
+                          "2-{seats} players")).format(table=entry.name, small=sb, big=bb,
+                                                       seats=config.seats)
+        how = (t.gettext("Blinds {sb}/{bb}; bet or raise any amount up to your whole stack. "
+                         "You bring {low}-{high} CUBES to the table.") if config.limit == "no"
+               else t.gettext("Blinds {sb}/{bb}; bet or raise any amount up to the pot. "
+                              "You bring {low}-{high} CUBES to the table."))
+    return ["", game,
+            *textwrap.wrap(how.format(sb=sb, bb=bb, low=n(low), high=n(high)), WIDTH - 1), "",
             t.gettext("Note: this game uses ANSI terminal escape sequences."), ""]
 
 
 def _stakes(rules: Any, t: i18n.Translator) -> str:
-    """The table list's stakes: ``10/20 limit``."""
+    """The table list's stakes: ``10/20 limit`` (the bets), ``5/10 no limit``, ``5/10 pot
+    limit`` (the blinds)."""
     n = t.number
-    return t.gettext("{small}/{big} limit").format(small=n(rules.small_bet),
-                                                   big=n(2 * rules.small_bet))
+    if rules.limit == "fixed":
+        return t.gettext("{small}/{big} limit").format(small=n(rules.small_bet),
+                                                       big=n(2 * rules.small_bet))
+    return (t.gettext("{small}/{big} no limit") if rules.limit == "no"
+            else t.gettext("{small}/{big} pot limit")).format(small=n(rules.small_bet // 2),
+                                                              big=n(rules.small_bet))
 
 
 def _still_seated(t: i18n.Translator, snap: TableSnapshot, handle: str) -> str | None:
@@ -340,6 +441,9 @@ Hold'em in short (fixed-limit Texas Hold'em, 52 cards, 2 to 9 players)
    the flop, the big bet (twice as much) on the turn and the river.
  - One bet and three raises a round at most. [F] folds, [C] checks or calls,
    [R] bets or raises.
+ - No-limit and pot-limit tables: bet or raise any amount from the big blind
+   (a raise: by at least the last raise) up to your stack, or up to the pot.
+   [R] asks for the amount (Enter alone: the smallest), [A] bets all you may.
  - Showdown: the best five of your two cards and the five on the board win;
    equal hands split the pot. Suits never decide.
  - When your time runs out, the clock folds (or checks) for you.

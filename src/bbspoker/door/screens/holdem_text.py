@@ -1,4 +1,4 @@
-"""What a fixed-limit Hold'em table says, in words: its events in the message area (in
+"""What a Hold'em table (fixed, pot or no limit) says, in words: its events in the message area (in
 the viewer's language), its record for ``bbspoker games show`` (English), and the names of
 its streets and made hands that its screen shows too."""
 
@@ -16,9 +16,18 @@ __all__ = ["describe_event", "describe_operation", "street_name", "holdem_hand",
            "HOLDEM_HANDS", "STREETS", "REFUSALS"]
 
 #: Hold'em's own refusals (:attr:`~bbspoker.door.screens.base.ScreenKind.refusals`): the
-#: fixed-limit betting and table stakes; the others read as every kind's.
+#: betting (fixed limit; the amounts of pot and no limit) and table stakes; the others
+#: read as every kind's.
 REFUSALS: dict[str, Wording] = {
     "capped": N_("The betting is capped (one bet and three raises): call or fold."),
+    "fixed_limit": N_("The bets of this table are fixed: [R] bets or raises the amount "
+                      "shown."),
+    "raise_closed": N_("You cannot raise now (an all-in for less than a raise does not "
+                       "reopen the betting): call or fold."),
+    "raise_not_number": N_("Type the amount to raise to in digits, or Enter alone for the "
+                           "smallest."),
+    "raise_too_small": N_("Too small: bet or raise to at least {low}."),
+    "raise_too_large": N_("Too large: bet or raise to at most {high}."),
     "check_free": N_("Checking costs nothing here: check ([C]) instead of folding."),
     "no_chips": N_("You have no chips at this table: leave ([X]) and sit down again with a "
                    "new buy-in."),
@@ -108,9 +117,11 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     if k == "call":
         return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
     if k == "bet":
-        return SYSTEM, _("{h} bets {amount}.").format(h=h, amount=n(d["to"]))
+        return SYSTEM, (_("{h} bets {amount} and is all in.") if d.get("all_in")
+                        else _("{h} bets {amount}.")).format(h=h, amount=n(d["to"]))
     if k == "raise":
-        return SYSTEM, _("{h} raises to {amount}.").format(h=h, amount=n(d["to"]))
+        return SYSTEM, (_("{h} raises to {amount} and is all in.") if d.get("all_in")
+                        else _("{h} raises to {amount}.")).format(h=h, amount=n(d["to"]))
     if k == "board":
         return INFO, _("{STREET}: {cards}   (board {board})").format(
             STREET=street_name(d["street"], t).upper(), cards=card_glyphs(" ".join(d["cards"])),
@@ -157,10 +168,11 @@ def describe_operation(op: Mapping[str, Any]) -> str:
         return f"{street}{h} checks{late}"
     if kind == "call":
         return f"{street}{h} calls {op['amount']}"
+    all_in = " (all in)" if op.get("all_in") else ""
     if kind == "bet":
-        return f"{street}{h} bets {op['to']}"
+        return f"{street}{h} bets {op['to']}{all_in}"
     if kind == "raise":
-        return f"{street}{h} raises to {op['to']}"
+        return f"{street}{h} raises to {op['to']}{all_in}"
     if kind == "board":
         burn = f" (burn {op['burn']})" if op.get("burn") else ""
         return f"{op['street']}: {op['cards']}{burn}"

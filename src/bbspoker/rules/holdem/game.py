@@ -1,9 +1,13 @@
-"""A fixed-limit Texas Hold'em table: a pure, synchronous state machine around pokerkit.
+"""A Texas Hold'em table, fixed-limit, pot-limit or no-limit: a pure, synchronous state
+machine around pokerkit.
 
-The hand itself (blinds, betting order, the cap of one bet and three raises, all-ins, side
-pots, showdown, who shows and who may muck, split pots and their odd chips) is pokerkit's
-``FixedLimitTexasHoldem`` state, not a rules engine of our own; this module owns what is
-around the hand, as the Finnish network-poker design (``verkkopokeri-fi.txt``) describes it:
+The hand itself (blinds, betting order, the smallest and largest bet or raise: the cap of
+one bet and three raises at fixed limit, the pot at pot limit, the stack at no limit;
+all-ins, side pots, showdown, who shows and who may muck, split pots and their odd chips)
+is pokerkit's state (``FixedLimitTexasHoldem``, ``NoLimitTexasHoldem``, and
+:class:`PotLimitTexasHoldem` made of pokerkit's own parts), not a rules engine of our own;
+this module owns what is around the hand, as the Finnish network-poker design
+(``verkkopokeri-fi.txt``) describes it:
 
 - seats (2-9), buying in from the player's CUBES into a stack (within ``buy_in_min`` and
   ``buy_in_max``) and cashing the stack out on leaving, through the injected
@@ -30,10 +34,11 @@ import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
-from pokerkit import (Automation, FixedLimitTexasHoldem, HandHistory, Mode, StandardHighHand,
-                      State)
+from pokerkit import (Automation, FixedLimitTexasHoldem, HandHistory, Mode, NoLimitTexasHoldem,
+                      Poker, PotLimitPokerMixin, StandardHighHand, State, TexasHoldemMixin,
+                      UnfixedLimitHoldem)
 from pokerkit import state as pk
 
 from bbspoker.rules import actions as act
@@ -44,7 +49,7 @@ from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
 __all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "HoldemTable", "AUTOMATIONS",
-           "POKERKIT_VERSION"]
+           "POKERKIT_VERSION", "LIMITS", "PotLimitTexasHoldem", "HoldemHandHistory"]
 
 #: The pokerkit release this module was written and tested against (pinned in pyproject).
 POKERKIT_VERSION = "0.7.7"
@@ -67,13 +72,42 @@ CAP_RAISES = 3
 #: The deck in notation order (GV suits, standard ranks), as the fair shuffle starts from.
 DECK = STANDARD52.cards()
 
+#: The betting structures (``HoldemRules.limit``): fixed limit, pot limit, no limit.
+LIMITS = ("fixed", "pot", "no")
+
+
+class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem):
+    """Pot-limit Texas Hold'em. pokerkit 0.7.7 has pot-limit Omaha but no pot-limit Texas
+    Hold'em class; this one is made of its own parts as its ``NoLimitTexasHoldem`` is,
+    with the pot-limit betting structure: the largest bet or raise is to the pot as it
+    would be after the call, added to the call (pokerkit's
+    ``pot_completion_betting_or_raising_to_amount``)."""
+
+
+class HoldemHandHistory(HandHistory):
+    """pokerkit's Poker Hand History (PHH) with one more variant: ``PT``, pot-limit Texas
+    Hold'em (:class:`PotLimitTexasHoldem`; the PHH specification names none, and the code
+    follows its ``NT``/``PO`` pattern), read and written with the fields of ``NT``
+    (``min_bet``: the big blind). ``FT`` and ``NT`` hands read and write as pokerkit's."""
+
+    game_types: ClassVar[dict[str, type[Poker]]] = {**HandHistory.game_types,
+                                                     "PT": PotLimitTexasHoldem}
+    variants: ClassVar[dict[type[Poker], str]] = {**HandHistory.variants,
+                                                  PotLimitTexasHoldem: "PT"}
+    required_field_names: ClassVar[dict[str, tuple[str, ...]]] = {
+        **HandHistory.required_field_names, "PT": HandHistory.required_field_names["NT"]}
+
 
 @dataclass(frozen=True)
 class HoldemRules:
-    """The numbers of a table (CUBES, seconds). ``small_bet``: the bet and raise of preflop
-    and the flop; the big bet (turn, river) is twice it; the big blind equals the small bet
-    and the small blind is half of it (the Finnish design: 10/20 -> blinds 5 and 10).
-    ``buy_in_min``/``buy_in_max`` default to 20 and 100 big blinds."""
+    """The numbers of a table (CUBES, seconds). ``limit``: the betting structure, one of
+    :data:`LIMITS`. ``small_bet``: the big blind, the small blind being half of it; at
+    fixed limit also the bet and raise of preflop and the flop, the big bet (turn, river)
+    twice it (the Finnish design: 10/20 -> blinds 5 and 10); at pot and no limit the
+    smallest bet of every betting round (a raise is at least the last bet or raise), the
+    largest the pot after the call (pot limit) or the whole stack (no limit): a 10/20
+    fixed-limit table and a 5/10 no-limit one have the same blinds. ``buy_in_min``/
+    ``buy_in_max`` default to 20 and 100 big blinds."""
 
     seats: int = 9
     small_bet: int = 10
@@ -82,10 +116,13 @@ class HoldemRules:
     turn_timeout: float = 60.0
     between_hands: float = 5.0
     idle_hands: int = 2
+    limit: str = "fixed"
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 9:
             raise ValueError("seats must be between 2 and 9")
+        if self.limit not in LIMITS:
+            raise ValueError(f"limit must be one of {', '.join(LIMITS)}")
         if self.small_bet < 2 or self.small_bet % 2:
             raise ValueError("small_bet must be even and at least 2 (the small blind is half)")
         if self.buy_in_min is None:
@@ -111,11 +148,22 @@ class HoldemRules:
         """The small blind: half the big blind."""
         return self.small_bet // 2
 
-    def game(self) -> FixedLimitTexasHoldem:
-        """The pokerkit game these rules play (cash game, no ante, blinds small/big) with the
-        Finnish design's cap: "three raises per betting round, so four bets in all" and
-        preflop the big blind is the first of them (its example caps at 40 in 10/20).
-        pokerkit counts only raises preflop (cap 50): its preflop street is given 3."""
+    @property
+    def fixed(self) -> bool:
+        """Fixed limit: every bet and raise is the betting round's fixed amount."""
+        return self.limit == "fixed"
+
+    def game(self) -> Poker:
+        """The pokerkit game these rules play (cash game, no ante, blinds small/big). Pot
+        and no limit: ``PotLimitTexasHoldem``/``NoLimitTexasHoldem`` with the big blind as
+        the smallest bet. Fixed limit: ``FixedLimitTexasHoldem`` with the Finnish design's
+        cap: "three raises per betting round, so four bets in all" and preflop the big
+        blind is the first of them (its example caps at 40 in 10/20). pokerkit counts only
+        raises preflop (cap 50): its preflop street is given 3."""
+        if not self.fixed:
+            unfixed = NoLimitTexasHoldem if self.limit == "no" else PotLimitTexasHoldem
+            return unfixed(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
+                           self.big_blind, mode=Mode.CASH_GAME)
         game = FixedLimitTexasHoldem(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
                                      self.small_bet, self.big_bet, mode=Mode.CASH_GAME)
         preflop = dataclasses.replace(game.streets[0],
@@ -170,9 +218,12 @@ class HoldemTable:
     """The public table beyond the seats: ``street``, the ``community`` cards, the
     ``pots`` of finished betting rounds (main first) and ``pot_total`` (CUBES in play, or
     ``None`` with no hand), the ``button``'s handle, what the player in turn may do:
-    ``to_call`` (0: check) and ``raise_to`` (``None``: no bet or raise), the blinds and
-    bets of the table, and the running hand's ``game_id`` (the ledger's, for ``games
-    show``) and ``hand`` number at this table (1, 2, ... since the table was set up)."""
+    ``to_call`` (CUBES; 0: check), ``raise_to`` and ``max_raise_to`` (the smallest and
+    the largest total their bet may reach with a bet or raise, equal at fixed limit;
+    ``None``: no bet or raise), the blinds and bets of the table, the running hand's
+    ``game_id`` (the ledger's, for ``games show``) and ``hand`` number at this table (1,
+    2, ... since the table was set up) and the betting structure (``limit``, one of
+    :data:`LIMITS`)."""
 
     street: Street
     community: tuple[str, ...]
@@ -187,6 +238,8 @@ class HoldemTable:
     big_bet: int
     game_id: int | None
     hand: int | None = None
+    max_raise_to: int | None = None
+    limit: str = "fixed"
 
 
 @dataclass(eq=False)
@@ -234,6 +287,10 @@ class _Hand:
         their bets of the betting round in play."""
         return max(0, self.paid[p] - self.collected[p] - self.returned[p])
 
+    def all_in(self, p: int) -> bool:
+        """Player ``p`` has no chips left behind and is still in the hand."""
+        return self.state.stacks[p] == 0 and bool(self.state.statuses[p])
+
     def share(self, p: int) -> int:
         """What player ``p`` took from the pots (CUBES; once the hand is over): their
         stack now, less what they came with, plus what they paid in, less what came
@@ -243,7 +300,8 @@ class _Hand:
 
 
 class Holdem(SeatedTable):
-    """One fixed-limit Texas Hold'em table; implements :class:`bbspoker.rules.base.GameRules`.
+    """One Texas Hold'em table (fixed, pot or no limit as ``rules.limit`` says); implements
+    :class:`bbspoker.rules.base.GameRules`.
     Not thread-safe: one owner applies actions in order.
 
     ``wallet``: a :class:`~bbspoker.rules.money.StackWallet` bound to this table; ``rules``
@@ -388,14 +446,25 @@ class Holdem(SeatedTable):
         return h.state.checking_or_calling_amount or 0
 
     def raise_to(self, handle: str) -> int | None:
-        """The total this round's bet would reach with ``handle``'s bet or raise now, or
-        ``None`` if they may not bet or raise (capped, not in turn, no chips)."""
+        """The smallest total this round's bet of ``handle`` may reach with a bet or raise
+        now (at fixed limit the only one; an all-in for less when the stack is short), or
+        ``None`` if they may not bet or raise (capped or not reopened, not in turn, no
+        chips)."""
         h = self._hand
         if h is None or self.current is None or self.current.lower() != handle.lower():
             return None
         if not h.state.can_complete_bet_or_raise_to():
             return None
         return h.state.min_completion_betting_or_raising_to_amount
+
+    def max_raise_to(self, handle: str) -> int | None:
+        """The largest total this round's bet of ``handle`` may reach with a bet or raise
+        now: at no limit their whole stack (an all-in), at pot limit the pot after the
+        call plus the call (at most the stack), at fixed limit :meth:`raise_to`; ``None``
+        as :meth:`raise_to`."""
+        if self.raise_to(handle) is None:
+            return None
+        return self._hand.state.max_completion_betting_or_raising_to_amount  # type: ignore[union-attr]
 
     @property
     def pot(self) -> int | None:
@@ -427,7 +496,9 @@ class Holdem(SeatedTable):
                            self.rules.small_blind, self.rules.big_blind,
                            self.rules.small_bet, self.rules.big_bet,
                            self._hand.id if self._hand else None,
-                           self._hand.number if self._hand else None)
+                           self._hand.number if self._hand else None,
+                           self.max_raise_to(current) if current else None,
+                           self.rules.limit)
 
     def deadline(self) -> float | None:
         """When the turn in play times out, or when the next hand is dealt, or ``None``."""
@@ -482,9 +553,8 @@ class Holdem(SeatedTable):
             case act.Pass() | act.CheckCall() | act.BetRaise():
                 self._find(handle)
                 h = self._in_turn(handle)
-                if isinstance(action, act.BetRaise) \
-                        and not h.state.can_complete_bet_or_raise_to():
-                    raise RuleError("capped")
+                if isinstance(action, act.BetRaise):
+                    self._check_raise(h, action.to)
                 if isinstance(action, act.Pass) and not h.state.checking_or_calling_amount:
                     # Checking costs nothing: a fold then could leave a side pot nobody
                     # can win (pokerkit cannot end such a hand), and no player loses by
@@ -493,6 +563,30 @@ class Holdem(SeatedTable):
             case _:
                 self._find(handle)
                 raise RuleError("unknown_action")
+
+    def _check_raise(self, h: _Hand, to: object) -> None:
+        """Raise ``RuleError`` unless the player in turn may bet or raise to ``to`` (chips;
+        ``None``: the smallest): ``fixed_limit`` for an amount at fixed limit, ``capped``
+        (fixed limit) or ``raise_closed`` (pot and no limit: everyone else is all in, or an
+        all-in for less than a raise did not reopen the betting) when no bet or raise is
+        allowed, ``raise_not_number`` for an amount that is not a whole number,
+        ``raise_too_small`` (``low``) or ``raise_too_large`` (``high``) outside the range."""
+        st = h.state
+        if self.rules.fixed and to is not None:
+            raise RuleError("fixed_limit")
+        if not st.can_complete_bet_or_raise_to():
+            raise RuleError("capped" if self.rules.fixed else "raise_closed")
+        if to is None:
+            return
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise RuleError("raise_not_number")
+        low = st.min_completion_betting_or_raising_to_amount
+        high = st.max_completion_betting_or_raising_to_amount
+        assert low is not None and high is not None
+        if to < low:
+            raise RuleError("raise_too_small", low=low)
+        if to > high:
+            raise RuleError("raise_too_large", high=high)
 
     def _in_turn(self, handle: str) -> _Hand:
         """The running hand, with ``handle`` in turn; raises ``RuleError`` ``no_game`` or
@@ -517,6 +611,8 @@ class Holdem(SeatedTable):
                 return self._sit_out(handle, out, now)
             case act.Cancel(reason=reason, note=note):
                 return self.cancel(now, reason, note)
+            case act.BetRaise(to=to):
+                return self._act(handle, act.BetRaise, now, timeout=False, to=to)
             case _:
                 return self._act(handle, type(action), now, timeout=False)
 
@@ -783,7 +879,7 @@ class Holdem(SeatedTable):
                 self.wallet.stack_into_pot(h.id, h.players[p], paid, reason)
 
     def _act(self, handle: str, kind: type[act.Action], now: float, *,
-             timeout: bool) -> list[Event]:
+             timeout: bool, to: int | None = None) -> list[Event]:
         h = self._hand
         assert h is not None
         st = h.state
@@ -797,7 +893,7 @@ class Holdem(SeatedTable):
             elif kind is act.CheckCall:
                 st.check_or_call()
             else:
-                st.complete_bet_or_raise_to()
+                st.complete_bet_or_raise_to(to)
             self._move_chips(h, "bet")
         s.turns += 1
         if timeout:
@@ -836,6 +932,8 @@ class Holdem(SeatedTable):
             elif isinstance(op, pk.CompletionBettingOrRaisingTo):
                 verb = self._bet_or_raise(h)
                 data = {"street": street, "to": op.amount}
+                if h.all_in(op.player_index):
+                    data["all_in"] = True
                 h.operations.append(Operation(verb, name, data))
                 ev.append(Event(verb, name, data))
             elif isinstance(op, pk.HoleCardsShowingOrMucking):
@@ -962,7 +1060,8 @@ class Holdem(SeatedTable):
                 return ev + self._act(handle, self._give_up(h), now, timeout=False)
             ev.append(Event("turn", handle, {"street": self.street.value,
                                              "to_call": st.checking_or_calling_amount,
-                                             "raise_to": self.raise_to(handle)}))
+                                             "raise_to": self.raise_to(handle),
+                                             "max_raise_to": self.max_raise_to(handle)}))
         return ev
 
     def _end_hand(self, now: float) -> list[Event]:
@@ -1014,7 +1113,9 @@ class Holdem(SeatedTable):
         return {"game": self.kind, "hand": h.number, "players": h.players,
                 "button": h.players[-1],
                 "blinds": [self.rules.small_blind, self.rules.big_blind],
-                "bets": [self.rules.small_bet, self.rules.big_bet],
+                "limit": self.rules.limit,
+                **({"bets": [self.rules.small_bet, self.rules.big_bet]} if self.rules.fixed
+                   else {"min_bet": self.rules.big_blind}),
                 "starting_stacks": {handle: stack for handle, stack in
                                     zip(h.players, self._starting_stacks(h))},
                 "commitment": h.seal.commitment,
@@ -1022,9 +1123,11 @@ class Holdem(SeatedTable):
 
     def phh(self, h: _Hand) -> str:
         """Hand ``h`` in the Poker Hand History format (PHH, pokerkit's
-        ``HandHistory.dumps``): variant ``FT``, blinds, bets, starting stacks, every action
-        and card dealt, players in pokerkit's order, the hand number our game id."""
-        hh = HandHistory.from_game_state(self.rules.game(), h.state)
+        ``HandHistory.dumps``; :class:`HoldemHandHistory` reads every variant back): variant
+        ``FT``, ``PT`` or ``NT`` by the limit, blinds, bets (``min_bet`` at pot and no
+        limit), starting stacks, every action and card dealt, players in pokerkit's order,
+        the hand number our game id."""
+        hh = HoldemHandHistory.from_game_state(self.rules.game(), h.state)
         hh.players = list(h.players)
         hh.hand = h.id
         return hh.dumps()

@@ -1,5 +1,5 @@
-"""Fixed-limit Texas Hold'em as a kind (:data:`HOLDEM`): its config, how a table of it is
-made, its deck and the walk of its record that ``games verify`` follows.
+"""Texas Hold'em (fixed, pot or no limit) as a kind (:data:`HOLDEM`): its config, how a
+table of it is made, its deck and the walk of its record that ``games verify`` follows.
 
 The game (:mod:`bbspoker.rules.holdem.game`, with pokerkit: a few hundred milliseconds to
 import) is imported only when a table is made: the config and every ``bbspoker``
@@ -23,15 +23,19 @@ __all__ = ["HoldemConfig", "HOLDEM", "holdem_draws"]
 
 @dataclass(frozen=True)
 class HoldemConfig(KindConfig):
-    """A fixed-limit Texas Hold'em table's config: ``seats`` (2-9; 9 unless the table's
-    entry says), ``small_bet`` (the bet of preflop and the flop, even; the big bet is
-    twice it, the big blind equals it and the small blind is half), ``buy_in_min`` and
+    """A Texas Hold'em table's config: ``limit`` (the betting structure: ``"fixed"``,
+    ``"pot"`` or ``"no"``), ``seats`` (2-9; 9 unless the table's entry says),
+    ``small_bet`` (even: the big blind, the small blind being half of it; at fixed limit
+    also the bet of preflop and the flop, the big bet twice it; at pot and no limit the
+    smallest bet: ``small_bet = 10`` is a 10/20 fixed-limit or a 5/10 no-limit table),
+    ``buy_in_min`` and
     ``buy_in_max`` (CUBES brought to the table; 0: 20 and 100 big blinds),
     ``between_hands`` (s from one hand to the next), ``idle_games`` (hands with every
     turn timed out before a player stands up); ``bots`` (none unless the entry says)
     buy in like anyone and sit out while no person is at the table."""
 
     seats: int = setting(9, 2, 9)
+    limit: str = setting("fixed", choices=("fixed", "pot", "no"))
     small_bet: int = setting(10, 2, 10**9)
     buy_in_min: int = setting(0, 0, 10**12)
     buy_in_max: int = setting(0, 0, 10**12)
@@ -67,7 +71,8 @@ class HoldemConfig(KindConfig):
         return HoldemRules(seats=self.seats, small_bet=self.small_bet,
                            buy_in_min=self.buy_in_min or None,
                            buy_in_max=self.buy_in_max or None, turn_timeout=self.turn_timeout,
-                           between_hands=self.between_hands, idle_hands=self.idle_games)
+                           between_hands=self.between_hands, idle_hands=self.idle_games,
+                           limit=self.limit)
 
 
 def _make(config: HoldemConfig, wallet: Any, phrases: Phrases | None) -> Holdem:
@@ -95,5 +100,5 @@ def holdem_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
             yield step, str(op.get("handle")), "hand", 0, str(op.get("cards") or "").split()
 
 
-#: Fixed-limit Texas Hold'em.
+#: Texas Hold'em, fixed, pot or no limit.
 HOLDEM = KindSpec("holdem", "Hold'em", HoldemConfig, _make, STANDARD52, holdem_draws)
