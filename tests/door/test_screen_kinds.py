@@ -351,7 +351,7 @@ def _holdem_preflop(limit: str):
 
     def screen(handle: str) -> HoldemScreen:
         service = TableService(game, Bus(), lambda: 0.0)
-        s = HoldemScreen(_Session(handle), _Door(), _Entry(service))  # type: ignore[arg-type]
+        s = HoldemScreen(_Session(handle), Door(), _Entry(service))  # type: ignore[arg-type]
         s.cards = game.hands()[handle]
         s.sent = []                                                   # type: ignore[attr-defined]
         s._command = s.sent.append                                    # type: ignore[method-assign]
