@@ -301,6 +301,9 @@ def write_config(directory: Path, port: int, **sections: dict[str, object]) -> P
         "ssh": {"enabled": False},
         "web": {"enabled": False},
         "door": {"title": False},
+        # Stopping the server does not wait for the game in play (120 s by default, but
+        # ServerProcess kills it after 10 s).
+        "table": {"shutdown_grace": 0},
     }
     for name, extra in sections.items():
         values.setdefault(name, {}).update(extra)

@@ -12,7 +12,8 @@
    every game ended.
 
 Run: ``.venv/bin/python scripts/bench/bots.py [--quick] [--games N] [--long N] [--seed S]``.
-``--quick`` plays 200 games a pair and 1,000 long, so that the suite can run it.
+``--quick`` plays 100 games a pair, for the speed and 500 long, so that the suite can run
+it.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def main() -> int:
     parser.add_argument("--long", type=int, default=100_000, help="games of the long run")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    games, long_games = (200, 1_000) if args.quick else (args.games, args.long)
+    games, long_games = (100, 500) if args.quick else (args.games, args.long)
     failures: list[str] = []
 
     print(f"1. heads-up draw40, {games:,} games a pair (first seat's result)")
@@ -69,7 +70,7 @@ def main() -> int:
         print(_row(f"seat {seat + 1} {name}", r, seat))
 
     print("\n3. simulator speed, 5 players, one core")
-    speed = max(games, 2_000)
+    speed = games if args.quick else max(games, 2_000)
     for label, names in (("baselines", BASELINE5), ("with equity", MIXED)):
         began = time.process_time()
         r = simulate([policy(n) for n in names], speed, seed=args.seed)

@@ -15,4 +15,4 @@ def test_bench_bots_quick_prints_every_match_the_speed_and_the_long_run():
                   "seat 1 equity", "seat 5 aggressive"):
         assert match in out and "CUBES/game  95% CI [" in out.split(match)[1].splitlines()[0]
     assert "baselines" in out and "games/s of CPU time" in out
-    assert "1,000 games ended" in out and "illegal actions 0" in out
+    assert "500 games ended" in out and "illegal actions 0" in out
