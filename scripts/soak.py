@@ -72,6 +72,8 @@ shutdown_grace = 5
 enabled = false
 [web]
 enabled = false
+[door]
+title = false
 """
 PASSWORD = "soak-pass-1"
 
@@ -307,6 +309,7 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
                 t0 + seconds * 0.5: "16 MiB"}
     logs: list[str] = []
     refunded: list[str] = []
+    hostile: list[asyncio.Task[None]] = []
     sleepy = None
     try:
         while loop.time() - t0 < seconds:
@@ -321,11 +324,11 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
                     if what == "never reads":
                         sleepy = await _never_reads(server, stats)
                     elif what == "sb flood":
-                        tasks.append(asyncio.create_task(_hostile_stream(
+                        hostile.append(asyncio.create_task(_hostile_stream(
                             server, bytes([IAC, SB, NAWS]) + b"\0" * 65533, 1 << 20,
                             "subnegotiation flood", stats)))
                     else:
-                        tasks.append(asyncio.create_task(_hostile_stream(
+                        hostile.append(asyncio.create_task(_hostile_stream(
                             server, b"A" * 65536, 16 << 20, "16 MiB without newline", stats)))
             if kill_at and now >= kill_at[0]:
                 kill_at.pop(0)
@@ -337,9 +340,13 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
                 refunded.append(m.group(1) if m else "0")
     finally:
         stop.set()
-        for t in tasks:
+        # The hostile streams end when the server hangs up on them: on a busy machine
+        # that can come after the run's last second, so they are given the time.
+        if hostile:
+            await asyncio.wait(hostile, timeout=30)
+        for t in (*tasks, *hostile):
             t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *hostile, return_exceptions=True)
         if sleepy is not None:
             await sleepy.close()
         status = server.stop()
