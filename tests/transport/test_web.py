@@ -442,8 +442,8 @@ async def test_the_page_names_the_games_the_servers_tables_run(tmp_path):
                 async with http.get(base + "/", headers={"Accept-Language": lang}) as r:
                     pages[lang] = re.search(r"<header>.*</header>", await r.text(),
                                             re.S).group(0)
-    assert "fixed-limit Texas Hold&#x27;em and Schiebe-Poker" in pages["en"], pages["en"]
-    assert "Fixed-Limit Texas Hold&#x27;em und Schiebe-Poker" in pages["de"], pages["de"]
-    assert "Texas Hold&#x27;em à limite fixe et Schiebe-Poker" in pages["fr"], pages["fr"]
+    assert "Texas Hold&#x27;em and Schiebe-Poker" in pages["en"], pages["en"]
+    assert "Texas Hold&#x27;em und Schiebe-Poker" in pages["de"], pages["de"]
+    assert "Texas Hold&#x27;em et Schiebe-Poker" in pages["fr"], pages["fr"]
     for page in pages.values():
         assert "40" not in page, page

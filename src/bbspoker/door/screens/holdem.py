@@ -453,7 +453,7 @@ Hold'em in short (fixed-limit Texas Hold'em, 52 cards, 2 to 9 players)
 #: The fixed-limit Hold'em kind as the door shows it.
 KIND = ScreenKind(
     name="holdem", screen=HoldemScreen, title=N_("Hold'em"),
-    phrase=N_("fixed-limit Texas Hold'em"), help=HELP, intro=_intro, stakes=_stakes,
+    phrase=N_("Texas Hold'em"), help=HELP, intro=_intro, stakes=_stakes,
     describe_event=holdem_text.describe_event,
     describe_operation=holdem_text.describe_operation,
     refusals=holdem_text.REFUSALS,

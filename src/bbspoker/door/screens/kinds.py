@@ -66,7 +66,7 @@ def game_title(kind: str, t: Translator = ENGLISH) -> str:
 
 def games_phrase(kinds: Sequence[str], t: Translator = ENGLISH) -> str:
     """The game kinds ``kinds`` (codes, in the order given, each once) as a sentence names
-    them in ``t``'s language: ``"fixed-limit Texas Hold'em and Schiebe-Poker"``."""
+    them in ``t``'s language: ``"Texas Hold'em and Schiebe-Poker"``."""
     names = [t.gettext(KINDS[k].phrase) if k in KINDS else k for k in dict.fromkeys(kinds)]
     if len(names) < 2:
         return "".join(names)
