@@ -1414,3 +1414,15 @@ async def test_the_classic_lobby_shows_the_colour_lobbys_text_without_a_colour(t
     assert pen_at("Schiebe-Poker in short", " - ", 1) == _looks(Pen.BORDER)
     assert pens("Nobody called nobody", "Nobody called nobody") == {_looks(Pen.ERROR)}
     assert pens("Wrong password.", "Wrong password.") == {_looks(Pen.ERROR)}
+
+
+def test_every_kinds_name_is_whole_in_the_table_lists_game_column_in_every_language():
+    """The table list names each table's game in a column of its own: no kind's title is
+    cut there in any language (``Seven-card stud`` once lost its last word)."""
+    from bbspoker.door.i18n import LANGUAGES, translator
+    from bbspoker.door.lobby import GAME_WIDTH
+    from bbspoker.door.screens.kinds import KINDS
+    for lang in LANGUAGES:
+        t = translator(lang)
+        for kind in KINDS.values():
+            assert display_width(t.gettext(kind.title)) <= GAME_WIDTH, (lang, kind.title)

@@ -317,6 +317,10 @@ async def _back_to_seat(session: Player, app: DoorContext) -> bool:
     return True
 
 
+#: Cells of the table list's Game column: every kind's title fits it in every language.
+GAME_WIDTH = 13
+
+
 def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH,
                 look: Look = CLASSIC) -> str:
     """A row of the table list (:func:`_choose_table`) in ``t``'s language, painted as
@@ -332,7 +336,7 @@ def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH,
     seats = f"{len(snap.seats)}/{rules.seats}"   # at most 9 seats: no grouping
     number = look.paint(f"{entry.number:>2}", Pen.KEY)
     name = look.paint(fit(entry.name, 18), Pen.VALUE)
-    return (f" {number}  {name}  {fit(t.gettext(kind.title), 13)}  {fit(stakes, 14)}  "
+    return (f" {number}  {name}  {fit(t.gettext(kind.title), GAME_WIDTH)}  {fit(stakes, 14)}  "
             f"{seats:>6}  {t.number(snap.watchers):>6}  {fit(state, 7).rstrip()}")
 
 
@@ -356,7 +360,7 @@ async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> Tab
     name, game, stakes = _("Name"), _("Game"), _("Stakes")
     seats, watch = _("Seats"), _("Watch")
     session.write(_page(session, _("Tables")) + look.paint(
-        f"  #  {fit(name, 18)}  {fit(game, 13)}  {fit(stakes, 14)}  "
+        f"  #  {fit(name, 18)}  {fit(game, GAME_WIDTH)}  {fit(stakes, 14)}  "
         f"{_right(seats, 6)}  {_right(watch, 6)}  " + fit(_("State"), 7), Pen.LABEL) + "\r\n")
     for listed in entries[:room]:
         session.write(_table_line(listed, t, look) + "\r\n")

@@ -72,7 +72,7 @@ _POT_ROW = _SEATS + 1     # the divider with the pot; the command area follows
 _CARDS = 37           # the cards of a seat: 7 boxes of 5 cells and 2 blanks between groups
 
 #: The game as the lobby names it, and as a sentence names what its tables play.
-TITLE = N_("Seven-card stud")
+TITLE = N_("7-card stud")
 PHRASE = N_("fixed-limit seven-card stud")
 
 # The labels of the game information (at most 8 cells in every language).
