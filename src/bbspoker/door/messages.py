@@ -17,11 +17,12 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
+from bbspoker.door.look import card_glyphs
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.fairness import SHORT
 from bbspoker.text import display_width, fit
 
-__all__ = ["shared_event", "refusal", "shared_operation", "seconds_text", "describe_stats",
+__all__ = ["shared_event", "table_stakes_event", "cards_text", "refusal", "shared_operation", "seconds_text", "describe_stats",
            "next_commitment_text", "Wording", "STATS_WIDTH", "REASONS", "SYSTEM", "INFO", "WON"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
@@ -80,6 +81,79 @@ def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
     return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
                      "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
                                          best=best)
+
+
+def cards_text(cards: Any) -> str:
+    """Cards of an event (a sequence of GV notation, or one string of it) as a log line
+    shows them: blank-separated, suits as glyphs (:func:`bbspoker.door.look.card_glyphs`)."""
+    return card_glyphs(cards if isinstance(cards, str) else " ".join(cards))
+
+
+def table_stakes_event(e: Event, t: Translator, hand_name: Callable[[str, Translator], str],
+                       refusals: Mapping[str, Wording] | None = None
+                       ) -> tuple[str, str] | None:
+    """The message-area line of an event every table-stakes kind (Hold'em, stud) sends
+    alike -- sitting down with a buy-in and leaving with a cash-out, folds, checks, calls,
+    bets and raises (all in or not), shown and mucked hands, an uncalled bet returned, a
+    pot won (the made hand named by the kind's ``hand_name``), sitting out and back, a
+    bust -- in ``t``'s language; any other event as :func:`shared_event` says. A kind's
+    own wording comes first and hands the rest to this."""
+    h, d, k = e.handle, e.data, e.kind
+    _, n = t.gettext, t.number
+    late = bool(d.get("timeout"))
+    if k == "sat":
+        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
+    if k == "left":
+        cashed = d.get("cash_out", 0)
+        reason = d.get("reason", "")
+        if cashed:
+            text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table with {cubes} CUBES.")
+                    if reason == "idle" else _("{h} leaves the table with {cubes} CUBES."))
+        else:
+            text = (_("{h} lost the connection and leaves the table.")
+                    if reason == "lost_connection" else
+                    _("{h} was idle too long and leaves the table.")
+                    if reason == "idle" else _("{h} leaves the table."))
+        return SYSTEM, text.format(h=h, cubes=n(cashed))
+    if k == "fold":
+        return SYSTEM, (_("{h} did not act in time and folds.") if late
+                        else _("{h} folds.")).format(h=h)
+    if k == "check":
+        return SYSTEM, (_("{h} did not act in time and checks.") if late
+                        else _("{h} checks.")).format(h=h)
+    if k == "call":
+        return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
+    if k == "bet":
+        return SYSTEM, (_("{h} bets {amount} and is all in.") if d.get("all_in")
+                        else _("{h} bets {amount}.")).format(h=h, amount=n(d["to"]))
+    if k == "raise":
+        return SYSTEM, (_("{h} raises to {amount} and is all in.") if d.get("all_in")
+                        else _("{h} raises to {amount}.")).format(h=h, amount=n(d["to"]))
+    if k == "show":
+        if not d.get("hand"):
+            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=cards_text(d["cards"]))
+        return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
+            h=h, cards=cards_text(d["cards"]), hand=hand_name(d["hand"], t),
+            best=cards_text(d.get("best", "")))
+    if k == "muck":
+        return SYSTEM, _("{h} does not show.").format(h=h)
+    if k == "returned":
+        return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
+                                  "Uncalled bet of {cubes} CUBES returned to {h}.",
+                                  d["amount"]).format(h=h, cubes=n(d["amount"]))
+    if k == "won":
+        return WON, pot_won(h, d, t, hand_name)
+    if k == "leaving":
+        return SYSTEM, _("{h} leaves after this hand.").format(h=h)
+    if k == "sit_out":
+        return SYSTEM, _("{h} sits out.").format(h=h)
+    if k == "sit_in":
+        return SYSTEM, _("{h} is back in the game.").format(h=h)
+    if k == "busted":
+        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
+    return shared_event(e, t, refusals)
 
 
 def shared_event(e: Event, t: Translator = ENGLISH,

@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.look import card_glyphs
-from bbspoker.door.messages import (INFO, SYSTEM, WON, Wording, pot_won, shared_event,
-                                     shared_operation)
+from bbspoker.door.messages import (INFO, SYSTEM, Wording, cards_text, shared_operation,
+                                     table_stakes_event)
 from bbspoker.rules.events import Event
 
 __all__ = ["describe_event", "describe_operation", "street_name", "holdem_hand",
@@ -77,27 +76,10 @@ def _made(d: Mapping[str, Any]) -> str:
 
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``, or None for none) of an event of a Hold'em
-    table (``rules/holdem/game.py``) in ``t``'s language; the events every kind shares
-    read as :func:`~bbspoker.door.messages.shared_event` says."""
+    table (``rules/holdem/game.py``) in ``t``'s language; the events every table-stakes kind
+    shares read as :func:`~bbspoker.door.messages.table_stakes_event` says."""
     h, d, k = e.handle, e.data, e.kind
     _, n = t.gettext, t.number
-    late = bool(d.get("timeout"))
-    if k == "sat":
-        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
-    if k == "left":
-        cashed = d.get("cash_out", 0)
-        reason = d.get("reason", "")
-        if cashed:
-            text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
-                    if reason == "lost_connection" else
-                    _("{h} was idle too long and leaves the table with {cubes} CUBES.")
-                    if reason == "idle" else _("{h} leaves the table with {cubes} CUBES."))
-        else:
-            text = (_("{h} lost the connection and leaves the table.")
-                    if reason == "lost_connection" else
-                    _("{h} was idle too long and leaves the table.")
-                    if reason == "idle" else _("{h} leaves the table."))
-        return SYSTEM, text.format(h=h, cubes=n(cashed))
     if k == "hand":
         # TRANSLATORS: {hand} counts this table's hands, {game} is the game record's number.
         return INFO, _("Hand {hand} (game {game}): {button} has the button; blinds "
@@ -108,49 +90,13 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         text = (_("{h} posts the small blind ({amount}).") if d["blind"] == "small"
                 else _("{h} posts the big blind ({amount})."))
         return SYSTEM, text.format(h=h, amount=n(d["amount"]))
-    if k == "fold":
-        return SYSTEM, (_("{h} did not act in time and folds.") if late
-                        else _("{h} folds.")).format(h=h)
-    if k == "check":
-        return SYSTEM, (_("{h} did not act in time and checks.") if late
-                        else _("{h} checks.")).format(h=h)
-    if k == "call":
-        return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
-    if k == "bet":
-        return SYSTEM, (_("{h} bets {amount} and is all in.") if d.get("all_in")
-                        else _("{h} bets {amount}.")).format(h=h, amount=n(d["to"]))
-    if k == "raise":
-        return SYSTEM, (_("{h} raises to {amount} and is all in.") if d.get("all_in")
-                        else _("{h} raises to {amount}.")).format(h=h, amount=n(d["to"]))
     if k == "board":
         return INFO, _("{STREET}: {cards}   (board {board})").format(
-            STREET=street_name(d["street"], t).upper(), cards=card_glyphs(" ".join(d["cards"])),
-            board=card_glyphs(" ".join(d["board"])))
-    if k == "show":
-        if not d.get("hand"):
-            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=card_glyphs(" ".join(d["cards"])))
-        return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
-            h=h, cards=card_glyphs(" ".join(d["cards"])), hand=holdem_hand(d["hand"], t),
-            best=card_glyphs(d.get("best", "")))
-    if k == "muck":
-        return SYSTEM, _("{h} does not show.").format(h=h)
-    if k == "returned":
-        return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
-                                  "Uncalled bet of {cubes} CUBES returned to {h}.",
-                                  d["amount"]).format(h=h, cubes=n(d["amount"]))
-    if k == "won":
-        return WON, pot_won(h, d, t, holdem_hand)
-    if k == "leaving":
-        return SYSTEM, _("{h} leaves after this hand.").format(h=h)
-    if k == "sit_out":
-        return SYSTEM, _("{h} sits out.").format(h=h)
-    if k == "sit_in":
-        return SYSTEM, _("{h} is back in the game.").format(h=h)
-    if k == "busted":
-        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
+            STREET=street_name(d["street"], t).upper(), cards=cards_text(d["cards"]),
+            board=cards_text(d["board"]))
     if k == "hand_over":
         return None   # the screen shows it
-    return shared_event(e, t, REFUSALS)
+    return table_stakes_event(e, t, holdem_hand, REFUSALS)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:

@@ -4,7 +4,7 @@
 
 The events and record lines are those of :mod:`bbspoker.rules.stud.game`; the events every
 kind's table sends (the deck's seal and seed, a game called off, a connection lost...)
-read as the door's shared wording says (:data:`_shared_event`), and so do the other
+read as the door's shared wording says (:func:`~bbspoker.door.messages.table_stakes_event`), and so do the other
 refusals and record lines.
 """
 
@@ -13,9 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.look import card_glyphs
-from bbspoker.door.messages import INFO, SYSTEM, WON, Wording, pot_won
-from bbspoker.door.messages import shared_event as _shared_event
+from bbspoker.door.messages import INFO, SYSTEM, Wording, cards_text, table_stakes_event
 from bbspoker.door.messages import shared_operation as _shared_operation
 from bbspoker.rules.events import Event
 
@@ -72,11 +70,6 @@ def stud_hand(code: str, t: Translator = ENGLISH) -> str:
     return t.pgettext(*word) if word else code.lower().replace("_", " ")
 
 
-def _cards(cards: Any) -> str:
-    """Cards of an event (a tuple of GV notation) or a record line (a string) as text."""
-    return card_glyphs(cards if isinstance(cards, str) else " ".join(cards))
-
-
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``, or None for none) of an event of a stud
     table in ``t``'s language. The antes (each player's ``ante``), ``turn`` and
@@ -100,67 +93,17 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
         return INFO, street_name(d["street"], t).upper()
     if k == "down":
         return INFO, t.ngettext("You get {cards} face down.", "You get {cards} face down.",
-                                len(d["cards"])).format(cards=_cards(d["cards"]))
+                                len(d["cards"])).format(cards=cards_text(d["cards"]))
     if k == "up":
         return SYSTEM, _("{h} gets {cards} face up (showing {showing}).").format(
-            h=h, cards=_cards(d["cards"]), showing=_cards(d["showing"]))
+            h=h, cards=cards_text(d["cards"]), showing=cards_text(d["showing"]))
     if k == "bring_in":
         return SYSTEM, (_("{h} did not act in time and brings it in for {amount}.") if late
                         else _("{h} brings it in for {amount}.")).format(
             h=h, amount=n(d["amount"]))
     if k == "complete":
         return SYSTEM, _("{h} completes to {amount}.").format(h=h, amount=n(d["to"]))
-    if k == "fold":
-        return SYSTEM, (_("{h} did not act in time and folds.") if late
-                        else _("{h} folds.")).format(h=h)
-    if k == "check":
-        return SYSTEM, (_("{h} did not act in time and checks.") if late
-                        else _("{h} checks.")).format(h=h)
-    if k == "call":
-        return SYSTEM, _("{h} calls {amount}.").format(h=h, amount=n(d["amount"]))
-    if k == "bet":
-        return SYSTEM, _("{h} bets {amount}.").format(h=h, amount=n(d["to"]))
-    if k == "raise":
-        return SYSTEM, _("{h} raises to {amount}.").format(h=h, amount=n(d["to"]))
-    if k == "show":
-        if not d.get("hand"):
-            return SYSTEM, _("{h} shows {cards}.").format(h=h, cards=_cards(d["cards"]))
-        return SYSTEM, _("{h} shows {cards} with {hand} ({best}).").format(
-            h=h, cards=_cards(d["cards"]), hand=stud_hand(d["hand"], t),
-            best=_cards(d.get("best", "")))
-    if k == "muck":
-        return SYSTEM, _("{h} does not show.").format(h=h)
-    if k == "returned":
-        return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
-                                  "Uncalled bet of {cubes} CUBES returned to {h}.",
-                                  d["amount"]).format(h=h, cubes=n(d["amount"]))
-    if k == "won":
-        return WON, pot_won(h, d, t, stud_hand)
-    if k == "sat":
-        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
-    if k == "left":
-        cashed = d.get("cash_out", 0)
-        reason = d.get("reason", "")
-        if cashed:
-            text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
-                    if reason == "lost_connection" else
-                    _("{h} was idle too long and leaves the table with {cubes} CUBES.")
-                    if reason == "idle" else _("{h} leaves the table with {cubes} CUBES."))
-        else:
-            text = (_("{h} lost the connection and leaves the table.")
-                    if reason == "lost_connection" else
-                    _("{h} was idle too long and leaves the table.")
-                    if reason == "idle" else _("{h} leaves the table."))
-        return SYSTEM, text.format(h=h, cubes=n(cashed))
-    if k == "leaving":
-        return SYSTEM, _("{h} leaves after this hand.").format(h=h)
-    if k == "sit_out":
-        return SYSTEM, _("{h} sits out.").format(h=h)
-    if k == "sit_in":
-        return SYSTEM, _("{h} is back in the game.").format(h=h)
-    if k == "busted":
-        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
-    return _shared_event(e, t, REFUSALS)
+    return table_stakes_event(e, t, stud_hand, REFUSALS)
 
 
 def describe_operation(op: Mapping[str, Any]) -> str:
