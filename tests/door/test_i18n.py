@@ -940,11 +940,11 @@ def test_hold_em_and_schiebe_poker_events_read_in_each_language():
 
     won = holdem("won", {"amount": 1250, "pot": 1250, "hand": "TWO_PAIR",
                       "best": "A+ A* 5# 5- K+"})
-    assert won == {"en": "bob wins the pot of 1,250 CUBES with two pairs (A+ A* 5# 5- K+).",
-                   "de": "bob gewinnt den Pot von 1.250 CUBES mit zwei Paaren "
-                         "(A+ A* 5# 5- K+).",
-                   "fr": "bob gagne le pot de 1\xa0250 CUBES avec deux paires "
-                         "(A+ A* 5# 5- K+)."}
+    assert {lang: CLASSIC.glyphs(line) for lang, line in won.items()} == {
+        "en": "bob wins the pot of 1,250 CUBES with two pairs (A+ A* 5# 5- K+).",
+        "de": "bob gewinnt den Pot von 1.250 CUBES mit zwei Paaren (A+ A* 5# 5- K+).",
+        "fr": "bob gagne le pot de 1\xa0250 CUBES avec deux paires (A+ A* 5# 5- K+)."}
+    assert won["en"].endswith("(A\u2660 A\u2665 5\u2666 5\u2663 K\u2660).")   # drawn as suits
     assert holdem("won", {"amount": 625, "pot": 1250}) == {
         "en": "bob wins 625 of the 1,250 CUBES in the pot.",
         "de": "bob gewinnt 625 der 1.250 CUBES im Pot.",

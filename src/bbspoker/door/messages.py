@@ -74,7 +74,7 @@ def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
             return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
         return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
             h=h, cubes=n(cubes), pot=n(pot))
-    hand, best = hand_name(d["hand"], t), d.get("best", "")
+    hand, best = hand_name(d["hand"], t), cards_text(d.get("best", ""))
     if cubes >= pot:
         return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
             h=h, pot=n(pot), hand=hand, best=best)

@@ -580,11 +580,13 @@ def _ledger_table(tmp_path, n: int, deck: list[str] | None = None) -> tuple:
 
 
 def _lines(events: list, lang: str = "en") -> list[str]:
-    """The message-area lines of the pots won and the bets returned among ``events``."""
+    """The message-area lines of the pots won and the bets returned among ``events``, as
+    the classic look shows them (cards in GV signs)."""
     from bbspoker.door.i18n import translator
+    from bbspoker.door.look import CLASSIC
     from bbspoker.door.screens.kinds import describe_event
     t = translator(lang)
-    return [line[1] for e in events if e.kind in ("won", "returned")
+    return [CLASSIC.glyphs(line[1]) for e in events if e.kind in ("won", "returned")
             and (line := describe_event(e, "holdem", t)) is not None]
 
 
