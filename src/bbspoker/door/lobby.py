@@ -28,7 +28,7 @@ from bbspoker import tasks
 from bbspoker.door import halloffame, i18n, look
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
-from bbspoker.door.look import CLASSIC, Look, Pen, handle_pen, pen_of
+from bbspoker.door.look import CLASSIC, KEY, Look, Pen, handle_pen, pen_of
 from bbspoker.door.messages import REASONS, describe_stats
 from bbspoker.door.login import HANDLE_INPUT, log_in, why_refused
 from bbspoker.door.prompts import press_any_key, read_line
@@ -79,9 +79,6 @@ _MENU = [
 # gives the text back as it is, so its pages are the GV door's, byte for byte. Widths are
 # measured (fit, display_width) before painting: SGR sequences take no cells.
 
-#: A key in brackets, ``[P]`` or ``[1]``: its character is drawn as a key, as on the
-#: table screens.
-_KEY = re.compile(r"\[([^\]\s])\]")
 #: The dash of a help page's point: at the start of a line, after the indent.
 _BULLET = re.compile(r"^( +)- ", re.MULTILINE)
 
@@ -91,7 +88,7 @@ def _keys(look: Look, text: str) -> str:
     ``look`` paints it (as is in monochrome)."""
     if not look.colour:
         return text
-    return _KEY.sub(lambda m: "[" + look.paint(m.group(1), Pen.KEY) + "]", text)
+    return KEY.sub(lambda m: "[" + look.paint(m.group(1), Pen.KEY) + "]", text)
 
 
 def _page(session: Terminal, title: str, bold: bool = True) -> str:

@@ -32,7 +32,7 @@ from typing import Literal, NamedTuple
 
 __all__ = ["Pen", "Colour", "PALETTE", "Look", "CLASSIC", "SUIT_GLYPHS", "CP437_SUITS",
            "BOX_TO_ASCII", "sgr", "pen_of", "handle_pen", "clock_pen", "Charset", "Suits",
-           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit", "blanks", "card_glyphs",
+           "LOOKS", "SUIT_CHOICES", "detect", "attrs_of", "overlay", "emit", "blanks", "card_glyphs", "KEY", "key_marks",
            "BACKGROUND"]
 
 Charset = Literal["ascii", "cp437", "utf-8"]
@@ -348,6 +348,20 @@ def _char_span(text: str, col: int, width: int) -> tuple[int, int]:
     if start is None:
         return len(text), len(text)
     return start, len(text) if stop is None else stop
+
+
+#: A command's key in brackets, ``[B]`` or ``[.]``: the key (group 1) is drawn in
+#: :attr:`Pen.KEY`.
+KEY = re.compile(r"\[([^\]\s])\]")
+
+
+def key_marks(text: str, attrs: str) -> str:
+    """``attrs`` (the marks of ``text``) with the key of every ``[K]`` in ``text`` in
+    :attr:`Pen.KEY`."""
+    mark = chr(Pen.KEY)
+    for m in KEY.finditer(text):
+        attrs = attrs[:m.start(1)] + mark + attrs[m.end(1):]
+    return attrs
 
 
 def emit(text: str, attrs: str, pen: int) -> tuple[str, int]:

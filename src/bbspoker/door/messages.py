@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
-from bbspoker.door.look import card_glyphs
+from bbspoker.door.look import Pen, card_glyphs
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.fairness import SHORT
 from bbspoker.text import display_width, fit
 
-__all__ = ["shared_event", "table_stakes_event", "cards_text", "refusal", "shared_operation", "seconds_text", "describe_stats",
+__all__ = ["shared_event", "table_stakes_event", "cards_text", "log_pen", "refusal", "shared_operation", "seconds_text", "describe_stats",
            "next_commitment_text", "Wording", "STATS_WIDTH", "REASONS", "SYSTEM", "INFO", "WON"]
 
 #: Message-area tags: table news for everyone, and notes for one player or on the game's flow.
@@ -31,6 +31,13 @@ SYSTEM, INFO = "SYSTEM", "INFO"
 #: control character, which every drawing of a tag cleans away), drawn to stand out in a
 #: colour look.
 WON = "\x01SYSTEM"
+
+def log_pen(tag: str) -> Pen:
+    """The pen of a message-area line tagged ``tag``: who won (:data:`WON`), SYSTEM and
+    INFO lines (dimmer than chat), or a chat line (its text; the handle has its own)."""
+    return (Pen.WINNER if tag == WON else Pen.SYSTEM if tag == SYSTEM else
+            Pen.INFO if tag == INFO else Pen.CHAT)
+
 
 #: Why a game was called off (the ``reason`` code of ``cancelled``), as the players read it
 #: (English; :func:`describe_event` translates them).

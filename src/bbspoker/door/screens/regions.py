@@ -38,10 +38,10 @@ from wcwidth import wrap
 
 from bbspoker.door.i18n import NP_, translator
 from bbspoker.door.look import (BACKGROUND, BOX_TO_ASCII, CLASSIC, CP437_SUITS, SUIT_GLYPHS, Look,
-                                Pen, blanks,
+                                Pen, blanks, key_marks,
                                 attrs_of,
                                 clock_pen, handle_pen, overlay, sgr)
-from bbspoker.door.messages import WON
+from bbspoker.door.messages import WON, log_pen
 from bbspoker.rules.cards import Card, Rank, sort_hand
 from bbspoker.text import char_width, clean_text, display_width, fit
 
@@ -528,10 +528,6 @@ def _style_player(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-#: A command's key in brackets, ``[B]`` or ``[.]``.
-_KEY = re.compile(r"\[[^\]\s]\]")
-
-
 def _style_commands(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     """Region (4): the commands' keys, the prompt (or refusal) at the bottom."""
     prompt = len(_wrap6(view.prompt, _CMD_WIDTH)) if view.prompt else 0
@@ -541,9 +537,7 @@ def _style_commands(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
         attrs = attrs_of(row)
         if commands <= i < commands + prompt:
             attrs = overlay(row, attrs, 1, _CMD_WIDTH, Pen.PROMPT)
-        for m in _KEY.finditer(row):
-            attrs = attrs[:m.start() + 1] + chr(Pen.KEY) + attrs[m.end() - 1:]
-        out.append(attrs)
+        out.append(key_marks(row, attrs))
     return tuple(out)
 
 
@@ -576,16 +570,10 @@ def _style_messages(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     pen = Pen.SYSTEM
     for (tag, _text), row in zip(_shown_messages(view), rows):
         if tag != CONTINUED:
-            pen = _log_pen(tag)
+            pen = log_pen(tag)
         out.append(_message_attrs(row, tag, pen))
     out += [attrs_of(row) for row in rows[len(out):]]
     return tuple(out)
-
-
-def _log_pen(tag: str) -> Pen:
-    """The pen of a message tagged ``tag``: who won, SYSTEM and INFO lines, or chat."""
-    return (Pen.WINNER if tag == WON else Pen.SYSTEM if tag == "SYSTEM" else
-            Pen.INFO if tag == "INFO" else Pen.CHAT)
 
 
 @lru_cache(maxsize=8192)
@@ -595,7 +583,7 @@ def _message_attrs(row: str, tag: str, pen: Pen) -> str:
     attrs = overlay(row, attrs_of(row), 1, 2, Pen.KEY)       # the newest message's arrow
     if tag == CONTINUED:
         return overlay(row, attrs, 3, _MSG_WIDTH, pen)
-    pen = _log_pen(tag)
+    pen = log_pen(tag)
     if pen is not Pen.CHAT:
         return overlay(row, attrs, 3, _MSG_WIDTH, pen)
     width = display_width(clean_text(tag, 16)) + 2

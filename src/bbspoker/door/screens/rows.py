@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bbspoker.door.i18n import ENGLISH, Translator
 from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, blanks, emit,
-                                handle_pen, overlay, sgr)
-from bbspoker.door.messages import INFO, SYSTEM, WON
+                                handle_pen, key_marks, overlay, sgr)
+from bbspoker.door.messages import log_pen
 from bbspoker.door.screens.base import TableScreen
 from bbspoker.door.screens.regions import CONTINUED
 from bbspoker.text import clean_text, display_width, fit
@@ -209,17 +209,12 @@ def _encodes(ch: str, encoding: str) -> bool:
     return True
 
 
-#: A command's key in brackets, ``[B]`` or ``[.]``: drawn as a key.
-_KEY = re.compile(r"\[[^\]\s]\]")
-
-
 @lru_cache(maxsize=4096)
 def _row_attrs(drawn: str, spans: tuple[tuple[int, int, Pen], ...]) -> str:
     """The pen marks of a drawn row (one per character): its glyphs' own pens, keys in
     brackets, then ``spans`` (``(column, width, pen)`` in cells) over them."""
     attrs = attrs_of(drawn)
-    for m in _KEY.finditer(drawn):         # character indexes, as the marks are
-        attrs = attrs[:m.start() + 1] + chr(Pen.KEY) + attrs[m.end() - 1:]
+    attrs = key_marks(drawn, attrs)
     for col, width, pen in spans:
         attrs = overlay(drawn, attrs, col, width, pen)
     return blanks(drawn, attrs)
@@ -283,7 +278,7 @@ def bottom_rows(screen: RowScreen, rows: list[str], more: str
     for tag, text in shown:
         r = len(rows)
         if tag != CONTINUED:
-            pen = _log_pen(tag)
+            pen = log_pen(tag)
         if pen is Pen.CHAT and tag != CONTINUED:
             width = display_width(clean_text(tag)) + 2
             screen.span(r, 2, width, handle_pen(tag))
@@ -299,9 +294,3 @@ def bottom_rows(screen: RowScreen, rows: list[str], more: str
     text = f" {clean_text(screen.handle, 16)}: {typed}"
     rows.append(">" + fit(text, WIDTH - 3) + "<")
     return rows, (_INPUT_ROW, min(1 + display_width(text), WIDTH - 3))
-
-
-def _log_pen(tag: str) -> Pen:
-    """The pen of a log line tagged ``tag``: who won, SYSTEM and INFO lines, or chat."""
-    return (Pen.WINNER if tag == WON else Pen.SYSTEM if tag == SYSTEM else
-            Pen.INFO if tag == INFO else Pen.CHAT)
