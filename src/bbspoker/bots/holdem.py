@@ -51,17 +51,17 @@ import time
 import warnings
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from pokerkit import Card, Deck, StandardHighHand, calculate_hand_strength
 
-from bbspoker.bots.kind import BotKind, Seated
+from bbspoker.bots.kind import Seated
+from bbspoker.bots.tablestakes import TableStakesBotKind
 from bbspoker.bots.sim import SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import network_number, to_standard
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.holdem.game import Holdem, HoldemRules, HoldemSeat, HoldemTable, Street
-from bbspoker.rules.holdem.kind import HoldemConfig
 from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.service import TableSnapshot
@@ -432,31 +432,14 @@ class HoldemPort:
         return []
 
 
-class HoldemBots(BotKind[HoldemView]):
+class HoldemBots(TableStakesBotKind[HoldemView]):
     """Fixed-limit Hold'em as the computer players see it (see the module docstring)."""
 
     name = "holdem"
     policies = HOLDEM_POLICIES
-    waits_for_people = True
+    table_view, seat_view = HoldemTable, HoldemSeat
     port = HoldemPort()
     sim_policies = ("equity", "calling")
-
-    def stake(self, config: Any) -> int:
-        holdem: HoldemConfig = config
-        return holdem.buy_in_range()[0]
-
-    def between_games(self, snap: TableSnapshot) -> bool:
-        return snap.view_as(HoldemTable).game_id is None
-
-    def broke(self, snap: TableSnapshot, handle: str, stake: int) -> bool:
-        seat = snap.seat_as(HoldemSeat, handle)
-        return seat is not None and seat.stack == 0
-
-    def sit_out(self, snap: TableSnapshot, handle: str, alone: bool) -> act.Action | None:
-        seat = snap.seat_as(HoldemSeat, handle)
-        if seat is not None and seat.out != alone and (alone or seat.stack > 0):
-            return act.SitOut(out=alone)
-        return None
 
     def observe(self, bot: Seated) -> HoldemView:
         # A Hold'em table's private cards are the hole cards, in notation.

@@ -184,3 +184,4 @@ class BotKind(Generic[O]):
         for a number of seats the kind does not allow, ``AssertionError`` if CUBES are
         not conserved."""
         raise NotImplementedError
+

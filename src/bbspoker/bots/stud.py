@@ -33,15 +33,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from bbspoker.bots.kind import BotKind, Seated
+from bbspoker.bots.kind import Seated
+from bbspoker.bots.tablestakes import TableStakesBotKind
 from bbspoker.bots.sim import SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.rules.money import SYSTEM
 from bbspoker.rules.stud.game import Street, Stud, StudRules, StudSeat, StudTable
-from bbspoker.rules.stud.kind import StudConfig
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.service import TableSnapshot
 
@@ -318,7 +318,7 @@ def simulate_stud(policies: Sequence[StudPolicy], hands: int, *, seed: int = 1,
     return result
 
 
-class StudBots(BotKind[StudView]):
+class StudBots(TableStakesBotKind[StudView]):
     """Fixed-limit seven-card stud as the computer players see it: they buy in for the
     table's smallest buy-in, sit out while no person is at the table (hands are dealt by
     the clock), act when the snapshot offers them a check, call or bring-in, and post
@@ -326,25 +326,8 @@ class StudBots(BotKind[StudView]):
 
     name = "stud"
     policies = STUD_POLICIES
-    waits_for_people = True
+    table_view, seat_view = StudTable, StudSeat
     sim_policies = ("strength", "calling")
-
-    def stake(self, config: Any) -> int:
-        stud: StudConfig = config
-        return stud.buy_in_range()[0]
-
-    def between_games(self, snap: TableSnapshot) -> bool:
-        return snap.view_as(StudTable).game_id is None
-
-    def broke(self, snap: TableSnapshot, handle: str, stake: int) -> bool:
-        seat = snap.seat_as(StudSeat, handle)
-        return seat is not None and seat.stack == 0
-
-    def sit_out(self, snap: TableSnapshot, handle: str, alone: bool) -> act.Action | None:
-        seat = snap.seat_as(StudSeat, handle)
-        if seat is not None and seat.out != alone and (alone or seat.stack > 0):
-            return act.SitOut(out=alone)
-        return None
 
     def observe(self, bot: Seated) -> StudView:
         # A stud table's private cards are the down cards, in notation.
