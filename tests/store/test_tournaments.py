@@ -276,6 +276,8 @@ def test_finish_pays_the_pool_as_prizes_and_records_places(books):
     record = book.tournament(tid)
     assert record.status == "finished" and record.result == {"winner": "Alice"}
     assert record.state == {"level": 3, "stacks": {"Alice": 4500}}
+    record.state["stacks"]["Alice"] = 0             # the reader's copy, not the store's
+    assert book.tournament(tid).state == {"level": 3, "stacks": {"Alice": 4500}}
     assert record.started_at is not None and record.ended_at > record.started_at
     books.check()
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import time
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Collection, Mapping, Protocol
 
@@ -445,12 +446,19 @@ class MemoryTournaments:
             self._put(record, status="cancelled", ended_at=self.clock(), reason=reason)
             return refunds
 
+    @staticmethod
+    def _copy(record: TournamentRecord) -> TournamentRecord:
+        """``record`` with its own state and result, as the ledger reads them afresh: a
+        caller who changes them changes nothing stored."""
+        return replace(record, state=deepcopy(record.state), result=deepcopy(record.result))
+
     def tournament(self, tid: int) -> TournamentRecord | None:
-        return self._records.get(tid)
+        record = self._records.get(tid)
+        return None if record is None else self._copy(record)
 
     def tournaments(self, statuses: Collection[str] | None = None) -> list[TournamentRecord]:
         wanted = check_statuses(statuses)
-        return [r for _, r in sorted(self._records.items(), reverse=True)
+        return [self._copy(r) for _, r in sorted(self._records.items(), reverse=True)
                 if r.status in wanted]
 
     def tournament_entries(self, tid: int) -> list[TournamentEntry]:
