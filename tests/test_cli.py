@@ -310,8 +310,8 @@ def test_games_list_and_show_print_the_hand_history(users, run):
 def test_ledger_verify_exits_1_and_says_what_differs(users, run):
     code, out, _ = run("ledger", "verify")
     assert code == 0
-    assert out == ("ledger OK: 2 accounts hold 1050 CUBES, system 0, open pots 0, stacks 0; "
-                   "grants 1050 - takes 0 = 1050\n")
+    assert out == ("ledger OK: 2 accounts hold 1050 CUBES, system 0, open pots 0, stacks 0, "
+                   "tournament pools 0; grants 1050 - takes 0 = 1050\n")
     raw = sqlite3.connect(users)
     with raw:
         raw.execute("UPDATE accounts SET cubes = 999 WHERE handle = 'bob'")
@@ -368,7 +368,8 @@ COMMANDS = [[], ["serve"], ["users"], ["users", "add"], ["users", "list"], ["use
             ["cubes"],
             ["cubes", "show"], ["cubes", "grant"], ["cubes", "take"], ["cubes", "set"],
             ["cubes", "history"], ["games"], ["games", "list"], ["games", "show"],
-            ["ledger"], ["ledger", "verify"], ["backup"], ["sim"]]
+            ["ledger"], ["ledger", "verify"], ["tournaments"], ["tournaments", "list"],
+            ["tournaments", "show"], ["tournaments", "cancel"], ["backup"], ["sim"]]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "bbspoker")
@@ -572,3 +573,88 @@ def test_the_cli_starts_without_loading_the_poker_engines():
                           "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pokerkit'))"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+@pytest.fixture
+def tournaments(users):
+    """Tournament 1 (Nightly, finished: Alice won bob's buy-in), 2 (registering, both
+    entered, 20 CUBES each) and 3 (running, Alice alone)."""
+    with Ledger(users) as led:
+        done = led.create_tournament("nightly", "Nightly \x1b[31mHold'em", "holdem", 10)
+        led.register(done, "Alice")
+        led.register(done, "bob")
+        led.start_tournament(done, {"level": 1})
+        led.finish_tournament(done, {"Alice": 1, "bob": 2}, {"Alice": 20}, {"winner": "Alice"})
+        open_ = led.create_tournament("sng", "Sit and go", "stud", 20)
+        led.register(open_, "bob")
+        led.register(open_, "Alice")
+        running = led.create_tournament("turbo", "Turbo", "holdem", 5)
+        led.register(running, "alice")
+        led.start_tournament(running, {"level": 4})
+    return users
+
+
+def test_tournaments_list_shows_each_one_with_its_entrants_and_pool(tournaments, run):
+    code, out, _ = run("tournaments", "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["ID", "KEY", "KIND", "BUY-IN", "STATUS", "ENTRANTS", "POOL",
+                                "NAME"]
+    assert [line.split()[:7] for line in lines[1:]] == [
+        ["3", "turbo", "holdem", "5", "running", "1", "5"],
+        ["2", "sng", "stud", "20", "registering", "2", "40"],
+        ["1", "nightly", "holdem", "10", "finished", "2", "0"]]
+    assert "\x1b" not in out and lines[3].endswith("Nightly [31mHold'em")
+    code, out, _ = run("tournaments", "list", "--status", "registering", "--status", "running")
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["3", "2"]
+
+
+def test_tournaments_show_gives_status_pool_places_and_prizes(tournaments, run):
+    code, out, _ = run("tournaments", "show", "1")
+    assert code == 0
+    assert "Tournament 1: Nightly [31mHold'em" in out and "\x1b" not in out
+    assert "  status:     finished\n" in out and "  pool:       0 CUBES\n" in out
+    assert "  buy-in:     10 CUBES\n" in out
+    table = out[out.index("PLACE"):].splitlines()
+    assert table[0].split() == ["PLACE", "HANDLE", "BUY-IN", "PRIZE"]
+    assert [line.split() for line in table[1:]] == [["1", "Alice", "10", "20"],
+                                                    ["2", "bob", "10", "0"]]
+    code, out, _ = run("tournaments", "show", "2")
+    assert "  status:     registering\n" in out and "  pool:       40 CUBES\n" in out
+    assert [line.split() for line in out[out.index("PLACE"):].splitlines()[1:]] == [
+        ["-", "bob", "20", "-"], ["-", "Alice", "20", "-"]]
+    code, out, _ = run("tournaments", "show", "2", "--json")
+    shown = json.loads(out)
+    assert (shown["status"], shown["pool"], [e["handle"] for e in shown["entries"]]) == (
+        "registering", 40, ["bob", "Alice"])
+    code, _, err = run("tournaments", "show", "9")
+    assert code == 1
+    one_line_error(err, "no tournament 9")
+
+
+def test_tournaments_cancel_refunds_every_buy_in(tournaments, run):
+    code, out, _ = run("tournaments", "cancel", "3", "--reason", "server \x1b[2Jmove")
+    assert code == 0
+    assert out == ("tournament 3 cancelled (server [2Jmove); refunded: Alice 5 CUBES\n")
+    assert balance(tournaments, "Alice") == 1000 + 10 - 20
+    code, out, _ = run("tournaments", "cancel", "2", "--reason", "no players")
+    assert out.endswith("refunded: bob 20 CUBES, Alice 20 CUBES\n")
+    assert (balance(tournaments, "alice"), balance(tournaments, "bob")) == (1010, 40)
+    code, _, err = run("tournaments", "cancel", "1", "--reason", "late")
+    assert code == 1
+    one_line_error(err, "tournament 1 is already finished")
+    assert balance(tournaments, "alice") == 1010
+    code, out, _ = run("ledger", "verify")
+    assert code == 0 and "tournament pools 0" in out
+    with Ledger(tournaments) as led:
+        assert [r.reason for r in led.history("bob", 1)] == ["tournament_refund"]
+        assert led.history("bob", 1)[0].note == "no players"
+
+
+def test_cubes_history_names_the_tournament_of_a_pool_row(tournaments, run):
+    lines = run("cubes", "history", "alice", "--limit", "2")[1].splitlines()
+    assert lines[0].split()[6] == "GAME"
+    assert lines[1].split()[3:8] == ["-5", "985", "account", "tournament_buy_in", "T3"]

@@ -12,6 +12,8 @@
 * ``games list|show|verify``: recorded games, their hand histories, and the check of
   their decks against the provably fair shuffle (``docs/fairness.md``);
 * ``ledger verify``: check the books (exit 1 and list what differs);
+* ``tournaments list|show|cancel``: tournaments, their entrants, prize pools, places
+  and prizes; calling one off refunds every buy-in;
 * ``backup FILE``: copy the database with SQLite's online backup API;
 * ``bulletin``: the hall of fame (top ten by net CUBES won) as a BBS's logon bulletin
   (CP437 ANSI with SAUCE, plain ASCII) or JSON (:mod:`bbspoker.door.halloffame`);
@@ -50,6 +52,7 @@ from bbspoker.config import GAME_KINDS, LANGUAGES, Config, ConfigError, load_con
 from bbspoker.rules.kinds import DEFAULT_KIND
 from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_handle
 from bbspoker.store.passwords import hash_password, validate_password
+from bbspoker.store.tournaments import STATUSES as TOURNAMENT_STATUSES
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.wallet import InsufficientCubes, UnknownAccount
 from bbspoker.text import clean_text
@@ -394,14 +397,16 @@ def _cubes_history(args: argparse.Namespace, config: Config) -> int:
         handle = _account_or_fail(ledger, args.name).handle
         rows = ledger.history(handle, args.limit)
     # BALANCE is that of the account, or of the stack at a table the row moved ("OF").
+    # GAME: the game's id, or T and the id of the tournament whose prize pool it moved.
     print(f"{'ID':>7}  {'TIME':<19}  {'AMOUNT':>8}  {'BALANCE':>8}  {'OF':<14}  "
-          f"{'WHAT':<13}  {'GAME':>6}  BY / NOTE")
+          f"{'WHAT':<17}  {'GAME':>6}  BY / NOTE")
     for r in rows:
-        game = "" if r.game_id is None else str(r.game_id)
+        game = ("" if r.game_id is None else str(r.game_id)) if r.tournament_id is None \
+            else f"T{r.tournament_id}"
         of = "account" if r.stack_table is None else f"stack {r.stack_table}"
         by = clean_text(" / ".join(x for x in (r.actor, r.note) if x))
         print(f"{r.id:>7}  {_when(r.at):<19}  {r.amount:>+8d}  {r.balance:>8}  "
-              f"{of:<14}  {r.reason:<13}  {game:>6}  {by}")
+              f"{of:<14}  {r.reason:<17}  {game:>6}  {by}")
     return 0
 
 
@@ -615,8 +620,72 @@ def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
         print(f"ledger verify: {len(problems)} discrepancies", file=sys.stderr)
         return 1
     print(f"ledger OK: {n_accounts} accounts hold {t.accounts} CUBES, system {t.system}, "
-          f"open pots {t.open_pots}, stacks {t.stacks}; grants {t.grants} - takes {t.takes} = "
-          f"{t.grants - t.takes}")
+          f"open pots {t.open_pots}, stacks {t.stacks}, tournament pools {t.pools}; "
+          f"grants {t.grants} - takes {t.takes} = {t.grants - t.takes}")
+    return 0
+
+
+def _tournaments_list(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        shown = [(t, len(ledger.tournament_entries(t.id)), ledger.pool(t.id))
+                 for t in ledger.tournaments(args.status)[:args.limit]]
+    if not shown:
+        print("no tournaments")
+        return 0
+    key_width = max(3, *(len(t.key) for t, _, _ in shown))
+    kind_width = max(4, *(len(t.kind) for t, _, _ in shown))
+    print(f"{'ID':>5}  {'KEY':<{key_width}}  {'KIND':<{kind_width}}  {'BUY-IN':>7}  "
+          f"{'STATUS':<11}  {'ENTRANTS':>8}  {'POOL':>8}  NAME")
+    for t, entrants, pool in shown:
+        print(f"{t.id:>5}  {clean_text(t.key):<{key_width}}  {clean_text(t.kind):<{kind_width}}  "
+              f"{t.buy_in:>7}  {t.status:<11}  {entrants:>8}  {pool:>8}  {clean_text(t.name)}")
+    return 0
+
+
+def _tournaments_show(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        t = ledger.tournament(args.id)
+        if t is None:
+            raise CliError(f"no tournament {args.id}")
+        entries = ledger.tournament_entries(t.id)
+        pool = ledger.pool(t.id)
+    if args.json:
+        print(json.dumps({**dataclasses.asdict(t), "pool": pool,
+                          "entries": [dataclasses.asdict(e) for e in entries]}, indent=2))
+        return 0
+    print(f"Tournament {t.id}: {clean_text(t.name)}")
+    print(f"  key:        {clean_text(t.key)}")
+    print(f"  kind:       {clean_text(t.kind)}")
+    print(f"  buy-in:     {t.buy_in} CUBES")
+    print(f"  status:     {t.status}")
+    print(f"  pool:       {pool} CUBES")
+    print(f"  created:    {_when(t.created_at)}")
+    if t.starts_at is not None:
+        print(f"  starts at:  {_when(t.starts_at)}")
+    print(f"  started:    {_when(t.started_at) if t.started_at is not None else 'not yet'}")
+    if t.ended_at is not None:
+        print(f"  ended:      {_when(t.ended_at)}")
+    if t.reason is not None:
+        print(f"  cancelled:  {clean_text(t.reason)}")
+    if not entries:
+        print("No entrants.")
+        return 0
+    # By place once placed (the unplaced after, in the order they registered).
+    ordered = sorted(entries, key=lambda e: (e.place is None, e.place or 0))
+    width = max(6, *(len(e.handle) for e in entries))
+    print(f"  {'PLACE':>5}  {'HANDLE':<{width}}  {'BUY-IN':>7}  {'PRIZE':>7}")
+    for e in ordered:
+        place = "-" if e.place is None else str(e.place)
+        prize = "-" if e.prize is None else str(e.prize)
+        print(f"  {place:>5}  {clean_text(e.handle):<{width}}  {e.buy_in:>7}  {prize:>7}")
+    return 0
+
+
+def _tournaments_cancel(args: argparse.Namespace, config: Config) -> int:
+    with _open(config) as ledger:
+        refunds = ledger.cancel_tournament(args.id, args.reason)
+    paid = ", ".join(f"{handle} {cubes} CUBES" for handle, cubes in refunds.items())
+    print(f"tournament {args.id} cancelled ({args.reason}); refunded: {paid or 'nothing'}")
     return 0
 
 
@@ -905,6 +974,24 @@ def _parser() -> argparse.ArgumentParser:
     ledger = group("ledger", "check the books")
     command(ledger, "verify", "check that every CUBE is accounted for (exit 1 if not)",
             _ledger_verify)
+
+    tournaments = group("tournaments", "tournaments, their entrants and prize pools")
+    p = command(tournaments, "list", "the latest tournaments, newest first",
+                _tournaments_list)
+    p.add_argument("--status", action="append", choices=TOURNAMENT_STATUSES,
+                   help="only tournaments in this status (may be given more than once)")
+    p.add_argument("--limit", type=_int_at_least(1, 10**6), default=20,
+                   help="tournaments (default 20)")
+    p = command(tournaments, "show", "one tournament: status, pool, entrants, places and "
+                "prizes", _tournaments_show)
+    p.add_argument("id", metavar="ID", type=_int_at_least(1, 2**62))
+    p.add_argument("--json", action="store_true",
+                   help="the whole record, its pool and entries as JSON")
+    p = command(tournaments, "cancel", "call a registering or running tournament off and "
+                "give every entrant their buy-in back", _tournaments_cancel)
+    p.add_argument("id", metavar="ID", type=_int_at_least(1, 2**62))
+    p.add_argument("--reason", required=True, type=_reason,
+                   help="why (recorded with the tournament and on each refund)")
 
     p = command(commands, "backup", "copy the database safely while the server runs", _backup)
     p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")

@@ -1099,7 +1099,7 @@ def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db):
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
     raw.close()
     with Ledger(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 17
+        assert led.schema_version() == SCHEMA_VERSION >= 17
         bob = led.find_account("bob")
         assert (bob.look, bob.suits) == ("", "")
         led.set_look("bob", "classic", "gv")
@@ -1107,6 +1107,31 @@ def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db):
     with Ledger(db) as led:
         bob = led.find_account("BOB")
         assert (bob.look, bob.suits) == ("classic", "gv")
+
+
+def test_a_schema_17_database_is_migrated_and_its_journal_has_no_tournament(db):
+    """Schema 18 adds tournaments and the journal's ``tournament_id``: the rows of an older
+    database move no prize pool, its books still verify, and tournaments can be held."""
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)                       # a database as schema 17 made it
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:17]:
+            for statement in statements:
+                raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (17)")
+        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
+                    "VALUES ('bob', 'bob', 70, 0, 'bob')")
+        raw.execute("INSERT INTO journal (account_id, amount, reason, at, balance, actor) "
+                    "SELECT id, 70, 'signup', 0, 70, 'root' FROM accounts WHERE handle = 'bob'")
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION >= 18
+        assert [r.tournament_id for r in led.history("bob")] == [None]
+        assert led.verify() == [] and led.totals().pools == 0
+        tid = led.create_tournament("nightly", "Nightly", "holdem", 20)
+        assert led.register(tid, "bob") == 50 and led.pool(tid) == 20
+        assert led.verify() == [] and led.totals().pools == 20
 
 
 def test_a_users_look_is_kept_with_the_account_and_bad_choices_change_nothing(db):

@@ -3,9 +3,11 @@ backup``).
 
 The invariants checked: every balance, and every stack held at a table, equals the sum of
 its journal rows and every row's ``balance`` is the running sum; a closed game's rows sum
-to zero (its pot was emptied) and no open pot is negative; all CUBES (accounts, SYSTEM,
-open pots, stacks) equal grants minus takes (a buy-in or cash-out is neither: its two rows
-move CUBES between a balance and a stack).
+to zero (its pot was emptied) and no open pot is negative; the prize pool of a tournament
+registering or running equals the sum of its entrants' buy-ins, that of one finished or
+cancelled is 0; all CUBES (accounts, SYSTEM, open pots, stacks, open tournaments' pools)
+equal grants minus takes (a buy-in or cash-out is neither: its two rows move CUBES between
+a balance and a stack; nor is a row of a tournament's pool).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sqlite3
 from bbspoker.rules.money import MAX_CUBES
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import STACK_TRANSFERS, Totals
+from bbspoker.store.tournaments import OPEN_STATUSES
 
 __all__ = ["Audit"]
 
@@ -35,7 +38,7 @@ class Audit:
         db, system_id = self.books.w.db, self.books.system_id
         grants, takes = db.execute(
             "SELECT COALESCE(SUM(MAX(amount, 0)), 0), COALESCE(SUM(MAX(-amount, 0)), 0) "
-            f"FROM journal WHERE game_id IS NULL AND reason NOT IN "
+            f"FROM journal WHERE game_id IS NULL AND tournament_id IS NULL AND reason NOT IN "
             f"({', '.join(repr(r) for r in STACK_TRANSFERS)})").fetchone()
         accounts, system = db.execute(
             "SELECT COALESCE(SUM(cubes) FILTER (WHERE id != ?), 0), "
@@ -45,7 +48,10 @@ class Audit:
             "SELECT COALESCE(SUM(j.amount), 0) FROM journal j JOIN games g "
             "ON g.id = j.game_id WHERE g.ended_at IS NULL").fetchone()[0]
         stacks = db.execute("SELECT COALESCE(SUM(cubes), 0) FROM stacks").fetchone()[0]
-        return Totals(grants, takes, accounts, system, open_pots, stacks)
+        pools = -db.execute(
+            "SELECT COALESCE(SUM(j.amount), 0) FROM journal j JOIN tournaments t "
+            f"ON t.id = j.tournament_id WHERE t.status IN {OPEN_STATUSES!r}").fetchone()[0]
+        return Totals(grants, takes, accounts, system, open_pots, stacks, pools)
 
     def verify(self) -> list[str]:
         """Check the books (see the module docstring); returns one line per discrepancy
@@ -54,7 +60,8 @@ class Audit:
         problems: list[str] = []
         with self.books.w.snapshot() as db:
             for name, check in (("balances", self._balances), ("running balances", self._running),
-                                ("pots", self._pots), ("totals", self._conservation)):
+                                ("pots", self._pots), ("tournaments' pools", self._pools),
+                                ("totals", self._conservation)):
                 try:
                     check(db, problems)
                 except (sqlite3.Error, OverflowError) as exc:
@@ -101,14 +108,27 @@ class Audit:
             state = "closed" if ended is not None else "open"
             problems.append(f"game {game_id} ({state}): its pot holds {pot} CUBES")
 
+    def _pools(self, db: sqlite3.Connection, problems: list[str]) -> None:
+        for tid, status, pool, entered in db.execute(
+                    "SELECT t.id, t.status, -(SELECT COALESCE(SUM(amount), 0) FROM journal "
+                    "WHERE tournament_id = t.id) AS pool, (SELECT COALESCE(SUM(buy_in), 0) "
+                    "FROM tournament_entries WHERE tournament_id = t.id) AS entered "
+                    f"FROM tournaments t WHERE CASE WHEN t.status IN {OPEN_STATUSES!r} "
+                    "THEN pool != entered ELSE pool != 0 END ORDER BY t.id"):
+            if status in OPEN_STATUSES:
+                problems.append(f"tournament {tid} ({status}): its pool holds {pool} CUBES "
+                                f"but its entrants' buy-ins sum to {entered}")
+            else:
+                problems.append(f"tournament {tid} ({status}): its pool holds {pool} CUBES")
+
     def _conservation(self, db: sqlite3.Connection, problems: list[str]) -> None:
         t = self._totals()
-        held = t.accounts + t.system + t.open_pots + t.stacks
+        held = t.accounts + t.system + t.open_pots + t.stacks + t.pools
         if held != t.grants - t.takes:
             problems.append(
                 f"total CUBES {held} (accounts {t.accounts} + system {t.system} + open pots "
-                f"{t.open_pots} + stacks {t.stacks}) != grants {t.grants} - takes {t.takes} "
-                f"= {t.grants - t.takes}")
+                f"{t.open_pots} + stacks {t.stacks} + tournament pools {t.pools}) != grants "
+                f"{t.grants} - takes {t.takes} = {t.grants - t.takes}")
 
     def backup(self, dest_path: str | os.PathLike[str]) -> None:
         """Copy the whole database to ``dest_path`` with SQLite's online backup API (safe

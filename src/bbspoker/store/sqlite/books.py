@@ -98,12 +98,14 @@ class Books:
 
     def move(self, account_id: int, amount: int, reason: str, game_id: int | None,
              note: str | None = None, actor: str | None = None, *,
-             stack: str | None = None) -> int:
+             stack: str | None = None, tournament: int | None = None) -> int:
         """Change one balance by ``amount`` CUBES and journal it; call inside
         ``writer.write`` (for a game row, after :meth:`require_open`). Returns the new
         balance. ``stack``: move the account's stack at that table id instead (a
         table-stakes game), journalled with ``stack_table``; the row's ``balance`` is
-        then the stack after it.
+        then the stack after it. ``tournament``: the row moves CUBES between the balance
+        and that tournament's prize pool (``tournament_id``; the caller checks the
+        tournament, see ``tournaments``).
 
         A debit is checked against :meth:`cached_balance`: below zero raises
         InsufficientCubes and changes nothing. Then the balance and the game's pot are
@@ -126,8 +128,9 @@ class Books:
             ("UPDATE accounts SET cubes = ? WHERE id = ? AND cubes = ?",
              (new, account_id, cubes)),
             ("INSERT INTO journal (account_id, amount, reason, game_id, at, balance, note, "
-             "actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-             (account_id, amount, reason, game_id, self.clock(), new, note, actor)))
+             "actor, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             (account_id, amount, reason, game_id, self.clock(), new, note, actor,
+              tournament)))
         self._cubes[account_id] = new
         if game_id is not None:
             self._open[game_id] -= amount

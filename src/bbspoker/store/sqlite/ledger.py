@@ -3,8 +3,8 @@
 :class:`Ledger` composes the parts of this package, none of which holds all of it:
 ``schema`` (migrations), ``writer`` (the connection and its queued, deferred
 transactions), ``books`` (the caches and the movements of the wallet), ``accounts``,
-``admin`` (adjustments and reads of the journal and games) and ``audit`` (verify,
-backup).
+``admin`` (adjustments and reads of the journal and games), ``tournaments`` (tournaments
+and their prize pools) and ``audit`` (verify, backup).
 
 :class:`Ledger` is the real :class:`bbspoker.store.wallet.Wallet`. CUBES are the
 users' savings, so none may appear or vanish without a record:
@@ -18,13 +18,15 @@ users' savings, so none may appear or vanish without a record:
 * the pot of a game is not stored anywhere else: it is minus the sum of that
   game's journal rows (antes and bets are negative, the payout positive), so
   a finished game's rows sum to zero and ``ledger verify`` can prove it;
-* money enters and leaves the whole system only through rows with no game:
+* a tournament's prize pool is, likewise, minus the sum of the journal rows with its
+  ``tournament_id`` (buy-ins negative, refunds and prizes positive);
+* money enters and leaves the whole system only through rows with no game or tournament:
   grants, takes, ``set`` adjustments and the starting CUBES of a new account
   (reason ``signup``, actor ``system:signup`` for accounts made at the login
   prompt, the sysop's user for ``bbspoker users add``). Hence the invariant
   checked by ``Ledger.verify``: CUBES of all accounts (the
-  :data:`~bbspoker.store.wallet.SYSTEM` account included) plus open pots equal
-  grants minus takes.
+  :data:`~bbspoker.store.wallet.SYSTEM` account included) plus open pots, stacks at
+  tables and the pools of open tournaments equal grants minus takes.
 
 SQLite is used with WAL, a busy timeout and ``BEGIN IMMEDIATE`` for every
 write, so the server and the admin CLI can use the same file at the same time
@@ -42,7 +44,8 @@ next start. The table also ends its games that way (one ``transaction(durable=Fa
 for the pot and the end record): a power loss can then roll back a game just
 finished, which is refunded like any unfinished game. Everything else called on
 its own (cancelling a game, grants, takes, ``set``, new accounts, notices,
-account fields) commits with ``synchronous = FULL``; its fsync of the WAL also
+account fields, every tournament call: a registration, a saved tournament state)
+commits with ``synchronous = FULL``; its fsync of the WAL also
 makes every earlier commit durable.
 
 Writes are checked in Python and queued: a write transaction begins with
@@ -101,6 +104,7 @@ from bbspoker.store.sqlite.admin import Admin
 from bbspoker.store.sqlite.audit import Audit
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import LedgerError
+from bbspoker.store.sqlite.tournaments import Tournaments
 from bbspoker.store.sqlite.writer import Writer
 
 __all__ = ["Ledger"]
@@ -135,7 +139,9 @@ class Ledger:
     code. Handles are matched without regard to case. The methods are those of its parts:
     :class:`~bbspoker.store.sqlite.books.Books` (the wallet),
     :class:`~bbspoker.store.sqlite.accounts.Accounts`,
-    :class:`~bbspoker.store.sqlite.admin.Admin` and
+    :class:`~bbspoker.store.sqlite.admin.Admin`,
+    :class:`~bbspoker.store.sqlite.tournaments.Tournaments` (a
+    :class:`~bbspoker.store.tournaments.TournamentBook`) and
     :class:`~bbspoker.store.sqlite.audit.Audit`.
     """
 
@@ -159,6 +165,7 @@ class Ledger:
         self.accounts = Accounts(self.books, starting_cubes)
         self.admin = Admin(self.books)
         self.audit = Audit(self.books)
+        self.tournament_book = Tournaments(self.books)
         # The table's hot path (a bet, a snapshot) goes straight to the books.
         self.balances_of = self.books.balances_of
         self.pay_into_pot = self.books.pay_into_pot
@@ -295,6 +302,20 @@ class Ledger:
     game = _via("admin", Admin.game)
     publication = _via("admin", Admin.publication)
     published_before = _via("admin", Admin.published_before)
+
+    # tournaments and their prize pools (bbspoker.store.tournaments.TournamentBook)
+    create_tournament = _via("tournament_book", Tournaments.create_tournament)
+    register = _via("tournament_book", Tournaments.register)
+    unregister = _via("tournament_book", Tournaments.unregister)
+    start_tournament = _via("tournament_book", Tournaments.start_tournament)
+    save_tournament_state = _via("tournament_book", Tournaments.save_tournament_state)
+    finish_tournament = _via("tournament_book", Tournaments.finish_tournament)
+    cancel_tournament = _via("tournament_book", Tournaments.cancel_tournament)
+    tournament = _via("tournament_book", Tournaments.tournament)
+    tournaments = _via("tournament_book", Tournaments.tournaments)
+    tournament_entries = _via("tournament_book", Tournaments.tournament_entries)
+    pool = _via("tournament_book", Tournaments.pool)
+    tournaments_of = _via("tournament_book", Tournaments.tournaments_of)
 
     # checks and backup
     totals = _via("audit", Audit.totals)

@@ -270,11 +270,13 @@ class JournalRow:
     the account's CUBES after the row. ``reason`` is ``ante``/``bet`` (or what
     the table passed), ``win``, ``pot-to-system``, ``refund``, ``signup``,
     ``grant``, ``take`` or ``set``; at a table-stakes table ``buy-in``, ``cash-out``,
-    ``blind``. ``game_id`` is set for game rows; ``note`` holds the admin's reason text
+    ``blind``; a tournament's pool ``tournament_buy_in``, ``tournament_refund``,
+    ``tournament_prize`` (with ``tournament_id``). ``game_id`` is set for game rows; ``note`` holds the admin's reason text
     or the refund reason; ``actor`` the OS user of an admin row (``system:signup`` for
     starting CUBES). ``at``: Unix seconds. ``stack_table``: ``None`` for a movement of
     the account's balance; a table id for one of the player's stack at that table
-    (``balance`` is then the stack after the row).
+    (``balance`` is then the stack after the row). ``tournament_id``: the tournament whose
+    prize pool the row paid into (negative) or out of (positive), else ``None``.
     """
 
     id: int
@@ -287,6 +289,7 @@ class JournalRow:
     note: str | None
     actor: str | None
     stack_table: str | None = None
+    tournament_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -362,8 +365,9 @@ class Totals:
     """Where all CUBES are, for ``ledger verify``: ``grants`` and ``takes`` (both >= 0)
     are the money that entered/left through rows with no game; ``accounts`` is the
     sum of user balances, ``system`` the SYSTEM account, ``open_pots`` what open
-    games hold, ``stacks`` what players hold at table-stakes tables. Conservation:
-    ``accounts + system + open_pots + stacks == grants - takes``."""
+    games hold, ``stacks`` what players hold at table-stakes tables, ``pools`` what the
+    prize pools of tournaments registering or running hold. Conservation:
+    ``accounts + system + open_pots + stacks + pools == grants - takes``."""
 
     grants: int
     takes: int
@@ -371,12 +375,13 @@ class Totals:
     system: int
     open_pots: int
     stacks: int = 0
+    pools: int = 0
 
 
 ACCOUNT_COLUMNS = ("handle, cubes, created, last_seen, banned, ban_reason, bot, approved, bbs, "
                    "look, suits")
 JOURNAL_SELECT = """SELECT j.id, a.handle, j.amount, j.reason, j.game_id, j.at,
-                           j.balance, j.note, j.actor, j.stack_table
+                           j.balance, j.note, j.actor, j.stack_table, j.tournament_id
                     FROM journal j JOIN accounts a ON a.id = j.account_id"""
 #: Journal reasons that move CUBES between a balance and a stack (rows that come in pairs
 #: summing to zero: neither a grant nor a take).

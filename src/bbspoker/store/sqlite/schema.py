@@ -111,6 +111,45 @@ _USER_LOOK: tuple[str, ...] = (
     "ALTER TABLE accounts ADD COLUMN suits TEXT NOT NULL DEFAULT ''",
 )
 
+#: 18: tournaments (``bbspoker.store.tournaments``): each run of a configured tournament
+#: (``key``: the config's id) with its status, times, the director's last state and the
+#: result (JSON); its entries, one per account, with the buy-in paid and, once it has
+#: finished, the place and prize. The prize pool is stored nowhere else: a journal row with
+#: ``tournament_id`` moves CUBES between the account and that tournament's pool (a buy-in
+#: negative, a refund or prize positive), so the pool is minus the sum of its rows, as a
+#: game's pot is of the game's.
+_TOURNAMENTS: tuple[str, ...] = (
+    """CREATE TABLE tournaments (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        key        TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        buy_in     INTEGER NOT NULL CHECK (buy_in >= 0),
+        status     TEXT NOT NULL CHECK (status IN ('registering', 'running', 'finished',
+                                                   'cancelled')),
+        created_at REAL NOT NULL,
+        starts_at  REAL,
+        started_at REAL,
+        ended_at   REAL,
+        state      TEXT,
+        result     TEXT,
+        reason     TEXT
+    )""",
+    "CREATE INDEX tournaments_status ON tournaments(status, id)",
+    """CREATE TABLE tournament_entries (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        account_id    INTEGER NOT NULL REFERENCES accounts(id),
+        registered_at REAL NOT NULL,
+        buy_in        INTEGER NOT NULL CHECK (buy_in >= 0),
+        place         INTEGER CHECK (place >= 1),
+        prize         INTEGER CHECK (prize >= 0),
+        PRIMARY KEY (tournament_id, account_id)
+    )""",
+    "CREATE INDEX tournament_entries_account ON tournament_entries(account_id)",
+    "ALTER TABLE journal ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id)",
+    "CREATE INDEX journal_tournament ON journal(tournament_id) WHERE tournament_id IS NOT NULL",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -248,6 +287,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _BBS_SYSTEMS,
     # 17: each user's look and suits, above.
     _USER_LOOK,
+    # 18: tournaments, their entries and the journal's tournament_id, above.
+    _TOURNAMENTS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
