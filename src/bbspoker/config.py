@@ -27,13 +27,14 @@ from typing import Any
 
 from bbspoker.rules.base import KindConfig, SettingError, setting
 from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
+from bbspoker.rules.tournament import DEFAULT_PAYOUTS, Level, PayoutTier, TournamentRules
 
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
            "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
-           "CHARSETS"]
+           "CHARSETS", "TournamentSpec"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -431,6 +432,38 @@ class DoorConfig:
 
 
 @dataclass(frozen=True)
+class TournamentSpec:
+    """One ``[[tournaments]]`` entry: ``id`` (as a table's: the records name it), ``name``
+    (at most 20 characters), ``game`` (a kind whose tables can run a tournament), its
+    ``rules`` (buy-in in CUBES, chips, seats per table, levels, payouts:
+    :class:`~bbspoker.rules.tournament.TournamentRules`), ``table`` (the config of its
+    tables: the ``[table]`` keys with the entry's own for its kind, such as ``limit``,
+    ``turn_timeout`` or ``bot_policy``, and the first level's stake; ``table_rules``:
+    the same as the ``[table]`` keys, as a table's ``TableSpec.rules``), ``bots`` (how many
+    computer players may fill empty places; 0: none) and how it starts: ``sit_and_go``
+    (as soon as that many have registered) or ``starts`` (``"HH:MM"`` every day, server
+    local time) with ``min_players`` (fewer at the start: cancelled, buy-ins refunded) and
+    ``late_levels`` (registration stays open for the first that many levels)."""
+
+    id: str
+    name: str
+    game: str
+    rules: TournamentRules
+    table: Any
+    table_rules: TableConfig
+    bots: int = 0
+    sit_and_go: int = 0
+    starts: str = ""
+    min_players: int = 2
+    late_levels: int = 0
+
+    @property
+    def scheduled(self) -> bool:
+        """Starts at a time of day (else: a sit-and-go)."""
+        return bool(self.starts)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; each attribute is one TOML section of the same name."""
 
@@ -450,6 +483,8 @@ class Config:
     bbs: tuple[BbsSystem, ...] = ()
     #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.
     tables: tuple[TableSpec, ...] = ()
+    #: The ``[[tournaments]]`` entries (none: the lobby's [T] list is empty).
+    tournaments: tuple[TournamentSpec, ...] = ()
 
     @property
     def table_specs(self) -> tuple[TableSpec, ...]:
@@ -574,6 +609,133 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
     return tuple(specs)
 
 
+_TOURNAMENT_KEYS = ("id", "name", "game", "buy_in", "chips", "seats_per_table", "levels",
+                    "payouts", "bots", "sit_and_go", "starts", "min_players", "late_levels")
+_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
+
+
+def _whole(where: str, value: Any, lo: int, hi: int) -> int:
+    """``value`` as a whole number in ``lo..hi``, else ConfigError naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ConfigError(f"{where} must be a whole number between {lo} and {hi}, "
+                          f"got {value!r}")
+    return value
+
+
+def _levels(where: str, value: Any) -> tuple[Level, ...]:
+    """``levels = [{bet = 20, ante = 0, minutes = 10}, ...]``, checked."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(f"{where} levels must be a list of {{bet = ..., minutes = ...}} "
+                          f"tables (ante optional)")
+    levels = []
+    for n, entry in enumerate(value, 1):
+        unknown = set(entry) - {"bet", "ante", "minutes"}
+        if unknown:
+            raise ConfigError(f"{where} level {n}: unknown key {sorted(unknown)[0]!r} "
+                              f"(known: bet, ante, minutes)")
+        minutes = entry.get("minutes", 10)
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) \
+                or not 0 < minutes <= 24 * 60:
+            raise ConfigError(f"{where} level {n}: minutes must be a number above 0 and at "
+                              f"most 1440, got {minutes!r}")
+        levels.append(Level(_whole(f"{where} level {n}: bet", entry.get("bet"), 2, 10**9),
+                            _whole(f"{where} level {n}: ante", entry.get("ante", 0), 0, 10**9),
+                            float(minutes)))
+    return tuple(levels)
+
+
+def _payouts(where: str, value: Any) -> tuple[PayoutTier, ...]:
+    """``payouts = [{entrants = 2, shares = [100]}, ...]``, checked."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(f"{where} payouts must be a list of {{entrants = N, shares = "
+                          f"[...]}} tables")
+    tiers = []
+    for n, entry in enumerate(value, 1):
+        shares = entry.get("shares")
+        if set(entry) != {"entrants", "shares"} or not isinstance(shares, list) \
+                or not shares:
+            raise ConfigError(f"{where} payout {n} needs entrants = N and shares = [...]")
+        try:
+            tiers.append(PayoutTier(
+                _whole(f"{where} payout {n}: entrants", entry["entrants"], 2, 100_000),
+                tuple(_whole(f"{where} payout {n}: share", s, 1, 10**6) for s in shares)))
+        except ValueError as exc:
+            raise ConfigError(f"{where} payout {n}: {exc}") from None
+    return tuple(tiers)
+
+
+def _tournaments(origin: str, entries: Any, defaults: TableConfig,
+                 tables: tuple[TableSpec, ...]) -> tuple[TournamentSpec, ...]:
+    """The ``[[tournaments]]`` entries, checked (see :class:`TournamentSpec`): the keys of
+    a tournament, then any key of its kind's tables (as a ``[[tables]]`` entry takes
+    them, the stake excepted: the levels set it)."""
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(f"{origin}: tournaments must be [[tournaments]] entries")
+    specs: list[TournamentSpec] = []
+    for n, entry in enumerate(entries, 1):
+        where = f"{origin}: [[tournaments]] entry {n}"
+        entry = dict(entry)
+        tid, name = entry.pop("id", None), entry.pop("name", None)
+        able = [k.name for k in KINDS if k.tournament is not None]
+        game = entry.pop("game", able[0] if able else None)
+        if not isinstance(tid, str) or not _TABLE_ID.fullmatch(tid):
+            raise ConfigError(f"{where}: id must be 1-24 lower-case letters, digits, - or _, "
+                              f"got {tid!r}")
+        if any(s.id == tid for s in specs) or any(t.id == tid for t in tables):
+            raise ConfigError(f"{where}: id {tid!r} is used twice")
+        if not isinstance(name, str) or not name.strip() or len(name) > 20 \
+                or not name.isprintable():
+            raise ConfigError(f"{where}: name must be 1-20 printable characters, got {name!r}")
+        if game not in able:
+            raise ConfigError(f"{where}: game must be one of {', '.join(able)} (the kinds "
+                              f"that run tournaments), got {game!r}")
+        spec = kind(game)
+        assert spec.tournament is not None
+        levels = _levels(f"{where}:", entry.pop("levels", None))
+        payouts = _payouts(f"{where}:", entry.pop("payouts")) if "payouts" in entry \
+            else DEFAULT_PAYOUTS
+        seats = _whole(f"{where}: seats_per_table", entry.pop("seats_per_table", 9), 2,
+                       spec.config.__dataclass_fields__["seats"].metadata.get("hi", 9))
+        buy_in = _whole(f"{where}: buy_in", entry.pop("buy_in", 100), 0, 10**9)
+        chips = _whole(f"{where}: chips", entry.pop("chips", 1500), 2, 10**9)
+        bots = _whole(f"{where}: bots", entry.pop("bots", 0), 0, 10_000)
+        sit_and_go = _whole(f"{where}: sit_and_go", entry.pop("sit_and_go", 0), 0, 10_000)
+        starts = entry.pop("starts", "")
+        min_players = _whole(f"{where}: min_players", entry.pop("min_players", 2), 2, 10_000)
+        late_levels = _whole(f"{where}: late_levels", entry.pop("late_levels", 0), 0,
+                             len(levels))
+        if not isinstance(starts, str) or starts and not _START.fullmatch(starts):
+            raise ConfigError(f"{where}: starts must be a time of day \"HH:MM\", "
+                              f"got {starts!r}")
+        if bool(starts) == bool(sit_and_go):
+            raise ConfigError(f"{where}: give either sit_and_go = N (start when N have "
+                              f"registered, 2 or more) or starts = \"HH:MM\"")
+        if sit_and_go == 1:
+            raise ConfigError(f"{where}: sit_and_go must be 2 or more, got 1")
+        if sit_and_go and late_levels:
+            raise ConfigError(f"{where}: late_levels is for scheduled tournaments only")
+        try:
+            rules = TournamentRules(buy_in, chips, seats, levels, payouts)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        keys = {f.name: f for f in dataclasses.fields(spec.config)}
+        staked = spec.tournament.stake_key
+        values: dict[str, Any] = {}
+        for key, value in entry.items():
+            if key not in keys or key in ("seats", "bots", staked):
+                known = ", ".join([*_TOURNAMENT_KEYS, *(k for k in keys
+                                                        if k not in ("seats", "bots", staked))])
+                raise ConfigError(f"{where}: unknown key {key!r} for a {game} tournament "
+                                  f"(known: {known})")
+            values[key] = _check(f"{where} {key}", keys[key], value)
+        values.update({"seats": seats, "bots": 0, staked: levels[0].bet})
+        config = _kind_config(f"{where}:", defaults, values, game)
+        specs.append(TournamentSpec(tid, name.strip(), game, rules, config,
+                                    defaults.with_keys(**config.as_keys()), bots,
+                                    sit_and_go, starts, min_players, late_levels))
+    return tuple(specs)
+
+
 def _check_output(where: str, output: OutputConfig) -> None:
     """The order of ``[output]``'s byte bounds; ConfigError naming ``where``."""
     if not output.resume_bytes < output.congestion_bytes < output.backlog_bytes:
@@ -662,9 +824,11 @@ def _bbs(origin: str, entries: Any) -> tuple[BbsSystem, ...]:
 
 
 def _build(origin: str, data: dict[str, Any]) -> Config:
-    sections = {f.name: f for f in dataclasses.fields(Config) if f.name not in ("tables", "bbs")}
+    sections = {f.name: f for f in dataclasses.fields(Config)
+                if f.name not in ("tables", "bbs", "tournaments")}
     built: dict[str, Any] = {}
     tables = data.pop("tables", None)
+    tournaments = data.pop("tournaments", None)
     bbs = data.pop("bbs", None)
     for name, table in data.items():
         if name not in sections:
@@ -692,6 +856,9 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
         config = dataclasses.replace(config, tables=_tables(origin, tables, config.table))
     if bbs is not None:
         config = dataclasses.replace(config, bbs=_bbs(origin, bbs))
+    if tournaments is not None:
+        config = dataclasses.replace(config, tournaments=_tournaments(
+            origin, tournaments, config.table, config.tables))
     return config
 
 

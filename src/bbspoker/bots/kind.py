@@ -13,7 +13,8 @@ in :mod:`bbspoker.bots.kinds` and ask its :class:`BotKind`:
 - how a bot observes the table (from the public snapshot and its own private cards),
   when it is its turn and how it acts (:meth:`BotKind.my_turn`, :meth:`BotKind.act`);
 - its messages on the bot port (:class:`PortDialect`, ``None``: programs may not sit);
-- how the simulator plays it (:meth:`BotKind.simulate`).
+- how the simulator plays it (:meth:`BotKind.simulate`), and a hand of a tournament
+  table (:meth:`BotKind.play_hand`).
 
 Each kind's :class:`BotKind` is defined next to its own bot code (``bots/draw40/``,
 ``bots/holdem.py``, ``bots/schiebe.py``); the registry only lists them.
@@ -25,7 +26,7 @@ import random
 from collections.abc import Awaitable, Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from bbspoker.bots.sim import SimResult
+from bbspoker.bots.sim import HandPlay, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card
 from bbspoker.rules.events import Event
@@ -176,6 +177,15 @@ class BotKind(Generic[O]):
         raise NotImplementedError
 
     # ------------------------------------------------------------ simulating
+
+    def play_hand(self, game: Any, policies: Mapping[str, Decides[O]], rng: random.Random,
+                  now: float, seconds_per_action: float) -> HandPlay:
+        """Deal the next hand of tournament table ``game`` when it falls due (at ``now`` or
+        later) and play it to its end, each player deciding with ``policies[handle]``, the
+        table's clock moving ``seconds_per_action`` with each action (``bbspoker sim
+        --tournament``). Raises ``ValueError`` for a kind whose computer players play no
+        tournament."""
+        raise ValueError(f"the computer players of {self.name} play no tournament")
 
     def simulate(self, policies: Sequence[Decides[O]], games: int, *, seed: int | None,
                  progress: Callable[[int], None] | None = None) -> SimResult:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-__all__ = ["BANKROLL", "MAX_ACTIONS", "SeatResult", "SimResult"]
+__all__ = ["BANKROLL", "MAX_ACTIONS", "SeatResult", "SimResult", "HandPlay"]
 
 #: CUBES each simulated player starts with: more than any run can lose.
 BANKROLL = 10**12
@@ -79,3 +79,18 @@ class SimResult:
             p.total += s.total
             p.squares += s.squares
         return pooled
+
+
+@dataclass
+class HandPlay:
+    """What playing one hand of a tournament table took
+    (:meth:`bbspoker.bots.kind.BotKind.play_hand`): ``actions``, ``illegal`` ones
+    (replaced by the kind's safe action), up to a few ``examples`` of them, the hand's
+    ``game_id`` (``None``: none was dealt, fewer than two players could play) and the
+    table's clock ``now`` when it ended (seconds)."""
+
+    actions: int = 0
+    illegal: int = 0
+    examples: list[str] = field(default_factory=list)
+    game_id: int | None = None
+    now: float = 0.0

@@ -21,7 +21,7 @@ from bbspoker.rules.actions import Action
 from bbspoker.rules.cards import DeckSpec
 from bbspoker.rules.events import Event, Operation
 
-__all__ = ["GameRules", "PublicSeat", "KindConfig", "SettingError", "KindSpec",
+__all__ = ["GameRules", "PublicSeat", "KindConfig", "SettingError", "KindSpec", "TournamentPlay",
            "Mismatch", "Walk", "Phrases", "setting"]
 
 
@@ -288,6 +288,21 @@ Phrases = Callable[[Sequence[str]], Mapping[str, "str | None"]]
 
 
 @dataclass(frozen=True)
+class TournamentPlay:
+    """How a kind's tables run a tournament (:mod:`bbspoker.rules.tournament`), with chips
+    instead of CUBES. ``stake_key``: the config key a tournament's levels set (the level's
+    ``bet``; a ``[[tournaments]]`` entry may not give it); ``table(config, wallet, bet,
+    ante)``: a new tournament table's game from its config, the tournament's chip wallet
+    (a player's balance there: their chips not at a table) and the first level's stake
+    and ante (chips); ``stakes(game, bet, ante)``: the stake and ante of the hands dealt
+    from now on (a level rose; the running hand keeps its own)."""
+
+    stake_key: str
+    table: Callable[[Any, Any, int, int], GameRules]
+    stakes: Callable[[Any, int, int], None]
+
+
+@dataclass(frozen=True)
 class KindSpec:
     """One game kind as the server knows it, declared in the kind's own package and
     listed in :data:`bbspoker.rules.kinds.KINDS`: ``name`` (``game = ...`` in config),
@@ -295,7 +310,9 @@ class KindSpec:
     :class:`KindConfig` subclass), ``make(config, wallet, phrases)`` (a new table's game
     from its config, the table's wallet and the players' client seed phrases),
     ``deck`` (the cards it deals, as the fair shuffle starts from them) and ``walk``
-    (how ``games verify`` follows its record through the deck, :data:`Walk`)."""
+    (how ``games verify`` follows its record through the deck, :data:`Walk`), and
+    ``tournament``: how its tables run a tournament (:class:`TournamentPlay`; ``None``:
+    they do not)."""
 
     name: str
     title: str
@@ -303,3 +320,5 @@ class KindSpec:
     make: Callable[[Any, Any, Phrases | None], GameRules]
     deck: DeckSpec
     walk: Walk
+    #: How its tables run a tournament; ``None``: the kind has no tournaments.
+    tournament: TournamentPlay | None = None

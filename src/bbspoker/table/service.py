@@ -57,7 +57,7 @@ from bbspoker.store.wallet import CommitFailed
 from bbspoker.table.bus import Bus
 
 __all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "PrivateCards", "TableService", "Hold",
-           "Return", "WantSeat"]
+           "Return", "WantSeat", "Direct"]
 
 log = logging.getLogger(__name__)
 
@@ -210,8 +210,17 @@ class WantSeat(act.Action):
     is a person's."""
 
 
+@dataclass(frozen=True, slots=True)
+class Direct(act.Action):
+    """The table's own action: a change another part of the server (a tournament's
+    director) makes to the game in the table's own step, so that one writer changes it
+    and its screens hear of it: ``change(now)`` returns the events it made."""
+
+    change: Callable[[float], list[Event]]
+
+
 #: Actions that seat or unseat a player: never refused as meant for a turn that passed.
-_UNTIMED = (act.Sit, act.Leave, act.SitOut, Hold, WantSeat)
+_UNTIMED = (act.Sit, act.Leave, act.SitOut, Hold, WantSeat, Direct)
 
 @dataclass
 class _Command:
@@ -262,6 +271,10 @@ class TableService:
         # Games called off whose refund the ledger could not write yet: {id: (note, history)}.
         self._unrefunded: dict[int, tuple[str, Mapping[str, Any] | None]] = {}
         self._recent: deque[TableMessage | ChatMessage] = deque(maxlen=RECENT)
+        #: ``after_step(events, now)``: called in every step that made events, inside it,
+        #: with them; returns more events of this table (a tournament's director carries
+        #: out a hand's end there, before the next hand can be dealt). ``None``: nothing.
+        self.after_step: Callable[[list[Event], float], list[Event]] | None = None
 
     # ------------------------------------------------------------- viewers and seats
 
@@ -575,6 +588,11 @@ class TableService:
                     error = RuleError("failed")
             if self._waiting and not self.closing:
                 events += self._seat_waiting(now)
+            if self.after_step is not None and events:
+                try:
+                    events += self.after_step(events, now)
+                except Exception:  # a bug: logged; the table goes on
+                    log.exception("the after-step hook of a table step failed")
         for gid in (before, table.game_id):
             if gid is not None:
                 self._touched.add(gid)
@@ -646,6 +664,8 @@ class TableService:
             case WantSeat():
                 assert handle is not None
                 return self._want_seat(handle, now)
+            case Direct():
+                return action.change(now)
             case act.Leave() if handle is not None:
                 self._held.pop(handle, None)
         return self.table.apply(handle if handle is not None else "", action, now)
