@@ -140,6 +140,29 @@ def test_unregister_gives_the_buy_in_back_and_leaves_the_entry(books):
     books.check()
 
 
+def test_a_late_registration_pays_into_the_pool_of_a_running_tournament(books):
+    """``late=True``: the model's late entry (``Tournament.enter_late``) buys in while the
+    tournament runs; never into one that has ended, and only with ``late``."""
+    book = books.book
+    tid = running(books, "Alice")
+    before = snapshot(books)
+    with pytest.raises(TournamentError) as info:
+        book.register(tid, "carol")
+    assert info.value.code == "not_registering" and snapshot(books) == before
+    assert book.register(tid, "carol", late=True) == 280
+    assert book.pool(tid) == 40 and books.rows()[-1] == (tid, "carol", -20, BUY_IN)
+    with pytest.raises(TournamentError) as info:
+        book.unregister(tid, "carol")
+    assert info.value.code == "not_registering"
+    books.check()
+    book.finish_tournament(tid, {"carol": 1, "Alice": 2}, {"carol": 40}, {})
+    with pytest.raises(TournamentError) as info:
+        book.register(tid, "bob", late=True)
+    assert info.value.code == "not_running"
+    assert books.balance("carol") == 320
+    books.check()
+
+
 def test_a_free_tournament_moves_no_cubes(books):
     book = books.book
     tid = book.create_tournament("free", "Freeroll", "holdem", 0)
@@ -441,6 +464,7 @@ _HANDLES = st.sampled_from(["Alice", "ALICE", "bob", "carol", "mallory"])
 _OPS = st.lists(st.one_of(
     st.tuples(st.just("create"), st.integers(0, 120)),
     st.tuples(st.just("register"), st.integers(0, 3), _HANDLES),
+    st.tuples(st.just("late"), st.integers(0, 3), _HANDLES),
     st.tuples(st.just("unregister"), st.integers(0, 3), _HANDLES),
     st.tuples(st.just("start"), st.integers(0, 3)),
     st.tuples(st.just("finish"), st.integers(0, 3), st.integers(-1, 1)),
@@ -457,6 +481,8 @@ def _apply(book: Any, op: tuple) -> Any:
         tid = args[0] + 1
         if kind == "register":
             return book.register(tid, args[1])
+        if kind == "late":
+            return book.register(tid, args[1], late=True)
         if kind == "unregister":
             return book.unregister(tid, args[1])
         if kind == "start":
