@@ -140,6 +140,29 @@ def test_unregister_gives_the_buy_in_back_and_leaves_the_entry(books):
     books.check()
 
 
+def test_a_late_registration_pays_into_the_pool_of_a_running_tournament(books):
+    """``late=True``: the model's late entry (``Tournament.enter_late``) buys in while the
+    tournament runs; never into one that has ended, and only with ``late``."""
+    book = books.book
+    tid = running(books, "Alice")
+    before = snapshot(books)
+    with pytest.raises(TournamentError) as info:
+        book.register(tid, "carol")
+    assert info.value.code == "not_registering" and snapshot(books) == before
+    assert book.register(tid, "carol", late=True) == 280
+    assert book.pool(tid) == 40 and books.rows()[-1] == (tid, "carol", -20, BUY_IN)
+    with pytest.raises(TournamentError) as info:
+        book.unregister(tid, "carol")
+    assert info.value.code == "not_registering"
+    books.check()
+    book.finish_tournament(tid, {"carol": 1, "Alice": 2}, {"carol": 40}, {})
+    with pytest.raises(TournamentError) as info:
+        book.register(tid, "bob", late=True)
+    assert info.value.code == "not_running"
+    assert books.balance("carol") == 320
+    books.check()
+
+
 def test_a_free_tournament_moves_no_cubes(books):
     book = books.book
     tid = book.create_tournament("free", "Freeroll", "holdem", 0)
@@ -437,15 +460,19 @@ def test_pool_rows_are_neither_grants_nor_takes_and_open_pools_count(tmp_path):
 # ---------------------------------------------------------------- random sequences
 
 
-_HANDLES = st.sampled_from(["Alice", "ALICE", "bob", "carol", "mallory"])
+_HANDLES = st.sampled_from(["Alice", "ALICE", "bob", "carol", "Carol", "mallory"])
+_TID = st.integers(1, 3)    # two tournaments made first; a third made by an op, maybe
 _OPS = st.lists(st.one_of(
     st.tuples(st.just("create"), st.integers(0, 120)),
-    st.tuples(st.just("register"), st.integers(0, 3), _HANDLES),
-    st.tuples(st.just("unregister"), st.integers(0, 3), _HANDLES),
-    st.tuples(st.just("start"), st.integers(0, 3)),
-    st.tuples(st.just("finish"), st.integers(0, 3), st.integers(-1, 1)),
-    st.tuples(st.just("cancel"), st.integers(0, 3)),
-), max_size=30)
+    st.tuples(st.just("register"), _TID, _HANDLES),
+    st.tuples(st.just("register"), _TID, _HANDLES),
+    st.tuples(st.just("late"), _TID, _HANDLES),
+    st.tuples(st.just("unregister"), _TID, _HANDLES),
+    st.tuples(st.just("start"), _TID),
+    st.tuples(st.just("finish"), _TID, st.sampled_from([-1, 0, 0, 1])),
+    st.tuples(st.just("finish"), _TID, st.just(0)),
+    st.tuples(st.just("cancel"), _TID),
+), max_size=40)
 
 
 def _apply(book: Any, op: tuple) -> Any:
@@ -454,9 +481,11 @@ def _apply(book: Any, op: tuple) -> Any:
     try:
         if kind == "create":
             return book.create_tournament("k", "N", "holdem", args[0])
-        tid = args[0] + 1
+        tid = args[0]
         if kind == "register":
             return book.register(tid, args[1])
+        if kind == "late":
+            return book.register(tid, args[1], late=True)
         if kind == "unregister":
             return book.unregister(tid, args[1])
         if kind == "start":
@@ -475,15 +504,15 @@ def _apply(book: Any, op: tuple) -> Any:
 
 
 @settings(max_examples=40, deadline=None)
-@given(_OPS)
-def test_random_sequences_keep_every_cube_and_both_stores_agree(ops):
+@given(st.lists(st.integers(0, 120), min_size=2, max_size=2), _OPS)
+def test_random_sequences_keep_every_cube_and_both_stores_agree(buy_ins, ops):
     """accounts + pools == grants - takes after every step, verify stays clean, and memory
     answers every call as the ledger does."""
     memory = memory_books()
     with tempfile.TemporaryDirectory() as tmp, \
             Ledger(os.path.join(tmp, "x.db"), clock=Clock()) as led:
         ledger = ledger_books(led)
-        for op in ops:
+        for op in [("create", buy_in) for buy_in in buy_ins] + ops:
             assert _apply(memory.book, op) == _apply(ledger.book, op), op
             memory.check()
             ledger.check()

@@ -40,7 +40,7 @@ __all__ = [
     "STATUSES", "OPEN_STATUSES", "BUY_IN", "REFUND", "PRIZE", "POOL_REASONS",
     "TournamentError", "TournamentRecord", "TournamentEntry", "TournamentBook",
     "MemoryTournaments", "check_new_tournament", "check_payout", "check_reason",
-    "check_statuses", "encode_json", "no_tournament", "require_open", "require_status",
+    "check_statuses", "encode_json", "no_tournament", "require_open", "require_registration", "require_status",
 ]
 
 #: The statuses of a tournament, in the order it goes through them (or to ``cancelled``).
@@ -127,11 +127,12 @@ class TournamentBook(Protocol):
         something printable (``blank``); ``buy_in`` 0 .. ``MAX_CUBES`` (``bad_buy_in``)."""
         ...
 
-    def register(self, tid: int, handle: str) -> int:
+    def register(self, tid: int, handle: str, *, late: bool = False) -> int:
         """Enter ``handle`` in tournament ``tid``: its buy-in goes from their balance into
         the pool (journal reason :data:`BUY_IN`; none for a free tournament). Returns the
-        new balance. Only while registering (``not_registering``), once (``registered``);
-        raises InsufficientCubes, UnknownAccount."""
+        new balance. Only while registering (``not_registering``), or with ``late`` only
+        while running (``not_running``: the director's late registration), once
+        (``registered``); raises InsufficientCubes, UnknownAccount."""
         ...
 
     def unregister(self, tid: int, handle: str) -> int:
@@ -232,6 +233,15 @@ def require_status(tid: int, status: str, wanted: str, code: str) -> None:
     if status != wanted:
         raise TournamentError(code, f"tournament {tid} is {status}, not {wanted}",
                               tournament=tid, status=status)
+
+
+def require_registration(tid: int, status: str, late: bool) -> None:
+    """Raise :class:`TournamentError` unless tournament ``tid`` takes a registration:
+    ``registering`` (``not_registering``), or with ``late`` ``running`` (``not_running``)."""
+    if late:
+        require_status(tid, status, "running", "not_running")
+    else:
+        require_status(tid, status, "registering", "not_registering")
 
 
 def require_open(tid: int, status: str) -> None:
@@ -366,10 +376,10 @@ class MemoryTournaments:
             self.wallet._set(self._entries, tid, {})
             return tid
 
-    def register(self, tid: int, handle: str) -> int:
+    def register(self, tid: int, handle: str, *, late: bool = False) -> int:
         with self.wallet.transaction():
             record = self._get(tid)
-            require_status(tid, record.status, "registering", "not_registering")
+            require_registration(tid, record.status, late)
             name = self.wallet._key(handle)
             entries = self._entries[tid]
             if name.lower() in entries:

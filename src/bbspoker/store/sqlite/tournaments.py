@@ -28,7 +28,7 @@ from bbspoker.store.sqlite.records import handle_key
 from bbspoker.store.tournaments import (
     BUY_IN, PRIZE, REFUND, TournamentEntry, TournamentError, TournamentRecord,
     check_new_tournament, check_payout, check_reason, check_statuses, encode_json,
-    no_tournament, require_open, require_status,
+    no_tournament, require_open, require_registration, require_status,
 )
 
 __all__ = ["Tournaments"]
@@ -97,12 +97,12 @@ class Tournaments:
                              ).fetchone()[0]
             return tid
 
-    def register(self, tid: int, handle: str) -> int:
+    def register(self, tid: int, handle: str, *, late: bool = False) -> int:
         """:meth:`~bbspoker.store.tournaments.TournamentBook.register`."""
         books = self.books
         with books.w.write():
             status, buy_in = self._status(tid)
-            require_status(tid, status, "registering", "not_registering")
+            require_registration(tid, status, late)
             account_id = books.account_id(handle)
             if self._entry(tid, account_id) is not None:
                 name = self._handle(account_id)
