@@ -106,8 +106,18 @@ class HoldemRules:
     twice it (the Finnish design: 10/20 -> blinds 5 and 10); at pot and no limit the
     smallest bet of every betting round (a raise is at least the last bet or raise), the
     largest the pot after the call (pot limit) or the whole stack (no limit): a 10/20
-    fixed-limit table and a 5/10 no-limit one have the same blinds. ``buy_in_min``/
-    ``buy_in_max`` default to 20 and 100 big blinds."""
+    fixed-limit table and a 5/10 no-limit one have the same blinds. ``ante``: what every
+    player dealt in posts before the blinds (0: none; a stack that cannot cover it posts
+    what it has, all in). ``buy_in_min``/``buy_in_max`` default to 20 and 100 big blinds.
+
+    ``tournament``: a tournament table, whose chips are a tournament's, not CUBES (the
+    wallet's balance of a player is their chips not at a table): a player sits down with
+    every chip they have (no buy-in range: it is not checked against the stakes, which
+    rise), cannot leave (the director removes them: :meth:`Holdem.remove`), is dealt in
+    while sitting out and gives their turns up at once, and stays seated with 0 chips
+    once busted; the idle rule stands nobody up.
+
+    Raises ``ValueError`` for numbers that make no game (:meth:`with_stakes` as well)."""
 
     seats: int = 9
     small_bet: int = 10
@@ -117,21 +127,31 @@ class HoldemRules:
     between_hands: float = 5.0
     idle_hands: int = 2
     limit: str = "fixed"
+    ante: int = 0
+    tournament: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 9:
             raise ValueError("seats must be between 2 and 9")
         if self.limit not in LIMITS:
             raise ValueError(f"limit must be one of {', '.join(LIMITS)}")
-        if self.small_bet < 2 or self.small_bet % 2:
+        if not _whole(self.small_bet) or self.small_bet < 2 or self.small_bet % 2:
             raise ValueError("small_bet must be even and at least 2 (the small blind is half)")
+        if not _whole(self.ante) or self.ante < 0:
+            raise ValueError("ante must be a whole number of chips, not negative")
         if self.buy_in_min is None:
             object.__setattr__(self, "buy_in_min", 20 * self.big_blind)
         if self.buy_in_max is None:
             object.__setattr__(self, "buy_in_max", 100 * self.big_blind)
         assert self.buy_in_min is not None and self.buy_in_max is not None
-        if not self.big_blind <= self.buy_in_min <= self.buy_in_max:
+        if not self.tournament and not self.big_blind <= self.buy_in_min <= self.buy_in_max:
             raise ValueError("need big blind <= buy_in_min <= buy_in_max")
+
+    def with_stakes(self, small_bet: int, ante: int) -> HoldemRules:
+        """These rules with the big blind ``small_bet`` (chips: even, at least 2) and the
+        ``ante`` (chips, 0 or more); raises ``ValueError`` as the constructor does (at a
+        cash table also when the big blind would pass ``buy_in_min``)."""
+        return dataclasses.replace(self, small_bet=small_bet, ante=ante)
 
     @property
     def big_bet(self) -> int:
@@ -154,7 +174,8 @@ class HoldemRules:
         return self.limit == "fixed"
 
     def game(self) -> Poker:
-        """The pokerkit game these rules play (cash game, no ante, blinds small/big). Pot
+        """The pokerkit game these rules play (cash game, the ``ante`` of every player
+        trimmed to a short stack, blinds small/big). Pot
         and no limit: ``PotLimitTexasHoldem``/``NoLimitTexasHoldem`` with the big blind as
         the smallest bet. Fixed limit: ``FixedLimitTexasHoldem`` with the Finnish design's
         cap: "three raises per betting round, so four bets in all" and preflop the big
@@ -162,14 +183,20 @@ class HoldemRules:
         raises preflop (cap 50): its preflop street is given 3."""
         if not self.fixed:
             unfixed = NoLimitTexasHoldem if self.limit == "no" else PotLimitTexasHoldem
-            return unfixed(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
+            return unfixed(AUTOMATIONS, True, self.ante, (self.small_blind, self.big_blind),
                            self.big_blind, mode=Mode.CASH_GAME)
-        game = FixedLimitTexasHoldem(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
+        game = FixedLimitTexasHoldem(AUTOMATIONS, True, self.ante,
+                                     (self.small_blind, self.big_blind),
                                      self.small_bet, self.big_bet, mode=Mode.CASH_GAME)
         preflop = dataclasses.replace(game.streets[0],
                                       max_completion_betting_or_raising_count=CAP_RAISES)
         game.streets = (preflop, *game.streets[1:])
         return game
+
+
+def _whole(n: object) -> bool:
+    """``n`` is a whole number (an ``int``, not a ``bool``)."""
+    return isinstance(n, int) and not isinstance(n, bool)
 
 
 class Street(Enum):
@@ -222,8 +249,10 @@ class HoldemTable:
     the largest total their bet may reach with a bet or raise, equal at fixed limit;
     ``None``: no bet or raise), the blinds and bets of the table, the running hand's
     ``game_id`` (the ledger's, for ``games show``) and ``hand`` number at this table (1,
-    2, ... since the table was set up) and the betting structure (``limit``, one of
-    :data:`LIMITS`)."""
+    2, ... since the table was set up), the betting structure (``limit``, one of
+    :data:`LIMITS`) and the ``ante`` (chips). The stakes (blinds, bets, ante) are the
+    running hand's, else those the next hand will be dealt with (:meth:`Holdem.set_stakes`
+    may have raised them since the last)."""
 
     street: Street
     community: tuple[str, ...]
@@ -240,6 +269,7 @@ class HoldemTable:
     hand: int | None = None
     max_raise_to: int | None = None
     limit: str = "fixed"
+    ante: int = 0
 
 
 @dataclass(eq=False)
@@ -270,6 +300,7 @@ class _Hand:
     seats: list[_Seat]              # their seats as dealt (a seat left and taken again by
                                     # the same handle in the hand is another object)
     button: int
+    rules: HoldemRules              # the stakes it was dealt with
     number: int = 0                 # the hand's number at this table (1, 2, ...)
     operations: list[Operation] = field(default_factory=list)
     seen: int = 0                   # pokerkit operations already turned into events
@@ -339,6 +370,21 @@ class Holdem(SeatedTable):
         self._hands_dealt = 0          # hands dealt at this table: the next one's number - 1
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def hand_rules(self) -> HoldemRules:
+        """The rules of the running hand (the stakes it was dealt with), else :attr:`rules`
+        (those the next hand will be dealt with)."""
+        return self._hand.rules if self._hand is not None else self.rules
+
+    def set_stakes(self, small_bet: int, ante: int) -> None:
+        """The stakes of every hand dealt from now on (a tournament's next level): the big
+        blind ``small_bet`` (chips, even: the small blind is half of it; at fixed limit
+        also the small bet, the big bet twice it) and the ``ante`` each player dealt in
+        posts (chips; 0: none). The running hand keeps the stakes it was dealt with (its
+        bets, view and record). Raises ``ValueError``, changing nothing, for stakes
+        :class:`HoldemRules` refuses (:meth:`HoldemRules.with_stakes`)."""
+        self.rules = self.rules.with_stakes(small_bet, ante)
 
     @property
     def street(self) -> Street:
@@ -488,17 +534,18 @@ class Holdem(SeatedTable):
         return self.board()
 
     def board(self) -> HoldemTable:
-        """The public table beyond the seats (:class:`HoldemTable`), for the screens."""
+        """The public table beyond the seats (:class:`HoldemTable`), for the screens: the
+        stakes of the running hand, else of the next (:attr:`hand_rules`)."""
         current = self.current
+        r = self.hand_rules
         return HoldemTable(self.street, self.community, tuple(self.pots), self.pot_total,
                            self.button, self.to_call(current) if current else 0,
                            self.raise_to(current) if current else None,
-                           self.rules.small_blind, self.rules.big_blind,
-                           self.rules.small_bet, self.rules.big_bet,
+                           r.small_blind, r.big_blind, r.small_bet, r.big_bet,
                            self._hand.id if self._hand else None,
                            self._hand.number if self._hand else None,
                            self.max_raise_to(current) if current else None,
-                           self.rules.limit)
+                           r.limit, r.ante)
 
     def deadline(self) -> float | None:
         """When the turn in play times out, or when the next hand is dealt, or ``None``."""
@@ -806,15 +853,23 @@ class Holdem(SeatedTable):
         seat_order = [self._seats[i].handle for i in eligible]   # type: ignore[union-attr]
         stacks = [self._seats[i].stack for i in order]       # type: ignore[union-attr]
         seal = self._new_seal(seat_order)
+        rules = self.rules
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
             upcoming = self._publish_next()
-            state = self.rules.game()(stacks, len(order))
+            state = rules.game()(stacks, len(order))
             zeros = [0] * len(order)
             h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players,
                       [self._seats[i] for i in order], button,  # type: ignore[misc]
-                      number=self._hands_dealt + 1, paid=list(zeros),
+                      rules, number=self._hands_dealt + 1, paid=list(zeros),
                       round_bets=list(zeros), collected=list(zeros), returned=list(zeros))
+            # The antes and their collection into the pot first (the collection reads
+            # what the wallet took), then the blinds.
+            blinds = next((k for k, op in enumerate(state.operations)
+                           if isinstance(op, pk.BlindOrStraddlePosting)),
+                          len(state.operations))
+            self._move_chips(h, "ante", stop=blinds)
+            antes = self._events(h)
             self._move_chips(h, "blind")
         self._hands_dealt = h.number
         self._next = upcoming
@@ -829,11 +884,12 @@ class Holdem(SeatedTable):
         ev = [Event("hand", None, {
             "game_id": gid, "hand": h.number,
             "button": self._seats[button].handle,   # type: ignore[union-attr]
-            "small_blind": self.rules.small_blind, "big_blind": self.rules.big_blind,
-            "players": players}),
+            "small_blind": rules.small_blind, "big_blind": rules.big_blind,
+            "ante": rules.ante, "players": players}),
             Event("sealed", None, {"game_id": gid, "commitment": seal.commitment,
                                    "client_seeds": [list(p) for p in
                                                     zip(seat_order, seal.client_seeds)]})]
+        ev += antes
         for p, handle in enumerate(players):
             blind = self._blind_of(p, len(players))
             if blind and h.state.bets[p]:
@@ -854,16 +910,20 @@ class Holdem(SeatedTable):
         ev += self._after(now)
         return ev
 
-    def _move_chips(self, h: _Hand, reason: str) -> None:
-        """Mirror in the wallet what pokerkit's operations since the last call put in:
-        each blind, call, bet and raise goes from its stack into the hand's pot (journal
-        ``reason``). Read from the operations, not from the stacks: an action that ends
-        the hand has pokerkit pay the pots out in the same call, and the stacks then
-        show the payout, not the bet."""
-        ops = h.state.operations[h.moved:]
+    def _move_chips(self, h: _Hand, reason: str, stop: int | None = None) -> None:
+        """Mirror in the wallet what pokerkit's operations since the last call (up to
+        operation ``stop``, else all) put in: each ante (journal ``ante``), blind, call,
+        bet and raise (journal ``reason``) goes from its stack into the hand's pot. Read
+        from the operations, not from the stacks: an action that ends the hand has
+        pokerkit pay the pots out in the same call, and the stacks then show the payout,
+        not the bet."""
+        ops = h.state.operations[h.moved:stop]
         h.moved += len(ops)
         for op in ops:
-            if isinstance(op, (pk.BlindOrStraddlePosting, pk.CheckingOrCalling)):
+            why = reason
+            if isinstance(op, pk.AntePosting):
+                p, paid, why = op.player_index, op.amount, "ante"
+            elif isinstance(op, (pk.BlindOrStraddlePosting, pk.CheckingOrCalling)):
                 p, paid = op.player_index, op.amount
             elif isinstance(op, pk.CompletionBettingOrRaisingTo):
                 p = op.player_index
@@ -876,7 +936,7 @@ class Holdem(SeatedTable):
             if paid > 0:
                 h.round_bets[p] += paid
                 h.paid[p] += paid
-                self.wallet.stack_into_pot(h.id, h.players[p], paid, reason)
+                self.wallet.stack_into_pot(h.id, h.players[p], paid, why)
 
     def _act(self, handle: str, kind: type[act.Action], now: float, *,
              timeout: bool, to: int | None = None) -> list[Event]:
@@ -916,7 +976,10 @@ class Holdem(SeatedTable):
             if h.early_shows and isinstance(op, (pk.HandKilling, pk.ChipsPushing,
                                                  pk.ChipsPulling)):
                 ev += self._show(h)          # the board is out: the hands shown early
-            if isinstance(op, pk.Folding):
+            if isinstance(op, pk.AntePosting):
+                h.operations.append(Operation("ante", name, {"amount": op.amount}))
+                ev.append(Event("ante", name, {"amount": op.amount}))
+            elif isinstance(op, pk.Folding):
                 data: dict[str, Any] = {"street": street}
                 if timeout:
                     data["timeout"] = True
@@ -1110,12 +1173,13 @@ class Holdem(SeatedTable):
         return ev
 
     def _history(self, h: _Hand) -> dict[str, Any]:
+        r = h.rules
         return {"game": self.kind, "hand": h.number, "players": h.players,
                 "button": h.players[-1],
-                "blinds": [self.rules.small_blind, self.rules.big_blind],
-                "limit": self.rules.limit,
-                **({"bets": [self.rules.small_bet, self.rules.big_bet]} if self.rules.fixed
-                   else {"min_bet": self.rules.big_blind}),
+                "blinds": [r.small_blind, r.big_blind], "ante": r.ante,
+                "limit": r.limit,
+                **({"bets": [r.small_bet, r.big_bet]} if r.fixed
+                   else {"min_bet": r.big_blind}),
                 "starting_stacks": {handle: stack for handle, stack in
                                     zip(h.players, self._starting_stacks(h))},
                 "commitment": h.seal.commitment,
@@ -1124,10 +1188,11 @@ class Holdem(SeatedTable):
     def phh(self, h: _Hand) -> str:
         """Hand ``h`` in the Poker Hand History format (PHH, pokerkit's
         ``HandHistory.dumps``; :class:`HoldemHandHistory` reads every variant back): variant
-        ``FT``, ``PT`` or ``NT`` by the limit, blinds, bets (``min_bet`` at pot and no
-        limit), starting stacks, every action and card dealt, players in pokerkit's order,
-        the hand number our game id."""
-        hh = HoldemHandHistory.from_game_state(self.rules.game(), h.state)
+        ``FT``, ``PT`` or ``NT`` by the limit, antes (trimmed to a short stack), blinds,
+        bets (``min_bet`` at pot and no limit), starting stacks, every action and card
+        dealt, players in pokerkit's order, the hand number our game id."""
+        hh = HoldemHandHistory.from_game_state(h.rules.game(), h.state,
+                                               ante_trimming_status=True)
         hh.players = list(h.players)
         hh.hand = h.id
         return hh.dumps()
