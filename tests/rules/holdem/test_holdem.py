@@ -10,7 +10,7 @@ import pytest
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import STANDARD52, from_standard
-from bbspoker.rules.events import RuleError
+from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.holdem import Holdem, HoldemRules, Street
 from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
@@ -912,6 +912,9 @@ def test_a_tournament_seat_takes_all_the_players_chips_whatever_the_buy_in_range
         game.apply("cy", act.Sit(), 0.0)
     assert err.value.code == "no_tournament_chips" and game.handles == ["ann", "bob"]
     with pytest.raises(RuleError) as err:
+        game.apply("zed", act.Sit(), 0.0)          # not in the tournament at all
+    assert err.value.code == "no_tournament_chips"
+    with pytest.raises(RuleError) as err:
         game.apply("dee", act.Sit(buy_in=300), 0.0)
     assert err.value.code == "tournament_seat" and wallet.balance("dee") == 500
 
@@ -979,13 +982,42 @@ def test_a_busted_tournament_player_stays_seated_with_nothing_until_removed():
     game.apply("p1", act.Sit(), 0.0)
     game.apply("p2", act.Sit(), 0.0)
     game.tick(game.deadline())
+    events = []
     while game.street is not Street.IDLE:
         h = game.current
-        game.apply(h, RAISE if h == "p1" and act.BetRaise in game.legal_actions(h, 1) else CALL, 1)
+        events += game.apply(h, RAISE if h == "p1" and act.BetRaise in game.legal_actions(h, 1)
+                             else CALL, 1)
     assert game.stack("p2") == 0 and "p2" in game.handles
+    assert ("busted", "p2") in [(e.kind, e.handle) for e in events]
     assert game.legal_actions("p2", 2.0) == ()
+    game.apply("p2", act.SitOut(), 2.0)
     with pytest.raises(RuleError) as err:
         game.apply("p2", act.SitOut(out=False), 2.0)
     assert err.value.code == "no_tournament_chips"
     assert game.deadline() is None                  # nobody to play p1
     assert game.remove("p2", 2.0)[0].data["cash_out"] == 0 and game.handles == ["p1"]
+
+
+def test_a_tournament_tables_lines_and_refusals_speak_of_chips_in_every_language():
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.messages import refusal
+    from bbspoker.door.screens.holdem_text import REFUSALS, describe_event
+    wallet = MemoryWallet({"ann": 1500, "bob": 1, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(tournament=True), rng=random.Random(1))
+    sat = game.apply("ann", act.Sit(), 0.0) + game.apply("bob", act.Sit(), 0.0)
+    left = game.remove("ann", 0.0)
+    lines = {lang: [describe_event(e, translator(lang))[1] for e in sat + left]
+             for lang in ("en", "de", "fr")}
+    assert lines["en"] == ["ann sits down with 1,500 chips.", "bob sits down with 1 chip.",
+                           "ann leaves the table with 1,500 chips."]
+    busted = Event("busted", "bob", {"tournament": True})
+    assert describe_event(busted)[1] == "bob has no chips left."
+    for lang in ("de", "fr"):
+        t = translator(lang)
+        assert all("CUBES" not in line for line in lines[lang])
+        assert lines[lang] != lines["en"] and describe_event(busted, t)[1] != "bob has no chips left."
+        for code in ("tournament_seat", "no_tournament_chips"):
+            assert refusal(RuleError(code), t, REFUSALS) != refusal(RuleError(code),
+                                                                    translator("en"), REFUSALS)
+    assert refusal(RuleError("tournament_seat"), translator("en"), REFUSALS) == (
+        "This is a tournament table: the tournament seats and moves its players.")

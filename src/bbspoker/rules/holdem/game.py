@@ -49,7 +49,8 @@ from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
 __all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "HoldemTable", "AUTOMATIONS",
-           "POKERKIT_VERSION", "LIMITS", "PotLimitTexasHoldem", "HoldemHandHistory"]
+           "POKERKIT_VERSION", "LIMITS", "AWAY_REASONS", "PotLimitTexasHoldem",
+           "HoldemHandHistory"]
 
 #: The pokerkit release this module was written and tested against (pinned in pyproject).
 POKERKIT_VERSION = "0.7.7"
@@ -74,6 +75,11 @@ DECK = STANDARD52.cards()
 
 #: The betting structures (``HoldemRules.limit``): fixed limit, pot limit, no limit.
 LIMITS = ("fixed", "pot", "no")
+
+#: The reasons of the table's own :class:`~bbspoker.rules.actions.Leave` (a connection
+#: lost past its grace, a seat idle too long) that at a tournament table make the player
+#: sit out instead: they stay seated and are blinded away, never stood up.
+AWAY_REASONS = frozenset({"lost_connection", "idle"})
 
 
 class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem):
@@ -566,9 +572,14 @@ class Holdem(SeatedTable):
 
     def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
         """The action types ``handle`` may use now, in command-area order: ``Pass`` (fold),
-        ``CheckCall``, ``BetRaise`` in turn; ``SitOut`` while seated; empty if not seated."""
+        ``CheckCall``, ``BetRaise`` in turn; ``SitOut`` while seated; empty if not seated,
+        and at a tournament table for a player with no chips left (out of the tournament
+        unless it gives them more: only the director's :meth:`remove` is left)."""
         i = self._index(handle)
         if i is None:
+            return ()
+        if self.rules.tournament and self._player(i) is None and \
+                self._seats[i].stack == 0:  # type: ignore[union-attr]
             return ()
         out: list[type[act.Action]] = []
         if self.current is not None and self.current.lower() == handle.lower():
@@ -591,11 +602,17 @@ class Holdem(SeatedTable):
                     raise RuleError("already_seated")
                 if self.is_full:
                     raise RuleError("table_full", seats=self.rules.seats)
+                if self.rules.tournament and buy_in is not None:
+                    raise RuleError("tournament_seat")    # every chip comes: no amount
                 self._check_buy_in(buy_in)
             case act.Cancel():
                 if self._hand is None:
                     raise RuleError("no_game")
-            case act.Leave() | act.SitOut():
+            case act.Leave(reason=reason):
+                self._find(handle)
+                if self.rules.tournament and reason not in AWAY_REASONS:
+                    raise RuleError("tournament_seat")    # the director moves players
+            case act.SitOut():
                 self._find(handle)
             case act.Pass() | act.CheckCall() | act.BetRaise():
                 self._find(handle)
@@ -652,6 +669,8 @@ class Holdem(SeatedTable):
         match action:
             case act.Sit(buy_in=buy_in, out=out):
                 return self._sit(handle, buy_in, now, out)
+            case act.Leave(reason=reason) if self.rules.tournament:
+                return self._sit_out(handle, True, now)      # away: blinded, not removed
             case act.Leave(reason=reason):
                 return self._leave(handle, now, reason)
             case act.SitOut(out=out):
@@ -746,12 +765,22 @@ class Holdem(SeatedTable):
              ) -> list[Event]:
         """Seat ``handle`` at the first free seat with a stack of ``amount`` CUBES bought in
         (``None``: ``buy_in_max``, or all they have if less), sitting out if ``out``.
-        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``."""
+        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``.
+        At a tournament table the stack is every chip of their balance, whatever the
+        buy-in range (a short stack moved from another table sits with what it has);
+        ``RuleError`` ``no_tournament_chips`` if they have none (or are not in the
+        tournament: no account in its wallet)."""
         r = self.rules
-        balance = self.wallet.balance(handle)
-        if amount is None:
+        balance = (self.wallet.balances_of([handle]).get(handle, 0) if r.tournament
+                   else self.wallet.balance(handle))     # not in the tournament: no chips
+        if r.tournament:
+            if balance <= 0:
+                raise RuleError("no_tournament_chips")
+            amount = balance
+        elif amount is None:
             amount = min(r.buy_in_max, balance)
-        if amount > balance or amount < r.buy_in_min:  # type: ignore[operator]
+        if not r.tournament and (amount > balance
+                                 or amount < r.buy_in_min):  # type: ignore[operator]
             raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance)
         try:
             stack = self.wallet.buy_in(handle, amount)
@@ -759,7 +788,8 @@ class Holdem(SeatedTable):
             raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance) from None
         free = self._seats.index(None)
         self._seats[free] = _Seat(handle, stack, out=out)
-        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack})]
+        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack,
+                                    **({"tournament": True} if r.tournament else {})})]
         if self._hand is not None:
             ev.append(Event("inactive", handle, {"why": "running"}, to=handle))
         if not out:
@@ -785,38 +815,67 @@ class Holdem(SeatedTable):
             ev += self._act(handle, self._give_up(h), now, timeout=False)
         return ev
 
+    def remove(self, handle: str, now: float, reason: str = "removed") -> list[Event]:
+        """The tournament director stands ``handle`` up (a player moved to another table,
+        or out of the tournament): their stack goes back to the wallet's balance at once,
+        the ``left`` event says how much (``cash_out``, chips) with ``reason``. Allowed
+        between hands and while they are not in the running hand (not dealt in, or
+        folded: their bets stay in the pot). Raises ``RuleError`` ``not_seated``, or
+        ``in_hand`` while they are still in it (nothing changed)."""
+        i = self._find(handle)
+        h, p = self._hand, self._player(i)
+        if h is not None and p is not None and h.state.statuses[p]:
+            raise RuleError("in_hand")
+        return self._stand_up(i, reason)
+
     @staticmethod
     def _give_up(h: _Hand) -> type[act.Action]:
-        """What a player who does not act plays (a time-out, one who left): a check when
-        checking is free, else a fold."""
+        """What a player who does not act plays (a time-out, one who left, one away from
+        a tournament table): a check when checking is free, else a fold."""
         return act.CheckCall if not h.state.checking_or_calling_amount else act.Pass
 
     def _stand_up(self, i: int, reason: str) -> list[Event]:
+        """Free seat ``i``; its stack goes back to the wallet's balance: the ``left``
+        event (``cash_out``: CUBES, or chips with ``tournament``)."""
         s = self._seats[i]
         assert s is not None
         cashed = self.wallet.cash_out(s.handle)
         self._seats[i] = None
-        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed})]
+        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed,
+                                         **({"tournament": True} if self.rules.tournament
+                                            else {})})]
 
     def _sit_out(self, handle: str, out: bool, now: float) -> list[Event]:
-        s = self._seats[self._find(handle)]
+        """``handle`` sits out (``out``) or comes back. At a cash table one sitting out is
+        dealt no cards; at a tournament table they are still dealt in and give their
+        turns up at once (a check when free, else a fold), this one too if it is theirs
+        now. Raises ``RuleError`` ``no_chips`` (``no_tournament_chips``) for one with no
+        chips coming back."""
+        i = self._find(handle)
+        s = self._seats[i]
         assert s is not None
         if s.out == out:
             return []
-        if not out and s.stack == 0 and self._player(self._seats.index(s)) is None:
-            raise RuleError("no_chips")
+        if not out and s.stack == 0 and self._player(i) is None:
+            raise RuleError("no_tournament_chips" if self.rules.tournament else "no_chips")
         s.out = out
         s.idle_streak = 0
         if not out:
             self._ready(now)
-        return [Event("sit_out" if out else "sit_in", handle)]
+        ev = [Event("sit_out" if out else "sit_in", handle)]
+        h = self._hand
+        if out and self.rules.tournament and h is not None and self.current is not None \
+                and self.current.lower() == handle.lower():
+            ev += self._act(handle, self._give_up(h), now, timeout=False)
+        return ev
 
     # ------------------------------------------------------------------ the hand
 
     def _eligible(self) -> list[int]:
-        """Seats dealt into the next hand: seated, not sitting out, with chips."""
-        return [i for i, s in enumerate(self._seats) if s is not None and not s.out
-                and s.stack > 0]
+        """Seats dealt into the next hand: seated with chips, and not sitting out (at a
+        tournament table one sitting out is dealt in all the same)."""
+        return [i for i, s in enumerate(self._seats) if s is not None
+                and (not s.out or self.rules.tournament) and s.stack > 0]
 
     def _ready(self, now: float) -> None:
         """A player came (back): the next hand falls due ``between_hands`` from now unless
@@ -1119,7 +1178,7 @@ class Holdem(SeatedTable):
             h.turn_since = now
             handle = h.players[st.actor_index]
             seat = h.seats[st.actor_index]
-            if seat.leaving:
+            if seat.leaving or (seat.out and self.rules.tournament):
                 return ev + self._act(handle, self._give_up(h), now, timeout=False)
             ev.append(Event("turn", handle, {"street": self.street.value,
                                              "to_call": st.checking_or_calling_amount,
@@ -1157,15 +1216,21 @@ class Holdem(SeatedTable):
         for s in players:                      # who left during the hand goes now
             if s is not None and s.leaving:
                 ev += self._stand_up(self._seats.index(s), s.leaving)
-        # The idle rule: every turn timed out in ``idle_hands`` successive hands.
+        # The idle rule: every turn timed out in ``idle_hands`` successive hands (not at a
+        # tournament table: one away there is blinded, never stood up).
         for s in players:
-            if s is None or s.turns == 0 or not any(x is s for x in self._seats):
+            if s is None or s.turns == 0 or not any(x is s for x in self._seats) \
+                    or self.rules.tournament:
                 continue
             i = self._seats.index(s)
             s.idle_streak = s.idle_streak + 1 if s.timeouts == s.turns else 0
             if s.idle_streak >= self.rules.idle_hands:
                 ev.append(Event("removed", s.handle, {"games": self.rules.idle_hands}))
                 ev += self._stand_up(i, "idle")
+        if self.rules.tournament:              # no chips left: seated until removed
+            return ev + [Event("busted", s.handle, {"tournament": True}) for s in players
+                         if s is not None and s.stack == 0
+                         and any(x is s for x in self._seats)]
         for i, s in enumerate(self._seats):     # no chips left: sits out until a rebuy
             if s is not None and s.stack == 0 and not s.out:
                 s.out = True
