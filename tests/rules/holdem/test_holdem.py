@@ -1021,3 +1021,12 @@ def test_a_tournament_tables_lines_and_refusals_speak_of_chips_in_every_language
                                                                     translator("en"), REFUSALS)
     assert refusal(RuleError("tournament_seat"), translator("en"), REFUSALS) == (
         "This is a tournament table: the tournament seats and moves its players.")
+
+
+def test_the_idle_rule_stands_nobody_up_at_a_tournament_table():
+    """Every turn timed out, hand after hand: at a cash table the idle rule would stand
+    both up after one such hand; at a tournament table they stay, blinded."""
+    game, wallet = tournament(2, [1000, 1000], idle_hands=1)
+    for _ in range(4):
+        game.tick(game.deadline())
+    assert game.handles == ["p1", "p2"] and wallet.total() == 2000
