@@ -13,6 +13,10 @@ smallest one, the largest (at no limit an all-in) or any amount between, at rand
 pot-limit record's PHH variant ``PT`` is read by ``HoldemHandHistory``, pokerkit's
 ``HandHistory`` with pokerkit's own pot-limit betting structure for Texas Hold'em.
 
+The stakes change as a tournament's levels do: the table starts with or without an ante,
+and now and then between hands ``set_stakes`` gives it another big blind and ante (short
+stacks then post trimmed antes, all in).
+
     scripts/holdem_crosscheck.py [--hands 10000] [--seed 1] [--limit fixed|pot|no] [--db PATH]
 
 Prints the figures and exits 1 on the first difference (with the hand's id and PHH).
@@ -37,6 +41,8 @@ from bbspoker.store.sqlite import Ledger
 from bbspoker.table.registry import TableWallet
 
 PLAYERS = [f"x{i}" for i in range(1, 10)]
+#: The antes a table plays with (0: none), in chips.
+ANTES = (0, 0, 1, 5, 25)
 TABLE = "holdem"
 
 
@@ -48,12 +54,14 @@ def crosscheck(hands: int, seed: int, db: Path, limit: str = "fixed") -> dict[st
     for h in PLAYERS:
         ledger.create_account(h, None, 10**7)
     total = ledger.totals()
-    rules = HoldemRules(seats=9, small_bet=10, buy_in_min=10, buy_in_max=600, between_hands=1,
-                        limit=limit)
+    rules = HoldemRules(seats=9, small_bet=10, buy_in_min=20, buy_in_max=600, between_hands=1,
+                        limit=limit, ante=rng.choice(ANTES))
     game = Holdem(TableWallet(ledger, TABLE), rules, rng=random.Random(seed))
-    now, actions, showdowns, all_ins, side_pots = 0.0, 0, 0, 0, 0
+    now, actions, showdowns, all_ins, side_pots, antes = 0.0, 0, 0, 0, 0, 0
     began = time.perf_counter()
     for n in range(hands):
+        if rng.random() < 0.02:                          # the next level's stakes
+            game.set_stakes(small_bet=rng.choice((10, 20)), ante=rng.choice(ANTES))
         # Between hands: people come, go, sit out and come back, rebuy when broke.
         for h in PLAYERS:
             seated = h in game.handles
@@ -97,6 +105,7 @@ def crosscheck(hands: int, seed: int, db: Path, limit: str = "fixed") -> dict[st
         history = record.history
         assert record.end_reason == "finished", (gid, record.end_reason)
         showdowns += any(op["op"] == "show" for op in history["operations"])
+        antes += history["ante"] > 0
         all_ins += any(s.all_in for s in game.seats())
         replay = HoldemHandHistory.loads(history["phh"])
         assert replay.variant == {"fixed": "FT", "pot": "PT", "no": "NT"}[limit]
@@ -135,7 +144,7 @@ def crosscheck(hands: int, seed: int, db: Path, limit: str = "fixed") -> dict[st
     seconds = time.perf_counter() - began
     ledger.close()
     return {"hands": hands, "actions": actions, "showdowns": showdowns,
-            "side_pots": side_pots, "seconds": seconds}
+            "side_pots": side_pots, "antes": antes, "seconds": seconds}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     of = "" if args.limit == "fixed" else f" of {args.limit}-limit"
     print(f"{f['hands']:,} hands{of}, {f['actions']:,} actions, {f['showdowns']:,} showdowns, "
-          f"{f['side_pots']:,} with side pots: every hand's stacks equal pokerkit's replay "
+          f"{f['side_pots']:,} with side pots, {f['antes']:,} with antes: every hand's stacks equal pokerkit's replay "
           f"of its PHH and the ledger's, its winners the replay's; ledger verify clean "
           f"({f['seconds']:.1f} s)")
     return 0

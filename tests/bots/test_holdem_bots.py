@@ -45,6 +45,27 @@ def test_a_view_holds_the_players_own_cards_and_no_one_elses():
     assert v.community == ()
 
 
+def test_a_view_has_the_stakes_of_the_hand_in_play_not_the_next_levels():
+    """The stakes rise (a tournament's next level) in the middle of a hand: what a bot
+    sees of that hand, from the game or from the table's snapshot, is its own blinds and
+    ante."""
+    from bbspoker.bots.holdem import observe_holdem
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    wallet = MemoryWallet({"a": 1000, "b": 1000, "c": 1000, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(ante=1, tournament=True), rng=random.Random(3))
+    for h in "abc":
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    game.set_stakes(small_bet=40, ante=5)
+    h = game.current
+    seen = observe_holdem(TableService(game, Bus(), lambda: 0.0).snapshot, h,
+                          game.hole_cards(h))
+    for v in (view(game, h), seen):
+        assert (v.rules.big_blind, v.rules.small_blind, v.rules.ante) == (10, 5, 1)
+        assert v.to_call == 10 and v.raise_to == 20
+
+
 @pytest.mark.parametrize("policies", [
     [HoldemRandom(), HoldemCalling(), HoldemRandom()],
     [HoldemEquity(samples=8), HoldemRandom(), HoldemCalling(), HoldemRandom()]])

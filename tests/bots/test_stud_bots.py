@@ -110,3 +110,22 @@ def test_bbspoker_sim_plays_stud_from_the_bot_registry(capsys, monkeypatch):
     rows = [line.split() for line in out[2:4]]
     assert [r[:2] for r in rows] == [["1", "strength"], ["2", "calling"]]
     assert float(rows[0][2]) == -float(rows[1][2])        # heads-up: one's gain, other's loss
+
+
+def test_a_view_has_the_stakes_of_the_hand_in_play_not_the_next_levels():
+    """The stakes rise mid-hand: what a bot sees of that hand, from the game or from the
+    table's snapshot, is its own ante, bring-in and bets."""
+    from bbspoker.bots.stud import observe_stud, view
+    from bbspoker.table.bus import Bus
+    from bbspoker.table.service import TableService
+    game = Stud(MemoryWallet({"a": 500, "b": 500, SYSTEM: 0}), StudRules(tournament=True),
+                rng=random.Random(4))
+    for h in "ab":
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    game.set_stakes(small_bet=50, ante=10)
+    h = game.current
+    seen = observe_stud(TableService(game, Bus(), lambda: 0.0).snapshot, h, game.hands()[h])
+    for v in (view(game, h), seen):
+        assert (v.rules.small_bet, v.rules.ante, v.rules.bring_in) == (10, 1, 3)
+        assert v.to_call == 3

@@ -366,6 +366,23 @@ def _type(s, *keys) -> None:
         s._on_key(k if isinstance(k, Key) else Key(KeyKind.CHAR, k))
 
 
+def test_a_hold_em_screens_title_shows_the_stakes_the_table_plays_now():
+    """A table whose stakes rose (a tournament's next level) keeps the running hand's in
+    its title until that hand is over, then shows the new blinds and the ante."""
+    from bbspoker.door.look import CLASSIC
+    from bbspoker.rules import actions as act
+    from bbspoker.rules.holdem import Street
+    game, screen = _holdem_preflop("no")
+    game.set_stakes(small_bet=40, ante=5)
+    assert CLASSIC.glyphs(screen("bob").view().rows[0]).startswith(
+        "+- No-limit Hold'em 5/10: Salon ---")
+    while game.street is not Street.IDLE:
+        game.apply(game.current, act.Pass() if game.to_call(game.current) else
+                   act.CheckCall(), 1.0)
+    row = CLASSIC.glyphs(screen("bob").view().rows[0])
+    assert row.startswith("+- No-limit Hold'em 20/40, ante 5: Salon ---") and len(row) == 80
+
+
 def test_a_no_limit_hold_em_screen_shows_the_range_and_r_asks_for_the_amount():
     """No limit: the title names the blinds, the command area the call, the smallest and
     the largest raise and the all-in; R asks for the amount (Enter alone: the smallest,

@@ -498,3 +498,18 @@ def test_the_stud_table_in_colour_in_cp437_and_utf8():
         assert all(c.fg == "black" for c in cells(alice, 3, "(?? )(?? )"))
         assert cells(alice, 3, "[9♦ ]")[2].fg == "red"          # a suit keeps its colour
         assert "fold" in alice.display[3]
+
+
+def test_the_title_and_the_stakes_shown_are_the_ones_the_table_plays_now():
+    """A table whose stakes rose keeps the running hand's in its title until that hand is
+    over; then the title shows the new bets and the game information the new ante and
+    bring-in."""
+    g, _ = game(buy_in_min=60)
+    g.set_stakes(small_bet=30, ante=5)
+    assert screen(g, "alice")[0].startswith("+- Stud 10/20: Salon ---")
+    while g.street is not Street.IDLE:
+        g.apply(g.current, act.CheckCall(), 1.0)
+    rows = screen(g, "alice")
+    assert rows[0].startswith("+- Stud 30/60: Salon ---")
+    info = "\n".join(rows[9:13])
+    assert "Ante ..... 5" in info and "Bring-in . 9" in info

@@ -79,8 +79,8 @@ class HoldemView:
     notation), ``community``, ``street``, ``legal`` action types, ``to_call`` (CUBES; 0 =
     check), ``raise_to`` and ``max_raise_to`` (the smallest and largest total its bet may
     reach with a bet or raise; ``None``: may not bet or raise), ``pot`` (all CUBES in
-    play), ``stack``, ``opponents`` (others still in the hand), the table's ``rules`` and
-    ``bet`` (what it put in this betting round)."""
+    play), ``stack``, ``opponents`` (others still in the hand), the ``rules`` of the hand
+    in play (its stakes) and ``bet`` (what it put in this betting round)."""
 
     handle: str
     hole: tuple[str, ...]
@@ -104,20 +104,24 @@ def view(game: Holdem, handle: str, now: float = 0.0) -> HoldemView:
     return HoldemView(handle, game.hole_cards(handle), game.community, game.street,
                       game.legal_actions(handle, now), game.to_call(handle),
                       game.raise_to(handle), game.pot_total or 0, me.stack,
-                      sum(s.in_hand for s in seats) - 1, game.rules,
+                      sum(s.in_hand for s in seats) - 1, game.hand_rules,
                       game.max_raise_to(handle), me.bet)
 
 
 def observe_holdem(snap: TableSnapshot, handle: str, cards: tuple[str, ...]) -> HoldemView:
     """``handle``'s :class:`HoldemView` at a Hold'em table from what its subscription
     received: the public snapshot and its own hole cards (the live-table twin of
-    :func:`view`)."""
+    :func:`view`). Its ``rules`` have the stakes of the view (the running hand's: the
+    table's rules may already hold the next level's)."""
     board = snap.view_as(HoldemTable)
     me = snap.seat_as(HoldemSeat, handle)
+    rules: HoldemRules = snap.rules
+    if (rules.small_bet, rules.ante) != (board.small_bet, board.ante):
+        rules = rules.with_stakes(board.small_bet, board.ante)
     return HoldemView(handle, tuple(cards), board.community, board.street,
                       tuple(snap.actions.get(handle, ())), board.to_call, board.raise_to,
                       board.pot_total or 0, me.stack if me is not None else 0,
-                      sum(s.in_hand for s in snap.seats_as(HoldemSeat)) - 1, snap.rules,
+                      sum(s.in_hand for s in snap.seats_as(HoldemSeat)) - 1, rules,
                       board.max_raise_to, me.bet if me is not None else 0)
 
 

@@ -58,8 +58,8 @@ class StudView:
     cards, GV notation, in the order dealt), ``showing`` (the up cards of each opponent
     still in the hand), ``street``, ``legal`` action types, ``to_call`` (CUBES; 0 = check;
     the bring-in while it is due), ``raise_to`` (``None``: may not complete, bet or
-    raise), ``bring_in_due``, ``pot`` (all CUBES in play), ``stack`` and the table's
-    ``rules``."""
+    raise), ``bring_in_due``, ``pot`` (all CUBES in play), ``stack`` and the ``rules``
+    of the hand in play (its stakes: the table's may already hold the next level's)."""
 
     handle: str
     down: tuple[str, ...]
@@ -84,7 +84,7 @@ def view(game: Stud, handle: str, now: float = 0.0) -> StudView:
     return StudView(handle, game.down_cards(handle), game.up_cards(handle), showing,
                     game.street, game.legal_actions(handle, now), game.to_call(handle),
                     game.raise_to(handle), game.bring_in_due, game.pot_total or 0, me.stack,
-                    game.rules)
+                    game.hand_rules)
 
 
 def observe_stud(snap: TableSnapshot, handle: str, cards: Sequence[str]) -> StudView:
@@ -93,13 +93,17 @@ def observe_stud(snap: TableSnapshot, handle: str, cards: Sequence[str]) -> Stud
     ``PrivateCards``); the live-table twin of :func:`view`."""
     board = snap.view_as(StudTable)
     seats = snap.seats_as(StudSeat)
+    rules: StudRules = snap.rules
+    if (rules.small_bet, rules.ante, rules.bring_in) != (board.small_bet, board.ante,
+                                                         board.bring_in):
+        rules = rules.with_stakes(board.small_bet, board.ante, board.bring_in)
     key = handle.lower()
     me = next((s for s in seats if s.handle.lower() == key), None)
     showing = tuple(s.up for s in seats if s.in_hand and s.handle.lower() != key)
     return StudView(handle, tuple(str(c) for c in cards), me.up if me is not None else (),
                     showing, board.street, tuple(snap.actions.get(handle, ())),
                     board.to_call, board.raise_to, board.bring_in_due,
-                    board.pot_total or 0, me.stack if me is not None else 0, snap.rules)
+                    board.pot_total or 0, me.stack if me is not None else 0, rules)
 
 
 class StudPolicy(Protocol):

@@ -16,7 +16,8 @@ __all__ = ["TableStakesBotKind"]
 class TableStakesBotKind(BotKind[O]):
     """A table-stakes kind as the computer players see it: a bot buys in with the
     table's smallest buy-in, is broke when its stack is empty, and sits out while no
-    person is at the table (back in when one is, if it has chips). ``table_view`` and
+    person is at the table (back in when one is, if it has chips; never at a tournament
+    table, where one sitting out is dealt in all the same). ``table_view`` and
     ``seat_view`` are the kind's view classes of the table and of a seat
     (``TableSnapshot.view_as``, ``seat_as``): the table's ``game_id`` is ``None``
     between hands, a seat has ``stack`` (chips) and ``out`` (sitting out)."""
@@ -36,6 +37,8 @@ class TableStakesBotKind(BotKind[O]):
         return seat is not None and seat.stack == 0
 
     def sit_out(self, snap: TableSnapshot, handle: str, alone: bool) -> act.Action | None:
+        if getattr(snap.rules, "tournament", False):
+            return None     # dealt in all the same: it would only be blinded away
         seat = snap.seat_as(self.seat_view, handle)
         if seat is not None and seat.out != alone and (alone or seat.stack > 0):
             return act.SitOut(out=alone)

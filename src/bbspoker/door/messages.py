@@ -103,16 +103,25 @@ def table_stakes_event(e: Event, t: Translator, hand_name: Callable[[str, Transl
     alike -- sitting down with a buy-in and leaving with a cash-out, folds, checks, calls,
     bets and raises (all in or not), shown and mucked hands, an uncalled bet returned, a
     pot won (the made hand named by the kind's ``hand_name``), sitting out and back, a
-    bust -- in ``t``'s language; any other event as :func:`shared_event` says. A kind's
+    bust -- in ``t``'s language (at a tournament table, events with ``tournament``, the
+    stacks in chips, not CUBES); any other event as :func:`shared_event` says. A kind's
     own wording comes first and hands the rest to this."""
     h, d, k = e.handle, e.data, e.kind
     _, n = t.gettext, t.number
     late = bool(d.get("timeout"))
+    if k == "sat" and d.get("tournament"):
+        return SYSTEM, t.ngettext("{h} sits down with {chips} chip.",
+                                  "{h} sits down with {chips} chips.",
+                                  d["buy_in"]).format(h=h, chips=n(d["buy_in"]))
     if k == "sat":
         return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
     if k == "left":
         cashed = d.get("cash_out", 0)
         reason = d.get("reason", "")
+        if cashed and d.get("tournament"):     # the director moved them to another table
+            return SYSTEM, t.ngettext("{h} leaves the table with {chips} chip.",
+                                      "{h} leaves the table with {chips} chips.",
+                                      cashed).format(h=h, chips=n(cashed))
         if cashed:
             text = (_("{h} lost the connection and leaves the table with {cubes} CUBES.")
                     if reason == "lost_connection" else
@@ -159,7 +168,8 @@ def table_stakes_event(e: Event, t: Translator, hand_name: Callable[[str, Transl
     if k == "sit_in":
         return SYSTEM, _("{h} is back in the game.").format(h=h)
     if k == "busted":
-        return SYSTEM, _("{h} has no chips left and sits out.").format(h=h)
+        return SYSTEM, (_("{h} has no chips left.") if d.get("tournament")
+                        else _("{h} has no chips left and sits out.")).format(h=h)
     return shared_event(e, t, refusals)
 
 
@@ -279,6 +289,9 @@ _REFUSALS: dict[str, Wording] = {
     "spectator": N_("You are watching: take a seat to play."),
     "seat_between_games": N_("You can take a seat between games."),
     "unknown_action": N_("That is not a move of this game."),
+    "tournament_seat": N_("This is a tournament table: the tournament seats and moves its "
+                          "players."),
+    "no_tournament_chips": N_("You have no chips left in this tournament."),
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import STANDARD52, from_standard
-from bbspoker.rules.events import RuleError
+from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.holdem import Holdem, HoldemRules, Street
 from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
@@ -801,3 +801,232 @@ def test_the_no_and_pot_limit_crosscheck_against_pokerkit_alone_short_run(limit)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"200 hands of {limit}-limit, ") \
         and "ledger verify clean" in done.stdout
+
+
+# ------------------------------------------------- stakes that change, antes, tournaments
+
+
+def finish(game: Holdem) -> None:
+    """Play the running hand out with checks and calls."""
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+
+
+def test_new_stakes_take_effect_at_the_next_hand_and_the_running_hand_keeps_its_own():
+    """``set_stakes`` between levels: the hand in play keeps its blinds (its bets, its
+    view, its record); the next hand is dealt with the new big blind and ante, and its
+    ``hand`` event and the table's view say so."""
+    game, wallet = table(3)
+    game.set_stakes(small_bet=20, ante=2)
+    assert bets(game) == {"p1": 0, "p2": 5, "p3": 10} and game.raise_to("p1") == 20
+    board = game.board()
+    assert (board.small_blind, board.big_blind, board.ante) == (5, 10, 0)
+    finish(game)
+    assert wallet.games[1]["history"]["blinds"] == [5, 10]
+    assert wallet.games[1]["history"]["ante"] == 0
+    board = game.board()                      # between hands: the next hand's stakes
+    assert (board.small_blind, board.big_blind, board.small_bet, board.big_bet,
+            board.ante) == (10, 20, 20, 40, 2)
+    events = game.tick(game.deadline())
+    hand = next(e for e in events if e.kind == "hand")
+    assert (hand.data["small_blind"], hand.data["big_blind"], hand.data["ante"]) == (10, 20, 2)
+    # Button p2: p3 posts the small blind, p1 the big one, each on top of the ante.
+    assert bets(game) == {"p1": 20, "p2": 0, "p3": 10}
+    assert game.pot_total == 3 * 2 + 10 + 20 and game.raise_to("p2") == 40
+
+
+@pytest.mark.parametrize("stakes", [{"small_bet": 15, "ante": 0}, {"small_bet": 0, "ante": 0},
+                                    {"small_bet": 20, "ante": -1}])
+def test_invalid_stakes_are_refused_and_change_nothing(stakes):
+    game, _ = table(3)
+    with pytest.raises(ValueError):
+        game.set_stakes(**stakes)
+    finish(game)
+    assert (game.board().big_blind, game.board().ante) == (10, 0)
+
+
+def test_every_player_dealt_in_posts_the_ante_and_the_record_and_phh_carry_it():
+    """``HoldemRules.ante``: each player dealt in posts it before the blinds (journal
+    ``ante``); a stack that cannot cover it goes all in with what it has (pokerkit's
+    trimmed antes); the record, its English lines and the PHH carry the antes, and the
+    PHH replays in pokerkit alone to the same stacks."""
+    from bbspoker.door.screens.holdem_text import describe_event, describe_operation
+    from bbspoker.rules.holdem.game import HoldemHandHistory
+    game, wallet = table(3, ante=15, stacks=[1000, 1000, 12], buy_in_min=10)
+    assert game.pot_total == 15 + 12 + 15 + 5      # p3, all in by the ante, posts no blind
+    moves = [(key, -amount) for gid, _, key, amount, why in wallet.stack_moves
+             if gid == 1 and why == "ante"]
+    assert moves == [("p2", 15), ("p3", 12), ("p1", 15)]
+    hand = next(op for op in game.operations if op.kind == "ante")
+    assert describe_operation(hand.as_dict()) == "p2 posts the ante (15)"
+    finish(game)
+    record = wallet.games[1]["history"]
+    assert record["ante"] == 15
+    assert [op["amount"] for op in record["operations"] if op["op"] == "ante"] == [15, 12, 15]
+    hh = HoldemHandHistory.loads(record["phh"])
+    assert hh.antes == [15, 15, 15] and hh.ante_trimming_status
+    for state in hh:
+        pass
+    assert dict(zip(hh.players, state.stacks)) == record["stacks"]
+    assert wallet.total() == 3000
+    line = describe_event(game.tick(game.deadline())[0])
+    assert line is not None and line[1].endswith("blinds 5/10, ante 15.")
+
+
+def test_the_hand_line_names_the_ante_in_every_language():
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.screens.holdem_text import describe_event
+    from bbspoker.rules.events import Event
+    hand = Event("hand", None, {"game_id": 7, "hand": 3, "button": "ann", "small_blind": 50,
+                                "big_blind": 100, "ante": 10, "players": ["ann", "bob"]})
+    lines = {lang: describe_event(hand, translator(lang))[1] for lang in ("en", "de", "fr")}
+    assert lines["en"] == "Hand 3 (game 7): ann has the button; blinds 50/100, ante 10."
+    assert lines["de"] != lines["en"] and lines["fr"] != lines["en"]
+    assert all("10" in line and "100" in line for line in lines.values())
+    assert describe_event(Event("ante", "ann", {"amount": 10})) is None
+
+
+def tournament(n: int, chips: list[int], **rules) -> tuple:
+    """(game, wallet): a tournament table, ``n`` players p1..pn with ``chips[i]`` chips in
+    the tournament's wallet, each seated with ``Sit()``; the first hand is dealt."""
+    handles = [f"p{i + 1}" for i in range(n)]
+    wallet = MemoryWallet(dict(zip(handles, chips)) | {SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(tournament=True, **rules), rng=random.Random(n))
+    for h in handles:
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    return game, wallet
+
+
+def test_a_tournament_seat_takes_all_the_players_chips_whatever_the_buy_in_range():
+    """At a tournament table ``Sit()`` brings every chip of the player's balance, a short
+    stack moved from another table as much as a deep one; one with no chips is refused,
+    and so is a buy-in the player names."""
+    wallet = MemoryWallet({"ann": 15, "bob": 50000, "cy": 0, "dee": 500, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(tournament=True), rng=random.Random(1))
+    game.apply("ann", act.Sit(), 0.0)
+    game.apply("bob", act.Sit(), 0.0)
+    assert (game.stack("ann"), game.stack("bob")) == (15, 50000)
+    assert wallet.balance("ann") == wallet.balance("bob") == 0
+    with pytest.raises(RuleError) as err:
+        game.apply("cy", act.Sit(), 0.0)
+    assert err.value.code == "no_tournament_chips" and game.handles == ["ann", "bob"]
+    with pytest.raises(RuleError) as err:
+        game.apply("zed", act.Sit(), 0.0)          # not in the tournament at all
+    assert err.value.code == "no_tournament_chips"
+    with pytest.raises(RuleError) as err:
+        game.apply("dee", act.Sit(buy_in=300), 0.0)
+    assert err.value.code == "tournament_seat" and wallet.balance("dee") == 500
+
+
+def test_a_tournament_player_cannot_leave_and_the_director_removes_them_between_hands():
+    game, wallet = tournament(3, [1000, 1000, 1000])
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", act.Leave(), 1.0)
+    assert err.value.code == "tournament_seat" and "p2" in game.handles
+    with pytest.raises(RuleError) as err:
+        game.remove("p2", 1.0)                      # in the hand: not now
+    assert err.value.code == "in_hand" and "p2" in game.handles
+    play(game, ("p1", FOLD))
+    events = game.remove("p1", 1.0)                 # folded: no longer in the hand
+    assert [(e.kind, e.handle, e.data["cash_out"]) for e in events] == [("left", "p1", 1000)]
+    assert wallet.balance("p1") == 1000 and "p1" not in game.handles
+    finish(game)
+    game.remove("p3", 2.0)
+    assert wallet.balance("p3") > 0 and wallet.stack("p3") == 0
+    assert wallet.total() == 3000 and game.handles == ["p2"]
+    with pytest.raises(RuleError) as err:
+        game.remove("nobody", 2.0)
+    assert err.value.code == "not_seated"
+
+
+def test_a_tournament_player_away_is_dealt_in_posts_and_gives_up_at_once():
+    """Blinded away but not removed: one who sits out (or whose connection is lost: the
+    table's ``Leave("lost_connection")``) is still dealt in, posts the ante and the blinds,
+    and when their turn comes checks if it is free, else folds, at once; the idle rule
+    stands nobody up."""
+    game, wallet = tournament(3, [1000, 1000, 1000], ante=1, idle_hands=1)
+    game.apply("p2", act.SitOut(), 1.0)             # the small blind, not yet in turn
+    game.apply("p3", act.Leave("lost_connection"), 1.0)
+    assert "p3" in game.handles and next(s for s in game.seats() if s.handle == "p3").out
+    events = play(game, ("p1", CALL))               # p2 folds at once; p3 checks at once
+    assert [(e.kind, e.handle) for e in events][:3] == [("call", "p1"), ("fold", "p2"),
+                                                        ("check", "p3")]
+    while game.street is not Street.IDLE:
+        assert game.current == "p1"                 # only p1 is ever given the turn
+        play(game, (game.current, CALL))
+    assert game.handles == ["p1", "p2", "p3"]
+    events = game.tick(game.deadline())             # dealt in again, both posting
+    hand = next(e for e in events if e.kind == "hand")
+    assert hand.data["players"] == ["p3", "p1", "p2"]
+    assert sorted(e.handle for e in events if e.kind == "ante") == ["p1", "p2", "p3"]
+    assert game.handles == ["p1", "p2", "p3"] and wallet.total() == 3000
+
+
+def test_a_tournament_player_in_turn_who_sits_out_gives_up_at_once():
+    game, _ = tournament(3, [1000, 1000, 1000])
+    assert game.current == "p1"
+    events = game.apply("p1", act.SitOut(), 1.0)
+    assert [(e.kind, e.handle) for e in events][:2] == [("sit_out", "p1"), ("fold", "p1")]
+    assert game.current == "p2"
+    assert act.Pass in game.legal_actions("p2", 1.0)
+    assert game.legal_actions("p1", 1.0) == (act.SitOut,)   # may come back
+
+
+def test_a_busted_tournament_player_stays_seated_with_nothing_until_removed():
+    # Heads-up the big blind p2 is dealt first: 7c 2d against p1's aces.
+    wallet = MemoryWallet({"p1": 1000, "p2": 20, "p3": 0, SYSTEM: 0})
+    deck = stacked(["7c2d", "AsAd"], "KhQh3c4s9d")
+    game = Holdem(wallet, HoldemRules(tournament=True), rng=random.Random(2),
+                  deck=lambda seal, gid: list(deck))
+    game.apply("p1", act.Sit(), 0.0)
+    game.apply("p2", act.Sit(), 0.0)
+    game.tick(game.deadline())
+    events = []
+    while game.street is not Street.IDLE:
+        h = game.current
+        events += game.apply(h, RAISE if h == "p1" and act.BetRaise in game.legal_actions(h, 1)
+                             else CALL, 1)
+    assert game.stack("p2") == 0 and "p2" in game.handles
+    assert ("busted", "p2") in [(e.kind, e.handle) for e in events]
+    assert game.legal_actions("p2", 2.0) == ()
+    game.apply("p2", act.SitOut(), 2.0)
+    with pytest.raises(RuleError) as err:
+        game.apply("p2", act.SitOut(out=False), 2.0)
+    assert err.value.code == "no_tournament_chips"
+    assert game.deadline() is None                  # nobody to play p1
+    assert game.remove("p2", 2.0)[0].data["cash_out"] == 0 and game.handles == ["p1"]
+
+
+def test_a_tournament_tables_lines_and_refusals_speak_of_chips_in_every_language():
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.messages import refusal
+    from bbspoker.door.screens.holdem_text import REFUSALS, describe_event
+    wallet = MemoryWallet({"ann": 1500, "bob": 1, SYSTEM: 0})
+    game = Holdem(wallet, HoldemRules(tournament=True), rng=random.Random(1))
+    sat = game.apply("ann", act.Sit(), 0.0) + game.apply("bob", act.Sit(), 0.0)
+    left = game.remove("ann", 0.0)
+    lines = {lang: [describe_event(e, translator(lang))[1] for e in sat + left]
+             for lang in ("en", "de", "fr")}
+    assert lines["en"] == ["ann sits down with 1,500 chips.", "bob sits down with 1 chip.",
+                           "ann leaves the table with 1,500 chips."]
+    busted = Event("busted", "bob", {"tournament": True})
+    assert describe_event(busted)[1] == "bob has no chips left."
+    for lang in ("de", "fr"):
+        t = translator(lang)
+        assert all("CUBES" not in line for line in lines[lang])
+        assert lines[lang] != lines["en"] and describe_event(busted, t)[1] != "bob has no chips left."
+        for code in ("tournament_seat", "no_tournament_chips"):
+            assert refusal(RuleError(code), t, REFUSALS) != refusal(RuleError(code),
+                                                                    translator("en"), REFUSALS)
+    assert refusal(RuleError("tournament_seat"), translator("en"), REFUSALS) == (
+        "This is a tournament table: the tournament seats and moves its players.")
+
+
+def test_the_idle_rule_stands_nobody_up_at_a_tournament_table():
+    """Every turn timed out, hand after hand: at a cash table the idle rule would stand
+    both up after one such hand; at a tournament table they stay, blinded."""
+    game, wallet = tournament(2, [1000, 1000], idle_hands=1)
+    for _ in range(4):
+        game.tick(game.deadline())
+    assert game.handles == ["p1", "p2"] and wallet.total() == 2000

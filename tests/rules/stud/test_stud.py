@@ -421,3 +421,103 @@ def test_the_stud_kinds_settings_load_without_the_poker_engine():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------- stakes that change, tournaments
+
+
+def finish(game: Stud) -> None:
+    """Play the running hand out: the bring-in, then checks and calls."""
+    while game.street is not Street.IDLE:
+        play(game, (game.current, CALL))
+
+
+def test_new_stakes_take_effect_at_the_next_hand_with_the_bring_in_in_proportion():
+    """``set_stakes`` between levels: the hand in play keeps its ante, bring-in and bets;
+    the next hand is dealt with the new small bet and ante and a bring-in in the table's
+    own proportion to the small bet (3 of 10: 6 at 20/40), and its ``hand`` event and the
+    view say so."""
+    game, wallet = table(3, buy_in_min=40)
+    game.set_stakes(small_bet=20, ante=4)
+    assert game.pot_total == 3 and game.to_call(game.current) == 3
+    board = game.board()
+    assert (board.ante, board.bring_in, board.small_bet) == (1, 3, 10)
+    finish(game)
+    assert wallet.games[1]["history"]["ante"] == 1
+    board = game.board()
+    assert (board.ante, board.bring_in, board.small_bet, board.big_bet) == (4, 6, 20, 40)
+    events = game.tick(game.deadline())
+    hand = next(e for e in events if e.kind == "hand")
+    assert {k: hand.data[k] for k in ("ante", "bring_in", "small_bet", "big_bet")} == {
+        "ante": 4, "bring_in": 6, "small_bet": 20, "big_bet": 40}
+    assert game.pot_total == 3 * 4 and game.to_call(game.current) == 6
+    assert game.raise_to(game.current) == 20
+    game.set_stakes(small_bet=15, ante=0, bring_in=7)      # or one the director names
+    finish(game)
+    assert (game.board().bring_in, game.board().ante) == (7, 0)
+
+
+@pytest.mark.parametrize("stakes", [{"small_bet": 1, "ante": 0}, {"small_bet": 20, "ante": -1},
+                                    {"small_bet": 20, "ante": 1, "bring_in": 20}])
+def test_invalid_stud_stakes_are_refused_and_change_nothing(stakes):
+    game, _ = table(3)
+    with pytest.raises(ValueError):
+        game.set_stakes(**stakes)
+    finish(game)
+    assert (game.board().small_bet, game.board().ante, game.board().bring_in) == (10, 1, 3)
+
+
+def tournament(n: int, chips: list[int], **rules: object) -> tuple[Stud, MemoryWallet]:
+    """(game, wallet): a stud tournament table, p1..pn with ``chips[i]`` chips in the
+    tournament's wallet, each seated with ``Sit()``; the first hand is dealt."""
+    handles = [f"p{i + 1}" for i in range(n)]
+    wallet = MemoryWallet(dict(zip(handles, chips)) | {SYSTEM: 0})
+    game = Stud(wallet, StudRules(tournament=True, **rules),  # type: ignore[arg-type]
+                rng=random.Random(n))
+    for h in handles:
+        game.apply(h, act.Sit(), 0.0)
+    game.tick(game.deadline())
+    return game, wallet
+
+
+def test_a_stud_tournament_seat_takes_every_chip_and_only_the_director_removes_it():
+    wallet = MemoryWallet({"ann": 7, "bob": 90000, "cy": 0, SYSTEM: 0})
+    game = Stud(wallet, StudRules(tournament=True), rng=random.Random(1))
+    game.apply("ann", act.Sit(), 0.0)
+    game.apply("bob", act.Sit(), 0.0)
+    assert (game.stack("ann"), game.stack("bob")) == (7, 90000)
+    for who, action, code in (("cy", act.Sit(), "no_tournament_chips"),
+                              ("zed", act.Sit(), "no_tournament_chips"),
+                              ("cy", act.Sit(buy_in=100), "tournament_seat"),
+                              ("ann", act.Leave(), "tournament_seat")):
+        with pytest.raises(RuleError) as err:
+            game.apply(who, action, 0.0)
+        assert err.value.code == code
+    game.tick(game.deadline())
+    with pytest.raises(RuleError) as err:
+        game.remove("bob", 6.0)
+    assert err.value.code == "in_hand"
+    finish(game)
+    events = game.remove("ann", 7.0)
+    assert events[0].kind == "left" and wallet.balance("ann") == events[0].data["cash_out"]
+    assert game.handles == ["bob"] and wallet.total() == 90007
+
+
+def test_a_stud_tournament_player_away_is_dealt_in_and_gives_up_at_once():
+    """Blinded away: one sitting out (or whose connection was lost) is dealt in, posts
+    the ante, posts the bring-in when it is theirs, checks when free, else folds, at
+    once; the idle rule stands nobody up; a player with no chips left stays seated."""
+    game, wallet = tournament(3, [200, 200, 200], idle_hands=1)
+    for h in ("p2", "p3"):
+        game.apply(h, act.Leave("lost_connection") if h == "p3" else act.SitOut(), 1.0)
+    for _ in range(6):
+        while game.street is not Street.IDLE:
+            assert game.current == "p1"             # the only one ever given the turn
+            play(game, ("p1", RAISE if act.BetRaise in game.legal_actions("p1", 1.0)
+                        else CALL))
+        assert game.handles == ["p1", "p2", "p3"]
+        game.tick(game.deadline())
+        hand = game.operations
+        assert sorted(op.handle for op in hand if op.kind == "ante") == sorted(
+            s.handle for s in game.seats() if s.dealt)
+    assert wallet.total() == 600

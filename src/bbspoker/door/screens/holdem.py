@@ -187,22 +187,16 @@ class HoldemScreen(RowScreen):
         rules = self.rules
         t, num = self.t, self.t.number
         table = clean_text(self.entry.name, 20)
-        if rules.limit == "fixed":
-            name = t.gettext("Limit Hold'em {small}/{big}: {table}").format(
-                small=num(rules.small_bet), big=num(2 * rules.small_bet), table=table)
-        else:
-            name = (t.gettext("No-limit Hold'em {small}/{big}: {table}") if rules.limit == "no"
-                    else t.gettext("Pot-limit Hold'em {small}/{big}: {table}")).format(
-                small=num(rules.small_bet // 2), big=num(rules.small_bet), table=table)
-        title = "┌─ " + name + " "
+        name = _title(t, board, rules, table)
         where = (t.gettext("Hand {hand}, {street}").format(
             hand=num(board.hand or board.game_id), street=street_name(board.street.value, t))
             if board is not None and board.game_id is not None
             else t.gettext("{n} of {seats} seated").format(n=len(snap.seats),
                                                            seats=rules.seats))
         tail = " " + where + " ─┐"
+        title = clean_text("┌─ " + name + " ", WIDTH - display_width(tail))
         rows = [title + "─" * max(0, WIDTH - display_width(title) - len(tail)) + tail]
-        self.span(0, 3, display_width(name), Pen.TITLE)
+        self.span(0, 3, min(display_width(name), display_width(title) - 4), Pen.TITLE)
         self.span(0, WIDTH - len(tail) + 1, display_width(where), Pen.VALUE)
         seats = {s.seat: s for s in snap.seats_as(HoldemSeat)}
         for n in range(5):
@@ -369,6 +363,34 @@ class HoldemScreen(RowScreen):
                 street=street, size=t.number(size)) if board.limit == "fixed"
              else street, Pen.VALUE),
             (_BUTTON, clean_text(board.button or "", 14), Pen.VALUE)], self.span, 9)
+
+
+def _title(t: i18n.Translator, board: HoldemTable | None, rules: HoldemConfig,
+           table: str) -> str:
+    """The title's game and table: ``Limit Hold'em 10/20: <table>`` (the bets),
+    ``No-limit Hold'em 5/10, ante 1: <table>`` (the blinds and any ante). The stakes are
+    the table view's (the running hand's, else the next hand's: a table whose stakes
+    rose shows the new ones), the config's before the table has a view."""
+    if board is not None:
+        limit, small, big, ante = board.limit, board.small_blind, board.big_blind, board.ante
+        if limit == "fixed":
+            small, big = board.small_bet, board.big_bet
+    else:
+        limit, ante = rules.limit, 0
+        small, big = ((rules.small_bet, 2 * rules.small_bet) if limit == "fixed"
+                      else (rules.small_bet // 2, rules.small_bet))
+    if ante:
+        text = (t.gettext("Limit Hold'em {small}/{big}, ante {ante}: {table}")
+                if limit == "fixed" else
+                t.gettext("No-limit Hold'em {small}/{big}, ante {ante}: {table}")
+                if limit == "no" else
+                t.gettext("Pot-limit Hold'em {small}/{big}, ante {ante}: {table}"))
+    else:
+        text = (t.gettext("Limit Hold'em {small}/{big}: {table}") if limit == "fixed" else
+                t.gettext("No-limit Hold'em {small}/{big}: {table}") if limit == "no" else
+                t.gettext("Pot-limit Hold'em {small}/{big}: {table}"))
+    return text.format(small=t.number(small), big=t.number(big), ante=t.number(ante),
+                       table=table)
 
 
 def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:

@@ -76,16 +76,22 @@ def _made(d: Mapping[str, Any]) -> str:
 
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
     """The message-area line (``(tag, text)``, or None for none) of an event of a Hold'em
-    table (``rules/holdem/game.py``) in ``t``'s language; the events every table-stakes kind
-    shares read as :func:`~bbspoker.door.messages.table_stakes_event` says."""
+    table (``rules/holdem/game.py``) in ``t``'s language: each player's ``ante`` shows no
+    line (the hand's line names it, as at a stud table); the events every table-stakes
+    kind shares read as :func:`~bbspoker.door.messages.table_stakes_event` says."""
     h, d, k = e.handle, e.data, e.kind
     _, n = t.gettext, t.number
     if k == "hand":
         # TRANSLATORS: {hand} counts this table's hands, {game} is the game record's number.
-        return INFO, _("Hand {hand} (game {game}): {button} has the button; blinds "
-                       "{small}/{big}.").format(
+        text = (_("Hand {hand} (game {game}): {button} has the button; blinds "
+                  "{small}/{big}, ante {ante}.") if d.get("ante") else
+                _("Hand {hand} (game {game}): {button} has the button; blinds "
+                  "{small}/{big}."))
+        return INFO, text.format(
             hand=n(d.get("hand", d["game_id"])), game=d["game_id"], button=d["button"],
-            small=n(d["small_blind"]), big=n(d["big_blind"]))
+            small=n(d["small_blind"]), big=n(d["big_blind"]), ante=n(d.get("ante", 0)))
+    if k == "ante":
+        return None   # the hand's line names the ante
     if k == "blind":
         text = (_("{h} posts the small blind ({amount}).") if d["blind"] == "small"
                 else _("{h} posts the big blind ({amount})."))
@@ -106,6 +112,8 @@ def describe_operation(op: Mapping[str, Any]) -> str:
     kind, h = op.get("op"), op.get("handle")
     street = f"{op['street']}: " if op.get("street") else ""
     late = " (timed out)" if op.get("timeout") else ""
+    if kind == "ante":
+        return f"{h} posts the ante ({op['amount']})"
     if kind == "blind":
         return f"{h} posts the {op['blind']} blind ({op['amount']})"
     if kind == "fold":

@@ -49,7 +49,8 @@ from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
 __all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "HoldemTable", "AUTOMATIONS",
-           "POKERKIT_VERSION", "LIMITS", "PotLimitTexasHoldem", "HoldemHandHistory"]
+           "POKERKIT_VERSION", "LIMITS", "AWAY_REASONS", "PotLimitTexasHoldem",
+           "HoldemHandHistory"]
 
 #: The pokerkit release this module was written and tested against (pinned in pyproject).
 POKERKIT_VERSION = "0.7.7"
@@ -74,6 +75,11 @@ DECK = STANDARD52.cards()
 
 #: The betting structures (``HoldemRules.limit``): fixed limit, pot limit, no limit.
 LIMITS = ("fixed", "pot", "no")
+
+#: The reasons of the table's own :class:`~bbspoker.rules.actions.Leave` (a connection
+#: lost past its grace, a seat idle too long) that at a tournament table make the player
+#: sit out instead: they stay seated and are blinded away, never stood up.
+AWAY_REASONS = frozenset({"lost_connection", "idle"})
 
 
 class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem):
@@ -106,8 +112,18 @@ class HoldemRules:
     twice it (the Finnish design: 10/20 -> blinds 5 and 10); at pot and no limit the
     smallest bet of every betting round (a raise is at least the last bet or raise), the
     largest the pot after the call (pot limit) or the whole stack (no limit): a 10/20
-    fixed-limit table and a 5/10 no-limit one have the same blinds. ``buy_in_min``/
-    ``buy_in_max`` default to 20 and 100 big blinds."""
+    fixed-limit table and a 5/10 no-limit one have the same blinds. ``ante``: what every
+    player dealt in posts before the blinds (0: none; a stack that cannot cover it posts
+    what it has, all in). ``buy_in_min``/``buy_in_max`` default to 20 and 100 big blinds.
+
+    ``tournament``: a tournament table, whose chips are a tournament's, not CUBES (the
+    wallet's balance of a player is their chips not at a table): a player sits down with
+    every chip they have (no buy-in range: it is not checked against the stakes, which
+    rise), cannot leave (the director removes them: :meth:`Holdem.remove`), is dealt in
+    while sitting out and gives their turns up at once, and stays seated with 0 chips
+    once busted; the idle rule stands nobody up.
+
+    Raises ``ValueError`` for numbers that make no game (:meth:`with_stakes` as well)."""
 
     seats: int = 9
     small_bet: int = 10
@@ -117,21 +133,31 @@ class HoldemRules:
     between_hands: float = 5.0
     idle_hands: int = 2
     limit: str = "fixed"
+    ante: int = 0
+    tournament: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 9:
             raise ValueError("seats must be between 2 and 9")
         if self.limit not in LIMITS:
             raise ValueError(f"limit must be one of {', '.join(LIMITS)}")
-        if self.small_bet < 2 or self.small_bet % 2:
+        if not _whole(self.small_bet) or self.small_bet < 2 or self.small_bet % 2:
             raise ValueError("small_bet must be even and at least 2 (the small blind is half)")
+        if not _whole(self.ante) or self.ante < 0:
+            raise ValueError("ante must be a whole number of chips, not negative")
         if self.buy_in_min is None:
             object.__setattr__(self, "buy_in_min", 20 * self.big_blind)
         if self.buy_in_max is None:
             object.__setattr__(self, "buy_in_max", 100 * self.big_blind)
         assert self.buy_in_min is not None and self.buy_in_max is not None
-        if not self.big_blind <= self.buy_in_min <= self.buy_in_max:
+        if not self.tournament and not self.big_blind <= self.buy_in_min <= self.buy_in_max:
             raise ValueError("need big blind <= buy_in_min <= buy_in_max")
+
+    def with_stakes(self, small_bet: int, ante: int) -> HoldemRules:
+        """These rules with the big blind ``small_bet`` (chips: even, at least 2) and the
+        ``ante`` (chips, 0 or more); raises ``ValueError`` as the constructor does (at a
+        cash table also when the big blind would pass ``buy_in_min``)."""
+        return dataclasses.replace(self, small_bet=small_bet, ante=ante)
 
     @property
     def big_bet(self) -> int:
@@ -154,7 +180,8 @@ class HoldemRules:
         return self.limit == "fixed"
 
     def game(self) -> Poker:
-        """The pokerkit game these rules play (cash game, no ante, blinds small/big). Pot
+        """The pokerkit game these rules play (cash game, the ``ante`` of every player
+        trimmed to a short stack, blinds small/big). Pot
         and no limit: ``PotLimitTexasHoldem``/``NoLimitTexasHoldem`` with the big blind as
         the smallest bet. Fixed limit: ``FixedLimitTexasHoldem`` with the Finnish design's
         cap: "three raises per betting round, so four bets in all" and preflop the big
@@ -162,14 +189,20 @@ class HoldemRules:
         raises preflop (cap 50): its preflop street is given 3."""
         if not self.fixed:
             unfixed = NoLimitTexasHoldem if self.limit == "no" else PotLimitTexasHoldem
-            return unfixed(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
+            return unfixed(AUTOMATIONS, True, self.ante, (self.small_blind, self.big_blind),
                            self.big_blind, mode=Mode.CASH_GAME)
-        game = FixedLimitTexasHoldem(AUTOMATIONS, True, 0, (self.small_blind, self.big_blind),
+        game = FixedLimitTexasHoldem(AUTOMATIONS, True, self.ante,
+                                     (self.small_blind, self.big_blind),
                                      self.small_bet, self.big_bet, mode=Mode.CASH_GAME)
         preflop = dataclasses.replace(game.streets[0],
                                       max_completion_betting_or_raising_count=CAP_RAISES)
         game.streets = (preflop, *game.streets[1:])
         return game
+
+
+def _whole(n: object) -> bool:
+    """``n`` is a whole number (an ``int``, not a ``bool``)."""
+    return isinstance(n, int) and not isinstance(n, bool)
 
 
 class Street(Enum):
@@ -222,8 +255,10 @@ class HoldemTable:
     the largest total their bet may reach with a bet or raise, equal at fixed limit;
     ``None``: no bet or raise), the blinds and bets of the table, the running hand's
     ``game_id`` (the ledger's, for ``games show``) and ``hand`` number at this table (1,
-    2, ... since the table was set up) and the betting structure (``limit``, one of
-    :data:`LIMITS`)."""
+    2, ... since the table was set up), the betting structure (``limit``, one of
+    :data:`LIMITS`) and the ``ante`` (chips). The stakes (blinds, bets, ante) are the
+    running hand's, else those the next hand will be dealt with (:meth:`Holdem.set_stakes`
+    may have raised them since the last)."""
 
     street: Street
     community: tuple[str, ...]
@@ -240,6 +275,7 @@ class HoldemTable:
     hand: int | None = None
     max_raise_to: int | None = None
     limit: str = "fixed"
+    ante: int = 0
 
 
 @dataclass(eq=False)
@@ -270,6 +306,7 @@ class _Hand:
     seats: list[_Seat]              # their seats as dealt (a seat left and taken again by
                                     # the same handle in the hand is another object)
     button: int
+    rules: HoldemRules              # the stakes it was dealt with
     number: int = 0                 # the hand's number at this table (1, 2, ...)
     operations: list[Operation] = field(default_factory=list)
     seen: int = 0                   # pokerkit operations already turned into events
@@ -339,6 +376,21 @@ class Holdem(SeatedTable):
         self._hands_dealt = 0          # hands dealt at this table: the next one's number - 1
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def hand_rules(self) -> HoldemRules:
+        """The rules of the running hand (the stakes it was dealt with), else :attr:`rules`
+        (those the next hand will be dealt with)."""
+        return self._hand.rules if self._hand is not None else self.rules
+
+    def set_stakes(self, small_bet: int, ante: int) -> None:
+        """The stakes of every hand dealt from now on (a tournament's next level): the big
+        blind ``small_bet`` (chips, even: the small blind is half of it; at fixed limit
+        also the small bet, the big bet twice it) and the ``ante`` each player dealt in
+        posts (chips; 0: none). The running hand keeps the stakes it was dealt with (its
+        bets, view and record). Raises ``ValueError``, changing nothing, for stakes
+        :class:`HoldemRules` refuses (:meth:`HoldemRules.with_stakes`)."""
+        self.rules = self.rules.with_stakes(small_bet, ante)
 
     @property
     def street(self) -> Street:
@@ -488,17 +540,18 @@ class Holdem(SeatedTable):
         return self.board()
 
     def board(self) -> HoldemTable:
-        """The public table beyond the seats (:class:`HoldemTable`), for the screens."""
+        """The public table beyond the seats (:class:`HoldemTable`), for the screens: the
+        stakes of the running hand, else of the next (:attr:`hand_rules`)."""
         current = self.current
+        r = self.hand_rules
         return HoldemTable(self.street, self.community, tuple(self.pots), self.pot_total,
                            self.button, self.to_call(current) if current else 0,
                            self.raise_to(current) if current else None,
-                           self.rules.small_blind, self.rules.big_blind,
-                           self.rules.small_bet, self.rules.big_bet,
+                           r.small_blind, r.big_blind, r.small_bet, r.big_bet,
                            self._hand.id if self._hand else None,
                            self._hand.number if self._hand else None,
                            self.max_raise_to(current) if current else None,
-                           self.rules.limit)
+                           r.limit, r.ante)
 
     def deadline(self) -> float | None:
         """When the turn in play times out, or when the next hand is dealt, or ``None``."""
@@ -519,9 +572,14 @@ class Holdem(SeatedTable):
 
     def legal_actions(self, handle: str, now: float) -> tuple[type[act.Action], ...]:
         """The action types ``handle`` may use now, in command-area order: ``Pass`` (fold),
-        ``CheckCall``, ``BetRaise`` in turn; ``SitOut`` while seated; empty if not seated."""
+        ``CheckCall``, ``BetRaise`` in turn; ``SitOut`` while seated; empty if not seated,
+        and at a tournament table for a player with no chips left (out of the tournament
+        unless it gives them more: only the director's :meth:`remove` is left)."""
         i = self._index(handle)
         if i is None:
+            return ()
+        if self.rules.tournament and self._player(i) is None and \
+                self._seats[i].stack == 0:  # type: ignore[union-attr]
             return ()
         out: list[type[act.Action]] = []
         if self.current is not None and self.current.lower() == handle.lower():
@@ -544,11 +602,17 @@ class Holdem(SeatedTable):
                     raise RuleError("already_seated")
                 if self.is_full:
                     raise RuleError("table_full", seats=self.rules.seats)
+                if self.rules.tournament and buy_in is not None:
+                    raise RuleError("tournament_seat")    # every chip comes: no amount
                 self._check_buy_in(buy_in)
             case act.Cancel():
                 if self._hand is None:
                     raise RuleError("no_game")
-            case act.Leave() | act.SitOut():
+            case act.Leave(reason=reason):
+                self._find(handle)
+                if self.rules.tournament and reason not in AWAY_REASONS:
+                    raise RuleError("tournament_seat")    # the director moves players
+            case act.SitOut():
                 self._find(handle)
             case act.Pass() | act.CheckCall() | act.BetRaise():
                 self._find(handle)
@@ -605,6 +669,8 @@ class Holdem(SeatedTable):
         match action:
             case act.Sit(buy_in=buy_in, out=out):
                 return self._sit(handle, buy_in, now, out)
+            case act.Leave(reason=reason) if self.rules.tournament:
+                return self._sit_out(handle, True, now)      # away: blinded, not removed
             case act.Leave(reason=reason):
                 return self._leave(handle, now, reason)
             case act.SitOut(out=out):
@@ -699,12 +765,22 @@ class Holdem(SeatedTable):
              ) -> list[Event]:
         """Seat ``handle`` at the first free seat with a stack of ``amount`` CUBES bought in
         (``None``: ``buy_in_max``, or all they have if less), sitting out if ``out``.
-        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``."""
+        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``.
+        At a tournament table the stack is every chip of their balance, whatever the
+        buy-in range (a short stack moved from another table sits with what it has);
+        ``RuleError`` ``no_tournament_chips`` if they have none (or are not in the
+        tournament: no account in its wallet)."""
         r = self.rules
-        balance = self.wallet.balance(handle)
-        if amount is None:
+        balance = (self.wallet.balances_of([handle]).get(handle, 0) if r.tournament
+                   else self.wallet.balance(handle))     # not in the tournament: no chips
+        if r.tournament:
+            if balance <= 0:
+                raise RuleError("no_tournament_chips")
+            amount = balance
+        elif amount is None:
             amount = min(r.buy_in_max, balance)
-        if amount > balance or amount < r.buy_in_min:  # type: ignore[operator]
+        if not r.tournament and (amount > balance
+                                 or amount < r.buy_in_min):  # type: ignore[operator]
             raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance)
         try:
             stack = self.wallet.buy_in(handle, amount)
@@ -712,7 +788,8 @@ class Holdem(SeatedTable):
             raise RuleError("buy_in_short", low=r.buy_in_min, cubes=balance) from None
         free = self._seats.index(None)
         self._seats[free] = _Seat(handle, stack, out=out)
-        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack})]
+        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack,
+                                    **({"tournament": True} if r.tournament else {})})]
         if self._hand is not None:
             ev.append(Event("inactive", handle, {"why": "running"}, to=handle))
         if not out:
@@ -738,38 +815,67 @@ class Holdem(SeatedTable):
             ev += self._act(handle, self._give_up(h), now, timeout=False)
         return ev
 
+    def remove(self, handle: str, now: float, reason: str = "removed") -> list[Event]:
+        """The tournament director stands ``handle`` up (a player moved to another table,
+        or out of the tournament): their stack goes back to the wallet's balance at once,
+        the ``left`` event says how much (``cash_out``, chips) with ``reason``. Allowed
+        between hands and while they are not in the running hand (not dealt in, or
+        folded: their bets stay in the pot). Raises ``RuleError`` ``not_seated``, or
+        ``in_hand`` while they are still in it (nothing changed)."""
+        i = self._find(handle)
+        h, p = self._hand, self._player(i)
+        if h is not None and p is not None and h.state.statuses[p]:
+            raise RuleError("in_hand")
+        return self._stand_up(i, reason)
+
     @staticmethod
     def _give_up(h: _Hand) -> type[act.Action]:
-        """What a player who does not act plays (a time-out, one who left): a check when
-        checking is free, else a fold."""
+        """What a player who does not act plays (a time-out, one who left, one away from
+        a tournament table): a check when checking is free, else a fold."""
         return act.CheckCall if not h.state.checking_or_calling_amount else act.Pass
 
     def _stand_up(self, i: int, reason: str) -> list[Event]:
+        """Free seat ``i``; its stack goes back to the wallet's balance: the ``left``
+        event (``cash_out``: CUBES, or chips with ``tournament``)."""
         s = self._seats[i]
         assert s is not None
         cashed = self.wallet.cash_out(s.handle)
         self._seats[i] = None
-        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed})]
+        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed,
+                                         **({"tournament": True} if self.rules.tournament
+                                            else {})})]
 
     def _sit_out(self, handle: str, out: bool, now: float) -> list[Event]:
-        s = self._seats[self._find(handle)]
+        """``handle`` sits out (``out``) or comes back. At a cash table one sitting out is
+        dealt no cards; at a tournament table they are still dealt in and give their
+        turns up at once (a check when free, else a fold), this one too if it is theirs
+        now. Raises ``RuleError`` ``no_chips`` (``no_tournament_chips``) for one with no
+        chips coming back."""
+        i = self._find(handle)
+        s = self._seats[i]
         assert s is not None
         if s.out == out:
             return []
-        if not out and s.stack == 0 and self._player(self._seats.index(s)) is None:
-            raise RuleError("no_chips")
+        if not out and s.stack == 0 and self._player(i) is None:
+            raise RuleError("no_tournament_chips" if self.rules.tournament else "no_chips")
         s.out = out
         s.idle_streak = 0
         if not out:
             self._ready(now)
-        return [Event("sit_out" if out else "sit_in", handle)]
+        ev = [Event("sit_out" if out else "sit_in", handle)]
+        h = self._hand
+        if out and self.rules.tournament and h is not None and self.current is not None \
+                and self.current.lower() == handle.lower():
+            ev += self._act(handle, self._give_up(h), now, timeout=False)
+        return ev
 
     # ------------------------------------------------------------------ the hand
 
     def _eligible(self) -> list[int]:
-        """Seats dealt into the next hand: seated, not sitting out, with chips."""
-        return [i for i, s in enumerate(self._seats) if s is not None and not s.out
-                and s.stack > 0]
+        """Seats dealt into the next hand: seated with chips, and not sitting out (at a
+        tournament table one sitting out is dealt in all the same)."""
+        return [i for i, s in enumerate(self._seats) if s is not None
+                and (not s.out or self.rules.tournament) and s.stack > 0]
 
     def _ready(self, now: float) -> None:
         """A player came (back): the next hand falls due ``between_hands`` from now unless
@@ -806,15 +912,23 @@ class Holdem(SeatedTable):
         seat_order = [self._seats[i].handle for i in eligible]   # type: ignore[union-attr]
         stacks = [self._seats[i].stack for i in order]       # type: ignore[union-attr]
         seal = self._new_seal(seat_order)
+        rules = self.rules
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
             upcoming = self._publish_next()
-            state = self.rules.game()(stacks, len(order))
+            state = rules.game()(stacks, len(order))
             zeros = [0] * len(order)
             h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players,
                       [self._seats[i] for i in order], button,  # type: ignore[misc]
-                      number=self._hands_dealt + 1, paid=list(zeros),
+                      rules, number=self._hands_dealt + 1, paid=list(zeros),
                       round_bets=list(zeros), collected=list(zeros), returned=list(zeros))
+            # The antes and their collection into the pot first (the collection reads
+            # what the wallet took), then the blinds.
+            blinds = next((k for k, op in enumerate(state.operations)
+                           if isinstance(op, pk.BlindOrStraddlePosting)),
+                          len(state.operations))
+            self._move_chips(h, "ante", stop=blinds)
+            antes = self._events(h)
             self._move_chips(h, "blind")
         self._hands_dealt = h.number
         self._next = upcoming
@@ -829,11 +943,12 @@ class Holdem(SeatedTable):
         ev = [Event("hand", None, {
             "game_id": gid, "hand": h.number,
             "button": self._seats[button].handle,   # type: ignore[union-attr]
-            "small_blind": self.rules.small_blind, "big_blind": self.rules.big_blind,
-            "players": players}),
+            "small_blind": rules.small_blind, "big_blind": rules.big_blind,
+            "ante": rules.ante, "players": players}),
             Event("sealed", None, {"game_id": gid, "commitment": seal.commitment,
                                    "client_seeds": [list(p) for p in
                                                     zip(seat_order, seal.client_seeds)]})]
+        ev += antes
         for p, handle in enumerate(players):
             blind = self._blind_of(p, len(players))
             if blind and h.state.bets[p]:
@@ -854,16 +969,20 @@ class Holdem(SeatedTable):
         ev += self._after(now)
         return ev
 
-    def _move_chips(self, h: _Hand, reason: str) -> None:
-        """Mirror in the wallet what pokerkit's operations since the last call put in:
-        each blind, call, bet and raise goes from its stack into the hand's pot (journal
-        ``reason``). Read from the operations, not from the stacks: an action that ends
-        the hand has pokerkit pay the pots out in the same call, and the stacks then
-        show the payout, not the bet."""
-        ops = h.state.operations[h.moved:]
+    def _move_chips(self, h: _Hand, reason: str, stop: int | None = None) -> None:
+        """Mirror in the wallet what pokerkit's operations since the last call (up to
+        operation ``stop``, else all) put in: each ante (journal ``ante``), blind, call,
+        bet and raise (journal ``reason``) goes from its stack into the hand's pot. Read
+        from the operations, not from the stacks: an action that ends the hand has
+        pokerkit pay the pots out in the same call, and the stacks then show the payout,
+        not the bet."""
+        ops = h.state.operations[h.moved:stop]
         h.moved += len(ops)
         for op in ops:
-            if isinstance(op, (pk.BlindOrStraddlePosting, pk.CheckingOrCalling)):
+            why = reason
+            if isinstance(op, pk.AntePosting):
+                p, paid, why = op.player_index, op.amount, "ante"
+            elif isinstance(op, (pk.BlindOrStraddlePosting, pk.CheckingOrCalling)):
                 p, paid = op.player_index, op.amount
             elif isinstance(op, pk.CompletionBettingOrRaisingTo):
                 p = op.player_index
@@ -876,7 +995,7 @@ class Holdem(SeatedTable):
             if paid > 0:
                 h.round_bets[p] += paid
                 h.paid[p] += paid
-                self.wallet.stack_into_pot(h.id, h.players[p], paid, reason)
+                self.wallet.stack_into_pot(h.id, h.players[p], paid, why)
 
     def _act(self, handle: str, kind: type[act.Action], now: float, *,
              timeout: bool, to: int | None = None) -> list[Event]:
@@ -916,7 +1035,10 @@ class Holdem(SeatedTable):
             if h.early_shows and isinstance(op, (pk.HandKilling, pk.ChipsPushing,
                                                  pk.ChipsPulling)):
                 ev += self._show(h)          # the board is out: the hands shown early
-            if isinstance(op, pk.Folding):
+            if isinstance(op, pk.AntePosting):
+                h.operations.append(Operation("ante", name, {"amount": op.amount}))
+                ev.append(Event("ante", name, {"amount": op.amount}))
+            elif isinstance(op, pk.Folding):
                 data: dict[str, Any] = {"street": street}
                 if timeout:
                     data["timeout"] = True
@@ -1056,7 +1178,7 @@ class Holdem(SeatedTable):
             h.turn_since = now
             handle = h.players[st.actor_index]
             seat = h.seats[st.actor_index]
-            if seat.leaving:
+            if seat.leaving or (seat.out and self.rules.tournament):
                 return ev + self._act(handle, self._give_up(h), now, timeout=False)
             ev.append(Event("turn", handle, {"street": self.street.value,
                                              "to_call": st.checking_or_calling_amount,
@@ -1094,15 +1216,21 @@ class Holdem(SeatedTable):
         for s in players:                      # who left during the hand goes now
             if s is not None and s.leaving:
                 ev += self._stand_up(self._seats.index(s), s.leaving)
-        # The idle rule: every turn timed out in ``idle_hands`` successive hands.
+        # The idle rule: every turn timed out in ``idle_hands`` successive hands (not at a
+        # tournament table: one away there is blinded, never stood up).
         for s in players:
-            if s is None or s.turns == 0 or not any(x is s for x in self._seats):
+            if s is None or s.turns == 0 or not any(x is s for x in self._seats) \
+                    or self.rules.tournament:
                 continue
             i = self._seats.index(s)
             s.idle_streak = s.idle_streak + 1 if s.timeouts == s.turns else 0
             if s.idle_streak >= self.rules.idle_hands:
                 ev.append(Event("removed", s.handle, {"games": self.rules.idle_hands}))
                 ev += self._stand_up(i, "idle")
+        if self.rules.tournament:              # no chips left: seated until removed
+            return ev + [Event("busted", s.handle, {"tournament": True}) for s in players
+                         if s is not None and s.stack == 0
+                         and any(x is s for x in self._seats)]
         for i, s in enumerate(self._seats):     # no chips left: sits out until a rebuy
             if s is not None and s.stack == 0 and not s.out:
                 s.out = True
@@ -1110,12 +1238,13 @@ class Holdem(SeatedTable):
         return ev
 
     def _history(self, h: _Hand) -> dict[str, Any]:
+        r = h.rules
         return {"game": self.kind, "hand": h.number, "players": h.players,
                 "button": h.players[-1],
-                "blinds": [self.rules.small_blind, self.rules.big_blind],
-                "limit": self.rules.limit,
-                **({"bets": [self.rules.small_bet, self.rules.big_bet]} if self.rules.fixed
-                   else {"min_bet": self.rules.big_blind}),
+                "blinds": [r.small_blind, r.big_blind], "ante": r.ante,
+                "limit": r.limit,
+                **({"bets": [r.small_bet, r.big_bet]} if r.fixed
+                   else {"min_bet": r.big_blind}),
                 "starting_stacks": {handle: stack for handle, stack in
                                     zip(h.players, self._starting_stacks(h))},
                 "commitment": h.seal.commitment,
@@ -1124,10 +1253,11 @@ class Holdem(SeatedTable):
     def phh(self, h: _Hand) -> str:
         """Hand ``h`` in the Poker Hand History format (PHH, pokerkit's
         ``HandHistory.dumps``; :class:`HoldemHandHistory` reads every variant back): variant
-        ``FT``, ``PT`` or ``NT`` by the limit, blinds, bets (``min_bet`` at pot and no
-        limit), starting stacks, every action and card dealt, players in pokerkit's order,
-        the hand number our game id."""
-        hh = HoldemHandHistory.from_game_state(self.rules.game(), h.state)
+        ``FT``, ``PT`` or ``NT`` by the limit, antes (trimmed to a short stack), blinds,
+        bets (``min_bet`` at pot and no limit), starting stacks, every action and card
+        dealt, players in pokerkit's order, the hand number our game id."""
+        hh = HoldemHandHistory.from_game_state(h.rules.game(), h.state,
+                                               ante_trimming_status=True)
         hh.players = list(h.players)
         hh.hand = h.id
         return hh.dumps()

@@ -55,6 +55,7 @@ from bbspoker.rules import fairness
 from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
+from bbspoker.rules.holdem.game import AWAY_REASONS
 from bbspoker.rules.seating import RefundFailed, SeatedTable
 
 __all__ = ["StudRules", "Stud", "Street", "StudSeat", "StudTable", "AUTOMATIONS", "DECK",
@@ -89,8 +90,15 @@ class StudRules:
     and fourth street (the completion is to it); the big bet (fifth to seventh street) is
     twice it. ``ante``: what each player dealt in posts before the cards (0: none);
     ``bring_in``: the forced opening bet of the lowest up card, below the small bet.
-    ``buy_in_min``/``buy_in_max`` default to 20 and 100 small bets. Raises
-    ``ValueError`` for numbers that make no game."""
+    ``buy_in_min``/``buy_in_max`` default to 20 and 100 small bets.
+
+    ``tournament``: a tournament table (chips, not CUBES), seated as Hold'em's
+    (:class:`~bbspoker.rules.holdem.game.HoldemRules`): every chip brought, no buy-in
+    range (not checked against the stakes, which rise), no leaving but the director's
+    :meth:`Stud.remove`, one sitting out dealt in and giving their turns up at once (the
+    bring-in when it is theirs), no idle rule, a busted player seated with 0.
+
+    Raises ``ValueError`` for numbers that make no game (:meth:`with_stakes` as well)."""
 
     seats: int = 7
     small_bet: int = 10
@@ -101,22 +109,29 @@ class StudRules:
     turn_timeout: float = 60.0
     between_hands: float = 5.0
     idle_hands: int = 2
+    tournament: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 7:
             raise ValueError("seats must be between 2 and 7")
-        if self.small_bet < 2:
+        if not _whole(self.small_bet) or self.small_bet < 2:
             raise ValueError("small_bet must be at least 2")
-        if self.ante < 0:
+        if not _whole(self.ante) or self.ante < 0:
             raise ValueError("ante must not be negative")
-        if not 1 <= self.bring_in < self.small_bet:
+        if not _whole(self.bring_in) or not 1 <= self.bring_in < self.small_bet:
             raise ValueError("bring_in must be at least 1 and below the small bet")
         if self.buy_in_min is None:
             object.__setattr__(self, "buy_in_min", 20 * self.small_bet)
         if self.buy_in_max is None:
             object.__setattr__(self, "buy_in_max", 100 * self.small_bet)
-        if not self.small_bet <= self.low <= self.high:
+        if not self.tournament and not self.small_bet <= self.low <= self.high:
             raise ValueError("need small bet <= buy_in_min <= buy_in_max")
+
+    def with_stakes(self, small_bet: int, ante: int, bring_in: int) -> StudRules:
+        """These rules with the ``small_bet``, ``ante`` and ``bring_in`` (chips); raises
+        ``ValueError`` as the constructor does (at a cash table also when the small bet
+        would pass ``buy_in_min``)."""
+        return dataclasses.replace(self, small_bet=small_bet, ante=ante, bring_in=bring_in)
 
     @property
     def low(self) -> int:
@@ -145,6 +160,11 @@ class StudRules:
         game.streets = tuple(dataclasses.replace(s, card_burning_status=False)
                              for s in game.streets)
         return game
+
+
+def _whole(n: object) -> bool:
+    """``n`` is a whole number (an ``int``, not a ``bool``)."""
+    return isinstance(n, int) and not isinstance(n, bool)
 
 
 class Street(Enum):
@@ -200,8 +220,10 @@ class StudTable:
     play, or ``None`` with no hand), the ``dealer``'s handle, what the player in turn may
     do: ``to_call`` (0: check; the bring-in while it is due), ``raise_to`` (``None``: no
     completion, bet or raise) and ``bring_in_due`` (they must post the bring-in or
-    complete: no fold), the table's ``ante``, ``bring_in``, ``small_bet`` and ``big_bet``,
-    and the running hand's ``game_id`` (the ledger's) and ``hand`` number at this table."""
+    complete: no fold), the table's ``ante``, ``bring_in``, ``small_bet`` and ``big_bet``
+    (the running hand's, else those the next hand will be dealt with:
+    :meth:`Stud.set_stakes` may have raised them since the last), and the running hand's
+    ``game_id`` (the ledger's) and ``hand`` number at this table."""
 
     street: Street
     pots: tuple[int, ...]
@@ -246,6 +268,7 @@ class _Hand:
     players: list[str]              # their handles
     seats: list[_Seat]              # their seats as dealt
     dealer: int
+    rules: StudRules                # the stakes it was dealt with
     number: int = 0                 # the hand's number at this table (1, 2, ...)
     operations: list[Operation] = field(default_factory=list)
     seen: int = 0                   # pokerkit operations already turned into events
@@ -309,8 +332,30 @@ class Stud(SeatedTable):
         self._payouts: dict[str, int] = {}
         self._dealing = True
         self._hands_dealt = 0
+        #: The table's own bring-in to small bet, kept when the stakes change.
+        self._bring_in_ratio = (self.rules.bring_in, self.rules.small_bet)
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def hand_rules(self) -> StudRules:
+        """The rules of the running hand (the stakes it was dealt with), else :attr:`rules`
+        (those the next hand will be dealt with)."""
+        return self._hand.rules if self._hand is not None else self.rules
+
+    def set_stakes(self, small_bet: int, ante: int, bring_in: int | None = None) -> None:
+        """The stakes of every hand dealt from now on (a tournament's next level): the
+        ``small_bet`` (chips; the big bet twice it), the ``ante`` each player dealt in
+        posts (chips; 0: none) and the ``bring_in`` (chips; ``None``: in the proportion
+        to the small bet of the rules the table was made with, rounded down, at least 1:
+        3 of 10 makes 6 at a small bet of 20). The running hand keeps the stakes it was
+        dealt with. Raises ``ValueError``, changing nothing, for stakes
+        :class:`StudRules` refuses (:meth:`StudRules.with_stakes`)."""
+        if bring_in is None and _whole(small_bet):
+            num, den = self._bring_in_ratio
+            bring_in = min(max(1, small_bet * num // den), small_bet - 1)
+        self.rules = self.rules.with_stakes(small_bet, ante,
+                                            bring_in)  # type: ignore[arg-type]
 
     @property
     def street(self) -> Street:
@@ -457,14 +502,16 @@ class Stud(SeatedTable):
         return self.board()
 
     def board(self) -> StudTable:
-        """The public table beyond the seats (:class:`StudTable`), for the screens."""
+        """The public table beyond the seats (:class:`StudTable`), for the screens: the
+        stakes of the running hand, else of the next (:attr:`hand_rules`)."""
         current = self.current
         h = self._hand
+        r = self.hand_rules
         return StudTable(self.street, tuple(self.pots), self.pot_total, self.dealer,
                          self.to_call(current) if current else 0,
                          self.raise_to(current) if current else None, self.bring_in_due,
-                         self.rules.ante, self.rules.bring_in, self.rules.small_bet,
-                         self.rules.big_bet, h.id if h else None, h.number if h else None)
+                         r.ante, r.bring_in, r.small_bet, r.big_bet,
+                         h.id if h else None, h.number if h else None)
 
     def deadline(self) -> float | None:
         """When the turn in play times out, or when the next hand is dealt, or ``None``."""
@@ -485,8 +532,14 @@ class Stud(SeatedTable):
         """The action types ``handle`` may use now, in command-area order: ``Pass`` (fold;
         not when checking is free nor while the bring-in is due), ``CheckCall`` (check,
         call, or post the bring-in), ``BetRaise`` (complete, bet or raise) in turn;
-        ``SitOut`` while seated; empty if not seated."""
-        if self._index(handle) is None:
+        ``SitOut`` while seated; empty if not seated, and at a tournament table for a
+        player with no chips left (only the director's :meth:`remove` is left)."""
+        i = self._index(handle)
+        if i is None:
+            return ()
+        s = self._seats[i]
+        if self.rules.tournament and self._player(i) is None and s is not None \
+                and s.stack == 0:
             return ()
         out: list[type[act.Action]] = []
         h = self._hand
@@ -511,6 +564,8 @@ class Stud(SeatedTable):
                     raise RuleError("already_seated")
                 if self.is_full:
                     raise RuleError("table_full", seats=self.rules.seats)
+                if self.rules.tournament and amount is not None:
+                    raise RuleError("tournament_seat")    # every chip comes: no amount
                 self._check_buy_in(amount)
                 return
             case act.Cancel():
@@ -519,6 +574,9 @@ class Stud(SeatedTable):
                 return
         self._find(handle)
         match action:
+            case act.Leave(reason=reason) if self.rules.tournament \
+                    and reason not in AWAY_REASONS:
+                raise RuleError("tournament_seat")        # the director moves players
             case act.Leave() | act.SitOut():
                 return
             case act.Pass() | act.CheckCall() | act.BetRaise():
@@ -548,6 +606,8 @@ class Stud(SeatedTable):
         match action:
             case act.Sit(buy_in=amount, out=out):
                 return self._sit(handle, amount, now, out)
+            case act.Leave() if self.rules.tournament:
+                return self._sit_out(handle, True, now)      # away: blinded, not removed
             case act.Leave(reason=reason):
                 return self._leave(handle, now, reason)
             case act.SitOut(out=out):
@@ -639,12 +699,20 @@ class Stud(SeatedTable):
              ) -> list[Event]:
         """Seat ``handle`` at the first free seat with a stack of ``amount`` CUBES bought in
         (``None``: ``buy_in_max``, or all they have if less), sitting out if ``out``.
-        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``."""
+        Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``.
+        At a tournament table the stack is every chip of their balance, whatever the
+        buy-in range; ``RuleError`` ``no_tournament_chips`` if they have none (or are not
+        in the tournament: no account in its wallet)."""
         r = self.rules
-        balance = self.wallet.balance(handle)
-        if amount is None:
+        balance = (self.wallet.balances_of([handle]).get(handle, 0) if r.tournament
+                   else self.wallet.balance(handle))
+        if r.tournament:
+            if balance <= 0:
+                raise RuleError("no_tournament_chips")
+            amount = balance
+        elif amount is None:
             amount = min(r.high, balance)
-        if amount > balance or amount < r.low:
+        if not r.tournament and (amount > balance or amount < r.low):
             raise RuleError("buy_in_short", low=r.low, cubes=balance)
         try:
             stack = self.wallet.buy_in(handle, amount)
@@ -652,7 +720,8 @@ class Stud(SeatedTable):
             raise RuleError("buy_in_short", low=r.low, cubes=balance) from None
         free = self._seats.index(None)
         self._seats[free] = _Seat(handle, stack, out=out)
-        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack})]
+        ev = [Event("sat", handle, {"buy_in": amount, "stack": stack,
+                                    **({"tournament": True} if r.tournament else {})})]
         if self._hand is not None:
             ev.append(Event("inactive", handle, {"why": "running"}, to=handle))
         if not out:
@@ -677,42 +746,69 @@ class Stud(SeatedTable):
             ev += self._act(handle, self._give_up(h), now, timeout=False)
         return ev
 
+    def remove(self, handle: str, now: float, reason: str = "removed") -> list[Event]:
+        """The tournament director stands ``handle`` up (moved to another table, or out
+        of the tournament): their stack goes back to the wallet's balance at once (the
+        ``left`` event's ``cash_out``, chips, with ``reason``). Allowed between hands and
+        while they are not in the running hand (not dealt in, or folded). Raises
+        ``RuleError`` ``not_seated``, or ``in_hand`` while they are still in it."""
+        i = self._find(handle)
+        h, p = self._hand, self._player(i)
+        if h is not None and p is not None and h.state.statuses[p]:
+            raise RuleError("in_hand")
+        return self._stand_up(i, reason)
+
     @staticmethod
     def _give_up(h: _Hand) -> type[act.Action]:
-        """What a player who does not act plays (a time-out, one who left): the bring-in
-        when due, a check when checking is free, else a fold."""
+        """What a player who does not act plays (a time-out, one who left, one away from
+        a tournament table): the bring-in when due, a check when checking is free, else
+        a fold."""
         st = h.state
         if st.bring_in_status or not st.checking_or_calling_amount:
             return act.CheckCall
         return act.Pass
 
     def _stand_up(self, i: int, reason: str) -> list[Event]:
+        """Free seat ``i``; its stack goes back to the wallet's balance: the ``left``
+        event (``cash_out``: CUBES, or chips with ``tournament``)."""
         s = self._seats[i]
         assert s is not None
         cashed = self.wallet.cash_out(s.handle)
         self._seats[i] = None
-        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed})]
+        return [Event("left", s.handle, {"reason": reason, "cash_out": cashed,
+                                         **({"tournament": True} if self.rules.tournament
+                                            else {})})]
 
     def _sit_out(self, handle: str, out: bool, now: float) -> list[Event]:
+        """``handle`` sits out (``out``) or comes back: as at a Hold'em table (at a
+        tournament table still dealt in, giving their turns up at once, this one too if
+        it is theirs now). Raises ``RuleError`` ``no_chips`` (``no_tournament_chips``)
+        for one with no chips coming back."""
         i = self._find(handle)
         s = self._seats[i]
         assert s is not None
         if s.out == out:
             return []
         if not out and s.stack == 0 and self._player(i) is None:
-            raise RuleError("no_chips")
+            raise RuleError("no_tournament_chips" if self.rules.tournament else "no_chips")
         s.out = out
         s.idle_streak = 0
         if not out:
             self._ready(now)
-        return [Event("sit_out" if out else "sit_in", handle)]
+        ev = [Event("sit_out" if out else "sit_in", handle)]
+        h = self._hand
+        if out and self.rules.tournament and h is not None and self.current is not None \
+                and self.current.lower() == handle.lower():
+            ev += self._act(handle, self._give_up(h), now, timeout=False)
+        return ev
 
     # ------------------------------------------------------------------ the hand
 
     def _eligible(self) -> list[int]:
-        """Seats dealt into the next hand: seated, not sitting out, with chips."""
-        return [i for i, s in enumerate(self._seats) if s is not None and not s.out
-                and s.stack > 0]
+        """Seats dealt into the next hand: seated with chips, and not sitting out (at a
+        tournament table one sitting out is dealt in all the same)."""
+        return [i for i, s in enumerate(self._seats) if s is not None
+                and (not s.out or self.rules.tournament) and s.stack > 0]
 
     def _ready(self, now: float) -> None:
         """A player came (back): the next hand falls due ``between_hands`` from now unless
@@ -739,13 +835,14 @@ class Stud(SeatedTable):
         players = [s.handle for s in dealt]
         seat_order = [s.handle for s in (self._seats[i] for i in eligible) if s is not None]
         seal = self._new_seal(seat_order)
+        rules = self.rules
         with self.wallet.transaction(durable=False):
             gid = self.wallet.open_game(seat_order, seal)
             upcoming = self._publish_next()
-            state = self.rules.game()([s.stack for s in dealt], len(order))
+            state = rules.game()([s.stack for s in dealt], len(order))
             zeros = [0] * len(order)
             h = _Hand(gid, seal, self._deck(seal, gid)[::-1], state, order, players, dealt,
-                      dealer, number=self._hands_dealt + 1, cards=[[] for _ in order],
+                      dealer, rules, number=self._hands_dealt + 1, cards=[[] for _ in order],
                       paid=list(zeros), round_bets=list(zeros), collected=list(zeros),
                       returned=list(zeros))
             self._move_chips(h, "ante")
@@ -760,8 +857,8 @@ class Stud(SeatedTable):
                 s.turns = s.timeouts = 0
         ev = [Event("hand", None, {
             "game_id": gid, "hand": h.number, "dealer": self._handle(dealer),
-            "ante": self.rules.ante, "bring_in": self.rules.bring_in,
-            "small_bet": self.rules.small_bet, "big_bet": self.rules.big_bet,
+            "ante": rules.ante, "bring_in": rules.bring_in,
+            "small_bet": rules.small_bet, "big_bet": rules.big_bet,
             "players": players}),
             Event("sealed", None, {"game_id": gid, "commitment": seal.commitment,
                                    "client_seeds": [list(p) for p in
@@ -1011,7 +1108,7 @@ class Stud(SeatedTable):
             h.turn_since = now
             handle = h.players[st.actor_index]
             seat = h.seats[st.actor_index]
-            if seat.leaving:
+            if seat.leaving or (seat.out and self.rules.tournament):
                 return ev + self._act(handle, self._give_up(h), now, timeout=False)
             ev.append(Event("turn", handle, {"street": self.street.value,
                                              "to_call": self.to_call(handle),
@@ -1048,15 +1145,21 @@ class Stud(SeatedTable):
         for s in players:                      # who left during the hand goes now
             if s is not None and s.leaving:
                 ev += self._stand_up(self._seats.index(s), s.leaving)
-        # The idle rule: every turn timed out in ``idle_hands`` successive hands.
+        # The idle rule: every turn timed out in ``idle_hands`` successive hands (not at a
+        # tournament table: one away there is blinded, never stood up).
         for s in players:
-            if s is None or s.turns == 0 or not any(x is s for x in self._seats):
+            if s is None or s.turns == 0 or not any(x is s for x in self._seats) \
+                    or self.rules.tournament:
                 continue
             i = self._seats.index(s)
             s.idle_streak = s.idle_streak + 1 if s.timeouts == s.turns else 0
             if s.idle_streak >= self.rules.idle_hands:
                 ev.append(Event("removed", s.handle, {"games": self.rules.idle_hands}))
                 ev += self._stand_up(i, "idle")
+        if self.rules.tournament:              # no chips left: seated until removed
+            return ev + [Event("busted", s.handle, {"tournament": True}) for s in players
+                         if s is not None and s.stack == 0
+                         and any(x is s for x in self._seats)]
         for s in self._seats:                  # no chips left: sits out until a rebuy
             if s is not None and s.stack == 0 and not s.out:
                 s.out = True
@@ -1064,10 +1167,10 @@ class Stud(SeatedTable):
         return ev
 
     def _history(self, h: _Hand) -> dict[str, Any]:
+        r = h.rules
         return {"game": self.kind, "hand": h.number, "players": h.players,
-                "dealer": h.players[-1], "ante": self.rules.ante,
-                "bring_in": self.rules.bring_in,
-                "bets": [self.rules.small_bet, self.rules.big_bet],
+                "dealer": h.players[-1], "ante": r.ante, "bring_in": r.bring_in,
+                "bets": [r.small_bet, r.big_bet],
                 "starting_stacks": dict(zip(h.players, h.state.starting_stacks)),
                 "commitment": h.seal.commitment,
                 "operations": [op.as_dict() for op in h.operations]}
@@ -1079,7 +1182,7 @@ class Stud(SeatedTable):
         pokerkit's compressed form would join the cards of several streets dealt in a row
         after an all-in into one line, which it then cannot replay; burns are not part of
         the format), players in pokerkit's order, the hand number our game id."""
-        hh = HandHistory.from_game_state(self.rules.game(), h.state, False,
+        hh = HandHistory.from_game_state(h.rules.game(), h.state, False,
                                          ante_trimming_status=True)
         hh.players = list(h.players)
         hh.hand = h.id
