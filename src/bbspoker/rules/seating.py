@@ -17,7 +17,13 @@ from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.events import Event, RuleError
 
-__all__ = ["SeatedTable", "RefundFailed", "refund_games"]
+__all__ = ["SeatedTable", "RefundFailed", "refund_games", "AWAY_REASONS"]
+
+#: The reasons of the table's own :class:`~bbspoker.rules.actions.Leave` (a connection
+#: lost past its grace, a seat idle too long) that at a tournament table of a
+#: table-stakes kind make the player sit out instead: they stay seated and are blinded
+#: away, never stood up.
+AWAY_REASONS = frozenset({"lost_connection", "idle"})
 
 #: Games to call off in the wallet: ``{game id: (note, what the table knew of the game or
 #: None)}`` (see :func:`refund_games`).

@@ -44,13 +44,12 @@ from pokerkit import state as pk
 from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
-from bbspoker.rules.seating import RefundFailed, SeatedTable
+from bbspoker.rules.seating import AWAY_REASONS, RefundFailed, SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
 
 __all__ = ["HoldemRules", "Holdem", "Street", "HoldemSeat", "HoldemTable", "AUTOMATIONS",
-           "POKERKIT_VERSION", "LIMITS", "AWAY_REASONS", "PotLimitTexasHoldem",
-           "HoldemHandHistory"]
+           "POKERKIT_VERSION", "LIMITS", "PotLimitTexasHoldem", "HoldemHandHistory"]
 
 #: The pokerkit release this module was written and tested against (pinned in pyproject).
 POKERKIT_VERSION = "0.7.7"
@@ -75,11 +74,6 @@ DECK = STANDARD52.cards()
 
 #: The betting structures (``HoldemRules.limit``): fixed limit, pot limit, no limit.
 LIMITS = ("fixed", "pot", "no")
-
-#: The reasons of the table's own :class:`~bbspoker.rules.actions.Leave` (a connection
-#: lost past its grace, a seat idle too long) that at a tournament table make the player
-#: sit out instead: they stay seated and are blinded away, never stood up.
-AWAY_REASONS = frozenset({"lost_connection", "idle"})
 
 
 class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem):

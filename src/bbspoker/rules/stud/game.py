@@ -55,8 +55,7 @@ from bbspoker.rules import fairness
 from bbspoker.rules.cards import STANDARD52, from_standard, to_standard
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, StackWallet
-from bbspoker.rules.holdem.game import AWAY_REASONS
-from bbspoker.rules.seating import RefundFailed, SeatedTable
+from bbspoker.rules.seating import AWAY_REASONS, RefundFailed, SeatedTable
 
 __all__ = ["StudRules", "Stud", "Street", "StudSeat", "StudTable", "AUTOMATIONS", "DECK",
            "POKERKIT_VERSION"]
