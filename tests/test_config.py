@@ -357,3 +357,84 @@ def test_a_kind_in_the_registry_brings_its_keys_to_the_config(tmp_path, monkeypa
         load_config(write(tmp_path, '[table]\nfelt = "green"\n'))
     with pytest.raises(ConfigError, match=r"unknown key 'felt' for game draw40"):
         load_config(write(tmp_path, '[[tables]]\nid = "d"\nname = "D"\nfelt = 2\n'))
+
+
+# ---------------------------------------------------------------- [[tournaments]]
+
+NIGHTLY = '''
+[[tournaments]]
+id = "nightly"
+name = "Nightly No-Limit"
+game = "holdem"
+limit = "no"
+buy_in = 250
+chips = 3000
+seats_per_table = 6
+starts = "20:00"
+min_players = 4
+late_levels = 2
+bots = 20
+turn_timeout = 30
+levels = [{bet = 20, minutes = 10}, {bet = 40, minutes = 10}, {bet = 60, ante = 5, minutes = 12.5}]
+payouts = [{entrants = 2, shares = [100]}, {entrants = 6, shares = [70, 30]}]
+
+[[tournaments]]
+id = "sng"
+name = "Stud SNG"
+game = "stud"
+sit_and_go = 6
+'''
+
+
+def test_tournaments_are_read_with_their_levels_payouts_and_table_keys(tmp_path):
+    config = load_config(write(tmp_path, NIGHTLY))
+    nightly, sng = config.tournaments
+    assert (nightly.id, nightly.game, nightly.scheduled, nightly.starts) == \
+        ("nightly", "holdem", True, "20:00")
+    r = nightly.rules
+    assert (r.buy_in, r.chips, r.seats_per_table) == (250, 3000, 6)
+    assert [(lv.bet, lv.ante, lv.minutes) for lv in r.levels] == \
+        [(20, 0, 10.0), (40, 0, 10.0), (60, 5, 12.5)]
+    assert r.shares(5) == (100,) and r.shares(9) == (70, 30)
+    # The tables play the entry's limit and turn timeout, at the first level's stake.
+    assert (nightly.table.limit, nightly.table.turn_timeout, nightly.table.small_bet,
+            nightly.table.seats) == ("no", 30.0, 20, 6)
+    assert (nightly.min_players, nightly.late_levels, nightly.bots) == (4, 2, 20)
+    # Without levels and payouts: the default structure.
+    assert sng.sit_and_go == 6 and not sng.scheduled and sng.rules.levels[0].bet == 20
+    assert sng.rules.shares(6) == (65, 35)
+
+
+@pytest.mark.parametrize("entry,message", [
+    ('game = "draw40"\nsit_and_go = 5', "game must be one of holdem, stud"),
+    ('sit_and_go = 5\nstarts = "20:00"', "either sit_and_go"),
+    ('buy_in = 10', "either sit_and_go"),
+    ('starts = "25:00"', "time of day"),
+    ('sit_and_go = 1', "2 or more"),
+    ('sit_and_go = 5\nlate_levels = 1', "scheduled tournaments only"),
+    ('sit_and_go = 5\nsmall_bet = 20', "unknown key 'small_bet'"),
+    ('sit_and_go = 5\nseats = 4', "unknown key 'seats'"),
+    ('sit_and_go = 5\nlevels = []', "levels must be a list"),
+    ('sit_and_go = 5\nlevels = [{bet = 1}]', "bet must be a whole number between 2"),
+    ('sit_and_go = 5\nlevels = [{bet = 20, minutes = 0}]', "minutes must be a number"),
+    ('sit_and_go = 5\nlevels = [{bet = 20, blinds = 3}]', "unknown key 'blinds'"),
+    ('sit_and_go = 5\nchips = 30', "two bets of the first level"),
+    ('sit_and_go = 5\npayouts = [{entrants = 2, shares = [60, 40]}]', "pays at most 1"),
+    ('sit_and_go = 5\npayouts = [{entrants = 3}]', "needs entrants = N and shares"),
+    ('sit_and_go = 5\nbetween_hands = 0', "between_hands must be at least 1"),
+    ('sit_and_go = 5\nlimit = "half"', "limit must be one of fixed, pot, no"),
+    ('id = "Bad Id"\nsit_and_go = 5', "id must be"),
+])
+def test_a_bad_tournament_entry_stops_the_start_naming_what_is_wrong(tmp_path, entry, message):
+    text = '[[tournaments]]\nid = "t"\nname = "T"\n' + entry + "\n"
+    if entry.startswith("id ="):
+        text = '[[tournaments]]\nname = "T"\n' + entry + "\n"
+    with pytest.raises(ConfigError, match=message):
+        load_config(write(tmp_path, text))
+
+
+def test_a_tournament_may_not_take_a_tables_id(tmp_path):
+    text = ('[[tables]]\nid = "main"\nname = "Main"\n'
+            '[[tournaments]]\nid = "main"\nname = "T"\nsit_and_go = 4\n')
+    with pytest.raises(ConfigError, match="used twice"):
+        load_config(write(tmp_path, text))

@@ -1049,19 +1049,122 @@ def _parser() -> argparse.ArgumentParser:
                         "first)")
     p.add_argument("--players", type=_int_at_least(2), default=None,
                    help="seats (as many as the kind seats; default: one per policy)")
-    p.add_argument("--games", type=_int_at_least(1), default=10_000,
-                   help="games to play (default 10000)")
+    p.add_argument("--games", type=_int_at_least(1), default=None,
+                   help="games to play (default 10000; with --tournament: tournaments, "
+                        "default 20)")
     p.add_argument("--policies", default=None,
                    help="comma-separated, one per seat, or one for every seat (policy "
                         "names as the game kind has them; default: its strongest against "
                         "a baseline)")
     p.add_argument("--seed", type=int, default=None, help="repeat a run exactly")
+    p.add_argument("--tournament", metavar="ID", nargs="?", const="", default=None,
+                   help="play whole tournaments: the [[tournaments]] entry ID, or without "
+                        "ID a sit-and-go of --players (default 9) of the first game with "
+                        "tournaments, at no limit where it has limits, with 1,500 chips and "
+                        "the default levels; --game and --limit choose another")
+    p.add_argument("--limit", choices=["fixed", "pot", "no"], default=None,
+                   help="Hold'em's betting structure (default: the table's, or no limit "
+                        "for the built-in sit-and-go)")
+    p.add_argument("--seconds-per-action", type=float, default=8.0, metavar="S",
+                   help="with --tournament: how far each action moves a table's clock, "
+                        "so that levels rise (default 8)")
     return parser
+
+
+def _sim_tournament(args: argparse.Namespace, config: Config) -> int:
+    """``bbspoker sim --tournament``: whole tournaments of computer players."""
+    from bbspoker.bots.kinds import bot_kind
+    from bbspoker.bots.tournament import simulate_tournaments
+    from bbspoker.config import ConfigError, tournament_spec
+    from bbspoker.rules.kinds import KINDS
+    from bbspoker.rules.kinds import kind as game_kind
+
+    if args.tournament:
+        spec = next((t for t in config.tournaments if t.id == args.tournament), None)
+        if spec is None:
+            known = ", ".join(t.id for t in config.tournaments) or "none configured"
+            raise CliError(f"no [[tournaments]] entry {args.tournament!r} ({known})")
+        if args.game is not None or args.limit is not None:
+            entry_keys = {"game", "limit"} & {k for k, v in (("game", args.game),
+                                                             ("limit", args.limit)) if v}
+            raise CliError(f"--{'/--'.join(sorted(entry_keys))} come from the entry "
+                           f"{spec.id!r}; leave them out")
+        players = args.players or (spec.sit_and_go or 9)
+    else:
+        players = args.players or 9
+        entry: dict[str, Any] = {"id": "sim", "name": "Sit-and-go", "sit_and_go": players,
+                                 "buy_in": 100, "chips": 1500,
+                                 "seats_per_table": min(players, 9)}
+        if args.game is not None:
+            entry["game"] = args.game
+        able = [k for k in KINDS if k.tournament is not None]
+        chosen = next((k for k in able if k.name == args.game), able[0] if able else None)
+        if chosen is not None and "limit" in chosen.config.keys():
+            entry["limit"] = args.limit or "no"      # the usual sit-and-go: no limit
+        elif args.limit is not None:
+            raise CliError(f"--limit is for a game with betting limits, not {args.game}")
+        try:
+            spec = tournament_spec(entry, config.table, "--tournament")
+        except ConfigError as err:
+            raise CliError(str(err)) from None
+    try:
+        bots = bot_kind(spec.game)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    play = game_kind(spec.game).tournament
+    assert play is not None                   # the config takes only kinds that have it
+    names = [n.strip() for n in (args.policies or "").split(",") if n.strip()] \
+        or [spec.table.bot_policy]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise CliError(f"{players} players but {len(names)} policies: name one per seat, "
+                       "or one for all")
+    count = args.games or 20
+    show = sys.stderr.isatty() and count >= 10
+    progress = (lambda done: print(f"\r  {done:,} / {count:,} tournaments", end="",
+                                   file=sys.stderr, flush=True)) if show else None
+    try:
+        policies = [bots.policy(n) for n in names]
+        result = simulate_tournaments(bots, play, spec.table, spec.rules, policies, count,
+                                      seed=args.seed,
+                                      seconds_per_action=args.seconds_per_action,
+                                      progress=progress)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    if show:
+        print(file=sys.stderr)
+    limit = getattr(spec.table, "limit", None)
+    what = f"{limit}-limit {spec.game}" if limit else spec.game
+    print(f"{result.tournaments:,} tournaments of {what}, {players} players each, "
+          f"{spec.rules.seats_per_table} seats a table: {result.hands:,} hands, "
+          f"{result.seconds:.1f} s ({result.seconds / result.tournaments:.2f} s each), "
+          f"illegal actions: {result.illegal}")
+    print(f"longest: {result.longest_hands:,} hands, {result.longest_clock / 60:.0f} "
+          f"minutes of table time; chips conserved after every hand; prizes paid "
+          f"{result.paid:,} CUBES = the pools")
+    print(f"{'POLICY':<10}  {'ENTRIES':>7}  {'MEAN PLACE':>10}  {'PAID':>6}  {'WINS':>6}  "
+          f"{'NET CUBES/ENTRY':>15}")
+    for r in result.policies.values():
+        print(f"{r.policy:<10}  {r.entries:>7,}  {r.mean_place:>10.2f}  "
+              f"{r.paid / r.entries:>6.1%}  {r.wins / r.entries:>6.1%}  "
+              f"{r.net / r.entries:>+15.2f}")
+    for example in result.examples:
+        print(f"illegal: {example}")
+    return 1 if result.illegal else 0
 
 
 def _sim(args: argparse.Namespace, config: Config) -> int:
     # Not imported with the parser: the kinds' bots load their rules (and pokerkit).
     from bbspoker.bots.kinds import BOT_KINDS, bot_kind
+
+    if args.tournament is not None:
+        return _sim_tournament(args, config)
+    if args.games is None:
+        args.games = 10_000
+    if args.limit is not None:
+        raise CliError("--limit is for --tournament runs (a cash table's limit is its "
+                       "[[tables]] entry's)")
 
     if args.game is None:
         args.game = next(iter(BOT_KINDS))

@@ -27,14 +27,15 @@ from typing import Any
 
 from bbspoker.rules.base import KindConfig, SettingError, setting
 from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
-from bbspoker.rules.tournament import DEFAULT_PAYOUTS, Level, PayoutTier, TournamentRules
+from bbspoker.rules.tournament import (DEFAULT_PAYOUTS, TURBO_LEVELS, Level, PayoutTier,
+                                       TournamentRules)
 
 __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig", "TableSpec",
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
            "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
-           "CHARSETS", "TournamentSpec"]
+           "CHARSETS", "TournamentSpec", "tournament_spec"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -691,11 +692,12 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
                               f"that run tournaments), got {game!r}")
         spec = kind(game)
         assert spec.tournament is not None
-        levels = _levels(f"{where}:", entry.pop("levels", None))
+        levels = _levels(f"{where}:", entry.pop("levels")) if "levels" in entry \
+            else TURBO_LEVELS
         payouts = _payouts(f"{where}:", entry.pop("payouts")) if "payouts" in entry \
             else DEFAULT_PAYOUTS
-        seats = _whole(f"{where}: seats_per_table", entry.pop("seats_per_table", 9), 2,
-                       spec.config.__dataclass_fields__["seats"].metadata.get("hi", 9))
+        seats = _whole(f"{where}: seats_per_table",
+                       entry.pop("seats_per_table", spec.config().seats), 2, 9)
         buy_in = _whole(f"{where}: buy_in", entry.pop("buy_in", 100), 0, 10**9)
         chips = _whole(f"{where}: chips", entry.pop("chips", 1500), 2, 10**9)
         bots = _whole(f"{where}: bots", entry.pop("bots", 0), 0, 10_000)
@@ -730,10 +732,21 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
             values[key] = _check(f"{where} {key}", keys[key], value)
         values.update({"seats": seats, "bots": 0, staked: levels[0].bet})
         config = _kind_config(f"{where}:", defaults, values, game)
+        if getattr(config, "between_hands", 1.0) < 1.0:
+            raise ConfigError(f"{where}: between_hands must be at least 1 s at a tournament's "
+                              f"tables (the director moves players between hands)")
         specs.append(TournamentSpec(tid, name.strip(), game, rules, config,
                                     defaults.with_keys(**config.as_keys()), bots,
                                     sit_and_go, starts, min_players, late_levels))
     return tuple(specs)
+
+
+def tournament_spec(entry: dict[str, Any], table: TableConfig | None = None,
+                    origin: str = "tournament") -> TournamentSpec:
+    """One ``[[tournaments]]`` entry (a mapping as TOML gives it) checked and made into a
+    :class:`TournamentSpec` over the ``table`` defaults (``[table]``; ``None``: every
+    default): what ``bbspoker sim --tournament`` plays. Raises :class:`ConfigError`."""
+    return _tournaments(origin, [entry], table or TableConfig(), ())[0]
 
 
 def _check_output(where: str, output: OutputConfig) -> None:

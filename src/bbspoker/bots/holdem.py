@@ -49,7 +49,7 @@ import math
 import random
 import time
 import warnings
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -57,7 +57,7 @@ from pokerkit import Card, Deck, StandardHighHand, calculate_hand_strength
 
 from bbspoker.bots.kind import Seated
 from bbspoker.bots.tablestakes import TableStakesBotKind
-from bbspoker.bots.sim import HandPlay, SeatResult, SimResult
+from bbspoker.bots.sim import SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import network_number, to_standard
 from bbspoker.rules.events import Event, RuleError
@@ -471,31 +471,8 @@ class HoldemBots(TableStakesBotKind[HoldemView]):
                 await bot.service.call(bot.handle, act.CheckCall())
         return True
 
-    def play_hand(self, game: Any, policies: Mapping[str, HoldemPolicy], rng: random.Random,
-                  now: float, seconds_per_action: float) -> HandPlay:
-        out = HandPlay(now=now)
-        due = game.deadline()
-        if due is None:                          # fewer than two can play here
-            return out
-        now = max(now, due)
-        events = game.tick(now)
-        out.game_id = next((e.data["game_id"] for e in events if e.kind == "hand"), None)
-        while game.street is not Street.IDLE:
-            handle = game.current
-            assert handle is not None            # a hand in play has a player in turn
-            v = view(game, handle, now)
-            policy = policies[handle]
-            action = policy.decide(v, rng)
-            if type(action) not in v.legal or not game.can(handle, action, now):
-                out.illegal += 1
-                if len(out.examples) < 10:
-                    out.examples.append(f"{policy.name}: {action!r}")
-                action = act.CheckCall()
-            game.apply(handle, action, now)
-            out.actions += 1
-            now += seconds_per_action
-        out.now = now
-        return out
+    def sim_view(self, game: Any, handle: str, now: float) -> HoldemView:
+        return view(game, handle, now)
 
     def simulate(self, policies: Sequence[HoldemPolicy], games: int, *, seed: int | None,
                  progress: Callable[[int], None] | None = None) -> SimResult:

@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from bbspoker.bots.kind import Seated
 from bbspoker.bots.tablestakes import TableStakesBotKind
@@ -356,6 +356,9 @@ class StudBots(TableStakesBotKind[StudView]):
             with contextlib.suppress(RuleError):
                 await bot.service.call(bot.handle, act.CheckCall())
         return True
+
+    def sim_view(self, game: Any, handle: str, now: float) -> StudView:
+        return view(game, handle, now)
 
     def simulate(self, policies: Sequence[StudPolicy], games: int, *, seed: int | None,
                  progress: Callable[[int], None] | None = None) -> SimResult:

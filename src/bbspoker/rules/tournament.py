@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Level", "PayoutTier", "DEFAULT_PAYOUTS", "TournamentRules", "Move", "HandOver",
-           "Tournament", "prizes", "balanced", "TournamentRuleError"]
+           "Tournament", "prizes", "balanced", "TournamentRuleError", "TURBO_LEVELS"]
 
 
 class TournamentRuleError(ValueError):
@@ -98,6 +98,16 @@ DEFAULT_PAYOUTS: tuple[PayoutTier, ...] = (
     PayoutTier(28, (34, 21, 14, 10, 8, 7, 6)),
     PayoutTier(46, (30, 18, 12, 9, 7, 6, 5, 5, 4, 4)),
 )
+
+
+#: The levels of a tournament entry that names none: a fast sit-and-go's, for 1,500
+#: starting chips (bet: the big blind at Hold'em), five minutes each, antes from the
+#: fifth level.
+TURBO_LEVELS: tuple[Level, ...] = tuple(
+    Level(bet, ante, 5.0) for bet, ante in (
+        (20, 0), (30, 0), (50, 0), (80, 0), (100, 10), (150, 15), (200, 25), (300, 40),
+        (400, 50), (600, 75), (800, 100), (1000, 125), (1500, 200), (2000, 250),
+        (3000, 400), (4000, 500), (6000, 800), (8000, 1000), (10000, 1500)))
 
 
 @dataclass(frozen=True, slots=True)

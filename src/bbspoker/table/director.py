@@ -403,7 +403,7 @@ class TournamentDirector:
         """Late registration: the store takes the buy-in (the pool of a running run) and
         the player is seated at the table the model picks."""
         assert run.tables is not None
-        self.book.register(run.id, handle)
+        self.book.register(run.id, handle, late=True)
         run.entrants.append(handle)
         number = run.tables.state.enter_late(handle)
         wallet = run.tables.wallet

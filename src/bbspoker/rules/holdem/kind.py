@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bbspoker.rules.base import (KindConfig, KindSpec, Phrases, SettingError, Step,
-                                 setting)
+                                 TournamentPlay, setting)
 from bbspoker.rules.cards import STANDARD52
 
 if TYPE_CHECKING:
@@ -81,6 +81,23 @@ def _make(config: HoldemConfig, wallet: Any, phrases: Phrases | None) -> Holdem:
     return Holdem(wallet, config.rules(), phrases=phrases)
 
 
+def _tournament_table(config: HoldemConfig, wallet: Any, bet: int, ante: int) -> Holdem:
+    """A tournament's Hold'em table (:class:`~bbspoker.rules.base.TournamentPlay`): the
+    config's limit, seats and times, the big blind ``bet`` and the ``ante`` (chips), the
+    tournament's seating (``HoldemRules.tournament``)."""
+    from bbspoker.rules.holdem.game import Holdem, HoldemRules
+    return Holdem(wallet, HoldemRules(seats=config.seats, small_bet=bet, ante=ante,
+                                      turn_timeout=config.turn_timeout,
+                                      between_hands=config.between_hands,
+                                      idle_hands=config.idle_games, limit=config.limit,
+                                      tournament=True))
+
+
+def _tournament_stakes(game: Holdem, bet: int, ante: int) -> None:
+    """A level rose: the big blind ``bet`` and the ``ante`` from the next hand."""
+    game.set_stakes(bet, ante)
+
+
 def holdem_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
     """The Hold'em record's use of the deck (``docs/rules.md``): the ``deal`` lines hold
     each player's two hole cards in the order dealt, one card at a time round the table
@@ -101,4 +118,5 @@ def holdem_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
 
 
 #: Texas Hold'em, fixed, pot or no limit.
-HOLDEM = KindSpec("holdem", "Hold'em", HoldemConfig, _make, STANDARD52, holdem_draws)
+HOLDEM = KindSpec("holdem", "Hold'em", HoldemConfig, _make, STANDARD52, holdem_draws,
+                  TournamentPlay("small_bet", _tournament_table, _tournament_stakes))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bbspoker.rules.base import (KindConfig, KindSpec, Phrases, SettingError, Step,
-                                 setting)
+                                 TournamentPlay, setting)
 from bbspoker.rules.cards import STANDARD52
 
 if TYPE_CHECKING:
@@ -90,6 +90,26 @@ def _make(config: StudConfig, wallet: Any, phrases: Phrases | None) -> Stud:
     return Stud(wallet, config.rules(), phrases=phrases)
 
 
+def _tournament_table(config: StudConfig, wallet: Any, bet: int, ante: int) -> Stud:
+    """A tournament's stud table (:class:`~bbspoker.rules.base.TournamentPlay`): the
+    config's seats, bring-in proportion and times, the small bet ``bet`` and the ``ante``
+    (chips), the tournament's seating (``StudRules.tournament``)."""
+    from bbspoker.rules.stud.game import Stud, StudRules
+    rules = StudRules(seats=config.seats, small_bet=config.small_bet, ante=config.ante,
+                      bring_in=config.bring_in, turn_timeout=config.turn_timeout,
+                      between_hands=config.between_hands, idle_hands=config.idle_games,
+                      tournament=True)
+    game = Stud(wallet, rules)
+    game.set_stakes(bet, ante)
+    return game
+
+
+def _tournament_stakes(game: Stud, bet: int, ante: int) -> None:
+    """A level rose: the small bet ``bet`` (the bring-in in the table's proportion) and
+    the ``ante`` from the next hand."""
+    game.set_stakes(bet, ante)
+
+
 def stud_draws(operations: Sequence[Mapping[str, object]]
                ) -> Iterator[Step]:
     """The stud record's use of the deck (for ``games verify``,
@@ -122,4 +142,5 @@ def stud_draws(operations: Sequence[Mapping[str, object]]
 
 
 #: Fixed-limit seven-card stud.
-STUD = KindSpec("stud", "Seven-card stud", StudConfig, _make, STANDARD52, stud_draws)
+STUD = KindSpec("stud", "Seven-card stud", StudConfig, _make, STANDARD52, stud_draws,
+                TournamentPlay("small_bet", _tournament_table, _tournament_stakes))
