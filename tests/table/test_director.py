@@ -1,0 +1,259 @@
+"""The tournament director on live tables: registration and its CUBES, a sit-and-go that
+starts when full and plays to the end with its prizes paid from the pool, tables balanced
+and broken, a restart that resumes a tournament from its journal, a scheduled start
+cancelled for want of players."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import random
+from collections.abc import Callable
+
+import pytest
+
+from bbspoker.bots.tournament_seats import TournamentBots
+from bbspoker.config import TournamentSpec, tournament_spec
+from bbspoker.rules.money import SYSTEM
+from bbspoker.store.tournaments import MemoryTournaments
+from bbspoker.store.wallet import MemoryWallet
+from bbspoker.table.director import TournamentDirector, TournamentRefused
+from bbspoker.table.service import TableMessage
+from tests.support.telnetclient import FakeClock
+
+UTC = datetime.timezone.utc
+
+
+async def _no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+def sng(players: int = 3, **keys) -> TournamentSpec:
+    entry = {"id": "sng", "name": "Sit-and-go", "game": "holdem", "limit": "no",
+             "sit_and_go": players, "buy_in": 100, "chips": 1000, "between_hands": 1,
+             "bot_policy": "random", "bot_think_min": 0, "bot_think_max": 0,
+             "levels": [{"bet": 20, "minutes": 1}, {"bet": 100, "minutes": 1},
+                        {"bet": 400, "minutes": 1}], **keys}
+    return tournament_spec(entry)
+
+
+class World:
+    """A director over a memory wallet and pool book, on a fake clock, with every
+    registered player run by a computer player."""
+
+    def __init__(self, specs: list[TournamentSpec], handles: list[str],
+                 cubes: int = 1000, book: MemoryTournaments | None = None,
+                 wall: float = datetime.datetime(2026, 11, 26, 12, 0, tzinfo=UTC).timestamp()
+                 ) -> None:
+        self.clock = FakeClock()
+        self.wall = wall
+        if book is None:
+            wallet = MemoryWallet({h: cubes for h in handles} | {SYSTEM: 0})
+            book = MemoryTournaments(wallet, clock=lambda: self.wall)
+        self.book = book
+        self.wallet = book.wallet
+        self.bots = TournamentBots(lambda h: True, rng=random.Random(2), sleep=_no_sleep)
+        self.director = TournamentDirector(
+            specs, book, clock=self.clock, wall=lambda: self.wall, rng=random.Random(1),
+            on_seated=self.bots.seated,
+            local=lambda t: datetime.datetime.fromtimestamp(t, UTC))
+        self.messages: list[TableMessage] = []
+
+    def total(self) -> int:
+        """Every CUBE: accounts and open pools."""
+        return self.book.total()
+
+    async def drive(self, until: Callable[[], bool], steps: int = 20_000) -> None:
+        """Move the clock a second at a time (every table woken, the director's tick)
+        until ``until()``; fail after ``steps`` seconds of table time."""
+        for _ in range(steps):
+            if until():
+                return
+            self.clock.advance(1.0)
+            for run in list(self.director._running.values()):
+                for entry in list(run.entries.values()):
+                    entry.service.wake()
+            self.director.tick()
+            for _ in range(5):
+                await asyncio.sleep(0)
+            await asyncio.sleep(0.002)
+        raise AssertionError("the tournament did not get there")
+
+    async def close(self) -> None:
+        self.director.stop()
+        self.bots.stop()
+        await self.director.wait_stopped()
+        await self.bots.wait_stopped()
+
+
+@pytest.fixture
+async def world_factory():
+    made: list[World] = []
+
+    def make(*args, **kwargs) -> World:
+        w = World(*args, **kwargs)
+        made.append(w)
+        return w
+
+    yield make
+    for w in made:
+        await w.close()
+
+
+async def test_registering_takes_the_buy_in_and_unregistering_gives_it_back(world_factory):
+    w = world_factory([sng(3)], ["ann", "bob", "poor"])
+    w.wallet.balances["poor"] = 50
+    w.director.recover()
+    w.director.start()
+    await w.director.register("sng", "ann")
+    assert w.wallet.balance("ann") == 900
+    view = w.director.view("sng", "ann")
+    assert (view.status, view.entrants, view.pool, view.registered) == \
+        ("registering", 1, 100, True)
+    with pytest.raises(TournamentRefused) as refused:
+        await w.director.register("sng", "ann")
+    assert refused.value.code == "registered"
+    with pytest.raises(TournamentRefused) as refused:
+        await w.director.register("sng", "poor")
+    assert refused.value.code == "cubes" and w.wallet.balance("poor") == 50
+    with pytest.raises(TournamentRefused) as refused:
+        await w.director.unregister("sng", "bob")
+    assert refused.value.code == "not_registered"
+    await w.director.unregister("sng", "ann")
+    assert w.wallet.balance("ann") == 1000
+    assert w.director.view("sng", "ann").entrants == 0
+    with pytest.raises(TournamentRefused) as refused:
+        await w.director.register("nope", "ann")
+    assert refused.value.code == "unknown"
+
+
+async def test_a_sit_and_go_starts_when_full_and_pays_the_pool_to_its_places(world_factory):
+    handles = ["ann", "bob", "cid"]
+    w = world_factory([sng(3)], handles)
+    before = w.total()
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register("sng", h)
+    view = w.director.view("sng", "ann")
+    assert view.status == "running" and view.players_left == 3 and view.tables == 1
+    assert view.chips == 1000 and view.place_if_out == 3 and view.level == 0
+    # The next run opens at once for newcomers.
+    assert w.director.view("sng", "zed").status == "registering"
+    entry = w.director.table_of("bob")
+    assert entry is not None and entry.service.table.rules.tournament
+    sub = entry.service.bus.subscribe(viewer="ann")
+    await w.drive(lambda: w.director.view("sng", "ann").status != "running"
+                  and w.director.view("sng", "ann").results != ())
+    results = w.director.view("sng", "ann").results
+    assert sorted(h for _, h, _ in results) == handles
+    assert sum(p for _, _, p in results) == 300          # the pool, paid out whole
+    assert results[0][0] == 1 and results[0][2] == 300   # 3 entrants: winner takes all
+    assert w.total() == before                           # no CUBE made or lost
+    assert sum(w.wallet.balance(h) for h in handles) == 3000
+    codes = [i.event.kind for i in sub.drain() if isinstance(i, TableMessage)]
+    assert "tournament_over" in codes and codes.count("tournament_out") == 2
+    assert "tournament_level" in codes                   # a minute a level: it rose
+    record = w.book.tournaments(("finished",))[0]
+    assert record.status == "finished" and w.book.pool(record.id) == 0
+    for h in handles:
+        mine = w.director.view("sng", h)
+        assert mine.place is not None and mine.prize == dict(
+            (n, p) for _, n, p in results)[h]
+
+
+async def test_two_tables_are_balanced_and_broken_down_to_a_final_table(world_factory):
+    handles = [f"p{i}" for i in range(11)]
+    w = world_factory([sng(11, seats_per_table=6)], handles)
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register("sng", h)
+    view = w.director.view("sng", "p0")
+    assert view.tables == 2
+    run = next(iter(w.director._running.values()))
+    seen_tables: set[int] = set()
+    counts: list[list[int]] = []
+
+    def watch() -> bool:
+        if run.tables is not None and run.status == "running":
+            seen_tables.update(run.entries)
+            counts.append([len(s) for s in run.tables.state.tables.values()])
+        return run.status == "finished"
+
+    await w.drive(watch)
+    assert seen_tables == {1, 2}
+    assert len(counts[-1]) == 1                                  # one table at the end
+    assert any(len(c) == 1 and c[0] > 1 for c in counts)         # a final table played
+    assert all(len(c) <= 2 and max(c) <= 6 for c in counts)
+    assert sum(p for _, _, p in run.results) == 1100
+
+
+async def test_a_restart_resumes_the_tournament_from_its_journal(world_factory):
+    handles = ["ann", "bob", "cid", "dee"]
+    first = world_factory([sng(4)], handles)
+    total = first.total()
+    first.director.recover()
+    first.director.start()
+    for h in handles:
+        await first.director.register("sng", h)
+    run = next(iter(first.director._running.values()))
+
+    def some_hands() -> bool:
+        return run.tables is not None and len(run.tables.state.finish) >= 1
+    await first.drive(some_hands)
+    journal = first.book.tournament(run.id).state
+    assert journal is not None and journal["finish"]
+    # The server dies: nothing more of the first director runs.
+    await first.close()
+    second = world_factory([sng(4)], handles, book=first.book)
+    lines = second.director.recover()
+    assert any("resumed" in line for line in lines)
+    second.director.start()
+    resumed = second.director._running[run.id]
+    assert resumed.tables is not None
+    assert resumed.tables.state.to_json() == {k: v for k, v in journal.items()
+                                              if k not in ("level", "elapsed")}
+    await second.drive(lambda: resumed.status == "finished")
+    assert sum(p for _, _, p in resumed.results) == 400
+    assert second.total() == total
+    assert second.book.pool(run.id) == 0
+
+
+async def test_a_journal_that_cannot_be_resumed_cancels_and_refunds(world_factory):
+    handles = ["ann", "bob"]
+    first = world_factory([sng(2)], handles)
+    first.director.recover()
+    first.director.start()
+    for h in handles:
+        await first.director.register("sng", h)
+    run = next(iter(first.director._running.values()))
+    await first.close()
+    first.book.save_tournament_state(run.id, {"entrants": ["ann"], "stacks": {}})
+    second = world_factory([sng(2)], handles, book=first.book)
+    lines = second.director.recover()
+    assert any("cancelled" in line for line in lines)
+    assert second.book.tournament(run.id).status == "cancelled"
+    assert second.wallet.balance("ann") == second.wallet.balance("bob") == 1000
+
+
+async def test_a_scheduled_tournament_without_enough_players_is_cancelled_and_refunded(
+        world_factory):
+    spec = tournament_spec({"id": "nightly", "name": "Nightly", "game": "holdem",
+                            "starts": "20:00", "min_players": 3, "buy_in": 50})
+    w = world_factory([spec], ["ann", "bob"])
+    w.director.recover()
+    w.director.start()
+    view = w.director.view("nightly", "ann")
+    start = datetime.datetime(2026, 11, 26, 20, 0, tzinfo=UTC).timestamp()
+    assert view.status == "registering" and view.starts_at == start
+    await w.director.register("nightly", "ann")
+    await w.director.register("nightly", "bob")
+    w.wall = start
+    w.director.tick()
+    assert w.wallet.balance("ann") == w.wallet.balance("bob") == 1000
+    cancelled = w.book.tournaments(("cancelled",))
+    assert len(cancelled) == 1 and "fewer than 3" in (cancelled[0].reason or "")
+    nxt = w.director.view("nightly", "ann")
+    assert nxt.status == "registering" and nxt.starts_at == start + 86400
+    assert not nxt.registered
