@@ -421,7 +421,7 @@ def test_tournaments_are_read_with_their_levels_payouts_and_table_keys(tmp_path)
     ('sit_and_go = 5\nchips = 30', "two bets of the first level"),
     ('sit_and_go = 5\npayouts = [{entrants = 2, shares = [60, 40]}]', "pays at most 1"),
     ('sit_and_go = 5\npayouts = [{entrants = 3}]', "needs entrants = N and shares"),
-    ('sit_and_go = 5\nbetween_hands = 0', "between_hands must be at least 1"),
+    ('sit_and_go = 5\nbetween_hands = 0', "between_hands must be above 0"),
     ('sit_and_go = 5\nlimit = "half"', "limit must be one of fixed, pot, no"),
     ('id = "Bad Id"\nsit_and_go = 5', "id must be"),
 ])

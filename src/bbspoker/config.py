@@ -732,8 +732,8 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
             values[key] = _check(f"{where} {key}", keys[key], value)
         values.update({"seats": seats, "bots": 0, staked: levels[0].bet})
         config = _kind_config(f"{where}:", defaults, values, game)
-        if getattr(config, "between_hands", 1.0) < 1.0:
-            raise ConfigError(f"{where}: between_hands must be at least 1 s at a tournament's "
+        if getattr(config, "between_hands", 1.0) <= 0:
+            raise ConfigError(f"{where}: between_hands must be above 0 at a tournament's "
                               f"tables (the director moves players between hands)")
         specs.append(TournamentSpec(tid, name.strip(), game, rules, config,
                                     defaults.with_keys(**config.as_keys()), bots,
