@@ -442,8 +442,8 @@ class TournamentSpec:
     ``turn_timeout`` or ``bot_policy``, and the first level's stake; ``table_rules``:
     the same as the ``[table]`` keys, as a table's ``TableSpec.rules``), ``bots`` (how many
     computer players may fill empty places; 0: none) and how it starts: ``sit_and_go``
-    (as soon as that many have registered) or ``starts`` (``"HH:MM"`` every day, server
-    local time) with ``min_players`` (fewer at the start: cancelled, buy-ins refunded) and
+    (as soon as that many have registered) or ``starts`` (``"HH:MM"`` or ``"HH:MM:SS"``
+    every day, server local time) with ``min_players`` (fewer at the start: cancelled, buy-ins refunded) and
     ``late_levels`` (registration stays open for the first that many levels)."""
 
     id: str
@@ -612,7 +612,7 @@ def _tables(origin: str, entries: Any, defaults: TableConfig) -> tuple[TableSpec
 
 _TOURNAMENT_KEYS = ("id", "name", "game", "buy_in", "chips", "seats_per_table", "levels",
                     "payouts", "bots", "sit_and_go", "starts", "min_players", "late_levels")
-_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
+_START = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?")
 
 
 def _whole(where: str, value: Any, lo: int, hi: int) -> int:
@@ -707,8 +707,8 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
         late_levels = _whole(f"{where}: late_levels", entry.pop("late_levels", 0), 0,
                              len(levels))
         if not isinstance(starts, str) or starts and not _START.fullmatch(starts):
-            raise ConfigError(f"{where}: starts must be a time of day \"HH:MM\", "
-                              f"got {starts!r}")
+            raise ConfigError(f"{where}: starts must be a time of day \"HH:MM\" (or "
+                              f"\"HH:MM:SS\"), got {starts!r}")
         if bool(starts) == bool(sit_and_go):
             raise ConfigError(f"{where}: give either sit_and_go = N (start when N have "
                               f"registered, 2 or more) or starts = \"HH:MM\"")

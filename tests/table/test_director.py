@@ -257,3 +257,29 @@ async def test_a_scheduled_tournament_without_enough_players_is_cancelled_and_re
     nxt = w.director.view("nightly", "ann")
     assert nxt.status == "registering" and nxt.starts_at == start + 86400
     assert not nxt.registered
+
+
+async def test_a_scheduled_tournament_starts_on_the_second_with_bots_filling(world_factory):
+    spec = tournament_spec({"id": "nightly", "name": "Nightly", "game": "holdem",
+                            "starts": "12:00:30", "min_players": 3, "bots": 2,
+                            "seats_per_table": 2, "between_hands": 1,
+                            "bot_policy": "random", "bot_think_min": 0, "bot_think_max": 0})
+    w = world_factory([spec], ["ann", "robo", "tin"])
+    claimed: list[str] = []
+    w.director.claim_bot = lambda cubes: next((b for b in ("robo", "tin")
+                                               if b not in claimed and not claimed.append(b)),
+                                              None)
+    w.director.recover()
+    w.director.start()
+    await w.director.register("nightly", "ann")
+    w.wall += 29
+    w.director.tick()
+    assert w.director.view("nightly", "ann").status == "registering"
+    w.wall += 1
+    w.director.tick()
+    view = w.director.view("nightly", "ann")
+    assert view.status == "running" and view.entrants == 3 and view.tables == 2
+    assert claimed == ["robo", "tin"]
+    # One who did not enter sees it running (to watch), not registered.
+    other = w.director.view("nightly", "zed")
+    assert other.status == "running" and not other.registered and other.table is None

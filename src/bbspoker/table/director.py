@@ -214,8 +214,8 @@ class TournamentDirector:
     def _next_start(self, spec: TournamentSpec) -> float:
         """The next time of day ``spec.starts`` after now (Unix seconds)."""
         now = self.local(self.wall())
-        hour, minute = (int(x) for x in spec.starts.split(":"))
-        at = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        hour, minute, second = (int(x) for x in (spec.starts + ":00").split(":")[:3])
+        at = now.replace(hour=hour, minute=minute, second=second, microsecond=0)
         if at.timestamp() <= now.timestamp():
             at += datetime.timedelta(days=1)
         return at.timestamp()
