@@ -241,10 +241,14 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
         level = rules.levels[view.level]
         running = _("Running: level {level} ({stakes}).").format(
             level=view.level + 1, stakes=_stakes(spec.game, level.bet, level.ante, t))
-        if view.next_level_in is not None:
-            running += " " + _("Next level in {time}.").format(
-                time=_minutes_seconds(view.next_level_in))
         lines.append(running)
+        if view.next_level_in is not None:
+            following = _("Next level in {time}.").format(
+                time=_minutes_seconds(view.next_level_in))
+            if display_width(running + " " + following) <= 79:
+                lines[-1] = running + " " + following
+            else:
+                lines.append(following)
         lines.append(t.ngettext("{left} of {n} player left, average stack {avg} chips.",
                                 "{left} of {n} players left, average stack {avg} chips.",
                                 view.entrants).format(left=n(view.players_left),
@@ -623,11 +627,17 @@ def status_line(view: TournamentView, t: i18n.Translator = i18n.ENGLISH) -> str:
         parts.append(t.gettext("next {time}").format(time=_minutes_seconds(view.next_level_in)))
     parts.append(t.ngettext("{n} left", "{n} left", view.players_left).format(
         n=t.number(view.players_left)))
-    parts.append(t.gettext("avg {chips}").format(chips=t.number(view.average_stack)))
+    average = t.gettext("avg {chips}").format(chips=t.number(view.average_stack))
+    parts.append(average)
     if view.place_if_out is not None and view.table is not None:
         parts.append(t.gettext("out now: {place}").format(
             place=place_text(view.place_if_out, t)))
-    return fit("  ".join(parts), 78).rstrip()
+    # Large stakes: one blank between the parts, then without the average stack.
+    for text in ("  ".join(parts), " ".join(parts),
+                 " ".join(p for p in parts if p is not average)):
+        if display_width(text) <= 78:
+            return text
+    return fit(text, 78).rstrip()
 
 
 class _TournamentRows(RowScreen):
