@@ -87,17 +87,24 @@ def game_text(view: TournamentView, t: i18n.Translator = i18n.ENGLISH) -> str:
     spec = view.spec
     title = kinds.game_title(spec.game, t)
     limit = getattr(spec.table, "limit", None)
-    if spec.game == "holdem" and limit in ("no", "pot", "fixed"):
+    if _blinds(spec.table) and limit in ("no", "pot", "fixed"):
         word = {"no": t.gettext("NL"), "pot": t.gettext("PL"), "fixed": t.gettext("FL")}[limit]
         return f"{title} {word}"
     return title
 
 
-def _stakes(game: str, bet: int, ante: int, t: i18n.Translator) -> str:
-    """A level's stakes: Hold'em's blinds (the bet is the big blind), another kind's
-    bets (the bet is the small bet), and the ante if any."""
+def _blinds(table: Any) -> bool:
+    """Whether a tournament's tables (their kind config ``table``) play with blinds and
+    a choice of limit (Hold'em: a level's bet is the big blind), not with fixed bets (a
+    level's bet is the small bet)."""
+    return hasattr(table, "limit")
+
+
+def _stakes(table: Any, bet: int, ante: int, t: i18n.Translator) -> str:
+    """A level's stakes at tables of the kind config ``table``: blinds (the bet is the
+    big blind), or bets (the bet is the small bet), and the ante if any."""
     n = t.number
-    if game == "holdem":
+    if _blinds(table):
         text = t.gettext("blinds {small}/{big}").format(small=n(bet // 2), big=n(bet))
     else:
         text = t.gettext("bets {small}/{big}").format(small=n(bet), big=n(2 * bet))
@@ -240,7 +247,7 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
     elif view.status == "running" and view.level is not None:
         level = rules.levels[view.level]
         running = _("Running: level {level} ({stakes}).").format(
-            level=view.level + 1, stakes=_stakes(spec.game, level.bet, level.ante, t))
+            level=view.level + 1, stakes=_stakes(spec.table, level.bet, level.ante, t))
         lines.append(running)
         if view.next_level_in is not None:
             following = _("Next level in {time}.").format(
@@ -265,7 +272,7 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
     lines.append("")
     # the levels (left, 44 cells) beside the payouts (right): (plain text, its pen)
     level_h, blinds_h, bets_h, ante_h, minutes_h = (t.pgettext(*h) for h in _LEVEL_HEADS)
-    stake_head = blinds_h if spec.game == "holdem" else bets_h
+    stake_head = blinds_h if _blinds(spec.table) else bets_h
     left: list[tuple[str, Pen | None]] = [(f"   {fit(level_h, 6)} {fit(stake_head, 13)} "
                                            f"{fit(ante_h, 6)} {fit(minutes_h, 7)}",
                                            Pen.LABEL)]
@@ -273,7 +280,7 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
     current = view.level if view.level is not None else 0
     first = max(0, min(current - 1, len(rules.levels) - room))
     for i, level in enumerate(rules.levels[first:first + room], first):
-        small, big = (level.bet // 2, level.bet) if spec.game == "holdem" \
+        small, big = (level.bet // 2, level.bet) if _blinds(spec.table) \
             else (level.bet, 2 * level.bet)
         marked = view.status == "running" and i == view.level
         left.append((f" {'>' if marked else ' '} {fit(str(i + 1), 6)} "
@@ -586,11 +593,11 @@ async def back_to_tournament(session: Player, app: DoorContext) -> bool:
 
 # --------------------------------------------------------------------- the screen
 
-def describe_event(event: Event, game: str, t: i18n.Translator = i18n.ENGLISH) -> Line | None:
+def describe_event(event: Event, table: Any, t: i18n.Translator = i18n.ENGLISH) -> Line | None:
     """A tournament's event at one of its tables as the message area reads it in ``t``'s
     language (``None``: not a tournament's): a player out and their place
     (``tournament_out``), moved to another table (``tournament_moved``), the next level
-    (``tournament_level``, 1-based, with the kind ``game``'s stakes), the table broken
+    (``tournament_level``, 1-based, with the stakes of tables of kind config ``table``), the table broken
     up (``tournament_table_broken``), the end and its prizes (``tournament_over``)."""
     d, k, h = event.data, event.kind, clean_text(event.handle or "", 16)
     n = t.number
@@ -601,7 +608,7 @@ def describe_event(event: Event, game: str, t: i18n.Translator = i18n.ENGLISH) -
         return "SYSTEM", t.gettext("{h} moves to table {table}.").format(h=h, table=d["table"])
     if k == "tournament_level":
         return "INFO", t.gettext("Level {level} from the next hand: {stakes}.").format(
-            level=d["level"], stakes=_stakes(game, int(d["bet"]), int(d.get("ante", 0)), t))
+            level=d["level"], stakes=_stakes(table, int(d["bet"]), int(d.get("ante", 0)), t))
     if k == "tournament_table_broken":
         return "SYSTEM", t.gettext("Table {table} is broken up: its players move to the "
                                    "other tables.").format(table=d["table"])
@@ -622,7 +629,7 @@ def status_line(view: TournamentView, t: i18n.Translator = i18n.ENGLISH) -> str:
     spec = view.spec
     level = spec.rules.levels[view.level]
     parts = [t.gettext("Level {n}: {stakes}").format(
-        n=view.level + 1, stakes=_stakes(spec.game, level.bet, level.ante, t))]
+        n=view.level + 1, stakes=_stakes(spec.table, level.bet, level.ante, t))]
     if view.next_level_in is not None:
         parts.append(t.gettext("next {time}").format(time=_minutes_seconds(view.next_level_in)))
     parts.append(t.ngettext("{n} left", "{n} left", view.players_left).format(
@@ -667,7 +674,7 @@ class _TournamentRows(RowScreen):
 
     def _describe(self, event: Event) -> Line | None:
         if event.kind.startswith("tournament_"):
-            return describe_event(event, self.entry.spec.game, self.t)
+            return describe_event(event, self.entry.spec.config, self.t)
         return super()._describe(event)
 
     def _prompt(self) -> str | None:
