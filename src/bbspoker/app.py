@@ -38,7 +38,8 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.sqlite import BbsSignupsFull, HandleTaken, Ledger, handle_key
-from bbspoker.table.registry import TableRegistry
+from bbspoker.table.director import TournamentDirector
+from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.text import clean_text
 from bbspoker.transport.gateway import SocketLimits
 from bbspoker.transport.lines import LineListener, start_lines
@@ -93,6 +94,13 @@ class App:
     - ``bots``: the :class:`bbspoker.bots.seats.TableBots` of every table with ``bots``
       in its config (their tasks run with the tables'); ``bot_sleep`` is what they think
       with (tests inject one that does not wait).
+    - ``tournaments``: the :class:`bbspoker.table.director.TournamentDirector` of the
+      ``[[tournaments]]`` entries (none: it only refunds runs of entries no longer
+      configured, at start), its prize pools in ``ledger``, its computer players lent by
+      ``bot_pool`` (claimed with at least the buy-in in CUBES); ``tournament_bots``: what
+      plays the computer players seated at tournament tables (an object with
+      ``seated(entry, handle)``; ``None``: nobody plays them, the tables time their turns
+      out), told by :meth:`tournament_seated`.
     """
 
     def __init__(self, config: Config, ledger: Ledger, *,
@@ -107,6 +115,10 @@ class App:
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
+        self.tournament_bots: Any = None
+        self.tournaments = TournamentDirector(
+            config.tournaments, ledger, clock=clock, claim_bot=self.bot_pool.claim,
+            release_bot=self.bot_pool.release, on_seated=self.tournament_seated)
         # The door's English for the bot port's "0;" lines (worded by the kind of the
         # table the program sits at) and refusals.
         self.describe: Callable[[Event, str], tuple[str, str] | None] = describe_kind_event
@@ -181,12 +193,27 @@ class App:
         add``); empty for an unknown handle."""
         return [key for key, _, _ in self.ledger.user_keys(handle)]
 
+    def tournament_seated(self, entry: TableEntry, handle: str) -> None:
+        """The director seated ``handle`` at tournament table ``entry`` (at the draw, a
+        move, a late entry, a resumed tournament): a computer player's is handed to
+        :attr:`tournament_bots` to play there; a person's needs nothing (their screen
+        follows them: ``bbspoker.door.tournaments``)."""
+        if self.tournament_bots is not None:
+            self.tournament_bots.seated(entry, handle)
+
     def start_tables(self) -> None:
         """Start every table's task, the tables' balance poll and their computer players,
-        and the watch for the sysop's bans and kicks (inside the event loop)."""
+        the tournaments (each running one resumed from its journal, or cancelled and
+        refunded: the lines are logged; the director's clock runs only when the config
+        has tournaments) and the watch for the sysop's bans and kicks (inside the event
+        loop)."""
         self.tables.start()
         self._bot_tasks = [tasks.start(b.run(), name=f"bots at {b.entry.id}")
                            for b in self.bots]
+        for line in self.tournaments.recover():
+            log.info("%s", line)
+        if self.config.tournaments:
+            self.tournaments.start()
         self._bot_tasks.append(tasks.start(self._watch_admin(), name="admin watch"))
 
     async def _watch_admin(self) -> None:
@@ -236,14 +263,18 @@ class App:
             session.end(t.gettext(message).format(reason=why))
 
     def stop_tables(self) -> None:
-        """Stop the computer players and every table's task."""
+        """Stop the computer players, every table's task and the tournaments' (their
+        journals keep each running tournament as of its last whole hand)."""
         for task in self._bot_tasks:
             task.cancel()
+        self.tournaments.stop()
         self.tables.stop()
 
     async def wait_tables_stopped(self) -> None:
-        """Wait until the computer players' and the tables' tasks have ended."""
+        """Wait until the computer players', the tables' and the tournaments' tasks
+        have ended."""
         await asyncio.gather(*self._bot_tasks, return_exceptions=True)
+        await self.tournaments.wait_stopped()
         await self.tables.wait_stopped()
 
     def find_online(self, handle: str) -> Player | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 import sqlite3
@@ -1426,3 +1427,110 @@ def test_every_kinds_name_is_whole_in_the_table_lists_game_column_in_every_langu
         t = translator(lang)
         for kind in KINDS.values():
             assert display_width(t.gettext(kind.title)) <= GAME_WIDTH, (lang, kind.title)
+
+
+# ---------------------------------------------------------------- tournaments ([T])
+
+from bbspoker.door import tournaments as tdoor  # noqa: E402
+from bbspoker.door.i18n import translator  # noqa: E402
+from tests.support.telnetclient import tournament_spec  # noqa: E402
+
+#: What the [T] pages say, per language: the list's title, the register key, the question,
+#: the answer "yes", registered, the refund, not enough CUBES.
+_T_WORDS = {
+    "en": ("Tournaments", "[R] Register", "The buy-in is 100 CUBES", "y",
+           "You are registered: 100 CUBES paid.", "You are no longer registered: 100 CUBES back.",
+           "You do not have the 100 CUBES of the buy-in."),
+    "de": ("Turniere", "[R] Anmelden", "Das Buy-in kostet 100 CUBES", "j",
+           "Du bist angemeldet: 100 CUBES bezahlt.", "Du bist abgemeldet: 100 CUBES zurück.",
+           "Du hast die 100 CUBES des Buy-ins nicht."),
+    "fr": ("Tournois", "[R] S'inscrire", "Le buy-in coûte 100 CUBES", "o",
+           "Vous êtes inscrit : 100 CUBES payés.", "Vous n'êtes plus inscrit : 100 CUBES rendus.",
+           "Vous n'avez pas les 100 CUBES du buy-in."),
+}
+
+
+async def test_the_lobby_has_no_tournaments_key_without_tournaments(server, clients):
+    c = await clients(server.port)
+    await c.login("alice", "pw-alice")
+    await c.menu()
+    assert "[T]" not in c.text
+    await c.send("t")
+    await c.menu()
+    assert "Tournaments" not in c.text
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_tournament_registration_costs_the_buy_in_asked_first_and_unregistering_refunds(
+        tmp_path, clients, lang):
+    async with running_server(tmp_path, sleep=no_sleep,
+                              tournaments=[tournament_spec(sit_and_go=3, limit="no")]) as server:
+        server.app.ledger.create_account("alice", hash_password("pw-alice"))
+        server.app.ledger.set_language("alice", lang)
+        title, register, question, yes, done, back, poor = _T_WORDS[lang]
+        c = await clients(server.port)
+        await c.login("alice", "pw-alice")
+        await c.menu()
+        assert "[T]" in c.text
+        await c.send("t")
+        await c.wait_for("Sunday NL")
+        row = next(line for line in c.display if "Sunday NL" in line)
+        assert "Hold'em NL" in row and "100" in row and "0/3" in row
+        assert all(len(line.rstrip()) <= 79 for line in c.display)
+        await c.send("1")
+        await c.wait_for(register)
+        await c.send("r")
+        await c.wait_for(question)
+        await c.send("n")                         # no: nothing paid
+        await wait_until(lambda: server.app.ledger.balance("alice") == 1000)
+        await c.send("r")
+        await wait_until(lambda: c.text.count(question) == 1 and "(" in c.text)
+        await c.send(yes)
+        await c.wait_for(done)
+        assert server.app.ledger.balance("alice") == 900
+        assert server.app.tournaments.view("sng", "alice").registered
+        await c.send("u")
+        await c.wait_for(back)
+        assert server.app.ledger.balance("alice") == 1000
+        assert not server.app.tournaments.view("sng", "alice").registered
+        server.app.ledger.create_account("poor", hash_password("pw-poor"), 50)
+        server.app.ledger.set_language("poor", lang)
+        p = await clients(server.port)
+        await p.login("poor", "pw-poor")
+        await p.menu()
+        await p.send("t")
+        await p.wait_for(title)
+        await p.send("1")
+        await p.wait_for(register)
+        await p.send("r")
+        await p.wait_for(question)
+        await p.send(yes)
+        await p.wait_for(poor)
+        assert server.app.ledger.balance("poor") == 50
+        assert server.app.tournaments.view("sng").entrants == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_tournament_list_page_and_table_line_fit_80_columns(lang):
+    from bbspoker.table.director import TournamentView
+    t = translator(lang)
+    spec = tournament_spec(sit_and_go=9, buy_in=250_000, chips=1_500_000,
+                           levels=[(20_000, 2_000, 10.0)] * 3 + [(400_000, 40_000, 10.0)])
+    running = TournamentView(spec, 1, "running", entrants=9, pool=2_250_000, level=3,
+                             next_level_in=299.2, players_left=7, average_stack=1_928_571,
+                             tables=1, registered=True, table=1, chips=2_500_000,
+                             place_if_out=7,
+                             results=((1, "bobbybobbybobby", 1_125_000), (2, "carol", 675_000)))
+    lines = tdoor.list_lines([running], t) + tdoor.page_lines(running, t)
+    assert all(len(line) <= 79 for line in lines), [ln for ln in lines if len(ln) > 79]
+    line = tdoor.status_line(dataclasses.replace(running, level=0), t)
+    assert len(line) <= 78 and tdoor.place_text(7, t) in line and "4:60" not in line
+    assert "5:00" in line
+    assert "CUBES" not in line
+
+
+def test_places_are_ordinals_in_each_language():
+    assert [tdoor.place_text(n, translator("en")) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+    assert tdoor.place_text(7, translator("de")) == "7."
+    assert [tdoor.place_text(n, translator("fr")) for n in (1, 2)] == ["1re", "2e"]

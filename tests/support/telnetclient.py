@@ -363,6 +363,30 @@ async def wait_until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
         await asyncio.sleep(_POLL)
 
 
+def tournament_spec(tid: str = "sng", name: str = "Sunday NL", *, game: str = "holdem",
+                    buy_in: int = 100, chips: int = 1500, seats: int = 9,
+                    levels: Sequence[tuple[int, int, float]] = ((20, 0, 10.0), (40, 0, 10.0)),
+                    **keys: Any) -> Any:
+    """A ``[[tournaments]]`` entry (:class:`bbspoker.config.TournamentSpec`) with the
+    defaults of ``[table]``: ``levels`` as ``(bet, ante, minutes)``; ``keys`` the spec's
+    own (``sit_and_go``, ``starts``, ``bots`` ...; default a sit-and-go of 3) and the
+    kind's (``limit``)."""
+    from bbspoker.config import TournamentSpec
+    from bbspoker.rules.kinds import kind
+    from bbspoker.rules.tournament import Level, TournamentRules
+    own = {k: keys.pop(k) for k in ("bots", "sit_and_go", "starts", "min_players",
+                                     "late_levels") if k in keys}
+    own.setdefault("sit_and_go", 0 if own.get("starts") else 3)
+    defaults = Config().table
+    play = kind(game).tournament
+    staked = play.stake_key if play is not None else "small_bet"
+    table = kind(game).config.from_keys(defaults.keys(), {
+        **keys, "seats": seats, "bots": 0, staked: levels[0][0]})
+    rules = TournamentRules(buy_in, chips, seats, tuple(Level(b, a, m) for b, a, m in levels))
+    return TournamentSpec(tid, name, game, rules, table,
+                          defaults.with_keys(**table.as_keys()), **own)
+
+
 @contextlib.asynccontextmanager
 async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
                          sleep: Callable[[float], Awaitable[Any]] | None = None,
@@ -370,6 +394,7 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
                          bot_accounts: Mapping[str, int] | None = None,
                          bot_sleep: Callable[[float], Awaitable[Any]] | None = None,
                          bbs: Sequence[Any] = (),
+                         tournaments: Sequence[Any] = (),
                          **sections: dict[str, Any]) -> AsyncIterator[Server]:
     """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
 
@@ -384,7 +409,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     default table. ``bot_accounts``: computer players' accounts made before the server
     starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with. ``bbs``: the
     ``[[bbs]]`` systems (:class:`bbspoker.config.BbsSystem`); ``rlogin={"enabled": True}``
-    turns the RLOGIN port on (on a free port).
+    turns the RLOGIN port on (on a free port). ``tournaments``: the ``[[tournaments]]``
+    entries (:class:`bbspoker.config.TournamentSpec`, :func:`tournament_spec`).
     """
     sections = {"server": {}, **sections}
     # SSH and the web page are on by default (issue 19); a test turns them on with
@@ -408,7 +434,8 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         config.ssh, host="127.0.0.1", port=0), web=dataclasses.replace(
         config.web, host="127.0.0.1", port=0), rlogin=dataclasses.replace(
         config.rlogin, host="127.0.0.1", port=0), bbs=tuple(bbs), ledger=dataclasses.replace(
-        config.ledger, path=str(tmp_path / "bbspoker.db")), tables=tuple(
+        config.ledger, path=str(tmp_path / "bbspoker.db")), tournaments=tuple(tournaments),
+        tables=tuple(
         TableSpec(table_id, name, game[0] if game else "draw40",
                   config.table.with_keys(**(game[1] if len(game) > 1 else {})))
         for table_id, name, *game in tables))

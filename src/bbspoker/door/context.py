@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
     from bbspoker.door.terminal import Player, Terminal
     from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.director import TournamentDirector
     from bbspoker.table.registry import TableRegistry
 
 __all__ = ["DoorContext"]
@@ -31,6 +32,8 @@ class DoorContext(Protocol):
     - ``floods``: the per-user limits of chat and X-messages
       (:class:`bbspoker.door.guard.FloodGuard`); ``blocks``: who refuses X-messages from
       whom (:class:`bbspoker.door.guard.Blocks`).
+    - ``tournaments``: the tournaments (:class:`bbspoker.table.director.TournamentDirector`:
+      the lobby's [T] list, registration, the table each entrant sits at).
     """
 
     config: Config
@@ -41,6 +44,7 @@ class DoorContext(Protocol):
     guard: LoginGuard
     floods: FloodGuard
     blocks: Blocks
+    tournaments: TournamentDirector
 
     def find_online(self, handle: str) -> Player | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""

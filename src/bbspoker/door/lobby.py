@@ -1,4 +1,5 @@
-"""The door's lobby: the one-screen menu [P] [W] [X] [R] [S] [F] [L] [O] [C] [H] [Q] after login.
+"""The door's lobby: the one-screen menu [P] [T] [W] [X] [R] [S] [F] [L] [O] [C] [H] [Q] after
+login ([T], the tournaments, only on a server that has some).
 
 :func:`serve` is one connection's whole dialogue after the transport's negotiation:
 the login (:mod:`bbspoker.door.login`), the ledger's notices (e.g. refunds of games
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 from wcwidth import wrap
 
 from bbspoker import tasks
-from bbspoker.door import halloffame, i18n, look
+from bbspoker.door import halloffame, i18n, look, tournaments
 from bbspoker.door.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from bbspoker.door.keys import KeyKind
 from bbspoker.door.look import CLASSIC, KEY, Look, Pen, handle_pen, pen_of
@@ -59,6 +60,7 @@ FINISH_GRACE = 180.0
 
 _MENU = [
     ("P", N_("Play poker: the tables")),
+    ("T", N_("Tournaments: sit-and-go and scheduled")),
     ("W", N_("Who is online")),
     ("X", N_("Send an X-message")),
     ("R", N_("Read X-messages")),
@@ -112,16 +114,17 @@ def _draw_menu(session: Player, app: DoorContext) -> None:
     lines = _menu_lines(i18n.of(session), session.handle or "",
                         app.ledger.balance(session.handle),
                         sum(app.ledger.stacks_of(session.handle).values()),
-                        len(session.inbox), session.look)
+                        len(session.inbox), session.look, bool(app.config.tournaments))
     session.write(_page(session, lines[0]) + "\r\n".join(lines[2:]))
 
 
 def _menu_lines(t: i18n.Translator, handle: str, cubes: int, held: int,
-                unread: int, look: Look = CLASSIC) -> list[str]:
+                unread: int, look: Look = CLASSIC, tournaments: bool = False) -> list[str]:
     """The lobby's menu in ``t``'s language, as lines (the title first, a blank line
     under it, the prompt last): ``handle`` with ``cubes`` CUBES, ``held`` more CUBES in
-    Hold'em stacks, ``unread`` X-messages waiting (shown after [R]); painted as ``look``
-    paints (your handle as yourself, the numbers as values, the keys as keys)."""
+    Hold'em stacks, ``unread`` X-messages waiting (shown after [R]), [T] only with
+    ``tournaments``; painted as ``look`` paints (your handle as yourself, the numbers as
+    values, the keys as keys)."""
     _ = t.gettext
     paint = look.paint
     h, n = paint(handle, Pen.SELF), paint(t.number(cubes), Pen.VALUE)
@@ -131,6 +134,8 @@ def _menu_lines(t: i18n.Translator, handle: str, cubes: int, held: int,
                 "tables.").format(h=h, cubes=n, held=paint(t.number(held), Pen.VALUE))
     lines = ["Global Village BBS" + _(" - PoKeR door"), "", you, ""]
     for key, label in _MENU:
+        if key == "T" and not tournaments:
+            continue
         extra = (" " + paint(t.ngettext("({n} unread)", "({n} unread)", unread).format(
             n=t.number(unread)), Pen.VALUE)) if key == "R" and unread else ""
         lines.append(f"  [{paint(key, Pen.KEY)}] {_(label)}{extra}")
@@ -275,6 +280,8 @@ async def _lobby(session: Player, app: DoorContext, visit: _Visit) -> None:
                 session.end(i18n.of(session).gettext("Goodbye, come back soon!"))
                 return
             action = _ACTIONS.get(choice)
+            if choice == "T" and not app.config.tournaments:
+                action = None
             if action is not None:
                 session.write(choice + "\r\n")
                 await action(session, app, idle)
@@ -299,10 +306,11 @@ async def _go_to(session: Player, app: DoorContext, code: str | None) -> None:
 async def _back_to_seat(session: Player, app: DoorContext) -> bool:
     """Reconnect: a player whose seat is held after a dropped connection (or who
     is still seated: the old connection is only now closing) goes straight back to it,
-    with the cards and the screen as they are now. ``False`` if they had no seat."""
+    with the cards and the screen as they are now; one seated in a running tournament to
+    their tournament table. ``False`` if they had no seat."""
     entry = app.tables.held_seat(session.handle) or app.tables.seat_of(session.handle)
     if entry is None:
-        return False
+        return await tournaments.back_to_tournament(session, app)
     session.write("\r\n" + i18n.of(session).gettext(
         "Your seat at {table} was kept for you: back to the table.").format(
             table=session.look.paint(entry.name, Pen.VALUE)) + "\r\n")
@@ -854,5 +862,5 @@ async def _password(session: Player, app: DoorContext, idle: float) -> None:
     await press_any_key(session, idle)
 
 
-_ACTIONS = {"P": _poker, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
+_ACTIONS = {"P": _poker, "T": tournaments.tournament_list, "W": _who, "X": _send_xmessage, "R": _read_xmessages, "S": _stats,
             "F": _client_seed, "L": _language, "O": _options, "C": _password, "H": _help}

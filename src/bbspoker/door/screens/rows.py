@@ -236,6 +236,18 @@ class RowScreen(TableScreen[Rows]):
         the kind names the colours of what it draws with :meth:`span`."""
         raise NotImplementedError
 
+    def status_cubes(self) -> str:
+        """The status line's money: ``[990 CUBES]``, the player's CUBES (a tournament
+        table's screen shows none: its stacks are chips)."""
+        t = self.t
+        return t.gettext("[{n} CUBES]").format(
+            n=t.number(self.snapshot.balances.get(self.handle, self._own_cubes)))
+
+    def extra_row(self) -> tuple[str, Pen] | None:
+        """A line under the status line, and its pen (a tournament table's: the level and
+        the players left), taken from the log's rows; ``None``: none."""
+        return None
+
     def span(self, row: int, col: int, width: int, pen: Pen) -> None:
         """Draw cells ``col`` to ``col + width`` of row ``row`` (0-based) in ``pen`` (a
         colour look only; suit glyphs keep their colour)."""
@@ -251,18 +263,20 @@ class RowScreen(TableScreen[Rows]):
 def bottom_rows(screen: RowScreen, rows: list[str], more: str
                 ) -> tuple[list[str], tuple[int, int]]:
     """Rows 13-23 of a row-drawn table screen after ``rows`` (0-12): the status line
-    (handle, CUBES, ``more`` such as a stack, X-messages waiting, spectators), the log
-    (the last :data:`LOG_ROWS` message rows), the chat line; with the cursor's place on
+    (handle, CUBES as :meth:`RowScreen.status_cubes` says, ``more`` such as a stack,
+    X-messages waiting, spectators), the screen's :meth:`RowScreen.extra_row` if any, the
+    log (the last :data:`LOG_ROWS` message rows, one fewer under an extra row), the chat
+    line; with the cursor's place on
     the chat line. Colours: your handle as yourself, SYSTEM and INFO lines dimmer than
     chat, each chat handle in its own colour (:func:`bbspoker.door.look.handle_pen`)."""
     snap = screen.snapshot
     t = screen.t
-    cubes = t.gettext("[{n} CUBES]").format(
-        n=t.number(snap.balances.get(screen.handle, screen._own_cubes)))
+    cubes = screen.status_cubes()
     handle = clean_text(screen.handle, 16)
-    status = f"─ {handle} {cubes} {more}"
+    status = f"─ {handle} {cubes} {more}" if cubes else f"─ {handle} {more}"
     screen.span(len(rows), 3, display_width(handle), Pen.SELF)
-    screen.span(len(rows), 4 + display_width(handle), display_width(cubes), Pen.VALUE)
+    if cubes:
+        screen.span(len(rows), 4 + display_width(handle), display_width(cubes), Pen.VALUE)
     xmsgs = len(screen.session.inbox)
     extra = (t.ngettext("[{n} X-message]", "[{n} X-messages]", xmsgs).format(
         n=t.number(xmsgs)) + " ") if xmsgs else ""
@@ -273,7 +287,13 @@ def bottom_rows(screen: RowScreen, rows: list[str], more: str
     if extra:
         screen.span(len(rows), LEFT + 2, display_width(extra) - 1, Pen.VALUE)
     rows.append(line + "─" * max(0, WIDTH - 1 - display_width(line)) + "┤")
-    shown = list(screen.messages)[-LOG_ROWS:]
+    extra_row = screen.extra_row()
+    log_rows = LOG_ROWS
+    if extra_row is not None:
+        screen.span(len(rows), 1, WIDTH - 2, extra_row[1])
+        rows.append(row(" " + extra_row[0]))
+        log_rows -= 1
+    shown = list(screen.messages)[-log_rows:]
     pen = Pen.SYSTEM
     for tag, text in shown:
         r = len(rows)
@@ -286,7 +306,7 @@ def bottom_rows(screen: RowScreen, rows: list[str], more: str
         else:
             screen.span(r, 1, WIDTH - 2, pen)
         rows.append(row(" " + (text if tag == CONTINUED else f"[{clean_text(tag)}] {text}")))
-    rows += [row("")] * (LOG_ROWS - len(shown))
+    rows += [row("")] * (log_rows - len(shown))
     typed = screen.editor.text if screen.mode == "chat" and screen.editor else None
     if typed is None:
         rows.append(">" + " " * (WIDTH - 3) + "<")
