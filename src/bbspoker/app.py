@@ -26,6 +26,7 @@ from typing import Any
 from bbspoker import tasks
 from bbspoker.bots import remote
 from bbspoker.bots.seats import BotPool, TableBots
+from bbspoker.bots.tournament_seats import TournamentBots
 from bbspoker.config import BbsSystem, Config
 from bbspoker.door import i18n, lobby
 from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
@@ -97,10 +98,10 @@ class App:
     - ``tournaments``: the :class:`bbspoker.table.director.TournamentDirector` of the
       ``[[tournaments]]`` entries (none: it only refunds runs of entries no longer
       configured, at start), its prize pools in ``ledger``, its computer players lent by
-      ``bot_pool`` (claimed with at least the buy-in in CUBES); ``tournament_bots``: what
-      plays the computer players seated at tournament tables (an object with
-      ``seated(entry, handle)``; ``None``: nobody plays them, the tables time their turns
-      out), told by :meth:`tournament_seated`.
+      ``bot_pool`` (claimed with at least the buy-in in CUBES, reserved again when a
+      tournament resumes); ``tournament_bots``: the
+      :class:`~bbspoker.bots.tournament_seats.TournamentBots` that play the computer
+      players seated at tournament tables, told by :meth:`tournament_seated`.
     """
 
     def __init__(self, config: Config, ledger: Ledger, *,
@@ -115,10 +116,11 @@ class App:
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
-        self.tournament_bots: Any = None
+        self.tournament_bots = TournamentBots(self._is_bot, sleep=bot_sleep)
         self.tournaments = TournamentDirector(
             config.tournaments, ledger, clock=clock, claim_bot=self.bot_pool.claim,
-            release_bot=self.bot_pool.release, on_seated=self.tournament_seated)
+            release_bot=self.bot_pool.release, on_seated=self.tournament_seated,
+            is_bot=self._is_bot, reserve_bot=self.bot_pool.reserve)
         # The door's English for the bot port's "0;" lines (worded by the kind of the
         # table the program sits at) and refusals.
         self.describe: Callable[[Event, str], tuple[str, str] | None] = describe_kind_event
@@ -193,13 +195,17 @@ class App:
         add``); empty for an unknown handle."""
         return [key for key, _, _ in self.ledger.user_keys(handle)]
 
+    def _is_bot(self, handle: str) -> bool:
+        """``handle`` is a computer player's account."""
+        account = self.ledger.find_account(handle)
+        return account is not None and account.bot
+
     def tournament_seated(self, entry: TableEntry, handle: str) -> None:
         """The director seated ``handle`` at tournament table ``entry`` (at the draw, a
         move, a late entry, a resumed tournament): a computer player's is handed to
         :attr:`tournament_bots` to play there; a person's needs nothing (their screen
         follows them: ``bbspoker.door.tournaments``)."""
-        if self.tournament_bots is not None:
-            self.tournament_bots.seated(entry, handle)
+        self.tournament_bots.seated(entry, handle)
 
     def start_tables(self) -> None:
         """Start every table's task, the tables' balance poll and their computer players,
@@ -268,6 +274,7 @@ class App:
         for task in self._bot_tasks:
             task.cancel()
         self.tournaments.stop()
+        self.tournament_bots.stop()
         self.tables.stop()
 
     async def wait_tables_stopped(self) -> None:
@@ -275,6 +282,7 @@ class App:
         have ended."""
         await asyncio.gather(*self._bot_tasks, return_exceptions=True)
         await self.tournaments.wait_stopped()
+        await self.tournament_bots.wait_stopped()
         await self.tables.wait_stopped()
 
     def find_online(self, handle: str) -> Player | None:

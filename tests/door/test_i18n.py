@@ -425,6 +425,10 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
         raw.execute("DROP TABLE bbs_bans")
         raw.execute("ALTER TABLE accounts DROP COLUMN look")    # schema 17's
         raw.execute("ALTER TABLE accounts DROP COLUMN suits")
+        raw.execute("DROP INDEX journal_tournament")            # schema 18's
+        raw.execute("ALTER TABLE journal DROP COLUMN tournament_id")
+        raw.execute("DROP TABLE tournament_entries")
+        raw.execute("DROP TABLE tournaments")
         raw.execute("UPDATE schema_version SET version = 10")
     raw.close()
     with Ledger(db) as led:

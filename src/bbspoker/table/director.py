@@ -139,7 +139,9 @@ class TournamentDirector:
     least that many CUBES (``None``: none free) and ``release_bot(handle)`` takes it
     back; ``on_seated(entry, handle)`` is told of every player seated at a tournament
     table (the server starts a computer player's task there). ``local`` turns Unix seconds
-    into the server's local time of day (tests fix the time zone)."""
+    into the server's local time of day (tests fix the time zone). ``is_bot(handle)``
+    tells a computer player's account, and ``reserve_bot(handle)`` keeps one from other
+    tables: the bots of a tournament resumed after a restart are reserved again."""
 
     def __init__(self, specs: Sequence[TournamentSpec], book: TournamentBook, *,
                  clock: Callable[[], float] = time.monotonic,
@@ -148,7 +150,9 @@ class TournamentDirector:
                  claim_bot: Callable[[int], str | None] | None = None,
                  release_bot: Callable[[str], None] | None = None,
                  on_seated: Callable[[TableEntry, str], None] | None = None,
-                 local: Callable[[float], datetime.datetime] | None = None) -> None:
+                 local: Callable[[float], datetime.datetime] | None = None,
+                 is_bot: Callable[[str], bool] | None = None,
+                 reserve_bot: Callable[[str], bool] | None = None) -> None:
         self.specs = {s.id: s for s in specs}
         self.book = book
         self.clock = clock
@@ -157,6 +161,8 @@ class TournamentDirector:
         self.claim_bot = claim_bot
         self.release_bot = release_bot
         self.on_seated = on_seated
+        self.is_bot = is_bot
+        self.reserve_bot = reserve_bot
         self.local = local or (lambda t: datetime.datetime.fromtimestamp(t))
         self._open_runs: dict[str, _Run] = {}     # entry id -> its run taking registrations
         self._running: dict[int, _Run] = {}       # run id -> a running run (any entry)
@@ -183,6 +189,8 @@ class TournamentDirector:
                 continue
             run = _Run(spec, record.id, record.status, record.starts_at,
                        [e.handle for e in self.book.tournament_entries(record.id)])
+            if self.is_bot is not None:
+                run.bots = {h.lower() for h in run.entrants if self.is_bot(h)}
             if record.status == "registering":
                 self._open_runs[spec.id] = run
             else:
@@ -479,6 +487,10 @@ class TournamentDirector:
         now = self.clock()
         run.tables = TournamentTables.open(play, spec.table, state, now,
                                            started=now - float(journal.get("elapsed", 0.0)))
+        if self.reserve_bot is not None:
+            for handle in state.stacks:
+                if handle.lower() in run.bots and not self.reserve_bot(handle):
+                    log.warning("tournament %s: bot %s is in use elsewhere", run.id, handle)
         for number in run.tables.games:
             self._table_entry(run, number)
 
@@ -637,10 +649,15 @@ class TournamentDirector:
         run.results = results
         self._running.pop(run.id, None)
         self._last[run.spec.id] = run
-        for entry in run.entries.values():
+        loop = asyncio.get_running_loop()
+        for number, entry in run.entries.items():
             entry.service.table.stop_dealing()
-        for handle in run.bots:
-            if self.release_bot is not None and handle in (h.lower() for h in state.stacks):
+            entry.service.closing = True
+            task = run.tasks.get(number)
+            if task is not None:                # after this step has told everyone
+                loop.call_soon(task.cancel)
+        for handle in state.stacks:
+            if self.release_bot is not None and handle.lower() in run.bots:
                 self.release_bot(handle)
         log.info("tournament %s (%s) finished: %s", run.id, run.spec.id,
                  ", ".join(f"{p}. {h} {w}" for p, h, w in results if w))
