@@ -286,7 +286,8 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
         left.append((f" {'>' if marked else ' '} {fit(str(i + 1), 6)} "
                      f"{fit(f'{n(small)}/{n(big)}', 13)} {fit(n(level.ante), 6)} "
                      f"{fit(n(level.minutes), 7)}", Pen.VALUE if marked else None))
-    entrants = max(view.entrants, 2)
+    # A sit-and-go's payouts are those of its full field; others', of the field so far.
+    entrants = max(view.entrants, view.spec.sit_and_go, 2)
     shares = rules.shares(entrants)
     right: list[tuple[str, Pen | None]] = [(t.ngettext(
         "Payouts ({n} entrant)", "Payouts ({n} entrants)", entrants).format(n=n(entrants)),
