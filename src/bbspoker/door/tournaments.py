@@ -567,7 +567,8 @@ async def play(session: Player, app: DoorContext, returning: bool = False) -> No
     view = director.view(tid, session.handle)
     mine = _mine(view, t)
     session.write("\x1b[H\x1b[2J" + session.look.paint(view.spec.name, Pen.TITLE) + "\r\n\r\n")
-    if view.status == "finished" and view.results:
+    # Once it has ended the view is the next run's, with this one's results.
+    if view.status != "running" and view.results:
         session.write(t.gettext("The tournament is over.") + "\r\n")
         for place, handle, prize in view.results[:10]:
             session.write(f"  {fit(place_text(place, t), 5)} {clean_text(handle, 16):16} "
