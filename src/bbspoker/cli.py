@@ -697,18 +697,28 @@ def _backup(args: argparse.Namespace, config: Config) -> int:
 
 
 def _bulletin(args: argparse.Namespace, config: Config) -> int:
-    """The hall of fame of ``--period`` (``--game``, ``--bbs``) in ``--format``, to
-    ``-o FILE`` (replaced whole at once: a BBS reading it meanwhile sees the old file or
-    the new one) or standard output."""
+    """The hall of fame of ``--period`` (``--game``, ``--bbs``), or with ``--tournaments``
+    the standings of ``--season``, in ``--format``, to ``-o FILE`` (replaced whole at
+    once: a BBS reading it meanwhile sees the old file or the new one) or standard
+    output."""
     from bbspoker.door import halloffame
     from bbspoker.door.i18n import translator
+    if args.tournaments:
+        for option, value in (("--game", args.game), ("--period", args.period)):
+            if value is not None:
+                raise CliError(f"{option} chooses the hall of fame's games; the tournament "
+                               "standings take --season")
+        return _write_bulletin(args, _standings_bulletin(args, config))
+    if args.season is not None:
+        raise CliError("--season needs --tournaments (the hall of fame takes --period)")
+    period = args.period or "all"
     with _open(config) as ledger:
-        results = ledger.results(halloffame.PERIODS[args.period])
+        results = ledger.results(halloffame.PERIODS[period])
     kinds = {spec.id: spec.game for spec in config.table_specs}
     entries = halloffame.rank(results, kinds, game=args.game, bbs=args.bbs)
     now = time.time()
-    within = halloffame.PERIODS[args.period]
-    where = dict(game=args.game, period=args.period, bbs=args.bbs, now=now)
+    within = halloffame.PERIODS[period]
+    where = dict(game=args.game, period=period, bbs=args.bbs, now=now)
     t = translator(args.lang or config.i18n.default)
     data: bytes
     if args.format == "json":
@@ -718,6 +728,31 @@ def _bulletin(args: argparse.Namespace, config: Config) -> int:
         data = halloffame.ascii_bulletin(entries, t=t, **where).encode("ascii")
     else:
         data = halloffame.ansi_bulletin(entries, t=t, **where)
+    return _write_bulletin(args, data)
+
+
+def _standings_bulletin(args: argparse.Namespace, config: Config) -> bytes:
+    """The tournament standings of ``--season`` (``[seasons] length``, local time) as the
+    bulletin's bytes in ``--format``."""
+    from bbspoker.door import halloffame
+    from bbspoker.door.i18n import translator
+    now = time.time()
+    season = halloffame.season_at(args.season or "current", config.seasons.length, now)
+    with _open(config) as ledger:
+        standings = ledger.tournament_standings(*halloffame.season_bounds(season))
+    entries = halloffame.rank_standings(standings, bbs=args.bbs)
+    t = translator(args.lang or config.i18n.default)
+    if args.format == "json":
+        return halloffame.json_standings(entries, season=season, length=config.seasons.length,
+                                         bbs=args.bbs, now=now).encode("utf-8")
+    if args.format == "ascii":
+        return halloffame.ascii_standings(entries, season=season, bbs=args.bbs, now=now,
+                                          t=t).encode("ascii")
+    return halloffame.ansi_standings(entries, season=season, bbs=args.bbs, now=now, t=t)
+
+
+def _write_bulletin(args: argparse.Namespace, data: bytes) -> int:
+    """``data`` to ``-o FILE`` (:func:`_replace_file`) or standard output."""
     if args.output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -996,11 +1031,18 @@ def _parser() -> argparse.ArgumentParser:
     p = command(commands, "backup", "copy the database safely while the server runs", _backup)
     p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")
 
-    p = command(commands, "bulletin", "the hall of fame (the top ten by net CUBES won) as a "
-                "BBS's logon bulletin, plain ASCII or JSON", _bulletin)
+    p = command(commands, "bulletin", "the hall of fame (the top ten by net CUBES won) or a "
+                "season's tournament standings as a BBS's logon bulletin, plain ASCII or "
+                "JSON", _bulletin)
     p.add_argument("--game", choices=GAME_KINDS, help="only the games of this kind's tables")
-    p.add_argument("--period", choices=["week", "month", "all"], default="all",
+    p.add_argument("--period", choices=["week", "month", "all"], default=None,
                    help="games that ended in the last 7 days, the last 30, or ever (default)")
+    p.add_argument("--tournaments", action="store_true",
+                   help="the tournament standings of a season (the top ten by points) "
+                        "instead of the hall of fame")
+    p.add_argument("--season", choices=["current", "previous", "all"], default=None,
+                   help="with --tournaments: the season under way (default), the one "
+                        "before, or all time ([seasons] length)")
     p.add_argument("--format", choices=["ansi", "ascii", "json"], default="ansi",
                    help="ansi: an 80x24 CP437 ANSI screen with a SAUCE record (default); "
                         "ascii: the same in plain ASCII; json: for a web page")
