@@ -14,6 +14,8 @@
 * ``ledger verify``: check the books (exit 1 and list what differs);
 * ``tournaments list|show|cancel``: tournaments, their entrants, prize pools, places
   and prizes; calling one off refunds every buy-in;
+* ``stats [HANDLE] [--season current|previous|all]``: a season's tournament standings
+  (``[seasons]``), or one player's results per table and in tournaments;
 * ``backup FILE``: copy the database with SQLite's online backup API;
 * ``bulletin``: the hall of fame (top ten by net CUBES won) as a BBS's logon bulletin
   (CP437 ANSI with SAUCE, plain ASCII) or JSON (:mod:`bbspoker.door.halloffame`);
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
 import getpass
 import importlib
 import json
@@ -289,6 +292,45 @@ def _stats_text(stats: list, config: Config) -> str:
     from bbspoker.door.screens.kinds import game_title
     lines = describe_stats(stats, {spec.id: game_title(spec.game) for spec in config.table_specs})
     return "results:    " + "\n            ".join(lines)
+
+
+def _stats(args: argparse.Namespace, config: Config) -> int:
+    """``stats``: a season's tournament standings (``--season``, the current one by
+    default), or with a HANDLE that player's results per table and tournament lines."""
+    from bbspoker.door import halloffame
+    now = time.time()
+    season = halloffame.season_at(args.season or "current", config.seasons.length, now)
+    if args.name is not None:
+        with _open(config) as ledger:
+            a = _account_or_fail(ledger, args.name)
+            stats = ledger.stats(a.handle)
+            standings = {which: ledger.tournament_standings(*halloffame.season_bounds(which))
+                         for which in (season, None)}
+        print(clean_text(a.handle))
+        print(_stats_text(stats, config))
+        lines = halloffame.player_lines(a.handle, season, standings)
+        print("tournaments: " + "\n             ".join(clean_text(line) for line in lines))
+        return 0
+    with _open(config) as ledger:
+        standings_ = ledger.tournament_standings(*halloffame.season_bounds(season))
+    if season is None:
+        print("Tournament standings, all time")
+    else:
+        last = season.end - datetime.timedelta(days=1)
+        print(f"Tournament standings, season {season.label} ({season.start.isoformat()} "
+              f"to {last.isoformat()}, [seasons] length = {season.length})")
+    if not standings_:
+        print("No finished tournaments in this season yet." if season is not None
+              else "No finished tournaments yet.")
+        return 0
+    width = max(6, *(len(clean_text(s.handle)) for s in standings_))
+    print(f"{'RANK':>4}  {'PLAYER':<{width}}  {'POINTS':>6}  {'TOURNAMENTS':>11}  {'WINS':>4}  "
+          f"{'CASHES':>6}  {'NET':>8}")
+    for place, s in enumerate(standings_, 1):
+        net = f"{s.net:+d}" if s.net else "0"
+        print(f"{place:>4}  {clean_text(s.handle):<{width}}  {s.points:>6}  {s.played:>11}  "
+              f"{s.wins:>4}  {s.cashes:>6}  {net:>8}")
+    return 0
 
 
 def _users_passwd(args: argparse.Namespace, config: Config) -> int:
@@ -1027,6 +1069,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("id", metavar="ID", type=_int_at_least(1, 2**62))
     p.add_argument("--reason", required=True, type=_reason,
                    help="why (recorded with the tournament and on each refund)")
+
+    p = command(commands, "stats", "a season's tournament standings (points, tournaments, "
+                "wins, cashes, net CUBES), or one player's results and tournament lines",
+                _stats)
+    p.add_argument("name", nargs="?", metavar="HANDLE",
+                   help="this player's results per table and in tournaments")
+    p.add_argument("--season", choices=["current", "previous", "all"], default=None,
+                   help="the season under way (default), the one before, or all time "
+                        "([seasons] length)")
 
     p = command(commands, "backup", "copy the database safely while the server runs", _backup)
     p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")
