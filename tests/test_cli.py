@@ -7,12 +7,15 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 import types
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from bbspoker.cli import main
+from bbspoker.rules.seasons import season_of
 from bbspoker.store.sqlite import Ledger
 from bbspoker.store.passwords import hash_password, verify_password
 
@@ -369,7 +372,7 @@ COMMANDS = [[], ["serve"], ["users"], ["users", "add"], ["users", "list"], ["use
             ["cubes", "show"], ["cubes", "grant"], ["cubes", "take"], ["cubes", "set"],
             ["cubes", "history"], ["games"], ["games", "list"], ["games", "show"],
             ["ledger"], ["ledger", "verify"], ["tournaments"], ["tournaments", "list"],
-            ["tournaments", "show"], ["tournaments", "cancel"], ["backup"], ["sim"]]
+            ["tournaments", "show"], ["tournaments", "cancel"], ["stats"], ["backup"], ["sim"]]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "bbspoker")
@@ -652,6 +655,65 @@ def test_tournaments_cancel_refunds_every_buy_in(tournaments, run):
     with Ledger(tournaments) as led:
         assert [r.reason for r in led.history("bob", 1)] == ["tournament_refund"]
         assert led.history("bob", 1)[0].note == "no players"
+
+
+@pytest.fixture
+def seasons(tournaments):
+    """The ``tournaments`` fixture (Alice beat bob this month: 14 points and +10 CUBES to
+    10 and -10) and one of last month, where bob beat Alice (buy-in 5)."""
+    now = time.time()
+    before = season_of(date.fromtimestamp(now), "month").previous()
+    with Ledger(tournaments, clock=lambda: sum(before.bounds()) / 2) as led:
+        tid = led.create_tournament("nightly", "Nightly", "holdem", 5)
+        led.register(tid, "bob")
+        led.register(tid, "Alice")
+        led.start_tournament(tid, {"level": 1})
+        led.finish_tournament(tid, {"bob": 1, "Alice": 2}, {"bob": 10}, {})
+    return season_of(date.fromtimestamp(now), "month"), before
+
+
+def test_stats_season_prints_the_tournament_standings(seasons, run):
+    this, before = seasons
+    code, out, _ = run("stats", "--season", "current")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith(f"Tournament standings, season {this.label} (")
+    assert lines[1].split() == ["RANK", "PLAYER", "POINTS", "TOURNAMENTS", "WINS", "CASHES",
+                                "NET"]
+    assert [line.split() for line in lines[2:]] == [["1", "Alice", "14", "1", "1", "1", "+10"],
+                                                    ["2", "bob", "10", "1", "0", "0", "-10"]]
+    assert run("stats")[1] == out                              # the current season
+    lines = run("stats", "--season", "previous")[1].splitlines()
+    assert lines[0].startswith(f"Tournament standings, season {before.label} (")
+    assert [line.split() for line in lines[2:]] == [["1", "bob", "14", "1", "1", "1", "+5"],
+                                                    ["2", "Alice", "10", "1", "0", "0", "-5"]]
+    lines = run("stats", "--season", "all")[1].splitlines()
+    assert lines[0] == "Tournament standings, all time"
+    assert [line.split() for line in lines[2:]] == [["1", "Alice", "24", "2", "1", "1", "+5"],
+                                                    ["2", "bob", "24", "2", "1", "1", "-5"]]
+
+
+def test_stats_of_a_handle_adds_its_tournament_lines(seasons, run):
+    this, before = seasons
+    code, out, _ = run("stats", "BOB")
+    assert code == 0
+    assert out.startswith("bob\nresults:    no finished game yet\n"), out
+    tail = out[out.index("tournaments:"):].splitlines()
+    assert tail[0].split() == ["tournaments:", "TOURNAMENTS", "RANK", "POINTS", "PLAYED",
+                               "WON", "CASHES", "NET"]
+    assert tail[1].split() == ["season", this.label, "2", "10", "1", "0", "0", "-10"]
+    assert tail[2].split() == ["all", "time", "2", "24", "2", "1", "1", "-5"]
+    tail = run("stats", "bob", "--season", "previous")[1].splitlines()[-2:]
+    assert tail[0].split() == ["season", before.label, "1", "14", "1", "1", "1", "+5"]
+    code, _, err = run("stats", "zed")
+    assert code == 1
+    one_line_error(err, "no account named zed")
+
+
+def test_stats_without_tournaments_says_so(users, run):
+    code, out, _ = run("stats")
+    assert code == 0 and "No finished tournaments in this season yet." in out
+    assert "tournaments: Tournaments: none finished yet." in run("stats", "alice")[1]
 
 
 def test_cubes_history_names_the_tournament_of_a_pool_row(tournaments, run):

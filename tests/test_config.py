@@ -153,6 +153,7 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ('[web]\nforwarded_for = true\n', "[web] origins must list the page's origins (such as "
      "\"https://bbs.example.org\") behind a reverse proxy (forwarded_for = true)"),
     ("[rlogin]\nport = 70000\n", "[rlogin] port must be between 0 and 65535, got 70000"),
+    ('[seasons]\nlength = "year"\n', "[seasons] length must be one of week, month, got 'year'"),
     ("bbs = 1\n", "bbs must be [[bbs]] entries"),
     ('[[bbs]]\ntag = "D"\nname = "Demo"\naddresses = ["127.0.0.1"]\n',
      "[[bbs]] entry 1: tag must be 2-8 letters or digits, got 'D'"),
@@ -189,6 +190,11 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, text, named):
         load_config(path)
     assert named in str(info.value)
     assert str(path) in str(info.value)
+
+
+def test_a_season_is_a_month_unless_the_config_says_a_week(tmp_path):
+    assert Config().seasons.length == "month"
+    assert load_config(write(tmp_path, '[seasons]\nlength = "week"\n')).seasons.length == "week"
 
 
 def test_bbs_systems_and_the_rlogin_port_are_read_with_their_defaults(tmp_path):

@@ -14,6 +14,8 @@
 * ``ledger verify``: check the books (exit 1 and list what differs);
 * ``tournaments list|show|cancel``: tournaments, their entrants, prize pools, places
   and prizes; calling one off refunds every buy-in;
+* ``stats [HANDLE] [--season current|previous|all]``: a season's tournament standings
+  (``[seasons]``), or one player's results per table and in tournaments;
 * ``backup FILE``: copy the database with SQLite's online backup API;
 * ``bulletin``: the hall of fame (top ten by net CUBES won) as a BBS's logon bulletin
   (CP437 ANSI with SAUCE, plain ASCII) or JSON (:mod:`bbspoker.door.halloffame`);
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
 import getpass
 import importlib
 import json
@@ -289,6 +292,45 @@ def _stats_text(stats: list, config: Config) -> str:
     from bbspoker.door.screens.kinds import game_title
     lines = describe_stats(stats, {spec.id: game_title(spec.game) for spec in config.table_specs})
     return "results:    " + "\n            ".join(lines)
+
+
+def _stats(args: argparse.Namespace, config: Config) -> int:
+    """``stats``: a season's tournament standings (``--season``, the current one by
+    default), or with a HANDLE that player's results per table and tournament lines."""
+    from bbspoker.door import halloffame
+    now = time.time()
+    season = halloffame.season_at(args.season or "current", config.seasons.length, now)
+    if args.name is not None:
+        with _open(config) as ledger:
+            a = _account_or_fail(ledger, args.name)
+            stats = ledger.stats(a.handle)
+            standings = {which: ledger.tournament_standings(*halloffame.season_bounds(which))
+                         for which in (season, None)}
+        print(clean_text(a.handle))
+        print(_stats_text(stats, config))
+        lines = halloffame.player_lines(a.handle, season, standings)
+        print("tournaments: " + "\n             ".join(clean_text(line) for line in lines))
+        return 0
+    with _open(config) as ledger:
+        standings_ = ledger.tournament_standings(*halloffame.season_bounds(season))
+    if season is None:
+        print("Tournament standings, all time")
+    else:
+        last = season.end - datetime.timedelta(days=1)
+        print(f"Tournament standings, season {season.label} ({season.start.isoformat()} "
+              f"to {last.isoformat()}, [seasons] length = {season.length})")
+    if not standings_:
+        print("No finished tournaments in this season yet." if season is not None
+              else "No finished tournaments yet.")
+        return 0
+    width = max(6, *(len(clean_text(s.handle)) for s in standings_))
+    print(f"{'RANK':>4}  {'PLAYER':<{width}}  {'POINTS':>6}  {'TOURNAMENTS':>11}  {'WINS':>4}  "
+          f"{'CASHES':>6}  {'NET':>8}")
+    for place, s in enumerate(standings_, 1):
+        net = f"{s.net:+d}" if s.net else "0"
+        print(f"{place:>4}  {clean_text(s.handle):<{width}}  {s.points:>6}  {s.played:>11}  "
+              f"{s.wins:>4}  {s.cashes:>6}  {net:>8}")
+    return 0
 
 
 def _users_passwd(args: argparse.Namespace, config: Config) -> int:
@@ -697,18 +739,28 @@ def _backup(args: argparse.Namespace, config: Config) -> int:
 
 
 def _bulletin(args: argparse.Namespace, config: Config) -> int:
-    """The hall of fame of ``--period`` (``--game``, ``--bbs``) in ``--format``, to
-    ``-o FILE`` (replaced whole at once: a BBS reading it meanwhile sees the old file or
-    the new one) or standard output."""
+    """The hall of fame of ``--period`` (``--game``, ``--bbs``), or with ``--tournaments``
+    the standings of ``--season``, in ``--format``, to ``-o FILE`` (replaced whole at
+    once: a BBS reading it meanwhile sees the old file or the new one) or standard
+    output."""
     from bbspoker.door import halloffame
     from bbspoker.door.i18n import translator
+    if args.tournaments:
+        for option, value in (("--game", args.game), ("--period", args.period)):
+            if value is not None:
+                raise CliError(f"{option} chooses the hall of fame's games; the tournament "
+                               "standings take --season")
+        return _write_bulletin(args, _standings_bulletin(args, config))
+    if args.season is not None:
+        raise CliError("--season needs --tournaments (the hall of fame takes --period)")
+    period = args.period or "all"
     with _open(config) as ledger:
-        results = ledger.results(halloffame.PERIODS[args.period])
+        results = ledger.results(halloffame.PERIODS[period])
     kinds = {spec.id: spec.game for spec in config.table_specs}
     entries = halloffame.rank(results, kinds, game=args.game, bbs=args.bbs)
     now = time.time()
-    within = halloffame.PERIODS[args.period]
-    where = dict(game=args.game, period=args.period, bbs=args.bbs, now=now)
+    within = halloffame.PERIODS[period]
+    where = dict(game=args.game, period=period, bbs=args.bbs, now=now)
     t = translator(args.lang or config.i18n.default)
     data: bytes
     if args.format == "json":
@@ -718,6 +770,31 @@ def _bulletin(args: argparse.Namespace, config: Config) -> int:
         data = halloffame.ascii_bulletin(entries, t=t, **where).encode("ascii")
     else:
         data = halloffame.ansi_bulletin(entries, t=t, **where)
+    return _write_bulletin(args, data)
+
+
+def _standings_bulletin(args: argparse.Namespace, config: Config) -> bytes:
+    """The tournament standings of ``--season`` (``[seasons] length``, local time) as the
+    bulletin's bytes in ``--format``."""
+    from bbspoker.door import halloffame
+    from bbspoker.door.i18n import translator
+    now = time.time()
+    season = halloffame.season_at(args.season or "current", config.seasons.length, now)
+    with _open(config) as ledger:
+        standings = ledger.tournament_standings(*halloffame.season_bounds(season))
+    entries = halloffame.rank_standings(standings, bbs=args.bbs)
+    t = translator(args.lang or config.i18n.default)
+    if args.format == "json":
+        return halloffame.json_standings(entries, season=season, length=config.seasons.length,
+                                         bbs=args.bbs, now=now).encode("utf-8")
+    if args.format == "ascii":
+        return halloffame.ascii_standings(entries, season=season, bbs=args.bbs, now=now,
+                                          t=t).encode("ascii")
+    return halloffame.ansi_standings(entries, season=season, bbs=args.bbs, now=now, t=t)
+
+
+def _write_bulletin(args: argparse.Namespace, data: bytes) -> int:
+    """``data`` to ``-o FILE`` (:func:`_replace_file`) or standard output."""
     if args.output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -993,14 +1070,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", required=True, type=_reason,
                    help="why (recorded with the tournament and on each refund)")
 
+    p = command(commands, "stats", "a season's tournament standings (points, tournaments, "
+                "wins, cashes, net CUBES), or one player's results and tournament lines",
+                _stats)
+    p.add_argument("name", nargs="?", metavar="HANDLE",
+                   help="this player's results per table and in tournaments")
+    p.add_argument("--season", choices=["current", "previous", "all"], default=None,
+                   help="the season under way (default), the one before, or all time "
+                        "([seasons] length)")
+
     p = command(commands, "backup", "copy the database safely while the server runs", _backup)
     p.add_argument("file", metavar="FILE", help="new file to write (must not exist)")
 
-    p = command(commands, "bulletin", "the hall of fame (the top ten by net CUBES won) as a "
-                "BBS's logon bulletin, plain ASCII or JSON", _bulletin)
+    p = command(commands, "bulletin", "the hall of fame (the top ten by net CUBES won) or a "
+                "season's tournament standings as a BBS's logon bulletin, plain ASCII or "
+                "JSON", _bulletin)
     p.add_argument("--game", choices=GAME_KINDS, help="only the games of this kind's tables")
-    p.add_argument("--period", choices=["week", "month", "all"], default="all",
+    p.add_argument("--period", choices=["week", "month", "all"], default=None,
                    help="games that ended in the last 7 days, the last 30, or ever (default)")
+    p.add_argument("--tournaments", action="store_true",
+                   help="the tournament standings of a season (the top ten by points) "
+                        "instead of the hall of fame")
+    p.add_argument("--season", choices=["current", "previous", "all"], default=None,
+                   help="with --tournaments: the season under way (default), the one "
+                        "before, or all time ([seasons] length)")
     p.add_argument("--format", choices=["ansi", "ascii", "json"], default="ansi",
                    help="ansi: an 80x24 CP437 ANSI screen with a SAUCE record (default); "
                         "ascii: the same in plain ASCII; json: for a web page")

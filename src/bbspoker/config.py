@@ -27,6 +27,7 @@ from typing import Any
 
 from bbspoker.rules.base import KindConfig, SettingError, setting
 from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
+from bbspoker.rules.seasons import LENGTHS as SEASON_LENGTHS
 from bbspoker.rules.tournament import (DEFAULT_PAYOUTS, TURBO_LEVELS, Level, PayoutTier,
                                        TournamentRules)
 
@@ -35,7 +36,7 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
            "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
-           "CHARSETS", "TournamentSpec", "tournament_spec"]
+           "CHARSETS", "SeasonsConfig", "TournamentSpec", "tournament_spec"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -433,6 +434,16 @@ class DoorConfig:
 
 
 @dataclass(frozen=True)
+class SeasonsConfig:
+    """``[seasons]``: the tournament league's seasons (:mod:`bbspoker.rules.seasons`).
+    ``length``: ``"month"`` (a calendar month) or ``"week"`` (a calendar week from Monday
+    00:00), in the server's local time; the standings of the lobby's hall of fame,
+    ``bbspoker stats --season`` and ``bbspoker bulletin --tournaments`` are a season's."""
+
+    length: str = _key("month", choices=SEASON_LENGTHS)
+
+
+@dataclass(frozen=True)
 class TournamentSpec:
     """One ``[[tournaments]]`` entry: ``id`` (as a table's: the records name it), ``name``
     (at most 20 characters), ``game`` (a kind whose tables can run a tournament), its
@@ -479,6 +490,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     i18n: I18nConfig = field(default_factory=I18nConfig)
     door: DoorConfig = field(default_factory=DoorConfig)
+    seasons: SeasonsConfig = field(default_factory=SeasonsConfig)
     rlogin: RloginConfig = field(default_factory=RloginConfig)
     #: The ``[[bbs]]`` entries: the BBSes whose callers come in over RLOGIN (docs/bbs.md).
     bbs: tuple[BbsSystem, ...] = ()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import struct
 import time
+from datetime import date
 from pathlib import Path
 
 import pyte
@@ -13,6 +14,7 @@ import pytest
 
 from bbspoker.cli import main
 from bbspoker.door.halloffame import bbs_of
+from bbspoker.rules.seasons import season_of
 from bbspoker.store.sqlite import Ledger
 
 DAY = 86400.0
@@ -291,3 +293,127 @@ def test_the_bulletin_reads_a_database_that_does_not_exist_as_an_error(db, run):
     code, _, err = run("bulletin")
     assert code == 1 and "no database" in err
     assert not Path(db).exists()
+
+
+# ---------------------------------------------------------------- the season's tournaments
+
+
+def season_moments() -> tuple[float, float, str, str]:
+    """A moment of the current month (between its start and now) and one of the month
+    before, and the two months' labels (the default ``[seasons] length``)."""
+    now = time.time()
+    season = season_of(date.fromtimestamp(now), "month")
+    start, _ = season.bounds()
+    before = season.previous()
+    first, end = before.bounds()
+    return (start + (now - start) / 2, (first + end) / 2, season.label, before.label)
+
+
+def tourney(ledger: Ledger, clock: list[float], when: float, places: dict[str, int],
+            prizes: dict[str, int], buy_in: int) -> None:
+    """A tournament of the handles of ``places`` that ended at ``when`` (Unix seconds)."""
+    clock[0] = when
+    tid = ledger.create_tournament("nightly", "Nightly", "holdem", buy_in)
+    for handle in places:
+        ledger.register(tid, handle)
+    ledger.start_tournament(tid, {"level": 1})
+    ledger.finish_tournament(tid, places, prizes, {})
+
+
+@pytest.fixture
+def tourneys(db):
+    """Last month alice beat bob@EN (buy-in 100); this month carl@DE won a field of three
+    (alice 2nd, robo the bot 3rd; buy-in 50) and bob@EN beat carl@DE in a free one.
+
+    This month: carl 17 + 10 = 27 points, bob 14, alice 12; all time carl 27, alice
+    14 + 12 = 26, bob 10 + 14 = 24."""
+    now_moment, before, _, _ = season_moments()
+    clock = [time.time()]
+    with Ledger(db, clock=lambda: clock[0]) as ledger:
+        for handle in ("alice", "bob@EN", "carl@DE"):
+            account(ledger, handle)
+        ledger.create_account("robo", None, 5000, bot=True)
+        tourney(ledger, clock, before, {"alice": 1, "bob@EN": 2}, {"alice": 200}, 100)
+        tourney(ledger, clock, now_moment, {"carl@DE": 1, "alice": 2, "robo": 3},
+                {"carl@DE": 100, "alice": 50}, 50)
+        tourney(ledger, clock, now_moment + 1, {"bob@EN": 1, "carl@DE": 2}, {}, 0)
+    return db
+
+
+def standings(run, *options: str) -> list[tuple]:
+    code, out, err = run("bulletin", "--tournaments", "--format", "json", *options)
+    assert code == 0, err
+    return [(p["alias"], p["bbs"], p["points"], p["played"], p["wins"], p["cashes"], p["net"])
+            for p in json.loads(out)["players"]]
+
+
+def test_the_tournament_bulletin_ranks_the_seasons_points(tourneys, run):
+    assert standings(run) == [("carl", "DE", 27, 2, 1, 1, 50), ("bob", "EN", 14, 1, 1, 0, 0),
+                              ("alice", None, 12, 1, 0, 1, 0)]
+    assert standings(run, "--season", "previous") == [("alice", None, 14, 1, 1, 1, 100),
+                                                      ("bob", "EN", 10, 1, 0, 0, -100)]
+    assert [p[0] for p in standings(run, "--season", "all")] == ["carl", "alice", "bob"]
+    assert standings(run, "--season", "all", "--bbs", "en") == [("bob", "EN", 24, 2, 1, 0, -100)]
+
+
+def test_the_tournament_bulletins_json_shape(tourneys, run):
+    _, _, label, before = season_moments()
+    code, out, _ = run("bulletin", "--tournaments", "--format", "json", "--season", "previous")
+    data = json.loads(out)
+    assert (data["season"], data["length"], data["bbs"]) == (before, "month", None)
+    assert data["since"] < data["until"] <= data["generated_at"]
+    assert data["players"][0] == {"rank": 1, "handle": "alice", "alias": "alice", "bbs": None,
+                                  "points": 14, "played": 1, "wins": 1, "cashes": 1,
+                                  "net": 100}
+    data = json.loads(run("bulletin", "--tournaments", "--format", "json",
+                          "--season", "all")[1])
+    assert (data["season"], data["since"], data["until"]) == (None, None, None)
+
+
+def test_the_tournament_bulletin_is_the_same_80x24_screen_with_a_sauce_record(
+        tourneys, run, tmp_path):
+    _, _, label, _ = season_moments()
+    out = tmp_path / "t.ans"
+    code, _, err = run("bulletin", "--tournaments", "-o", str(out))
+    assert code == 0 and err == ""
+    content, sauce = sauce_of(out.read_bytes())
+    assert sauce["size"] == len(content) and sauce["title"] == b"PoKeR TOURNAMENTS"
+    assert len(content.split(b"\r\n")[:-1]) == sauce["lines"] <= 24
+    screen = screen_of(content)
+    display = [row.rstrip() for row in screen.display]
+    assert display[0].startswith("╔═") and display[sauce["lines"] - 1].startswith("╚═")
+    assert all(len(row) == 79 and row.endswith("║") for row in display if row.startswith("║"))
+    assert "TOURNAMENTS" in display[1] and f"season {label}" in display[2]
+    assert display[4].split()[1:-1] == ["#", "PLAYER", "BBS", "POINTS", "PLAYED", "WON",
+                                        "CASHES", "NET"]
+    assert next(r for r in display if " carl " in r).split()[1:] == [
+        "1.", "carl", "DE", "27", "2", "1", "1", "+50", "║"]
+    assert next(r for r in display if " alice " in r).split()[1:] == [
+        "3.", "alice", "-", "12", "1", "0", "1", "0", "║"]
+    row = next(i for i, r in enumerate(display) if " carl " in r)
+    assert screen.buffer[row][display[row].index("+50")].fg == "green"
+    first = screen.buffer[row][display[row].index("1.")]
+    assert (first.fg, first.bold) == ("brown", True)        # bright yellow: the gold
+    code, out, _ = run("bulletin", "--tournaments", "--season", "previous",
+                       "--format", "ascii", "--lang", "de")
+    lines = out.splitlines()
+    assert out.isascii() and all(len(line) <= 79 for line in lines)
+    assert "TURNIERE" in lines[1] and "PUNKTE" in lines[4]
+    assert next(line for line in lines if " bob " in line).split()[1:] == [
+        "2.", "bob", "EN", "10", "1", "0", "0", "-100", "|"]
+
+
+def test_a_season_without_tournaments_says_so(db, run):
+    with Ledger(db) as ledger:
+        ledger.create_account("alice", None)
+    code, out, _ = run("bulletin", "--tournaments", "--format", "ascii")
+    assert code == 0 and "No finished tournaments in this season yet." in out
+
+
+def test_the_cash_games_options_do_not_mix_with_tournaments(tourneys, run, tmp_path):
+    for options, text in ((["--tournaments", "--game", "draw40"], "--game"),
+                          (["--tournaments", "--period", "week"], "--period"),
+                          (["--season", "previous"], "--season needs --tournaments")):
+        code, _, err = run("bulletin", *options, "-o", str(tmp_path / "x"))
+        assert code == 1 and text in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x").exists()

@@ -7,6 +7,7 @@ import dataclasses
 import logging
 import re
 import sqlite3
+import time
 
 import pytest
 
@@ -1061,6 +1062,99 @@ async def test_stats_then_the_hall_of_fame_on_the_80x24_screen_in_every_language
             erin = next((r for r in rows if " erin " in r), "x x -").split()
             assert erin[2] == "-", erin
             assert all(display_width(row) <= 79 for row in rows), rows
+        await c.send("q")
+        await c.wait_for("[Q] ")
+        assert server.app.find_online("erin") is not None
+
+
+STANDINGS = {"en": ("Tournaments: season {}", "Tournaments: all time"),
+             "de": ("Turniere: Saison {}", "Turniere: seit Beginn"),
+             "fr": ("Tournois : saison {}", "Tournois : depuis le début")}
+
+
+def _tourney(ledger, when: float, places: dict[str, int], prizes: dict[str, int],
+             buy_in: int) -> None:
+    """A tournament of the handles of ``places`` that ended at ``when`` (Unix seconds),
+    made through the store as the director makes it."""
+    real_clock = ledger.books.clock
+    ledger.books.clock = lambda: when
+    try:
+        tid = ledger.create_tournament("nightly", "Nightly", "holdem", buy_in)
+        for handle in places:
+            ledger.register(tid, handle)
+        ledger.start_tournament(tid, {"level": 1})
+        ledger.finish_tournament(tid, places, prizes, {})
+    finally:
+        ledger.books.clock = real_clock
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+async def test_stats_and_the_hall_of_fame_show_the_seasons_tournament_standings(
+        tmp_path, clients, lang):
+    """[S] adds the player's tournament rank, points, played, won, cashes and net CUBES
+    this season and all time; the hall of fame's [T] shows the season's standings (the
+    ranking ``bbspoker bulletin --tournaments`` writes) in the same look, [P] the season
+    before, [A] all time, [C] goes back to the CUBES won; on 80x24, in every language."""
+    from datetime import date
+    from bbspoker.door.halloffame import (
+        player_lines, rank_standings, season_bounds, standings_lines)
+    from bbspoker.door.i18n import translator
+    from bbspoker.rules.seasons import season_of
+    now = time.time()
+    season = season_of(date.fromtimestamp(now), "week")
+    start, _ = season.bounds()
+    before = season.previous()
+    this_week, last_week = start + (now - start) / 2, sum(before.bounds()) / 2
+    async with running_server(tmp_path, sleep=no_sleep, seasons={"length": "week"}) as server:
+        ledger = server.app.ledger
+        add_user(server, "erin", "pw-erin")
+        ledger.set_language("erin", lang)
+        for handle in ("bob@EN", "carl@DE"):
+            alias, _, tag = handle.partition("@")
+            ledger.bbs_account(alias, tag)
+        _tourney(ledger, last_week, {"erin": 1, "bob@EN": 2}, {"erin": 200}, 100)
+        _tourney(ledger, this_week, {"carl@DE": 1, "erin": 2, "bob@EN": 3},
+                 {"carl@DE": 100, "erin": 50}, 50)
+        t = translator(lang)
+        standings = {which: ledger.tournament_standings(*season_bounds(which))
+                     for which in (season, None)}
+        c = await clients(server.port)
+        await c.login("erin", "pw-erin")
+        await c.send("s")
+        await c.wait_for(t.gettext("[H] Hall of fame, any other key: back"))
+        own = player_lines("erin", season, standings, t)
+        assert len(own) == 3
+        rows = [row.rstrip() for row in c.display]
+        for line in own:
+            assert "  " + line in rows, (lang, line, rows)
+        # this week 2nd (12 points, a cash, net 0), all time 1st (14 + 12, +100 CUBES)
+        assert own[1].split()[-6:] == ["2", "12", "1", "0", "1", "0"], own
+        assert own[2].split()[-6:] == ["1", "26", "2", "1", "2", "+100"], own
+        assert all(display_width(row) <= 79 for row in rows), rows
+        await c.send("h")
+        await c.wait_for(HALL_OF_FAME[lang][0])
+        await c.wait_for(t.gettext("[T] the tournament standings"))
+        titles = STANDINGS[lang]
+        for key, title, which, names in (
+                ("t", titles[0].format(season.label), season, ["carl", "erin", "bob"]),
+                ("p", titles[0].format(before.label), before, ["erin", "bob"]),
+                ("a", titles[1], None, ["erin", "bob", "carl"])):
+            await c.send(key)
+            await c.wait_for(title)
+            await wait_until(lambda: [r.split()[1] for r in c.display
+                                      if r[:6].strip().rstrip(".").isdigit()] == names)
+            rows = [row.rstrip() for row in c.display]
+            assert rows[0] == title, rows
+            entries = rank_standings(ledger.tournament_standings(*season_bounds(which)))
+            for line in standings_lines(entries, t):
+                assert "  " + line in rows, (lang, line, rows)
+            assert all(display_width(row) <= 79 for row in rows), rows
+        assert next(r for r in rows if " carl " in r).split()[2:] == [
+            "DE", "17", "1", "1", "1", "+50"]
+        await c.send("c")
+        await c.wait_for(HALL_OF_FAME[lang][0])
+        await c.send("t")
+        await c.wait_for(titles[0].format(season.label))
         await c.send("q")
         await c.wait_for("[Q] ")
         assert server.app.find_online("erin") is not None

@@ -356,7 +356,77 @@ def test_a_failing_call_inside_a_transaction_undoes_only_itself(books):
     books.check()
 
 
+# ---------------------------------------------------------------- standings
+
+
+def finished(b: Books, places: dict[str, int], prizes: dict[str, int], buy_in: int) -> float:
+    """A tournament of the handles of ``places`` played to its end; its ``ended_at``."""
+    tid = running(b, *places, buy_in=buy_in)
+    b.book.finish_tournament(tid, places, prizes, {})
+    return b.book.tournament(tid).ended_at
+
+
+def table(standings) -> list[tuple]:
+    return [(s.handle, s.points, s.played, s.wins, s.cashes, s.net) for s in standings]
+
+
+def test_standings_count_points_wins_cashes_and_net_cubes_of_finished_tournaments(books):
+    """Points are round(10 * sqrt(entrants / place)) per finish; net CUBES the prizes less
+    the buy-ins; a cancelled or running tournament counts for nothing."""
+    book = books.book
+    first = finished(books, {"Alice": 1, "carol": 2, "bob": 3}, {"Alice": 40, "carol": 20}, 20)
+    cancelled = book.create_tournament("x", "X", "holdem", 5)
+    book.register(cancelled, "carol")
+    book.cancel_tournament(cancelled, "test")
+    running(books, "carol", buy_in=1)
+    second = finished(books, {"bob": 1, "alice": 2}, {"bob": 20}, 10)
+    assert table(book.tournament_standings()) == [
+        # 17 (1st of 3) + 10 (2nd of 2); 10 (3rd of 3) + 14 (1st of 2); 12 (2nd of 3)
+        ("Alice", 27, 2, 1, 1, 40 - 20 - 10),
+        ("bob", 24, 2, 1, 1, -20 + 20 - 10),
+        ("carol", 12, 1, 0, 1, 0),
+    ]
+    # A range holds the tournaments that ended in it: since <= ended_at < until.
+    assert table(book.tournament_standings(since=second)) == [
+        ("bob", 14, 1, 1, 1, 10), ("Alice", 10, 1, 0, 0, -10)]
+    assert table(book.tournament_standings(since=first, until=second)) == [
+        ("Alice", 17, 1, 1, 1, 20), ("carol", 12, 1, 0, 1, 0), ("bob", 10, 1, 0, 0, -20)]
+    assert book.tournament_standings(since=second + 1) == []
+    books.check()
+
+
+def test_standings_break_ties_by_wins_then_net_cubes_then_handle(books):
+    book = books.book
+    finished(books, {"Alice": 1}, {"Alice": 0}, 0)                     # 10, a win
+    second = finished(books, {"bob": 2, "carol": 2}, {"carol": 15, "bob": 5}, 10)   # 10 each
+    third = finished(books, {"bob": 2, "carol": 2}, {}, 0)
+    assert table(book.tournament_standings(until=third)) == [
+        ("Alice", 10, 1, 1, 0, 0), ("carol", 10, 1, 0, 1, 5), ("bob", 10, 1, 0, 1, -5)]
+    assert table(book.tournament_standings(since=third)) == [
+        ("bob", 10, 1, 0, 0, 0), ("carol", 10, 1, 0, 0, 0)]
+    assert second < third
+    books.check()
+
+
+def test_an_unplaced_entrant_played_for_no_points_and_a_tied_place_scores_as_recorded(books):
+    book = books.book
+    tid = running(books, "Alice", "bob", "carol")
+    book.finish_tournament(tid, {"Alice": 1, "bob": 1}, {"Alice": 30, "bob": 30}, {})
+    assert table(book.tournament_standings()) == [
+        ("Alice", 17, 1, 1, 1, 10), ("bob", 17, 1, 1, 1, 10), ("carol", 0, 1, 0, 0, -20)]
+    books.check()
+
+
 # ---------------------------------------------------------------- the ledger's own
+
+
+def test_computer_players_count_as_entrants_but_are_not_ranked(tmp_path):
+    with Ledger(tmp_path / "t.db", clock=Clock()) as led:
+        b = ledger_books(led)
+        led.create_account("bot1", None, 500, bot=True)
+        tid = running(b, "Alice", "bot1", buy_in=10)
+        led.finish_tournament(tid, {"bot1": 1, "Alice": 2}, {"bot1": 20}, {})
+        assert table(led.tournament_standings()) == [("Alice", 10, 1, 0, 0, -10)]
 
 
 def test_the_state_and_the_pool_survive_reopening_the_ledger(tmp_path):
@@ -507,7 +577,7 @@ def _apply(book: Any, op: tuple) -> Any:
 @given(st.lists(st.integers(0, 120), min_size=2, max_size=2), _OPS)
 def test_random_sequences_keep_every_cube_and_both_stores_agree(buy_ins, ops):
     """accounts + pools == grants - takes after every step, verify stays clean, and memory
-    answers every call as the ledger does."""
+    answers every call as the ledger does, its standings included."""
     memory = memory_books()
     with tempfile.TemporaryDirectory() as tmp, \
             Ledger(os.path.join(tmp, "x.db"), clock=Clock()) as led:
@@ -517,6 +587,7 @@ def test_random_sequences_keep_every_cube_and_both_stores_agree(buy_ins, ops):
             memory.check()
             ledger.check()
         assert timeless(snapshot(memory)) == timeless(snapshot(ledger))
+        assert memory.book.tournament_standings() == ledger.book.tournament_standings()
 
 
 def timeless(books: tuple) -> tuple:

@@ -1,11 +1,17 @@
 """The hall of fame: the top ten players by net CUBES won, as the lobby's [S] shows it and
-as ``bbspoker bulletin`` writes it for a BBS to show at logon.
+as ``bbspoker bulletin`` writes it for a BBS to show at logon; and the tournament
+standings of a season (the top ten by league points, :mod:`bbspoker.rules.seasons`) in
+the same forms (``bbspoker bulletin --tournaments``, the hall of fame's [T]).
 
 The figures are the store's (:meth:`bbspoker.store.sqlite.Ledger.results`, the one way
 results are counted: the same as a player's own [S] table); this module ranks them and
 draws the table in three forms of one layout: lines for the lobby (:func:`table_lines`),
 an 80x24 CP437 ANSI screen with a SAUCE record (:func:`ansi_bulletin`), plain ASCII
 (:func:`ascii_bulletin`), and JSON for a web page (:func:`json_bulletin`).
+
+The standings' figures are the store's too
+(:meth:`bbspoker.store.tournaments.TournamentBook.tournament_standings`, ranked there);
+:func:`season_at` finds the season of a moment in the server's local time.
 
 A player's BBS is read from the handle alone (:func:`bbs_of`): a BBS's caller plays as
 ``alias@TAG``; a handle without such a tag came to the server directly.
@@ -18,16 +24,21 @@ import struct
 import time
 import unicodedata
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Callable, Iterable, Mapping, Sequence
 
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
 from bbspoker.door.screens.kinds import game_title
+from bbspoker.rules.seasons import Season, season_of
 from bbspoker.store.sqlite import PlayerStats, handle_key
+from bbspoker.store.tournaments import Standing
 from bbspoker.text import display_width, fit
 
 __all__ = ["PERIODS", "HallEntry", "bbs_of", "alias_of", "rank", "period_text", "title_text",
            "table_lines", "ansi_bulletin", "ascii_bulletin", "json_bulletin", "sauce",
-           "TOP", "DIRECT"]
+           "TOP", "DIRECT", "SEASONS", "SeasonEntry", "season_at", "season_bounds",
+           "season_text", "standings_title", "rank_standings", "standings_lines",
+           "player_lines", "ansi_standings", "ascii_standings", "json_standings"]
 
 #: Players a hall of fame shows.
 TOP = 10
@@ -39,20 +50,35 @@ PERIODS: dict[str, float | None] = {"week": 7 * 86400.0, "month": 30 * 86400.0, 
 #: What the BBS column shows for a player who came to the server directly.
 DIRECT = "-"
 
-#: The columns: ``(heading, cells, right-aligned)``; a heading is cut to one cell less
-#: than its column. The cells add up to :data:`TABLE_WIDTH`.
-_COLUMNS = (
-    (None, 5, True), (NP_("hall of fame heading", "PLAYER"), 18, False),
-    (NP_("hall of fame heading", "BBS"), 10, False), (NP_("stats heading", "NET"), 12, True),
-    (NP_("stats heading", "PLAYED"), 9, True), (NP_("stats heading", "WON"), 8, True),
-    (NP_("stats heading", "BIGGEST POT"), 13, True))
-#: Cells of a line of :func:`table_lines`.
-TABLE_WIDTH = sum(cells for _, cells, _ in _COLUMNS)
+#: A column: its heading (``None``: ``#``), its cells, right-aligned or not, and the role
+#: of its texts on the bulletin (``rank``, ``name``, ``bbs``, ``number``, ``net``: a
+#: signed number, green or red). A heading is cut to one cell less than its column.
+_Column = tuple[tuple[str, str] | None, int, bool, str]
+#: The hall of fame's columns; their cells add up to :data:`TABLE_WIDTH`.
+_COLUMNS: tuple[_Column, ...] = (
+    (None, 5, True, "rank"), (NP_("hall of fame heading", "PLAYER"), 18, False, "name"),
+    (NP_("hall of fame heading", "BBS"), 10, False, "bbs"),
+    (NP_("stats heading", "NET"), 12, True, "net"),
+    (NP_("stats heading", "PLAYED"), 9, True, "number"),
+    (NP_("stats heading", "WON"), 8, True, "number"),
+    (NP_("stats heading", "BIGGEST POT"), 13, True, "number"))
+#: The tournament standings' columns, as wide in all.
+_SEASON_COLUMNS: tuple[_Column, ...] = (
+    (None, 5, True, "rank"), (NP_("hall of fame heading", "PLAYER"), 18, False, "name"),
+    (NP_("hall of fame heading", "BBS"), 10, False, "bbs"),
+    (NP_("standings heading", "POINTS"), 8, True, "number"),
+    (NP_("stats heading", "PLAYED"), 8, True, "number"),
+    (NP_("stats heading", "WON"), 7, True, "number"),
+    (NP_("standings heading", "CASHES"), 8, True, "number"),
+    (NP_("stats heading", "NET"), 11, True, "net"))
+#: Cells of a line of :func:`table_lines` and :func:`standings_lines`.
+TABLE_WIDTH = sum(cells for _, cells, _, _ in _COLUMNS)
 #: Columns of the bulletin's box, frame included: 79, so that no line reaches the 80th
 #: column and no terminal wraps it (the lobby's own rule for an 80-column screen).
 BOX_WIDTH = 79
 
 _NO_GAMES = N_("No finished games in this period yet.")
+_NO_TOURNAMENTS = N_("No finished tournaments in this season yet.")
 
 
 def bbs_of(handle: str) -> str | None:
@@ -138,19 +164,24 @@ def title_text(game: str | None, period: str, t: Translator = ENGLISH) -> str:
                                                               period=period_text(period, t))
 
 
+def _signed(n: int, t: Translator) -> str:
+    """``n`` CUBES with its sign (``+310``, ``-70``, ``0``) in ``t``'s digits."""
+    return ("+" if n > 0 else "-" if n < 0 else "") + t.number(abs(n))
+
+
 def _cells(entry: HallEntry, t: Translator, fold: Callable[[str], str]) -> list[str]:
     """The texts of ``entry``'s columns (not yet aligned), names through ``fold``."""
     n = t.number
-    net = ("+" if entry.net > 0 else "-" if entry.net < 0 else "") + n(abs(entry.net))
-    return [f"{entry.rank}.", fold(entry.alias), fold(entry.bbs or DIRECT), fold(net),
-            fold(n(entry.games)), fold(n(entry.won)), fold(n(entry.biggest_pot))]
+    return [f"{entry.rank}.", fold(entry.alias), fold(entry.bbs or DIRECT),
+            fold(_signed(entry.net, t)), fold(n(entry.games)), fold(n(entry.won)),
+            fold(n(entry.biggest_pot))]
 
 
-def _aligned(texts: Sequence[str]) -> list[str]:
+def _aligned(texts: Sequence[str], columns: Sequence[_Column] = _COLUMNS) -> list[str]:
     """``texts`` (one per column) cut and padded to their columns, each followed by one
     blank: a name is cut to fit, a number is right-aligned and never cut."""
     out = []
-    for text, (_, cells, right) in zip(texts, _COLUMNS):
+    for text, (_, cells, right, _) in zip(texts, columns):
         if right:
             out.append(" " * max(cells - 1 - display_width(text), 0) + text + " ")
         else:
@@ -158,12 +189,13 @@ def _aligned(texts: Sequence[str]) -> list[str]:
     return out
 
 
-def _header(t: Translator, fold: Callable[[str], str]) -> list[str]:
+def _header(t: Translator, fold: Callable[[str], str],
+            columns: Sequence[_Column] = _COLUMNS) -> list[str]:
     """The column headings in ``t``'s language, each aligned as its column."""
     texts = ["#" if heading is None else fold(t.pgettext(*heading))
-             for heading, _, _ in _COLUMNS]
+             for heading, _, _, _ in columns]
     out = []
-    for text, (_, cells, right) in zip(texts, _COLUMNS):
+    for text, (_, cells, right, _) in zip(texts, columns):
         text = fit(text, cells - 1).rstrip()
         pad = " " * (cells - 1 - display_width(text))
         out.append((pad + text if right else text + pad) + " ")
@@ -179,6 +211,122 @@ def table_lines(entries: Sequence[HallEntry], t: Translator = ENGLISH) -> list[s
     if not entries:
         return [header, t.gettext(_NO_GAMES)]
     return [header] + ["".join(_aligned(_cells(e, t, str))).rstrip() for e in entries]
+
+
+# ------------------------------------------------------------------ the season's tournaments
+
+#: The seasons a standings table may show (``--season``): the one under way, the one
+#: before it, all time.
+SEASONS = ("current", "previous", "all")
+
+
+def season_at(which: str, length: str, now: float) -> Season | None:
+    """The season ``which`` (:data:`SEASONS`) of ``length`` (``[seasons] length``) at
+    ``now`` (Unix seconds) in the server's local time; ``None`` for ``"all"``."""
+    if which == "all":
+        return None
+    season = season_of(datetime.fromtimestamp(now).date(), length)
+    return season.previous() if which == "previous" else season
+
+
+def season_bounds(season: Season | None) -> tuple[float | None, float | None]:
+    """``(since, until)`` in Unix seconds for the store's standings: the season's local
+    midnights, or ``(None, None)`` for all time."""
+    return (None, None) if season is None else season.bounds()
+
+
+def season_text(season: Season | None, t: Translator = ENGLISH) -> str:
+    """A season in words: ``"season 2026-11"``, ``"all time"``."""
+    if season is None:
+        return t.gettext("all time")
+    return t.gettext("season {season}").format(season=season.label)
+
+
+def standings_title(season: Season | None, t: Translator = ENGLISH) -> str:
+    """The line above a standings table: ``"Tournaments: season 2026-11"``."""
+    return t.gettext("Tournaments: {season}").format(season=season_text(season, t))
+
+
+@dataclass(frozen=True)
+class SeasonEntry:
+    """One place of the tournament standings: ``rank`` (1 = best), the ``handle``, its
+    ``alias`` and ``bbs`` tag (:func:`bbs_of`), league ``points``, tournaments ``played``,
+    ``wins``, ``cashes`` (a prize won) and ``net`` CUBES (prizes less buy-ins)."""
+
+    rank: int
+    handle: str
+    alias: str
+    bbs: str | None
+    points: int
+    played: int
+    wins: int
+    cashes: int
+    net: int
+
+
+def rank_standings(standings: Iterable[Standing], bbs: str | None = None,
+                   top: int = TOP) -> list[SeasonEntry]:
+    """The first ``top`` of ``standings`` (ranked already, best first, as the store gives
+    them), with ``bbs`` only the players of that BBS tag (any case), numbered from 1."""
+    chosen = [s for s in standings
+              if bbs is None or (bbs_of(s.handle) or "").casefold() == bbs.casefold()]
+    return [SeasonEntry(place, s.handle, alias_of(s.handle), bbs_of(s.handle), s.points,
+                        s.played, s.wins, s.cashes, s.net)
+            for place, s in enumerate(chosen[:top], 1)]
+
+
+def _season_cells(entry: SeasonEntry, t: Translator) -> list[str]:
+    n = t.number
+    return [f"{entry.rank}.", entry.alias, entry.bbs or DIRECT, n(entry.points),
+            n(entry.played), n(entry.wins), n(entry.cashes), _signed(entry.net, t)]
+
+
+def standings_lines(entries: Sequence[SeasonEntry], t: Translator = ENGLISH) -> list[str]:
+    """The tournament standings as lines of at most :data:`TABLE_WIDTH` cells in ``t``'s
+    language, as :func:`table_lines` draws the hall of fame: the headings, then a line a
+    place (rank, alias, BBS, points, played, won, cashes, net CUBES), or one line saying
+    no tournament finished in the season."""
+    header = "".join(_header(t, str, _SEASON_COLUMNS)).rstrip()
+    if not entries:
+        return [header, t.gettext(_NO_TOURNAMENTS)]
+    return [header] + ["".join(_aligned(_season_cells(e, t), _SEASON_COLUMNS)).rstrip()
+                       for e in entries]
+
+
+#: A player's own tournament lines: the row's label, then the figures.
+_OWN_COLUMNS: tuple[_Column, ...] = (
+    (NP_("standings heading", "TOURNAMENTS"), 20, False, "name"),
+    (NP_("standings heading", "RANK"), 6, True, "number"),
+    (NP_("standings heading", "POINTS"), 8, True, "number"),
+    (NP_("stats heading", "PLAYED"), 8, True, "number"),
+    (NP_("stats heading", "WON"), 7, True, "number"),
+    (NP_("standings heading", "CASHES"), 8, True, "number"),
+    (NP_("stats heading", "NET"), 11, True, "net"))
+
+
+def player_lines(handle: str, season: Season | None,
+                 standings: Mapping[Season | None, Sequence[Standing]],
+                 t: Translator = ENGLISH) -> list[str]:
+    """``handle``'s tournament results as lines of at most 68 cells: the headings, then
+    one line for ``season`` (the season under way) and one for all time (``standings``
+    maps each, ``None`` for all time, to the store's standings): the rank among everyone
+    (``-`` without a finished tournament), points, played, won, cashes, net CUBES. One
+    line saying so when ``handle`` never finished a tournament."""
+    key = handle_key(handle)
+    rows = []
+    for which in (season, None):
+        ranked = list(standings.get(which, ()))
+        place = next((n for n, s in enumerate(ranked, 1) if handle_key(s.handle) == key), 0)
+        mine = ranked[place - 1] if place else Standing(handle, 0, 0, 0, 0, 0)
+        n = t.number
+        rows.append((place, mine, [season_text(which, t), n(place) if place else "-",
+                                   n(mine.points), n(mine.played), n(mine.wins),
+                                   n(mine.cashes), _signed(mine.net, t)]))
+    if not rows[-1][0]:
+        return [t.gettext("Tournaments: none finished yet.")]
+    header = "".join(_header(t, str, _OWN_COLUMNS)).rstrip()
+    return [header] + ["".join(_aligned(cells, _OWN_COLUMNS)).rstrip()
+                       for _, _, cells in rows]
 
 
 # ------------------------------------------------------------------ the bulletin files
@@ -221,10 +369,26 @@ _ASCII = _Frame(("+", "=", "+"), ("+", "=", "+"), ("+", "-", "+"), ("+", "=", "+
                 lambda role: "")
 
 
-def _screen(entries: Sequence[HallEntry], game: str | None, period: str, bbs: str | None,
-            now: float, t: Translator, frame: _Frame, fold: Callable[[str], str],
-            server: str) -> list[str]:
-    """The bulletin's lines (no line ends): a box of :data:`BOX_WIDTH` columns, 19 rows."""
+@dataclass(frozen=True)
+class _Board:
+    """What a bulletin screen shows, in the reader's language: the ``heading`` (upper
+    case in the box's first row) and ``subtitle``, the ``columns``, one row of texts (not
+    yet aligned, names not yet folded) a place with its rank (1 = best, whose colour is
+    gold) and its ``net`` sign for the ``net`` column, the text for ``empty`` (no place
+    at all), and the ``footer`` above the box's bottom."""
+
+    heading: str
+    subtitle: str
+    columns: tuple[_Column, ...]
+    rows: list[tuple[int, int, list[str]]]          # (rank, net CUBES, cells)
+    empty: str
+    footer: str
+
+
+def _screen(board: _Board, frame: _Frame, fold: Callable[[str], str],
+            server: str, t: Translator) -> list[str]:
+    """A bulletin's lines (no line ends): a box of :data:`BOX_WIDTH` columns, 19 rows
+    (the hall of fame and the tournament standings alike)."""
     c = frame.colour
     inner = BOX_WIDTH - 2
     side = c("frame") + frame.side
@@ -239,7 +403,13 @@ def _screen(entries: Sequence[HallEntry], game: str | None, period: str, bbs: st
         if used > inner:
             pieces = ((pieces[-1][0], fit("".join(text for _, text in pieces), inner)),)
             used = inner
-        body = "".join(c(role) + text for role, text in pieces)
+        merged: list[tuple[str, str]] = []          # a colour once for its neighbours
+        for role, text in pieces:
+            if merged and merged[-1][0] == role:
+                merged[-1] = (role, merged[-1][1] + text)
+            else:
+                merged.append((role, text))
+        body = "".join(c(role) + text for role, text in merged)
         return side + body + " " * max(inner - used, 0) + side
 
     def centred(role: str, text: str) -> str:
@@ -247,34 +417,62 @@ def _screen(entries: Sequence[HallEntry], game: str | None, period: str, bbs: st
         left = (inner - display_width(text)) // 2
         return row((role, " " * left + text))
 
-    systems = t.gettext("players of {bbs}").format(bbs=bbs) if bbs else t.gettext("all systems")
-    what = game_title(game, t) if game is not None else t.gettext("all games")
-    hall = t.gettext("Hall of fame").upper()
     rows = [rule(frame.top),
-             centred("title", f"{server}  *  {hall}"),
-             centred("subtitle", f"{what} - {period_text(period, t)} - {systems}"),
-             rule(frame.rule),
-             row(("heading", " " + "".join(_header(t, fold)))),
-             rule(frame.thin)]
-    roles = {1: "first", 2: "second", 3: "third"}
+            centred("title", f"{server}  *  {board.heading.upper()}"),
+            centred("subtitle", board.subtitle),
+            rule(frame.rule),
+            row(("heading", " " + "".join(_header(t, fold, board.columns)))),
+            rule(frame.thin)]
+    places = {1: "first", 2: "second", 3: "third"}
     for place in range(TOP):
-        if place >= len(entries):
-            text = fold(t.gettext(_NO_GAMES)) if place == 0 and not entries else ""
+        if place >= len(board.rows):
+            text = fold(board.empty) if place == 0 and not board.rows else ""
             rows.append(row(("number", "  " + text)))
             continue
-        entry = entries[place]
-        cells = _aligned(_cells(entry, t, fold))
-        net_role = "plus" if entry.net > 0 else "minus" if entry.net < 0 else "number"
-        rows.append(row(("rank", " "), (roles.get(entry.rank, "rank"), cells[0]),
-                         ("name", cells[1]), ("bbs", cells[2]), (net_role, cells[3]),
-                         ("number", "".join(cells[4:]))))
-    stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(now))
+        rank_, net, texts = board.rows[place]
+        cells = _aligned([fold(text) for text in texts], board.columns)
+        pieces = [("rank", " ")]
+        for cell, (_, _, _, role) in zip(cells, board.columns):
+            if role == "rank":
+                role = places.get(rank_, "rank")
+            elif role == "net":
+                role = "plus" if net > 0 else "minus" if net < 0 else "number"
+            pieces.append((role, cell))
+        rows.append(row(*pieces))
     rows += [rule(frame.thin),
-              row(("footer", " " + fit(fold(t.gettext(
-                  "Net: CUBES won less CUBES paid in. As of {when}.").format(when=stamp)),
-                  inner - 1))),
-              rule(frame.bottom) + c("reset")]
+             row(("footer", " " + fit(fold(board.footer), inner - 1))),
+             rule(frame.bottom) + c("reset")]
     return rows
+
+
+def _systems(bbs: str | None, t: Translator) -> str:
+    """Whose places a bulletin shows: ``"players of EN"`` or ``"all systems"``."""
+    return t.gettext("players of {bbs}").format(bbs=bbs) if bbs else t.gettext("all systems")
+
+
+def _stamp(now: float) -> str:
+    """``now`` (Unix seconds) as the local ``YYYY-MM-DD HH:MM`` a bulletin was made."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(now))
+
+
+def _hall_board(entries: Sequence[HallEntry], game: str | None, period: str,
+                bbs: str | None, now: float, t: Translator) -> _Board:
+    """The hall of fame's :class:`_Board`."""
+    what = game_title(game, t) if game is not None else t.gettext("all games")
+    return _Board(t.gettext("Hall of fame"),
+                  f"{what} - {period_text(period, t)} - {_systems(bbs, t)}", _COLUMNS,
+                  [(e.rank, e.net, _cells(e, t, str)) for e in entries],
+                  t.gettext(_NO_GAMES),
+                  t.gettext("Net: CUBES won less CUBES paid in. As of {when}.").format(
+                      when=_stamp(now)))
+
+
+def _ansi_file(lines: list[str], title: str, now: float) -> bytes:
+    """The CP437 bytes of an ANSI bulletin of ``lines``: the screen cleared first, a
+    colour reset and CR LF at the end, then a SAUCE record titled ``PoKeR <title>``."""
+    text = "\x1b[0m\x1b[2J\x1b[H" + "".join(line + "\r\n" for line in lines)
+    content = text.encode("cp437", "replace")
+    return content + sauce(f"PoKeR {title.upper()}", len(lines), len(content), now)
 
 
 def sauce(title: str, lines: int, size: int, when: float, author: str = "bbspoker") -> bytes:
@@ -302,11 +500,8 @@ def ansi_bulletin(entries: Sequence[HallEntry], *, game: str | None, period: str
     line, 19 rows: it fits 80x24), clearing the screen first and ending with a colour
     reset and CR LF, then a SAUCE record (:func:`sauce`). ``now``: Unix seconds, the
     time it shows it was made."""
-    lines = _screen(entries, game, period, bbs, now, t, _ANSI, cp437_text, server)
-    text = "\x1b[0m\x1b[2J\x1b[H" + "".join(line + "\r\n" for line in lines)
-    content = text.encode("cp437", "replace")
-    title = t.gettext("Hall of fame").upper()
-    return content + sauce(f"PoKeR {title}", len(lines), len(content), now)
+    board = _hall_board(entries, game, period, bbs, now, t)
+    return _ansi_file(_screen(board, _ANSI, cp437_text, server, t), board.heading, now)
 
 
 def ascii_bulletin(entries: Sequence[HallEntry], *, game: str | None, period: str,
@@ -315,8 +510,8 @@ def ascii_bulletin(entries: Sequence[HallEntry], *, game: str | None, period: st
     """The same screen as :func:`ansi_bulletin` in plain ASCII (``+ = - |`` for the box,
     no colours, names without accents), lines ending in CR LF (for a BBS that shows it
     to a caller without ANSI)."""
-    lines = _screen(entries, game, period, bbs, now, t, _ASCII, ascii_text, server)
-    return "".join(line + "\r\n" for line in lines)
+    board = _hall_board(entries, game, period, bbs, now, t)
+    return "".join(line + "\r\n" for line in _screen(board, _ASCII, ascii_text, server, t))
 
 
 def json_bulletin(entries: Sequence[HallEntry], *, game: str | None, period: str,
@@ -328,4 +523,46 @@ def json_bulletin(entries: Sequence[HallEntry], *, game: str | None, period: str
     (CUBES as whole numbers), best first."""
     return json.dumps({"generated_at": now, "period": period, "since": since, "game": game,
                        "bbs": bbs, "players": [asdict(e) for e in entries]},
+                      ensure_ascii=False, indent=2) + "\n"
+
+
+def _season_board(entries: Sequence[SeasonEntry], season: Season | None, bbs: str | None,
+                  now: float, t: Translator) -> _Board:
+    """The tournament standings' :class:`_Board`."""
+    return _Board(t.gettext("Tournaments"), f"{season_text(season, t)} - {_systems(bbs, t)}",
+                  _SEASON_COLUMNS, [(e.rank, e.net, _season_cells(e, t)) for e in entries],
+                  t.gettext(_NO_TOURNAMENTS),
+                  t.gettext("Points: 10 x sqrt(entrants / place). As of {when}.").format(
+                      when=_stamp(now)))
+
+
+def ansi_standings(entries: Sequence[SeasonEntry], *, season: Season | None,
+                   bbs: str | None, now: float, t: Translator = ENGLISH,
+                   server: str = "Global Village BBS PoKeR") -> bytes:
+    """The tournament standings of ``season`` (``None``: all time) as a logon bulletin:
+    the screen of :func:`ansi_bulletin` (CP437, 79 columns, 19 rows, SAUCE) with the
+    standings' columns."""
+    board = _season_board(entries, season, bbs, now, t)
+    return _ansi_file(_screen(board, _ANSI, cp437_text, server, t), board.heading, now)
+
+
+def ascii_standings(entries: Sequence[SeasonEntry], *, season: Season | None,
+                    bbs: str | None, now: float, t: Translator = ENGLISH,
+                    server: str = "Global Village BBS PoKeR") -> str:
+    """The same screen as :func:`ansi_standings` in plain ASCII, lines ending in CR LF."""
+    board = _season_board(entries, season, bbs, now, t)
+    return "".join(line + "\r\n" for line in _screen(board, _ASCII, ascii_text, server, t))
+
+
+def json_standings(entries: Sequence[SeasonEntry], *, season: Season | None, length: str,
+                   bbs: str | None, now: float) -> str:
+    """The tournament standings as JSON for a web page: ``{"generated_at": Unix seconds,
+    "season": label ("2026-11", "2026-W48") or null for all time, "length": "week" |
+    "month", "since", "until": the season's bounds in Unix seconds or null, "bbs": tag or
+    null, "players": [{"rank", "handle", "alias", "bbs", "points", "played", "wins",
+    "cashes", "net"}]}`` (CUBES as whole numbers), best first."""
+    since, until = season_bounds(season)
+    return json.dumps({"generated_at": now, "season": None if season is None else season.label,
+                       "length": length, "since": since, "until": until, "bbs": bbs,
+                       "players": [asdict(e) for e in entries]},
                       ensure_ascii=False, indent=2) + "\n"

@@ -647,8 +647,9 @@ def _help_page(session: Terminal, text: str) -> str:
 
 
 async def _stats(session: Player, app: DoorContext, idle: float) -> None:
-    """[S]: the player's own results per table (:func:`describe_stats`); then [H] shows
-    the hall of fame (:func:`_hall_of_fame`), any other key goes back."""
+    """[S]: the player's own results per table (:func:`describe_stats`) and in tournaments,
+    this season and all time (:func:`bbspoker.door.halloffame.player_lines`); then [H]
+    shows the hall of fame (:func:`_hall_of_fame`), any other key goes back."""
     t = i18n.of(session)
     look = session.look
     games = {entry.id: kinds.game_title(entry.spec.game, t) for entry in app.tables}
@@ -656,9 +657,11 @@ async def _stats(session: Player, app: DoorContext, idle: float) -> None:
     lines = describe_stats(stats, games, t)
     if stats:                                   # the column headings
         lines[0] = look.paint(lines[0], Pen.LABEL)
+    own = _own_tournament_lines(session, app, t)
     session.write(_page(session, t.gettext("Your results, {h} ({cubes} CUBES now):").format(
         h=session.handle, cubes=t.number(app.ledger.balance(session.handle))), bold=False))
-    session.write("".join(f"  {line}\r\n" for line in lines[:max(session.rows - 6, 2)]))
+    shown = lines[:max(session.rows - 7 - len(own), 2)] + [""] + own
+    session.write("".join(f"  {line}\r\n" if line else "\r\n" for line in shown))
     session.write("\r\n" + _keys(look, t.gettext("[H] Hall of fame, any other key: back"))
                   + " ")
     key = await session.read_key(idle)
@@ -666,8 +669,23 @@ async def _stats(session: Player, app: DoorContext, idle: float) -> None:
         await _hall_of_fame(session, app, idle)
 
 
+def _own_tournament_lines(session: Player, app: DoorContext,
+                          t: i18n.Translator) -> list[str]:
+    """The player's tournament lines of [S] (this season's and all time's rank, points,
+    played, won, cashes, net CUBES), their headings painted as labels."""
+    season = halloffame.season_at("current", app.config.seasons.length, time.time())
+    standings = {which: app.ledger.tournament_standings(*halloffame.season_bounds(which))
+                 for which in (season, None)}
+    own = halloffame.player_lines(session.handle or "", season, standings, t)
+    if len(own) > 1:
+        own[0] = session.look.paint(own[0], Pen.LABEL)
+    return own
+
+
 #: The hall of fame's keys for its periods (:data:`bbspoker.door.halloffame.PERIODS`).
 _PERIOD_KEYS = {"w": "week", "m": "month", "a": "all"}
+#: The tournament standings' keys for their seasons (:data:`halloffame.SEASONS`).
+_SEASON_KEYS = {"t": "current", "p": "previous", "a": "all"}
 
 
 async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> None:
@@ -675,7 +693,8 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
     ranking ``bbspoker bulletin`` writes): the top ten by net CUBES won over every game
     kind and all time at first; [W], [M], [A] choose the last 7 days, the last 30, or
     all time; [G] (on a server with tables of more than one game kind) goes through the
-    kinds one at a time and back to all; any other key goes back."""
+    kinds one at a time and back to all; [T] shows the tournament standings
+    (:func:`_standings`), from which [C] comes back; any other key goes back."""
     t = i18n.of(session)
     look = session.look
     kind_of_table = {entry.id: entry.spec.game for entry in app.tables}
@@ -687,7 +706,8 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
                                   kind_of_table, game=games[game])
         lines = halloffame.table_lines(entries, t)
         lines[0] = look.paint(lines[0], Pen.LABEL)            # the column headings
-        keys = [t.gettext("[W] last 7 days  [M] last 30 days  [A] all time")]
+        keys = [t.gettext("[W] last 7 days  [M] last 30 days  [A] all time"),
+                t.gettext("[T] the tournament standings")]
         keys.append(t.gettext("[G] next game kind, any other key: back") if len(games) > 1
                     else t.gettext("Any other key: back"))
         session.write(_page(session, halloffame.title_text(games[game], period, t))
@@ -699,9 +719,37 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
             period = _PERIOD_KEYS[choice]
         elif choice == "g" and len(games) > 1:
             game = (game + 1) % len(games)
-        else:
+        elif choice != "t" or not await _standings(session, app, idle):
             session.write("\r\n")
             return
+
+
+async def _standings(session: Terminal, app: DoorContext, idle: float) -> bool:
+    """The tournament standings on one page, as the hall of fame looks
+    (:func:`bbspoker.door.halloffame.standings_lines`, the ranking ``bbspoker bulletin
+    --tournaments`` writes): the top ten by points of the season under way (``[seasons]
+    length``) at first; [T], [P], [A] choose this season, the one before, all time.
+    True after [C] (back to the hall of fame), False after any other key."""
+    t = i18n.of(session)
+    look = session.look
+    which = "current"
+    while True:
+        season = halloffame.season_at(which, app.config.seasons.length, time.time())
+        entries = halloffame.rank_standings(
+            app.ledger.tournament_standings(*halloffame.season_bounds(season)))
+        lines = halloffame.standings_lines(entries, t)
+        lines[0] = look.paint(lines[0], Pen.LABEL)            # the column headings
+        keys = [t.gettext("[T] this season  [P] the season before  [A] all time"),
+                t.gettext("[C] CUBES won, any other key: back")]
+        session.write(_page(session, halloffame.standings_title(season, t))
+                      + "".join(f"  {line}\r\n" for line in lines) + "\r\n"
+                      + _keys(look, "\r\n".join(keys)) + " ")
+        key = await session.read_key(idle)
+        choice = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        if choice in _SEASON_KEYS:
+            which = _SEASON_KEYS[choice]
+        else:
+            return choice == "c"
 
 
 async def _language(session: Player, app: DoorContext, idle: float) -> None:

@@ -30,16 +30,17 @@ import json
 import time
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Collection, Mapping, Protocol
+from typing import Any, Callable, Collection, Iterable, Mapping, Protocol
 
 from bbspoker.rules.money import MAX_CUBES
+from bbspoker.rules.seasons import points
 from bbspoker.store.wallet import InsufficientCubes, MemoryWallet
 from bbspoker.text import clean_text
 
 __all__ = [
     "STATUSES", "OPEN_STATUSES", "BUY_IN", "REFUND", "PRIZE", "POOL_REASONS",
-    "TournamentError", "TournamentRecord", "TournamentEntry", "TournamentBook",
-    "MemoryTournaments", "check_new_tournament", "check_payout", "check_reason",
+    "TournamentError", "TournamentRecord", "TournamentEntry", "Standing", "TournamentBook",
+    "MemoryTournaments", "standings", "check_new_tournament", "check_payout", "check_reason",
     "check_statuses", "encode_json", "no_tournament", "require_open", "require_registration", "require_status",
 ]
 
@@ -113,6 +114,42 @@ class TournamentEntry:
     place: int | None
     prize: int | None
     registered_at: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the tournament standings over a time range (a season, or
+    all time): the ``handle`` as the account spells it, finished tournaments ``played``,
+    ``wins`` (1st places, shared ones included), ``cashes`` (a prize above 0),
+    ``points`` (:func:`bbspoker.rules.seasons.points` summed over the finishes) and
+    ``net`` CUBES (the prizes won less the buy-ins paid)."""
+
+    handle: str
+    played: int
+    wins: int
+    cashes: int
+    points: int
+    net: int
+
+
+def standings(finishes: Iterable[tuple[str, int, int | None, int, int]]) -> list[Standing]:
+    """The standings of ``finishes``: one ``(handle, entrants, place, prize, buy_in)`` per
+    entry of a finished tournament (``entrants``: how many it had; ``place`` ``None``: an
+    entrant the result did not place, who played but scores no points; ``prize`` and
+    ``buy_in`` in CUBES). One :class:`Standing` a handle, ranked by points, then wins,
+    then net CUBES, then the handle (case-folded), best first. Both stores count through
+    this function, so they rank alike."""
+    sums: dict[str, list[int]] = {}
+    for handle, entrants, place, prize, buy_in in finishes:
+        line = sums.setdefault(handle, [0, 0, 0, 0, 0])
+        line[0] += 1
+        line[1] += place == 1
+        line[2] += prize > 0
+        line[3] += 0 if place is None else points(entrants, place)
+        line[4] += prize - buy_in
+    lines = [Standing(handle, *line) for handle, line in sums.items()]
+    return sorted(lines, key=lambda s: (-s.points, -s.wins, -s.net, s.handle.casefold(),
+                                        s.handle))
 
 
 class TournamentBook(Protocol):
@@ -190,6 +227,16 @@ class TournamentBook(Protocol):
 
     def tournaments_of(self, handle: str) -> list[TournamentRecord]:
         """The tournaments ``handle`` is entered in, newest first; raises UnknownAccount."""
+        ...
+
+    def tournament_standings(self, since: float | None = None,
+                             until: float | None = None) -> list[Standing]:
+        """The players' standings (:func:`standings`, best first) over the tournaments
+        that finished at or after ``since`` and before ``until`` (Unix seconds of their
+        ``ended_at``; ``None``: no bound), such as a season's
+        (:meth:`bbspoker.rules.seasons.Season.bounds`). Cancelled and unfinished
+        tournaments count for nothing; computer players' accounts (the ledger's) take
+        their places and count among the entrants but are not ranked."""
         ...
 
 
@@ -483,6 +530,15 @@ class MemoryTournaments:
     def tournaments_of(self, handle: str) -> list[TournamentRecord]:
         key = self.wallet._key(handle).lower()
         return [r for r in self.tournaments() if key in self._entries[r.id]]
+
+    def tournament_standings(self, since: float | None = None,
+                             until: float | None = None) -> list[Standing]:
+        return standings(
+            (e.handle, len(entries), e.place, e.prize or 0, e.buy_in)
+            for tid, entries in self._entries.items()
+            if (r := self._records[tid]).status == "finished" and r.ended_at is not None
+            and (since is None or r.ended_at >= since) and (until is None or r.ended_at < until)
+            for e in entries.values())
 
     def total(self) -> int:
         """Every CUBE: the wallet's (:meth:`MemoryWallet.total`) plus the open pools."""

@@ -316,6 +316,7 @@ class Ledger:
     tournament_entries = _via("tournament_book", Tournaments.tournament_entries)
     pool = _via("tournament_book", Tournaments.pool)
     tournaments_of = _via("tournament_book", Tournaments.tournaments_of)
+    tournament_standings = _via("tournament_book", Tournaments.tournament_standings)
 
     # checks and backup
     totals = _via("audit", Audit.totals)

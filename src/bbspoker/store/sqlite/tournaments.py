@@ -26,9 +26,9 @@ from typing import Any, Collection, Mapping
 from bbspoker.store.sqlite.books import Books
 from bbspoker.store.sqlite.records import handle_key
 from bbspoker.store.tournaments import (
-    BUY_IN, PRIZE, REFUND, TournamentEntry, TournamentError, TournamentRecord,
+    BUY_IN, PRIZE, REFUND, Standing, TournamentEntry, TournamentError, TournamentRecord,
     check_new_tournament, check_payout, check_reason, check_statuses, encode_json,
-    no_tournament, require_open, require_registration, require_status,
+    no_tournament, require_open, require_registration, require_status, standings,
 )
 
 __all__ = ["Tournaments"]
@@ -240,3 +240,20 @@ class Tournaments:
                                 "tournament_entries WHERE account_id = ?) ORDER BY id DESC",
                                 (account_id,)).fetchall()
         return [_record(row) for row in rows]
+
+    def tournament_standings(self, since: float | None = None,
+                             until: float | None = None) -> list[Standing]:
+        """:meth:`~bbspoker.store.tournaments.TournamentBook.tournament_standings`: the
+        entries of the finished tournaments in the range, people's only, each with its
+        tournament's count of entrants, counted by
+        :func:`~bbspoker.store.tournaments.standings`."""
+        rows = self.books.w.sql(
+            "SELECT a.handle, (SELECT COUNT(*) FROM tournament_entries n "
+            "WHERE n.tournament_id = t.id), e.place, COALESCE(e.prize, 0), e.buy_in "
+            "FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id "
+            "JOIN accounts a ON a.id = e.account_id "
+            "WHERE t.status = 'finished' AND NOT a.bot "
+            "AND (:since IS NULL OR t.ended_at >= :since) "
+            "AND (:until IS NULL OR t.ended_at < :until)",
+            {"since": since, "until": until}).fetchall()
+        return standings(rows)
