@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import importlib.util
 import json
 import re
+import sqlite3
 import sys
 import tempfile
 import time
@@ -95,15 +97,21 @@ levels = [{{bet = 20, minutes = {minutes}}}, {{bet = 40, minutes = {minutes}}},
 """
 
 
-def _state(db: Path) -> dict | None:
-    """The running tournament's record and journal (``tournaments show --json``)."""
-    out = soak.cli(db, "tournaments", "list")
-    ids = [int(line.split()[0]) for line in out.stdout.splitlines()[1:]
-           if " three " in line and "running" in line]
-    if not ids:
-        return None
-    shown = soak.cli(db, "tournaments", "show", str(ids[0]), "--json")
-    return json.loads(shown.stdout) if shown.returncode == 0 else None
+def _running(db: Path) -> tuple[int, dict] | None:
+    """The running tournament's id and journal, read straight from the database (read
+    only: a CLI process per look would cost more than the server)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as c:
+        row = c.execute("SELECT id, state FROM tournaments WHERE key = 'three' AND "
+                        "status = 'running' ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None or row[1] is None else (row[0], json.loads(row[1]))
+
+
+def _ended(db: Path) -> int | None:
+    """The id of the tournament once it has finished or was cancelled."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as c:
+        row = c.execute("SELECT id FROM tournaments WHERE key = 'three' AND status IN "
+                        "('finished', 'cancelled') ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else int(row[0])
 
 
 async def _person(port: int, handle: str, registered: asyncio.Event) -> TelnetClient:
@@ -184,9 +192,9 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
     final_table = False
     try:
         while time.monotonic() - began < 600:
-            state = _state(db)
-            if state is not None and state.get("state"):
-                tables = [len(s) for s in state["state"]["tables"].values()]
+            running = _running(db)
+            if running is not None:
+                tables = [len(s) for s in running[1]["tables"].values()]
                 if not history or history[-1] != tables:
                     history.append(tables)
                 first_tables = first_tables or len(tables)
@@ -212,10 +220,9 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
                     stop = asyncio.Event()
                     players_task = [asyncio.create_task(_play(c, s, stop))
                                     for c, s in zip(clients, seen)]
-            listed = soak.cli(db, "tournaments", "list").stdout
-            if killed and re.search(r"three\s+holdem\s+\d+\s+finished", listed):
+            if killed and _ended(db) is not None:
                 break
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.1)
         await asyncio.sleep(1.0)               # the last screens
         captures = [c.text for c in clients]
     finally:
@@ -236,9 +243,7 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
           f"left: {'yes' if killed else 'no'}; resumed: {'yes' if resumed else 'no'}; "
           f"cancelled and refunded: {'yes' if cancelled else 'no'}")
     ok &= killed and (resumed or cancelled)
-    listed = soak.cli(db, "tournaments", "list").stdout
-    tid = next((int(line.split()[0]) for line in listed.splitlines()[1:]
-                if re.search(r"three\s+holdem\s+\d+\s+(finished|cancelled)", line)), None)
+    tid = _ended(db)
     if tid is not None:
         shown = json.loads(soak.cli(db, "tournaments", "show", str(tid), "--json").stdout)
         entries = shown.get("entries", [])

@@ -27,7 +27,7 @@ def test_a_nine_player_sit_and_go_of_bots_plays_to_one_winner(limit):
     s = spec(limit=limit)
     policies = [HOLDEM.policy(n) for n in ("random", "calling", "equity") * 3]
     result = simulate_tournaments(HOLDEM, kind("holdem").tournament, s.table, s.rules,
-                                  policies, 2, seed=7, seconds_per_action=20.0)
+                                  policies, 2, seed=7, seconds_per_action=40.0)
     assert result.tournaments == 2 and result.illegal == 0 and result.examples == []
     assert result.hands > 10
     # Every entrant placed, one winner each time (players out in the same hand with the
