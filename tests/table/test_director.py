@@ -283,3 +283,19 @@ async def test_a_scheduled_tournament_starts_on_the_second_with_bots_filling(wor
     # One who did not enter sees it running (to watch), not registered.
     other = w.director.view("nightly", "zed")
     assert other.status == "running" and not other.registered and other.table is None
+
+
+async def test_computer_players_that_come_free_fill_a_waiting_sit_and_go(world_factory):
+    w = world_factory([sng(3, bots=2)], ["ann", "robo", "tin"])
+    free: list[str] = []
+    w.director.claim_bot = lambda cubes: free.pop(0) if free else None
+    w.director.recover()
+    w.director.start()
+    await w.director.register("sng", "ann")
+    assert w.director.view("sng", "ann").entrants == 1        # no bot free yet
+    w.director.tick()
+    assert w.director.view("sng", "ann").status == "registering"
+    free += ["robo", "tin"]                                    # another table let them go
+    w.director.tick()
+    view = w.director.view("sng", "ann")
+    assert view.status == "running" and view.entrants == 3

@@ -264,11 +264,18 @@ class TournamentDirector:
                 log.exception("the tournament director's clock failed; going on")
 
     def tick(self) -> None:
-        """One look at the clock: scheduled starts, rising levels, lonely tables."""
+        """One look at the clock: scheduled starts, sit-and-goes a person waits in that
+        computer players have come free for, rising levels, lonely tables."""
         wall, now = self.wall(), self.clock()
         for run in list(self._open_runs.values()):
             if run.starts_at is not None and wall >= run.starts_at:
                 self._start_scheduled(run)
+            elif run.spec.sit_and_go and len(run.bots) < len(run.entrants) \
+                    and len(run.bots) < run.spec.bots:
+                # A person waits and computer players were all busy: they may be free now.
+                self._fill_with_bots(run, run.spec.sit_and_go - len(run.entrants))
+                if len(run.entrants) >= run.spec.sit_and_go:
+                    self._begin(run)
         for run in list(self._running.values()):
             if run.status == "running" and run.tables is not None:
                 self._levels(run, now)
