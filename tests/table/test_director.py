@@ -266,9 +266,8 @@ async def test_a_scheduled_tournament_starts_on_the_second_with_bots_filling(wor
                             "bot_policy": "random", "bot_think_min": 0, "bot_think_max": 0})
     w = world_factory([spec], ["ann", "robo", "tin"])
     claimed: list[str] = []
-    w.director.claim_bot = lambda cubes: next((b for b in ("robo", "tin")
-                                               if b not in claimed and not claimed.append(b)),
-                                              None)
+    w.director.claim_bot = lambda cubes, skip: next(
+        (b for b in ("robo", "tin") if b not in claimed and not claimed.append(b)), None)
     w.director.recover()
     w.director.start()
     await w.director.register("nightly", "ann")
@@ -288,7 +287,7 @@ async def test_a_scheduled_tournament_starts_on_the_second_with_bots_filling(wor
 async def test_computer_players_that_come_free_fill_a_waiting_sit_and_go(world_factory):
     w = world_factory([sng(3, bots=2)], ["ann", "robo", "tin"])
     free: list[str] = []
-    w.director.claim_bot = lambda cubes: free.pop(0) if free else None
+    w.director.claim_bot = lambda cubes, skip: free.pop(0) if free else None
     w.director.recover()
     w.director.start()
     await w.director.register("sng", "ann")
@@ -299,3 +298,51 @@ async def test_computer_players_that_come_free_fill_a_waiting_sit_and_go(world_f
     w.director.tick()
     view = w.director.view("sng", "ann")
     assert view.status == "running" and view.entrants == 3
+
+
+class Pool:
+    """The bot pool as the server's: a bot is lent to one claimant at a time."""
+
+    def __init__(self, bots: list[str]) -> None:
+        self.bots, self.claimed = bots, set()
+
+    def claim(self, cubes: int, exclude=()) -> str | None:
+        for b in self.bots:
+            if b not in self.claimed and b not in exclude:
+                self.claimed.add(b)
+                return b
+        return None
+
+    def reserve(self, handle: str) -> bool:
+        if handle.lower() in self.claimed:
+            return False
+        self.claimed.add(handle.lower())
+        return True
+
+    def release(self, handle: str) -> None:
+        self.claimed.discard(handle.lower())
+
+
+async def test_a_restart_keeps_the_bots_registered_for_a_waiting_sit_and_go(world_factory):
+    first = world_factory([sng(3, bots=2)], ["ann", "robo", "tin"])
+    pool = Pool(["robo"])
+    first.director.claim_bot, first.director.release_bot = pool.claim, pool.release
+    first.director.recover()
+    first.director.start()
+    await first.director.register("sng", "ann")
+    assert first.director.view("sng", "ann").entrants == 2          # ann and robo
+    await first.close()
+    # A new process: its pool has lent nothing yet, and tin is free now.
+    second = world_factory([sng(3, bots=2)], ["ann", "robo", "tin"], book=first.book)
+    pool = Pool(["robo", "tin"])
+    d = second.director
+    d.claim_bot, d.release_bot, d.reserve_bot = pool.claim, pool.release, pool.reserve
+    d.is_bot = lambda h: h in ("robo", "tin")
+    d.recover()
+    assert pool.claimed == {"robo"}                                   # reserved again
+    d.start()
+    d.tick()
+    view = d.view("sng", "ann")
+    assert view.status == "running" and view.entrants == 3
+    assert sorted(e.handle for e in second.book.tournament_entries(view.run)) == \
+        ["ann", "robo", "tin"]

@@ -39,7 +39,7 @@ import datetime
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +127,7 @@ class _Run:
     tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     results: tuple[tuple[int, str, int], ...] = ()
     bots: set[str] = field(default_factory=set)        # lower-case handles
+    refused: set[str] = field(default_factory=set)     # bots that could not register
 
 
 class TournamentDirector:
@@ -135,9 +136,9 @@ class TournamentDirector:
     ``specs``: the ``[[tournaments]]`` entries; ``book``: the store of runs, entries and
     pools (the ledger); ``clock``: monotonic seconds (the tables' and the levels'),
     ``wall``: Unix seconds (scheduled starts); ``rng``: the draw for seats (``None``: the
-    OS's randomness). ``claim_bot(cubes)`` lends a computer player's handle holding at
-    least that many CUBES (``None``: none free) and ``release_bot(handle)`` takes it
-    back; ``on_seated(entry, handle)`` is told of every player seated at a tournament
+    OS's randomness). ``claim_bot(cubes, exclude)`` lends a computer player's handle
+    holding at least that many CUBES and not in ``exclude`` (lower-case handles; ``None``:
+    none free) and ``release_bot(handle)`` takes it back; ``on_seated(entry, handle)`` is told of every player seated at a tournament
     table (the server starts a computer player's task there). ``local`` turns Unix seconds
     into the server's local time of day (tests fix the time zone). ``is_bot(handle)``
     tells a computer player's account, and ``reserve_bot(handle)`` keeps one from other
@@ -147,7 +148,7 @@ class TournamentDirector:
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
                  rng: random.Random | None = None,
-                 claim_bot: Callable[[int], str | None] | None = None,
+                 claim_bot: Callable[[int, Collection[str]], str | None] | None = None,
                  release_bot: Callable[[str], None] | None = None,
                  on_seated: Callable[[TableEntry, str], None] | None = None,
                  local: Callable[[float], datetime.datetime] | None = None,
@@ -191,6 +192,11 @@ class TournamentDirector:
                        [e.handle for e in self.book.tournament_entries(record.id)])
             if self.is_bot is not None:
                 run.bots = {h.lower() for h in run.entrants if self.is_bot(h)}
+            if record.status == "registering" and self.reserve_bot is not None:
+                for handle in run.entrants:    # lent to this run before the restart
+                    if handle.lower() in run.bots and not self.reserve_bot(handle):
+                        log.warning("tournament %s: bot %s is in use elsewhere", run.id,
+                                    handle)
             if record.status == "registering":
                 self._open_runs[spec.id] = run
             else:
@@ -437,7 +443,8 @@ class TournamentDirector:
             return 0
         added = 0
         while places > added and len(run.bots) < run.spec.bots:
-            handle = self.claim_bot(run.spec.rules.buy_in)
+            skip = run.refused | {h.lower() for h in run.entrants}
+            handle = self.claim_bot(run.spec.rules.buy_in, skip)
             if handle is None:
                 break
             try:
@@ -445,9 +452,10 @@ class TournamentDirector:
             except (TournamentError, InsufficientCubes, UnknownAccount) as err:
                 log.info("bot %s could not register for tournament %s: %s", handle,
                          run.id, err)
+                run.refused.add(handle.lower())        # not asked again for this run
                 if self.release_bot is not None:
                     self.release_bot(handle)
-                break
+                continue
             run.entrants.append(handle)
             run.bots.add(handle.lower())
             added += 1
