@@ -73,9 +73,12 @@ def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
     hand's ``pot`` (both with the winner's own bets in them, as every pot is counted; an
     uncalled bet is neither: it is said apart). The whole pot: "alice wins the pot of 70
     CUBES"; a share of it (a split, a side pot): "bob wins 35 of the 70 CUBES in the pot";
-    with the made hand (``hand``, named by the kind's ``hand_name``) when it was shown."""
+    with the made hand (``hand``, named by the kind's ``hand_name``) when it was shown.
+    An event with ``tournament`` (a tournament table's) says chips instead."""
     n = t.number
     cubes, pot = d["amount"], d.get("pot", d["amount"])
+    if d.get("tournament"):
+        return _chips_won(h, d, t, hand_name)
     if not d.get("hand"):
         if cubes >= pot:
             return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
@@ -87,6 +90,25 @@ def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
             h=h, pot=n(pot), hand=hand, best=best)
     return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
                      "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
+                                         best=best)
+
+
+def _chips_won(h: str | None, d: Mapping[str, Any], t: Translator,
+               hand_name: Callable[[str, Translator], str]) -> str:
+    """:func:`pot_won` at a tournament table: the pot is chips."""
+    n = t.number
+    chips, pot = d["amount"], d.get("pot", d["amount"])
+    if not d.get("hand"):
+        if chips >= pot:
+            return t.gettext("{h} wins the pot of {pot} chips.").format(h=h, pot=n(pot))
+        return t.gettext("{h} wins {chips} of the {pot} chips in the pot.").format(
+            h=h, chips=n(chips), pot=n(pot))
+    hand, best = hand_name(d["hand"], t), cards_text(d.get("best", ""))
+    if chips >= pot:
+        return t.gettext("{h} wins the pot of {pot} chips with {hand} ({best}).").format(
+            h=h, pot=n(pot), hand=hand, best=best)
+    return t.gettext("{h} wins {chips} of the {pot} chips in the pot with {hand} "
+                     "({best}).").format(h=h, chips=n(chips), pot=n(pot), hand=hand,
                                          best=best)
 
 
@@ -155,6 +177,10 @@ def table_stakes_event(e: Event, t: Translator, hand_name: Callable[[str, Transl
             best=cards_text(d.get("best", "")))
     if k == "muck":
         return SYSTEM, _("{h} does not show.").format(h=h)
+    if k == "returned" and d.get("tournament"):
+        return SYSTEM, t.ngettext("Uncalled bet of {chips} chip returned to {h}.",
+                                  "Uncalled bet of {chips} chips returned to {h}.",
+                                  d["amount"]).format(h=h, chips=n(d["amount"]))
     if k == "returned":
         return SYSTEM, t.ngettext("Uncalled bet of {cubes} CUBE returned to {h}.",
                                   "Uncalled bet of {cubes} CUBES returned to {h}.",

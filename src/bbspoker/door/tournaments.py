@@ -19,6 +19,7 @@ tournament is over, their place (and prize) is shown before the lobby.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import logging
 import math
@@ -677,7 +678,13 @@ class _TournamentRows(RowScreen):
     def _describe(self, event: Event) -> Line | None:
         if event.kind.startswith("tournament_"):
             return describe_event(event, self.entry.spec.config, self.t)
+        if event.kind in ("won", "returned"):      # the pot and the bets are chips
+            event = dataclasses.replace(event, data={**event.data, "tournament": True})
         return super()._describe(event)
+
+    def _may_sit(self) -> bool:
+        """Nobody takes a seat at a tournament table: the director seats its players."""
+        return False
 
     def _prompt(self) -> str | None:
         if self.mode == "exit" and not self.watching:
