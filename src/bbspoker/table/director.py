@@ -276,12 +276,13 @@ class TournamentDirector:
         for run in list(self._open_runs.values()):
             if run.starts_at is not None and wall >= run.starts_at:
                 self._start_scheduled(run)
-            elif run.spec.sit_and_go and len(run.bots) < len(run.entrants) \
-                    and len(run.bots) < run.spec.bots:
-                # A person waits and computer players were all busy: they may be free now.
-                self._fill_with_bots(run, run.spec.sit_and_go - len(run.entrants))
+            elif run.spec.sit_and_go:
+                if len(run.bots) < len(run.entrants) and len(run.bots) < run.spec.bots:
+                    # A person waits and the computer players were all busy: they may be
+                    # free now.
+                    self._fill_with_bots(run, run.spec.sit_and_go - len(run.entrants))
                 if len(run.entrants) >= run.spec.sit_and_go:
-                    self._begin(run)
+                    self._begin(run)       # (full before a restart that came too soon)
         for run in list(self._running.values()):
             if run.status == "running" and run.tables is not None:
                 self._levels(run, now)
