@@ -346,3 +346,16 @@ async def test_a_restart_keeps_the_bots_registered_for_a_waiting_sit_and_go(worl
     assert view.status == "running" and view.entrants == 3
     assert sorted(e.handle for e in second.book.tournament_entries(view.run)) == \
         ["ann", "robo", "tin"]
+
+
+async def test_a_sit_and_go_full_before_a_restart_starts_after_it(world_factory):
+    first = world_factory([sng(2)], ["ann", "bob"])
+    tid = first.book.create_tournament("sng", "Sit-and-go", "holdem", 100)
+    first.book.register(tid, "ann")
+    first.book.register(tid, "bob")           # full, but the server stopped before the deal
+    first.director.recover()
+    first.director.start()
+    assert first.director.view("sng", "ann").status == "registering"
+    first.director.tick()
+    view = first.director.view("sng", "ann")
+    assert view.status == "running" and view.run == tid and view.entrants == 2
