@@ -67,6 +67,20 @@ _LEFT_WHY = {"lost_connection": N_("{h} has lost the connection."),
 _LEFT = N_("{h} has left the table.")
 
 
+#: :func:`pot_won`'s sentences (the whole pot, a share, each with the made hand): CUBES at
+#: a cash table, chips at a tournament's.
+_POT_WON = {
+    False: (N_("{h} wins the pot of {pot} CUBES."),
+            N_("{h} wins {cubes} of the {pot} CUBES in the pot."),
+            N_("{h} wins the pot of {pot} CUBES with {hand} ({best})."),
+            N_("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} ({best}).")),
+    True: (N_("{h} wins the pot of {pot} chips."),
+           N_("{h} wins {chips} of the {pot} chips in the pot."),
+           N_("{h} wins the pot of {pot} chips with {hand} ({best})."),
+           N_("{h} wins {chips} of the {pot} chips in the pot with {hand} ({best}).")),
+}
+
+
 def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
             hand_name: Callable[[str, Translator], str]) -> str:
     """A pot taken at a table-stakes kind (its ``won`` event): ``amount`` CUBES of the
@@ -76,40 +90,13 @@ def pot_won(h: str | None, d: Mapping[str, Any], t: Translator,
     with the made hand (``hand``, named by the kind's ``hand_name``) when it was shown.
     An event with ``tournament`` (a tournament table's) says chips instead."""
     n = t.number
-    cubes, pot = d["amount"], d.get("pot", d["amount"])
-    if d.get("tournament"):
-        return _chips_won(h, d, t, hand_name)
+    amount, pot = d["amount"], d.get("pot", d["amount"])
+    whole, share, whole_with, share_with = _POT_WON[bool(d.get("tournament"))]
+    figures = {"h": h, "pot": n(pot), "cubes": n(amount), "chips": n(amount)}
     if not d.get("hand"):
-        if cubes >= pot:
-            return t.gettext("{h} wins the pot of {pot} CUBES.").format(h=h, pot=n(pot))
-        return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot.").format(
-            h=h, cubes=n(cubes), pot=n(pot))
-    hand, best = hand_name(d["hand"], t), cards_text(d.get("best", ""))
-    if cubes >= pot:
-        return t.gettext("{h} wins the pot of {pot} CUBES with {hand} ({best}).").format(
-            h=h, pot=n(pot), hand=hand, best=best)
-    return t.gettext("{h} wins {cubes} of the {pot} CUBES in the pot with {hand} "
-                     "({best}).").format(h=h, cubes=n(cubes), pot=n(pot), hand=hand,
-                                         best=best)
-
-
-def _chips_won(h: str | None, d: Mapping[str, Any], t: Translator,
-               hand_name: Callable[[str, Translator], str]) -> str:
-    """:func:`pot_won` at a tournament table: the pot is chips."""
-    n = t.number
-    chips, pot = d["amount"], d.get("pot", d["amount"])
-    if not d.get("hand"):
-        if chips >= pot:
-            return t.gettext("{h} wins the pot of {pot} chips.").format(h=h, pot=n(pot))
-        return t.gettext("{h} wins {chips} of the {pot} chips in the pot.").format(
-            h=h, chips=n(chips), pot=n(pot))
-    hand, best = hand_name(d["hand"], t), cards_text(d.get("best", ""))
-    if chips >= pot:
-        return t.gettext("{h} wins the pot of {pot} chips with {hand} ({best}).").format(
-            h=h, pot=n(pot), hand=hand, best=best)
-    return t.gettext("{h} wins {chips} of the {pot} chips in the pot with {hand} "
-                     "({best}).").format(h=h, chips=n(chips), pot=n(pot), hand=hand,
-                                         best=best)
+        return t.gettext(whole if amount >= pot else share).format(**figures)
+    return t.gettext(whole_with if amount >= pot else share_with).format(
+        **figures, hand=hand_name(d["hand"], t), best=cards_text(d.get("best", "")))
 
 
 def cards_text(cards: Any) -> str:

@@ -24,6 +24,7 @@ import datetime
 import logging
 import math
 import sqlite3
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from bbspoker.door import i18n
@@ -447,32 +448,38 @@ async def _register(session: Player, app: DoorContext, view: TournamentView,
         session.write(t.no + "\r\n")
         return t.gettext("Not registered.")
     session.write(t.yes + "\r\n")
-    try:
-        await app.tournaments.register(view.spec.id, session.handle)
-    except TournamentRefused as err:
-        return look.paint(refusal_text(err, t), Pen.ERROR)
-    except sqlite3.Error as exc:
-        log.error("registration of %s for %s failed: %s", session.handle, view.spec.id, exc)
-        return look.paint(t.gettext("Sorry, the server cannot store it right now. Please "
-                                    "try again later."), Pen.ERROR)
-    return look.paint(t.gettext("You are registered: {buy_in} CUBES paid.").format(
+    failed = await _director_call(session, app.tournaments.register(view.spec.id,
+                                                                    session.handle),
+                                  f"registration of {session.handle} for {view.spec.id}")
+    return failed or look.paint(t.gettext("You are registered: {buy_in} CUBES paid.").format(
         buy_in=n(buy_in)), Pen.VALUE)
 
 
 async def _unregister(session: Player, app: DoorContext, view: TournamentView) -> str:
     """Unregister (the buy-in comes back); returns what to say (painted)."""
     t = i18n.of(session)
-    look = session.look
+    failed = await _director_call(session, app.tournaments.unregister(view.spec.id,
+                                                                      session.handle),
+                                  f"unregistering {session.handle} from {view.spec.id}")
+    return failed or session.look.paint(t.gettext(
+        "You are no longer registered: {buy_in} CUBES back.").format(
+            buy_in=t.number(view.spec.rules.buy_in)), Pen.VALUE)
+
+
+async def _director_call(session: Player, call: Awaitable[None], what: str) -> str | None:
+    """Await the director's ``call`` (a registration or its withdrawal); ``None`` when it
+    went through, else what to say, painted: the refusal in the player's language, or
+    that the store failed (logged, with ``what``)."""
+    t = i18n.of(session)
     try:
-        await app.tournaments.unregister(view.spec.id, session.handle)
+        await call
     except TournamentRefused as err:
-        return look.paint(refusal_text(err, t), Pen.ERROR)
+        return session.look.paint(refusal_text(err, t), Pen.ERROR)
     except sqlite3.Error as exc:
-        log.error("unregistering %s from %s failed: %s", session.handle, view.spec.id, exc)
-        return look.paint(t.gettext("Sorry, the server cannot store it right now. Please "
-                                    "try again later."), Pen.ERROR)
-    return look.paint(t.gettext("You are no longer registered: {buy_in} CUBES back.").format(
-        buy_in=t.number(view.spec.rules.buy_in)), Pen.VALUE)
+        log.error("%s failed: %s", what, exc)
+        return session.look.paint(t.gettext("Sorry, the server cannot store it right now. "
+                                             "Please try again later."), Pen.ERROR)
+    return None
 
 
 async def _watch(session: Player, app: DoorContext, tid: str, idle: float) -> None:
