@@ -54,7 +54,7 @@ from bbspoker.store.tournaments import TournamentBook, TournamentError
 from bbspoker.table.bus import Bus
 from bbspoker.table.registry import TableEntry
 from bbspoker.table.service import Direct, TableService
-from bbspoker.table.tournament import TournamentTables
+from bbspoker.table.tournament import GameRecords, HandRecords, TournamentTables
 
 __all__ = ["TournamentDirector", "TournamentView", "TournamentRefused", "TICK"]
 
@@ -141,7 +141,10 @@ class TournamentDirector:
     table (the server starts a computer player's task there). ``local`` turns Unix seconds
     into the server's local time of day (tests fix the time zone). ``is_bot(handle)``
     tells a computer player's account, and ``reserve_bot(handle)`` keeps one from other
-    tables: the bots of a tournament resumed after a restart are reserved again."""
+    tables: the bots of a tournament resumed after a restart are reserved again.
+    ``records``: where every hand of a tournament is recorded as a game (the ledger:
+    ``bbspoker games show``/``verify``; :class:`~bbspoker.table.tournament.HandRecords`);
+    ``None``: nowhere."""
 
     def __init__(self, specs: Sequence[TournamentSpec], book: TournamentBook, *,
                  clock: Callable[[], float] = time.monotonic,
@@ -152,7 +155,9 @@ class TournamentDirector:
                  on_seated: Callable[[TableEntry, str], None] | None = None,
                  local: Callable[[float], datetime.datetime] | None = None,
                  is_bot: Callable[[str], bool] | None = None,
-                 reserve_bot: Callable[[str], bool] | None = None) -> None:
+                 reserve_bot: Callable[[str], bool] | None = None,
+                 records: GameRecords | None = None) -> None:
+        self.records = records
         self.specs = {s.id: s for s in specs}
         self.book = book
         self.clock = clock
@@ -465,7 +470,8 @@ class TournamentDirector:
         play = kind(spec.game).tournament
         assert play is not None              # the config takes only kinds that have it
         now = self.clock()
-        run.tables = TournamentTables.open(play, spec.table, state, now)
+        run.tables = TournamentTables.open(play, spec.table, state, now,
+                                           records=self._records(run))
         self.book.start_tournament(run.id, run.tables.journal(now))
         run.status = "running"
         self._open_runs.pop(spec.id, None)
@@ -486,13 +492,19 @@ class TournamentDirector:
         assert play is not None
         now = self.clock()
         run.tables = TournamentTables.open(play, spec.table, state, now,
-                                           started=now - float(journal.get("elapsed", 0.0)))
+                                           started=now - float(journal.get("elapsed", 0.0)),
+                                           records=self._records(run))
         if self.reserve_bot is not None:
             for handle in state.stacks:
                 if handle.lower() in run.bots and not self.reserve_bot(handle):
                     log.warning("tournament %s: bot %s is in use elsewhere", run.id, handle)
         for number in run.tables.games:
             self._table_entry(run, number)
+
+    def _records(self, run: _Run) -> HandRecords | None:
+        """Where ``run``'s hands are recorded (``None``: nowhere)."""
+        return None if self.records is None else HandRecords(self.records, run.id,
+                                                             run.spec.id)
 
     def _table_entry(self, run: _Run, number: int) -> TableEntry:
         """The service and lobby entry of table ``number`` of ``run`` (started when the
