@@ -357,3 +357,38 @@ async def test_a_tournaments_hands_are_recorded_in_the_ledger_and_verify(
     code, out = _cli(ledger, "games", "list", "--limit", "1")
     assert f"(tournament {run.id}, chips)" in out.splitlines()[1]
     ledger.close()
+
+
+async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on(
+        world_factory, tmp_path):
+    """The store fails the commit of a hand's start (a full disk): the tournament table
+    calls the hand off, every chip back in the stacks, and the tournament plays on with
+    its later hands recorded."""
+    from tests.store.test_ledger import FailingCommits
+
+    handles = ["ann", "bob", "cid"]
+    ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)
+    for h in handles:
+        ledger.create_account(h, None)
+    disk = ledger._db = FailingCommits(ledger._db)
+    w = world_factory([sng(3)], handles, book=ledger, records=ledger)
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register("sng", h)
+    run = next(iter(w.director._running.values()))
+    service = run.entries[1].service
+    await w.drive(lambda: service.table.game_id is not None)
+    await w.drive(lambda: service.table.game_id is None)
+    disk.failures = 1                      # the next hand's start is lost
+    await w.drive(lambda: disk.failures == 0)
+    await w.drive(lambda: any(i.event.kind == "cancelled" for i in service._recent
+                              if isinstance(i, TableMessage)))
+    assert run.tables is not None
+    run.tables.check_chips()
+    await w.drive(lambda: run.status == "finished")
+    ledger.commit_pending()
+    assert ledger.verify() == [] and ledger.results() == []
+    assert sum(p for _, _, p in run.results) == 300
+    assert [g for g in ledger.list_games(10_000) if g.end_reason == "finished"]
+    ledger.close()

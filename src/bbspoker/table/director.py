@@ -144,7 +144,9 @@ class TournamentDirector:
     tables: the bots of a tournament resumed after a restart are reserved again.
     ``records``: where every hand of a tournament is recorded as a game (the ledger:
     ``bbspoker games show``/``verify``; :class:`~bbspoker.table.tournament.HandRecords`);
-    ``None``: nowhere."""
+    ``None``: nowhere. ``on_lost(games)``: a commit of that shared store failed at one of
+    its tables (the ids of the games it held): every table sharing the store must hear
+    of it, the server's cash tables too (default: :meth:`lose`, its own tables)."""
 
     def __init__(self, specs: Sequence[TournamentSpec], book: TournamentBook, *,
                  clock: Callable[[], float] = time.monotonic,
@@ -156,8 +158,10 @@ class TournamentDirector:
                  local: Callable[[float], datetime.datetime] | None = None,
                  is_bot: Callable[[str], bool] | None = None,
                  reserve_bot: Callable[[str], bool] | None = None,
-                 records: GameRecords | None = None) -> None:
+                 records: GameRecords | None = None,
+                 on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
         self.records = records
+        self.on_lost = on_lost if on_lost is not None else self.lose
         self.specs = {s.id: s for s in specs}
         self.book = book
         self.clock = clock
@@ -501,6 +505,14 @@ class TournamentDirector:
         for number in run.tables.games:
             self._table_entry(run, number)
 
+    def lose(self, games: frozenset[int]) -> None:
+        """A commit of the record store failed: every running tournament table calls off
+        its own hands among ``games`` in its next step (chips back to the stacks, the
+        record called off)."""
+        for run in self._running.values():
+            for entry in run.entries.values():
+                entry.service.lose(games)
+
     def _records(self, run: _Run) -> HandRecords | None:
         """Where ``run``'s hands are recorded (``None``: nowhere)."""
         return None if self.records is None else HandRecords(self.records, run.id,
@@ -513,7 +525,7 @@ class TournamentDirector:
         spec = run.spec
         game = run.tables.games[number]
         service = TableService(game, Bus(), self.clock, spec.table.reconnect_grace,
-                               seat_idle_timeout=0.0)
+                               seat_idle_timeout=0.0, on_lost=self.on_lost)
         service.after_step = lambda events, now: self._after_step(run, number, events, now)
         for handle in game.handles:
             if handle.lower() in run.bots:

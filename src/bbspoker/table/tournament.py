@@ -164,8 +164,9 @@ class RecordedTableWallet:
                     history: Mapping[str, Any] | None = None) -> dict[str, int]:
         """Call hand ``game_id`` off: its chips back to the stacks (returns ``{handle:
         chips}``) and its record closed as called off. A record the store does not hold
-        open (its start was lost with a failed commit) is left as it is. Raises
-        ValueError if the chips' wallet does not hold the hand open."""
+        open (its start was lost with a failed commit, and the store may give its id
+        again) is left as it is. The chips' wallet then forgets the hand (no hand's end
+        reads it). Raises ValueError if the chips' wallet does not hold the hand open."""
         with self.transaction():
             refunds = self._memory.cancel_game(game_id, reason, history)
             try:
@@ -174,7 +175,12 @@ class RecordedTableWallet:
             except ValueError as err:
                 log.warning("tournament %s: hand %s called off has no open record: %s",
                             self._tournament, game_id, err)
-            return refunds
+        memory = self._memory
+        memory.games.pop(game_id, None)
+        memory.pots.pop(game_id, None)
+        memory.stack_moves[:] = [m for m in memory.stack_moves if m[0] != game_id]
+        memory.journal[:] = [m for m in memory.journal if m[0] != game_id]
+        return refunds
 
 
 @dataclass
