@@ -112,7 +112,7 @@ class App:
         self.ledger = ledger
         self.clock = clock
         self.tables = TableRegistry(config.table_specs, ledger, clock,
-                                    phrases=ledger.client_seeds_of)
+                                    phrases=ledger.client_seeds_of, on_lost=self._lost)
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
                      for entry in self.tables if entry.spec.rules.bots]
@@ -120,7 +120,8 @@ class App:
         self.tournaments = TournamentDirector(
             config.tournaments, ledger, clock=clock, claim_bot=self.bot_pool.claim,
             release_bot=self.bot_pool.release, on_seated=self.tournament_seated,
-            is_bot=self._is_bot, reserve_bot=self.bot_pool.reserve)
+            is_bot=self._is_bot, reserve_bot=self.bot_pool.reserve, records=ledger,
+            on_lost=self._lost)
         # The door's English for the bot port's "0;" lines (worded by the kind of the
         # table the program sits at) and refusals.
         self.describe: Callable[[Event, str], tuple[str, str] | None] = describe_kind_event
@@ -194,6 +195,12 @@ class App:
         """The OpenSSH public key lines ``handle`` may log in with over SSH (``users key
         add``); empty for an unknown handle."""
         return [key for key, _, _ in self.ledger.user_keys(handle)]
+
+    def _lost(self, games: frozenset[int]) -> None:
+        """A commit of the ledger failed (``games``: the ids of the games it held): the
+        cash tables and the tournaments' tables, which share it, each call off their own."""
+        self.tables.lose(games)
+        self.tournaments.lose(games)
 
     def _is_bot(self, handle: str) -> bool:
         """``handle`` is a computer player's account."""

@@ -454,7 +454,7 @@ def _cubes_history(args: argparse.Namespace, config: Config) -> int:
 
 def _result(g) -> str:
     if g.ended_at is None:
-        return f"open, pot {g.pot} CUBES"
+        return "open" if g.tournament is not None else f"open, pot {g.pot} CUBES"
     if g.end_reason == "finished":
         return f"winner {g.winner}" if g.winner else "nobody won"
     return clean_text(g.end_reason or "")
@@ -469,8 +469,9 @@ def _games_list(args: argparse.Namespace, config: Config) -> int:
     width = max(5, *(len(g.table) for g in games))
     print(f"{'ID':>6}  {'TABLE':<{width}}  {'STARTED':<19}  {'PLAYERS':<40}  RESULT")
     for g in games:
+        mark = "" if g.tournament is None else f" (tournament {g.tournament}, chips)"
         print(f"{g.id:>6}  {g.table:<{width}}  {_when(g.started_at):<19}  "
-              f"{', '.join(g.players):<40}  {_result(g)}")
+              f"{', '.join(g.players):<40}  {_result(g)}{mark}")
     return 0
 
 
@@ -490,11 +491,53 @@ def _show_value(key: str, value: Any, indent: str) -> None:
         print(f"{indent}{key}: {text(value)}")
 
 
+def _stakes(history: dict[str, Any]) -> str:
+    """A tournament hand's stakes from its history: ``blinds 10/20, ante 5 chips``."""
+    parts = []
+    for key, word in (("blinds", "blinds"), ("bets", "bets")):
+        pair = history.get(key)
+        if isinstance(pair, list) and len(pair) == 2:
+            parts.append(f"{word} {pair[0]}/{pair[1]}")
+    for key, word in (("bring_in", "bring-in"), ("ante", "ante")):
+        if history.get(key):
+            parts.append(f"{word} {history[key]}")
+    return f"{', '.join(parts)} chips" if parts else "in chips"
+
+
+def _tournament_lines(g: Any, ledger: Ledger) -> tuple[list[str], list[str]]:
+    """What ``games show`` says of a tournament hand: which tournament and table and its
+    stakes in chips (the first list), and for the tournament's last hand once it has
+    finished the tournament's result (places and prizes in CUBES, the second). Both
+    empty for a CUBES game."""
+    if g.tournament is None:
+        return [], []
+    t = ledger.tournament(g.tournament)
+    mark = (g.history or {}).get("tournament") or {}
+    number = mark.get("table") if isinstance(mark, dict) else None
+    if number is None:
+        number = g.table.rsplit("-", 1)[-1]
+    what = (f"{t.id} ({clean_text(t.key)}, {clean_text(t.name)})" if t is not None
+            else f"{g.tournament}")
+    lines = [f"  tournament:   {what}, table {clean_text(str(number))}"]
+    if g.history:
+        lines.append(f"  stakes:       {_stakes(g.history)} (tournament chips, not CUBES)")
+    hands = ledger.tournament_hands(g.tournament)
+    places = (t.result or {}).get("places") if t is not None and t.status == "finished" \
+        else None
+    result = []
+    if hands is not None and hands[1] == g.id and isinstance(places, list):
+        result.append("  result of the tournament:")
+        for place, handle, prize in places:
+            result.append(f"    {place}. {clean_text(str(handle))}  {prize} CUBES")
+    return lines, result
+
+
 def _games_show(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         g = ledger.game(args.id)
-    if g is None:
-        raise CliError(f"no game {args.id}")
+        if g is None:
+            raise CliError(f"no game {args.id}")
+        tournament, standings = _tournament_lines(g, ledger)
     if args.json:
         print(json.dumps(dataclasses.asdict(g), indent=2))
         return 0
@@ -506,10 +549,14 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
         return 0
     print(f"Game {g.id}")
     print(f"  table:        {g.table}")
+    for line in tournament:
+        print(line)
     print(f"  players:      {', '.join(g.players)}")
     print(f"  started:      {_when(g.started_at)}")
     print(f"  ended:        {_when(g.ended_at) if g.ended_at is not None else 'not yet'}")
     print(f"  result:       {_result(g)}")
+    for line in standings:
+        print(line)
     if g.client_seeds is None:
         print(f"  deck hash:    {g.deck_hash}")
     else:
@@ -519,7 +566,7 @@ def _games_show(args: argparse.Namespace, config: Config) -> int:
     if g.history:
         print("Hand history:")
         for key, value in g.history.items():
-            if key in ("commitment", "players", "phh"):
+            if key in ("commitment", "players", "phh", "tournament"):
                 continue   # printed above, or by --phh
             if key == "operations" and isinstance(value, list):
                 _show_operations(value, g.history.get("game"))
@@ -691,9 +738,12 @@ def _tournaments_show(args: argparse.Namespace, config: Config) -> int:
             raise CliError(f"no tournament {args.id}")
         entries = ledger.tournament_entries(t.id)
         pool = ledger.pool(t.id)
+        hands = ledger.tournament_hands(t.id)
     if args.json:
         print(json.dumps({**dataclasses.asdict(t), "pool": pool,
-                          "entries": [dataclasses.asdict(e) for e in entries]}, indent=2))
+                          "entries": [dataclasses.asdict(e) for e in entries],
+                          "hands": None if hands is None else dict(zip(
+                              ("first", "last", "count"), hands))}, indent=2))
         return 0
     print(f"Tournament {t.id}: {clean_text(t.name)}")
     print(f"  key:        {clean_text(t.key)}")
@@ -709,6 +759,10 @@ def _tournaments_show(args: argparse.Namespace, config: Config) -> int:
         print(f"  ended:      {_when(t.ended_at)}")
     if t.reason is not None:
         print(f"  cancelled:  {clean_text(t.reason)}")
+    if hands is not None:
+        first, last, count = hands
+        print(f"  hands:      games {first}-{last} ({count} hands; bbspoker games show ID, "
+              f"the last one gives the result)")
     if not entries:
         print("No entrants.")
         return 0

@@ -1315,3 +1315,27 @@ def test_an_old_account_with_a_now_reserved_name_can_still_log_in_and_gets_a_ske
         assert led.find_account("info") is not None
         with pytest.raises(ValueError, match="is reserved"):
             led.create_account("lnfo", "h")
+
+
+def test_a_tournaments_hand_is_a_game_record_outside_the_stats(ledger):
+    """A tournament's hand is recorded like any game (its tournament named) but moves no
+    CUBES and counts in nobody's stats; a game without CUBES outside one still counts."""
+    tid = ledger.create_tournament("sng", "Sit-and-go", "holdem", 10)
+    hands = []
+    for _ in range(2):
+        gid = ledger.open_game(["Alice", "bob"], "c0ffee", table=f"sng-{tid}-1",
+                               tournament=tid)
+        ledger.close_game(gid, "Alice", {"players": ["Alice", "bob"],
+                                         "tournament": {"id": tid, "key": "sng", "table": 1}})
+        hands.append(gid)
+    assert [(g.id, g.tournament, g.pot) for g in ledger.list_games()] == \
+        [(hands[1], tid, 0), (hands[0], tid, 0)]
+    assert ledger.tournament_hands(tid) == (hands[0], hands[1], 2)
+    assert ledger.results() == [] and ledger.stats("Alice") == []
+    assert ledger.verify() == []
+    free = ledger.open_game(["Alice", "bob"], "beef", table="schiebe")
+    ledger.close_game(free, "Alice", {"players": ["Alice", "bob"]})
+    assert [(h, s.table) for h, s in ledger.results()] == [("Alice", "schiebe"),
+                                                         ("bob", "schiebe")]
+    assert ledger.game(free).tournament is None
+    assert ledger.tournament_hands(tid + 1) is None

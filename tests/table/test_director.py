@@ -6,15 +6,21 @@ cancelled for want of players."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
+import io
+import os
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from bbspoker import cli
 from bbspoker.bots.tournament_seats import TournamentBots
 from bbspoker.config import TournamentSpec, tournament_spec
 from bbspoker.rules.money import SYSTEM
+from bbspoker.store.sqlite import Ledger
 from bbspoker.store.tournaments import MemoryTournaments
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.director import TournamentDirector, TournamentRefused
@@ -38,25 +44,26 @@ def sng(players: int = 3, **keys) -> TournamentSpec:
 
 
 class World:
-    """A director over a memory wallet and pool book, on a fake clock, with every
-    registered player run by a computer player."""
+    """A director over a memory wallet and pool book (or ``book``, a ledger, which then
+    may also record the hands: ``records``), on a fake clock, with every registered player
+    run by a computer player."""
 
     def __init__(self, specs: list[TournamentSpec], handles: list[str],
-                 cubes: int = 1000, book: MemoryTournaments | None = None,
-                 wall: float = datetime.datetime(2026, 11, 26, 12, 0, tzinfo=UTC).timestamp()
-                 ) -> None:
+                 cubes: int = 1000, book: Any = None,
+                 wall: float = datetime.datetime(2026, 11, 26, 12, 0, tzinfo=UTC).timestamp(),
+                 records: Ledger | None = None) -> None:
         self.clock = FakeClock()
         self.wall = wall
         if book is None:
             wallet = MemoryWallet({h: cubes for h in handles} | {SYSTEM: 0})
             book = MemoryTournaments(wallet, clock=lambda: self.wall)
         self.book = book
-        self.wallet = book.wallet
+        self.wallet = book if isinstance(book, Ledger) else book.wallet
         self.bots = TournamentBots(lambda h: True, rng=random.Random(2), sleep=_no_sleep)
         self.director = TournamentDirector(
             specs, book, clock=self.clock, wall=lambda: self.wall, rng=random.Random(1),
             on_seated=self.bots.seated,
-            local=lambda t: datetime.datetime.fromtimestamp(t, UTC))
+            local=lambda t: datetime.datetime.fromtimestamp(t, UTC), records=records)
         self.messages: list[TableMessage] = []
 
     def total(self) -> int:
@@ -366,3 +373,105 @@ async def test_a_sit_and_go_full_before_a_restart_starts_after_it(world_factory)
     first.director.tick()
     view = first.director.view("sng", "ann")
     assert view.status == "running" and view.run == tid and view.entrants == 2
+
+
+def _cli(ledger: Ledger, *argv: str) -> tuple[int, str]:
+    """Run ``bbspoker ARGV`` on ``ledger``'s database (its writes committed first)."""
+    ledger.commit_pending()
+    out = io.StringIO()
+    old = os.environ.get("BBSPOKER_DB")
+    os.environ["BBSPOKER_DB"] = str(ledger.path)
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli.main(list(argv))
+    finally:
+        if old is None:
+            del os.environ["BBSPOKER_DB"]
+        else:
+            os.environ["BBSPOKER_DB"] = old
+    return code, out.getvalue()
+
+
+async def test_a_tournaments_hands_are_recorded_in_the_ledger_and_verify(
+        world_factory, tmp_path):
+    """Every hand of a tournament played on a ledger is a game record of its own table,
+    sealed and verifiable like a cash hand, moving no CUBES and counting in nobody's
+    stats; the tournament's page gives its hands and the last one its result."""
+    handles = ["ann", "bob", "cid"]
+    ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)
+    for h in handles:
+        ledger.create_account(h, None)
+    w = world_factory([sng(3)], handles, book=ledger, records=ledger)
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register("sng", h)
+    run = next(iter(w.director._running.values()))
+    await w.drive(lambda: run.status == "finished")
+    ledger.commit_pending()
+    games = ledger.list_games(10_000)
+    assert len(games) >= 2
+    finished = [g for g in games if g.end_reason == "finished"]
+    assert finished and {g.tournament for g in games} == {run.id}
+    assert {g.table for g in games} == {f"sng-{run.id}-1"}
+    for g in finished:
+        assert g.history["tournament"] == {"id": run.id, "key": "sng", "table": 1}
+        assert g.server_seed and g.client_seeds and g.pot == 0
+        assert ledger.publication(g.table, g.commitment).game_id == g.id
+    # No CUBES moved by a hand: the books balance, and nobody played a CUBES game.
+    assert ledger.verify() == []
+    assert ledger.results() == [] and ledger.stats("ann") == []
+    assert sum(ledger.balance(h) for h in handles) == 3000
+    code, out = _cli(ledger, "games", "verify", "--all")
+    assert code == 0, out
+    assert out.splitlines()[-1] == f"{len(games)} verified, 0 FAILED, 0 not verifiable"
+    # games show of a hand names its tournament and table; of the last, the result.
+    first, last = min(g.id for g in games), max(g.id for g in games)
+    code, out = _cli(ledger, "games", "show", str(first))
+    assert code == 0
+    assert f"tournament:   {run.id} (sng, Sit-and-go), table 1" in out
+    assert "stakes:       blinds 10/20 chips" in out
+    assert "result of the tournament" not in out
+    code, out = _cli(ledger, "games", "show", str(last))
+    winner = run.results[0][1]
+    assert "result of the tournament:" in out and f"1. {winner}  300 CUBES" in out
+    code, out = _cli(ledger, "tournaments", "show", str(run.id))
+    assert f"hands:      games {first}-{last} ({len(games)} hands;" in out
+    code, out = _cli(ledger, "games", "list", "--limit", "1")
+    assert f"(tournament {run.id}, chips)" in out.splitlines()[1]
+    ledger.close()
+
+
+async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on(
+        world_factory, tmp_path):
+    """The store fails the commit of a hand's start (a full disk): the tournament table
+    calls the hand off, every chip back in the stacks, and the tournament plays on with
+    its later hands recorded."""
+    from tests.store.test_ledger import FailingCommits
+
+    handles = ["ann", "bob", "cid"]
+    ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)
+    for h in handles:
+        ledger.create_account(h, None)
+    disk = ledger._db = FailingCommits(ledger._db)
+    w = world_factory([sng(3)], handles, book=ledger, records=ledger)
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register("sng", h)
+    run = next(iter(w.director._running.values()))
+    service = run.entries[1].service
+    await w.drive(lambda: service.table.game_id is not None)
+    await w.drive(lambda: service.table.game_id is None)
+    disk.failures = 1                      # the next hand's start is lost
+    await w.drive(lambda: disk.failures == 0)
+    await w.drive(lambda: any(i.event.kind == "cancelled" for i in service._recent
+                              if isinstance(i, TableMessage)))
+    assert run.tables is not None
+    run.tables.check_chips()
+    await w.drive(lambda: run.status == "finished")
+    ledger.commit_pending()
+    assert ledger.verify() == [] and ledger.results() == []
+    assert sum(p for _, _, p in run.results) == 300
+    assert [g for g in ledger.list_games(10_000) if g.end_reason == "finished"]
+    ledger.close()

@@ -203,11 +203,19 @@ class MemoryWallet:
         if game_id not in self.games or self.games[game_id]["closed"]:
             raise ValueError(f"game {game_id} is not open")
 
-    def open_game(self, handles: Sequence[str], seal: Seal | str, table: str = "poker") -> int:
+    def open_game(self, handles: Sequence[str], seal: Seal | str, table: str = "poker", *,
+                  game_id: int | None = None) -> int:
         """See :meth:`Wallet.open_game`: the game's entry holds ``deck_hash`` (the
-        commitment) and, for a :class:`Seal`, the ``seal`` itself."""
-        gid = self._next_game
-        self._next_game += 1
+        commitment) and, for a :class:`Seal`, the ``seal`` itself. ``game_id``: the id
+        another store gave the game (its record is kept there: a tournament's hand),
+        ValueError if this wallet holds a game of that id; else the next of its own."""
+        if game_id is None:
+            gid = self._next_game
+            self._next_game += 1
+        elif game_id in self.games:
+            raise ValueError(f"game {game_id} is already in this wallet")
+        else:
+            gid = game_id
         self._set(self.pots, gid, 0)
         entry = {"players": list(handles), "closed": False, "table": table}
         if isinstance(seal, Seal):

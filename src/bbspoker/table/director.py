@@ -54,7 +54,7 @@ from bbspoker.store.tournaments import TournamentBook, TournamentError
 from bbspoker.table.bus import Bus
 from bbspoker.table.registry import TableEntry
 from bbspoker.table.service import Direct, TableService
-from bbspoker.table.tournament import TournamentTables
+from bbspoker.table.tournament import GameRecords, HandRecords, TournamentTables
 
 __all__ = ["TournamentDirector", "TournamentView", "TournamentRefused", "TICK"]
 
@@ -142,7 +142,12 @@ class TournamentDirector:
     table (the server starts a computer player's task there). ``local`` turns Unix seconds
     into the server's local time of day (tests fix the time zone). ``is_bot(handle)``
     tells a computer player's account, and ``reserve_bot(handle)`` keeps one from other
-    tables: the bots of a tournament resumed after a restart are reserved again."""
+    tables: the bots of a tournament resumed after a restart are reserved again.
+    ``records``: where every hand of a tournament is recorded as a game (the ledger:
+    ``bbspoker games show``/``verify``; :class:`~bbspoker.table.tournament.HandRecords`);
+    ``None``: nowhere. ``on_lost(games)``: a commit of that shared store failed at one of
+    its tables (the ids of the games it held): every table sharing the store must hear
+    of it, the server's cash tables too (default: :meth:`lose`, its own tables)."""
 
     def __init__(self, specs: Sequence[TournamentSpec], book: TournamentBook, *,
                  clock: Callable[[], float] = time.monotonic,
@@ -153,7 +158,11 @@ class TournamentDirector:
                  on_seated: Callable[[TableEntry, str], None] | None = None,
                  local: Callable[[float], datetime.datetime] | None = None,
                  is_bot: Callable[[str], bool] | None = None,
-                 reserve_bot: Callable[[str], bool] | None = None) -> None:
+                 reserve_bot: Callable[[str], bool] | None = None,
+                 records: GameRecords | None = None,
+                 on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
+        self.records = records
+        self.on_lost = on_lost if on_lost is not None else self.lose
         self.specs = {s.id: s for s in specs}
         self.book = book
         self.clock = clock
@@ -481,7 +490,8 @@ class TournamentDirector:
         play = kind(spec.game).tournament
         assert play is not None              # the config takes only kinds that have it
         now = self.clock()
-        run.tables = TournamentTables.open(play, spec.table, state, now)
+        run.tables = TournamentTables.open(play, spec.table, state, now,
+                                           records=self._records(run))
         self.book.start_tournament(run.id, run.tables.journal(now))
         run.status = "running"
         self._open_runs.pop(spec.id, None)
@@ -502,13 +512,27 @@ class TournamentDirector:
         assert play is not None
         now = self.clock()
         run.tables = TournamentTables.open(play, spec.table, state, now,
-                                           started=now - float(journal.get("elapsed", 0.0)))
+                                           started=now - float(journal.get("elapsed", 0.0)),
+                                           records=self._records(run))
         if self.reserve_bot is not None:
             for handle in state.stacks:
                 if handle.lower() in run.bots and not self.reserve_bot(handle):
                     log.warning("tournament %s: bot %s is in use elsewhere", run.id, handle)
         for number in run.tables.games:
             self._table_entry(run, number)
+
+    def lose(self, games: frozenset[int]) -> None:
+        """A commit of the record store failed: every running tournament table calls off
+        its own hands among ``games`` in its next step (chips back to the stacks, the
+        record called off)."""
+        for run in self._running.values():
+            for entry in run.entries.values():
+                entry.service.lose(games)
+
+    def _records(self, run: _Run) -> HandRecords | None:
+        """Where ``run``'s hands are recorded (``None``: nowhere)."""
+        return None if self.records is None else HandRecords(self.records, run.id,
+                                                             run.spec.id)
 
     def _table_entry(self, run: _Run, number: int) -> TableEntry:
         """The service and lobby entry of table ``number`` of ``run`` (started when the
@@ -517,7 +541,7 @@ class TournamentDirector:
         spec = run.spec
         game = run.tables.games[number]
         service = TableService(game, Bus(), self.clock, spec.table.reconnect_grace,
-                               seat_idle_timeout=0.0)
+                               seat_idle_timeout=0.0, on_lost=self.on_lost)
         service.after_step = lambda events, now: self._after_step(run, number, events, now)
         for handle in game.handles:
             if handle.lower() in run.bots:

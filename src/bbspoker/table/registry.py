@@ -102,14 +102,17 @@ class TableRegistry:
     ``specs``: the tables to build (``Config.table_specs``); ``wallet``: the store all
     tables share (the ledger); ``clock``: monotonic seconds for every table's task;
     ``phrases``: the players' client seed phrases for the provably fair deck (``None``:
-    a random client seed for everyone).
+    a random client seed for everyone); ``on_lost(games)``: a commit of the shared store
+    failed (the ids of the games it held), for every table sharing it (default:
+    :meth:`lose`, the registry's own; the server adds its tournaments' tables).
     ``registry[table_id]`` is a :class:`TableEntry` (``KeyError`` if unknown); iterating
     gives them in order.
     """
 
     def __init__(self, specs: Sequence[TableSpec], wallet: Wallet,
                  clock: Callable[[], float] = time.monotonic,
-                 phrases: Phrases | None = None) -> None:
+                 phrases: Phrases | None = None,
+                 on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
         self._entries: dict[str, TableEntry] = {}
         self._wallet = wallet
         for number, spec in enumerate(specs, 1):
@@ -117,7 +120,7 @@ class TableRegistry:
             game = kind(spec.game).make(config, TableWallet(wallet, spec.id), phrases)
             service = TableService(game, Bus(), clock, config.reconnect_grace,
                                    seat_idle_timeout=config.seat_idle_timeout,
-                                   on_lost=self._lost)
+                                   on_lost=on_lost if on_lost is not None else self.lose)
             self._entries[spec.id] = TableEntry(number, spec, service)
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -152,7 +155,7 @@ class TableRegistry:
         """The table holding ``handle``'s seat after a dropped connection, or ``None``."""
         return next((e for e in self._entries.values() if e.service.held(handle)), None)
 
-    def _lost(self, games: frozenset[int]) -> None:
+    def lose(self, games: frozenset[int]) -> None:
         """A commit of the shared store failed: every table calls off its own games."""
         for entry in self._entries.values():
             entry.service.lose(games)

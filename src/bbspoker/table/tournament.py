@@ -10,26 +10,177 @@ Synchronous and clock-free like the rules (``now``: seconds on the caller's mono
 clock): the simulator (``bbspoker sim --tournament``) plays every table's hands one after
 the other through it, and the server's tournament director drives it from the tables'
 tasks.
+
+Given a record store (:class:`HandRecords`: the server's ledger), every hand is also a game
+record there, as a cash table's is (:class:`RecordedTableWallet`): the published
+commitment, the seal, the history and the server seed, under the table id
+``<tournament key>-<run id>-<table number>`` and the tournament's id, so that ``bbspoker
+games show`` and ``games verify`` take a tournament's hands too (docs/fairness.md). The
+chips stay in memory: such a record moves no CUBES. The simulator records nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.base import GameRules, TournamentPlay
 from bbspoker.rules.events import Event
+from bbspoker.rules.fairness import Seal
 from bbspoker.rules.tournament import HandOver, Level, Tournament
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.registry import TableWallet
 
-__all__ = ["TournamentTables", "ChipsNotConserved"]
+__all__ = ["TournamentTables", "ChipsNotConserved", "GameRecords", "HandRecords",
+           "RecordedTableWallet"]
+
+log = logging.getLogger(__name__)
 
 
 class ChipsNotConserved(AssertionError):
     """The chips in the wallet are not every entrant's starting chips (a bug)."""
+
+
+class GameRecords(Protocol):
+    """The record side of the store (``bbspoker.store.sqlite.Ledger``): games opened,
+    closed and called off, the commitments published, in transactions whose commits a
+    table's service defers (:class:`bbspoker.store.wallet.Wallet`)."""
+
+    def transaction(self, durable: bool = True) -> AbstractContextManager[None]:
+        """:meth:`bbspoker.store.wallet.Wallet.transaction`."""
+        ...
+
+    def defer_commits(self) -> AbstractContextManager[None]:
+        """:meth:`bbspoker.store.wallet.Wallet.defer_commits`."""
+        ...
+
+    def commit_pending(self) -> None:
+        """:meth:`bbspoker.store.wallet.Wallet.commit_pending`."""
+        ...
+
+    def publish_commitment(self, server_seed: bytes, table: str = ...) -> float:
+        """:meth:`bbspoker.store.wallet.Wallet.publish_commitment`."""
+        ...
+
+    def open_game(self, handles: Sequence[str], seal: Seal | str, table: str = ..., *,
+                  tournament: int | None = None) -> int:
+        """:meth:`bbspoker.store.sqlite.books.Books.open_game`: a record of
+        ``tournament``'s hand."""
+        ...
+
+    def close_game(self, game_id: int, winner: str | None,
+                   history: Mapping[str, Any]) -> None:
+        """:meth:`bbspoker.store.wallet.Wallet.close_game`."""
+        ...
+
+    def cancel_game(self, game_id: int, reason: str,
+                    history: Mapping[str, Any] | None = None) -> dict[str, int]:
+        """:meth:`bbspoker.store.wallet.Wallet.cancel_game`."""
+        ...
+
+
+@dataclass(frozen=True)
+class HandRecords:
+    """Where one tournament's hands are recorded: ``store`` (the ledger), the run's
+    ``tournament`` id and its config ``key``."""
+
+    store: GameRecords
+    tournament: int
+    key: str
+
+    def table_id(self, number: int) -> str:
+        """The record's table id of table ``number``: ``<key>-<run id>-<number>`` (the
+        director's table ids)."""
+        return f"{self.key}-{self.tournament}-{number}"
+
+
+class RecordedTableWallet:
+    """A tournament table's wallet that records its hands: the chips are the tournament's
+    memory wallet's (``chips``; stacks under ``t<number>``), exactly as a
+    :class:`~bbspoker.table.registry.TableWallet` over it, and the hand's record goes to
+    ``records.store`` too, as a cash hand's does: the commitment published for the next
+    hand, the game opened (its seal; the id is the store's, and the memory wallet keeps
+    the hand under it), closed with its history, or called off (the chips refunded in
+    memory; the record says how many under ``tournament.chips_refunded``). Every history
+    stored carries ``"tournament": {"id": run id, "key": config id, "table": number}``.
+
+    No chip is a CUBE: the store's record of a hand has no journal row. A transaction is
+    one in both (the record and the chips undone together), and the table's service
+    defers and commits the records' writes like any table's (``defer_commits``,
+    ``commit_pending``, :class:`~bbspoker.store.wallet.CommitFailed` included)."""
+
+    def __init__(self, chips: MemoryWallet, number: int, records: HandRecords) -> None:
+        self._memory = chips
+        self._chips = TableWallet(chips, f"t{number}")
+        self._records = records.store
+        self._tournament = records.tournament
+        self.table_id = records.table_id(number)
+        self.mark: dict[str, Any] = {"id": records.tournament, "key": records.key,
+                                     "table": number}
+        self.defer_commits = self._records.defer_commits
+        self.commit_pending = self._records.commit_pending
+        # The chips: bound methods of the memory wallet's table view (no extra call).
+        for name in ("balance", "balances_of", "pay_into_pot", "pay_out_pot",
+                     "pot_to_system", "pay_out_split", "stack", "buy_in", "cash_out",
+                     "stack_into_pot", "pot_to_stacks"):
+            setattr(self, name, getattr(self._chips, name))
+
+    @contextmanager
+    def transaction(self, durable: bool = True) -> Iterator[None]:
+        """One all-or-nothing unit in the record store and the chips (see
+        :meth:`bbspoker.store.wallet.Wallet.transaction`)."""
+        with self._records.transaction(durable), self._memory.transaction(durable):
+            yield
+
+    def publish_commitment(self, server_seed: bytes) -> float:
+        """The next hand's commitment, published in the record store (see
+        :meth:`bbspoker.rules.money.Wallet.publish_commitment`)."""
+        return self._records.publish_commitment(server_seed, table=self.table_id)
+
+    def open_game(self, handles: Sequence[str], seal: Seal | str) -> int:
+        """Record a new hand in the store (this table's, the tournament's) and open it in
+        the chips' wallet under the store's id; returns that id."""
+        with self.transaction(durable=False):
+            gid = self._records.open_game(handles, seal, table=self.table_id,
+                                          tournament=self._tournament)
+            commitment = seal.commitment if isinstance(seal, Seal) else seal
+            self._memory.open_game(handles, commitment, table=self._chips.table_id,
+                                   game_id=gid)
+            return gid
+
+    def close_game(self, game_id: int, winner: str | None,
+                   history: Mapping[str, Any]) -> None:
+        """End hand ``game_id`` in both (its pot of chips must be empty); the store's
+        record keeps ``history`` with the tournament's mark."""
+        with self.transaction(durable=False):
+            self._memory.close_game(game_id, winner, history)
+            self._records.close_game(game_id, winner, {**history, "tournament": self.mark})
+
+    def cancel_game(self, game_id: int, reason: str,
+                    history: Mapping[str, Any] | None = None) -> dict[str, int]:
+        """Call hand ``game_id`` off: its chips back to the stacks (returns ``{handle:
+        chips}``) and its record closed as called off. A record the store does not hold
+        open (its start was lost with a failed commit, and the store may give its id
+        again) is left as it is. The chips' wallet then forgets the hand (no hand's end
+        reads it). Raises ValueError if the chips' wallet does not hold the hand open."""
+        with self.transaction():
+            refunds = self._memory.cancel_game(game_id, reason, history)
+            try:
+                self._records.cancel_game(game_id, reason, {
+                    **(history or {}), "tournament": {**self.mark, "chips_refunded": refunds}})
+            except ValueError as err:
+                log.warning("tournament %s: hand %s called off has no open record: %s",
+                            self._tournament, game_id, err)
+        memory = self._memory
+        memory.games.pop(game_id, None)
+        memory.pots.pop(game_id, None)
+        memory.stack_moves[:] = [m for m in memory.stack_moves if m[0] != game_id]
+        memory.journal[:] = [m for m in memory.journal if m[0] != game_id]
+        return refunds
 
 
 @dataclass
@@ -46,13 +197,17 @@ class TournamentTables:
     wallet: MemoryWallet = field(default_factory=MemoryWallet)
     games: dict[int, GameRules] = field(default_factory=dict)
     level: int = 0
+    #: Where the hands are recorded (:class:`RecordedTableWallet`); ``None``: nowhere.
+    records: HandRecords | None = None
 
     @classmethod
     def open(cls, play: TournamentPlay, config: Any, state: Tournament,
-             now: float, started: float | None = None) -> TournamentTables:
+             now: float, started: float | None = None,
+             records: HandRecords | None = None) -> TournamentTables:
         """The tables of ``state`` made and everyone seated with their chips (a new
-        tournament, or one resumed from its journal: ``started`` the ``now`` it began)."""
-        t = cls(play, config, state, now if started is None else started)
+        tournament, or one resumed from its journal: ``started`` the ``now`` it began);
+        ``records``: where each hand is recorded (``None``: nowhere)."""
+        t = cls(play, config, state, now if started is None else started, records=records)
         t.level = state.rules.level_at(now - t.started)
         for handle, chips in state.stacks.items():
             t.wallet.balances[handle.lower()] = chips
@@ -70,8 +225,10 @@ class TournamentTables:
 
     def _new_table(self, number: int) -> GameRules:
         level = self.stakes
-        game = self.play.table(self.config, TableWallet(self.wallet, f"t{number}"),
-                               level.bet, level.ante)
+        wallet: TableWallet | RecordedTableWallet = (
+            TableWallet(self.wallet, f"t{number}") if self.records is None
+            else RecordedTableWallet(self.wallet, number, self.records))
+        game = self.play.table(self.config, wallet, level.bet, level.ante)
         self.games[number] = game
         return game
 
@@ -110,9 +267,9 @@ class TournamentTables:
         Returns the model's :class:`HandOver` and the events of the tables it changed
         (``(table number, event)``: stand-ups and sit-downs). ``seat(number, handle)``
         seats a moved player at their new table (default: at once, here; the server's
-        director does it in that table's own step and returns no events). The hand's record and its
-        wallet journal are dropped (the tournament keeps no CUBES record of its hands;
-        its journal is :meth:`journal`)."""
+        director does it in that table's own step and returns no events). The hand's entry
+        and its wallet journal are dropped from the memory wallet (the tournament's own
+        journal is :meth:`journal`; the hand's record is the record store's, if any)."""
         before: dict[str, int] = {}
         if game_id is not None:
             history = self.wallet.games.pop(game_id)["history"]

@@ -118,7 +118,8 @@ class Admin:
         (``return``). A game that moved no CUBES at all (Schiebe-Poker played for the
         ranking alone) counts from its record: played when the history's ``players``
         name the player, won when its ``ranking`` puts them first (or ``winner`` is
-        them). Games called off and refunded count for nothing."""
+        them). Games called off and refunded count for nothing, and so do a tournament's
+        hands (played for its chips: the tournament's own standings count them)."""
         since = None if within is None else self.books.clock() - within
         return self._results(None, since)
 
@@ -158,12 +159,13 @@ class Admin:
             " 0 AS cubes_won, 0 AS paid, 0 AS biggest "
             " FROM games g JOIN json_each(g.history, '$.players') p "
             " JOIN accounts a ON a.handle = p.value WHERE g.end_reason = 'finished' "
+            " AND g.tournament_id IS NULL "
             f" AND NOT EXISTS (SELECT 1 FROM journal j WHERE j.game_id = g.id){free}) "
             "SELECT a.handle, g.table_id, SUM(x.played), SUM(x.won), SUM(x.cubes_won), "
             "SUM(x.paid), MAX(x.biggest) FROM (SELECT * FROM staked UNION ALL "
             "SELECT * FROM free) x JOIN games g ON g.id = x.game "
             "JOIN accounts a ON a.id = x.account "
-            f"WHERE g.end_reason = 'finished'{games} "
+            f"WHERE g.end_reason = 'finished' AND g.tournament_id IS NULL{games} "
             "GROUP BY x.account, g.table_id ORDER BY a.handle_key, g.table_id",
             params).fetchall()
         return [(handle, PlayerStats(*row)) for handle, *row in rows]
@@ -199,6 +201,15 @@ class Admin:
         """One game with its hand history, or ``None`` if there is no such game."""
         row = self.books.w.sql(f"{GAME_SELECT} WHERE g.id = ?", (game_id,)).fetchone()
         return None if row is None else game_of(row)
+
+    def tournament_hands(self, tournament: int) -> tuple[int, int, int] | None:
+        """The game records of tournament ``tournament``'s hands: ``(first id, last id,
+        how many)``, or ``None`` if it has none (it never ran, or ran on a server that did
+        not record them)."""
+        first, last, count = self.books.w.sql(
+            "SELECT MIN(id), MAX(id), COUNT(*) FROM games WHERE tournament_id = ?",
+            (tournament,)).fetchone()
+        return None if not count else (first, last, count)
 
     def publication(self, table: str, commitment: str) -> Publication | None:
         """The record of table ``table`` publishing ``commitment`` for its next game, or

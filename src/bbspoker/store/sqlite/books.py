@@ -233,11 +233,13 @@ class Books:
         return found
 
     def open_game(self, handles: Sequence[str], seal: Seal | str,
-                  table: str = DEFAULT_TABLE) -> int:
+                  table: str = DEFAULT_TABLE, *, tournament: int | None = None) -> int:
         """Record a new game at table ``table`` (its ``[[tables]] id``; players in seat
         order; ``seal`` as :meth:`bbspoker.rules.money.Wallet.open_game` says: its
         commitment goes to ``deck_hash``, its seeds to ``client_seeds`` and ``server_seed``,
         the latter read back only once the game has ended), started now by the clock (Unix seconds);
+        ``tournament``: the id of the tournament whose hand it is (``tournament_id``: a
+        record only, played for the tournament's chips, so no CUBES may move in it);
         returns its id, never reused once committed (a start whose commit failed leaves
         its id to the next). Until :meth:`close_game` it counts as unfinished and is
         refunded by :meth:`recover_unfinished_games`. Commits with ``synchronous =
@@ -258,8 +260,9 @@ class Books:
                 sealed = (seal, None, None)
             self.w.queue.append((
                 "INSERT INTO games (id, players, deck_hash, server_seed, client_seeds, "
-                "started_at, table_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, json.dumps(list(handles)), *sealed, self.clock(), table)))
+                "started_at, table_id, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, json.dumps(list(handles)), *sealed, self.clock(), table,
+                 tournament)))
             if isinstance(seal, Seal) and seal.published_at is not None:
                 # Dealt from the published seed: the record says so. A publication the
                 # store lost (its commit failed) is recorded again as the table showed it;

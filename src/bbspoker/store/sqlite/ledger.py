@@ -300,6 +300,7 @@ class Ledger:
     stats = _via("admin", Admin.stats)
     results = _via("admin", Admin.results)
     game = _via("admin", Admin.game)
+    tournament_hands = _via("admin", Admin.tournament_hands)
     publication = _via("admin", Admin.publication)
     published_before = _via("admin", Admin.published_before)
 

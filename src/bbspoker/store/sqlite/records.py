@@ -300,8 +300,10 @@ class GameRecord:
     ``end_reason`` (``"finished"`` or why it was cancelled), the CUBES in its
     pot now, the hand history mapping stored at the end (``None`` while open),
     the id of the table it was played at (``[[tables]] id``), the ``client_seeds`` in seat
-    order (``None`` for a deck not from the published shuffle) and the ``server_seed``
-    (hex; ``None`` while the game runs: it is revealed only once the game has ended)."""
+    order (``None`` for a deck not from the published shuffle), the ``server_seed``
+    (hex; ``None`` while the game runs: it is revealed only once the game has ended) and
+    ``tournament``: the id of the tournament whose hand it was (played for its chips:
+    it moves no CUBES), ``None`` for a CUBES game."""
 
     id: int
     players: list[str]
@@ -315,6 +317,7 @@ class GameRecord:
     table: str = DEFAULT_TABLE
     client_seeds: list[str] | None = None
     server_seed: str | None = None
+    tournament: int | None = None
 
     @property
     def commitment(self) -> str:
@@ -390,7 +393,8 @@ GAME_SELECT = """SELECT g.id, g.players, g.deck_hash, g.started_at, g.ended_at, 
                         g.end_reason,
                         -(SELECT COALESCE(SUM(amount), 0) FROM journal WHERE game_id = g.id),
                         g.history, g.table_id, g.client_seeds,
-                        CASE WHEN g.ended_at IS NULL THEN NULL ELSE g.server_seed END
+                        CASE WHEN g.ended_at IS NULL THEN NULL ELSE g.server_seed END,
+                        g.tournament_id
                  FROM games g"""
 
 
@@ -404,8 +408,8 @@ def account_of(row: tuple) -> Account:
 def game_of(row: tuple) -> GameRecord:
     """A :class:`GameRecord` from a row of :data:`GAME_SELECT`."""
     (gid, players, deck_hash, started, ended, winner, end_reason, pot, history, table,
-     client_seeds, server_seed) = row
+     client_seeds, server_seed, tournament) = row
     return GameRecord(gid, json.loads(players), deck_hash, started, ended, winner,
                       end_reason, pot, None if history is None else json.loads(history),
                       table, None if client_seeds is None else json.loads(client_seeds),
-                      server_seed)
+                      server_seed, tournament)

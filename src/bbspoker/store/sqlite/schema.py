@@ -150,6 +150,16 @@ _TOURNAMENTS: tuple[str, ...] = (
     "CREATE INDEX journal_tournament ON journal(tournament_id) WHERE tournament_id IS NOT NULL",
 )
 
+#: 19: a tournament's hands are game records too (the seal, the history, the server seed;
+#: ``bbspoker games show``, ``games verify``), played for its chips, not CUBES: no journal
+#: row names them. ``tournament_id`` says whose hand a game was (NULL: a CUBES game), so
+#: that stats leave them out and a tournament's page finds its hands.
+_TOURNAMENT_HANDS: tuple[str, ...] = (
+    "ALTER TABLE games ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id)",
+    "CREATE INDEX games_tournament ON games(tournament_id, id) "
+    "WHERE tournament_id IS NOT NULL",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts, games, the journal of every movement of CUBES, notices.
     (
@@ -289,6 +299,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _USER_LOOK,
     # 18: tournaments, their entries and the journal's tournament_id, above.
     _TOURNAMENTS,
+    # 19: the games' tournament_id (a tournament's hands), above.
+    _TOURNAMENT_HANDS,
 )
 
 #: Schema version this code writes; a database with a higher version is refused.
