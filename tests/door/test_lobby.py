@@ -1604,6 +1604,31 @@ async def test_tournament_registration_costs_the_buy_in_asked_first_and_unregist
         assert server.app.tournaments.view("sng").entrants == 0
 
 
+async def test_a_registered_player_on_the_page_goes_to_the_table_when_it_starts(
+        tmp_path, clients):
+    """alice registered and waits on the tournament's page; the last place is taken (by
+    bob, elsewhere): her screen becomes her table's, with the tournament line, without a
+    key pressed."""
+    async with running_server(tmp_path, sleep=no_sleep,
+                              tournaments=[tournament_spec(sit_and_go=2, limit="no")]) as server:
+        for h in ("alice", "bob"):
+            server.app.ledger.create_account(h, hash_password("pw-" + h))
+        c = await clients(server.port)
+        await c.login("alice", "pw-alice")
+        await c.send("t")
+        await c.wait_for("Sunday NL")
+        await c.send("1")
+        await c.wait_for("[R] Register")
+        await c.send("r")
+        await c.wait_for("(y/n)")
+        await c.send("y")
+        await c.wait_for("You are registered")
+        await server.app.tournaments.register("sng", "bob")
+        await c.wait_for("Sunday NL #1")
+        await c.wait_for("out now: 2nd")
+        assert server.app.tournaments.table_of("alice") is not None
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_tournament_list_page_and_table_line_fit_80_columns(lang):
     from bbspoker.table.director import TournamentView

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from bbspoker.door import i18n
 from bbspoker.door.i18n import N_, NP_
-from bbspoker.door.keys import KeyKind
+from bbspoker.door.keys import Key, KeyKind
 from bbspoker.door.look import CLASSIC, KEY, Look, Pen
 from bbspoker.door.prompts import press_any_key
 from bbspoker.door.screens import kinds
@@ -413,7 +413,11 @@ async def choose(session: Player, app: DoorContext, tid: str, idle: float) -> No
             session.write(note + "\r\n")
         session.write(_keys(look, _page_keys(view, t, watchable)) + " ")
         note = None
-        key = await session.read_key(idle)
+        key = await _key_or_start(session, director, tid, view, idle)
+        if key is None:                        # it started: straight to the table
+            session.write("\r\n")
+            await play(session, app)
+            continue
         char = key.char.lower() if key.kind is KeyKind.CHAR else ""
         if char == "r" and (view.status == "registering" or view.late) and not view.registered:
             note = await _register(session, app, view, idle)
@@ -428,6 +432,31 @@ async def choose(session: Player, app: DoorContext, tid: str, idle: float) -> No
         else:
             session.write("\r\n")
             return
+
+
+#: How often (seconds) a registered player's page looks whether the tournament started.
+START_POLL = 1.0
+
+
+async def _key_or_start(session: Player, director: Any, tid: str, view: TournamentView,
+                        idle: float) -> Key | None:
+    """The player's next key on a tournament's page, or ``None`` when the tournament they
+    are registered in starts while they look at it (they go to their table at once, as
+    they would at a real one when the director calls "shuffle up and deal"). Raises
+    ``TimeoutError`` after ``idle`` seconds without a key, as :meth:`read_key` does."""
+    if not (view.registered and view.status == "registering"):
+        return await session.read_key(idle)
+    loop = asyncio.get_running_loop()
+    until = loop.time() + idle
+    while True:
+        try:
+            return await session.read_key(max(0.0, min(START_POLL, until - loop.time())))
+        except TimeoutError:
+            if loop.time() >= until:
+                raise
+        now = director.view(tid, session.handle)
+        if now.status == "running" and now.table is not None:
+            return None
 
 
 async def _register(session: Player, app: DoorContext, view: TournamentView,
