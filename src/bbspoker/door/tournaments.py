@@ -178,7 +178,7 @@ _LEVEL_HEADS = (NP_("tournament levels", "Level"), NP_("tournament levels", "Bli
                 NP_("tournament levels", "Minutes"))
 
 #: Cells of the list's columns: name, game, buy-in, start, status, pool, you.
-_COLUMNS = (13, 12, 7, 5, 13, 8, 11)
+_COLUMNS = (12, 13, 7, 5, 13, 8, 11)
 
 
 def list_lines(views: list[TournamentView], t: i18n.Translator = i18n.ENGLISH,
