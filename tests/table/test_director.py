@@ -475,3 +475,26 @@ async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on
     assert sum(p for _, _, p in run.results) == 300
     assert [g for g in ledger.list_games(10_000) if g.end_reason == "finished"]
     ledger.close()
+
+
+async def test_a_tournament_that_ended_unpaid_is_paid_at_the_next_start(world_factory):
+    handles = ["ann", "bob"]
+    first = world_factory([sng(2)], handles)
+    total = first.total()
+    first.director.recover()
+    first.director.start()
+    for h in handles:
+        await first.director.register("sng", h)
+    run = next(iter(first.director._running.values()))
+    await first.close()
+    # The journal says it is over (bob has every chip), but the prizes were never paid.
+    state = run.tables.state.to_json()
+    state.update(stacks={"bob": 2000}, finish=[["ann"]],
+                 tables={n: [h for h in s if h == "bob"] for n, s in state["tables"].items()})
+    first.book.save_tournament_state(run.id, state)
+    second = world_factory([sng(2)], handles, book=first.book)
+    second.director.recover()
+    second.director.start()
+    assert second.book.tournament(run.id).status == "finished"
+    assert second.wallet.balance("bob") == 1100 and second.wallet.balance("ann") == 900
+    assert second.total() == total and second.book.pool(run.id) == 0

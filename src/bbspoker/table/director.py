@@ -247,7 +247,12 @@ class TournamentDirector:
         """Start the clock task and every resumed tournament's tables (inside the event
         loop; call once, after :meth:`recover`)."""
         self._started = True
-        for run in self._running.values():
+        for run in list(self._running.values()):
+            if run.tables is not None and run.tables.state.finished:
+                # It ended but its prizes were not paid (the store failed, or the server
+                # stopped in between): pay them now.
+                self._finish(run)
+                continue
             for number, entry in run.entries.items():
                 self._start_table(run, number, entry)
         self._task = tasks.start(self.run(), name="tournament director")
