@@ -285,7 +285,8 @@ class TournamentDirector:
 
     def tick(self) -> None:
         """One look at the clock: scheduled starts, sit-and-goes a person waits in that
-        computer players have come free for, rising levels, lonely tables."""
+        computer players have come free for, rising levels, lonely tables, and the prizes
+        of a tournament that ended when the store could not pay them (tried again)."""
         wall, now = self.wall(), self.clock()
         for run in list(self._open_runs.values()):
             if run.starts_at is not None and wall >= run.starts_at:
@@ -299,6 +300,9 @@ class TournamentDirector:
                     self._begin(run)       # (full before a restart that came too soon)
         for run in list(self._running.values()):
             if run.status == "running" and run.tables is not None:
+                if run.tables.state.finished:          # its prizes could not be paid yet
+                    self._finish(run)
+                    continue
                 self._levels(run, now)
                 self._lonely(run)
 
