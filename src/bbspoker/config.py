@@ -36,7 +36,8 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
            "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
-           "CHARSETS", "SeasonsConfig", "TournamentSpec", "tournament_spec"]
+           "CHARSETS", "SeasonsConfig", "TournamentSpec", "tournament_spec",
+           "DEFAULT_TOURNAMENT_GAME"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -677,6 +678,10 @@ def _payouts(where: str, value: Any) -> tuple[PayoutTier, ...]:
     return tuple(tiers)
 
 
+#: The game of a ``[[tournaments]]`` entry that names none: the usual tournament game.
+DEFAULT_TOURNAMENT_GAME = "holdem"
+
+
 def _tournaments(origin: str, entries: Any, defaults: TableConfig,
                  tables: tuple[TableSpec, ...]) -> tuple[TournamentSpec, ...]:
     """The ``[[tournaments]]`` entries, checked (see :class:`TournamentSpec`): the keys of
@@ -690,7 +695,7 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
         entry = dict(entry)
         tid, name = entry.pop("id", None), entry.pop("name", None)
         able = [k.name for k in KINDS if k.tournament is not None]
-        game = entry.pop("game", able[0] if able else None)
+        game = entry.pop("game", DEFAULT_TOURNAMENT_GAME)
         if not isinstance(tid, str) or not _TABLE_ID.fullmatch(tid):
             raise ConfigError(f"{where}: id must be 1-24 lower-case letters, digits, - or _, "
                               f"got {tid!r}")
@@ -705,7 +710,13 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
         spec = kind(game)
         assert spec.tournament is not None
         levels = _levels(f"{where}:", entry.pop("levels")) if "levels" in entry \
-            else TURBO_LEVELS
+            else spec.tournament.levels or TURBO_LEVELS
+        short = next((n for n, level in enumerate(levels, 1)
+                      if level.ante < spec.tournament.min_ante), None)
+        if short is not None:
+            raise ConfigError(f"{where}: level {short} needs an ante of at least "
+                              f"{spec.tournament.min_ante} at {game} tables, got "
+                              f"{levels[short - 1].ante}")
         payouts = _payouts(f"{where}:", entry.pop("payouts")) if "payouts" in entry \
             else DEFAULT_PAYOUTS
         seats = _whole(f"{where}: seats_per_table",
@@ -744,8 +755,9 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
             values[key] = _check(f"{where} {key}", keys[key], value)
         values.update({"seats": seats, "bots": 0, staked: levels[0].bet})
         config = _kind_config(f"{where}:", defaults, values, game)
-        if getattr(config, "between_hands", 1.0) <= 0:
-            raise ConfigError(f"{where}: between_hands must be above 0 at a tournament's "
+        pause = "between_hands" if hasattr(config, "between_hands") else "between_games"
+        if getattr(config, pause, 1.0) <= 0:
+            raise ConfigError(f"{where}: {pause} must be above 0 at a tournament's "
                               f"tables (the director moves players between hands)")
         specs.append(TournamentSpec(tid, name.strip(), game, rules, config,
                                     defaults.with_keys(**config.as_keys()), bots,
