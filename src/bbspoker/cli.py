@@ -1222,8 +1222,8 @@ def _sim_tournament(args: argparse.Namespace, config: Config) -> int:
     """``bbspoker sim --tournament``: whole tournaments of computer players."""
     from bbspoker.bots.kinds import bot_kind
     from bbspoker.bots.tournament import simulate_tournaments
-    from bbspoker.config import DEFAULT_TOURNAMENT_GAME, ConfigError, tournament_spec
-    from bbspoker.rules.kinds import KINDS
+    from bbspoker.config import ConfigError, tournament_spec
+    from bbspoker.rules.kinds import DEFAULT_TOURNAMENT_KIND, KINDS
     from bbspoker.rules.kinds import kind as game_kind
 
     if args.tournament:
@@ -1246,7 +1246,7 @@ def _sim_tournament(args: argparse.Namespace, config: Config) -> int:
             entry["game"] = args.game
         able = [k for k in KINDS if k.tournament is not None]
         chosen = next((k for k in able
-                       if k.name == (args.game or DEFAULT_TOURNAMENT_GAME)), None)
+                       if k.name == (args.game or DEFAULT_TOURNAMENT_KIND)), None)
         if chosen is not None and "limit" in chosen.config.keys():
             entry["limit"] = args.limit or "no"      # the usual sit-and-go: no limit
         elif args.limit is not None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bbspoker.rules.base import KindConfig, SettingError, setting
-from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
+from bbspoker.rules.kinds import DEFAULT_KIND, DEFAULT_TOURNAMENT_KIND, KINDS, kind, names
 from bbspoker.rules.seasons import LENGTHS as SEASON_LENGTHS
 from bbspoker.rules.tournament import (DEFAULT_PAYOUTS, TURBO_LEVELS, Level, PayoutTier,
                                        TournamentRules)
@@ -36,8 +36,7 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
            "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
-           "CHARSETS", "SeasonsConfig", "TournamentSpec", "tournament_spec",
-           "DEFAULT_TOURNAMENT_GAME"]
+           "CHARSETS", "SeasonsConfig", "TournamentSpec", "tournament_spec"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
 ENV_CONFIG = "BBSPOKER_CONFIG"
@@ -678,10 +677,6 @@ def _payouts(where: str, value: Any) -> tuple[PayoutTier, ...]:
     return tuple(tiers)
 
 
-#: The game of a ``[[tournaments]]`` entry that names none: the usual tournament game.
-DEFAULT_TOURNAMENT_GAME = "holdem"
-
-
 def _tournaments(origin: str, entries: Any, defaults: TableConfig,
                  tables: tuple[TableSpec, ...]) -> tuple[TournamentSpec, ...]:
     """The ``[[tournaments]]`` entries, checked (see :class:`TournamentSpec`): the keys of
@@ -695,7 +690,7 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
         entry = dict(entry)
         tid, name = entry.pop("id", None), entry.pop("name", None)
         able = [k.name for k in KINDS if k.tournament is not None]
-        game = entry.pop("game", DEFAULT_TOURNAMENT_GAME)
+        game = entry.pop("game", DEFAULT_TOURNAMENT_KIND)
         if not isinstance(tid, str) or not _TABLE_ID.fullmatch(tid):
             raise ConfigError(f"{where}: id must be 1-24 lower-case letters, digits, - or _, "
                               f"got {tid!r}")
