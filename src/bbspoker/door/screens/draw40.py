@@ -162,7 +162,8 @@ class PokerScreen(TableScreen[GameView]):
             self._command(act.Start())
         elif char in ("b", "h") and (act.Bet if char == "b" else act.SeeHands) in actions:
             self.mode = "bet" if char == "b" else "hands"
-            self.editor = LineEditor(len(str(self.rules.max_bet)))
+            # The running stakes: a tournament's level raises the bet limit.
+            self.editor = LineEditor(len(str(self.snapshot.rules.max_bet)))
         elif char == "p" and act.Pass in actions:
             self.mode = "pass"
         elif char and char in "12345" and act.Discard in actions:
