@@ -412,7 +412,7 @@ def test_tournaments_are_read_with_their_levels_payouts_and_table_keys(tmp_path)
 
 
 @pytest.mark.parametrize("entry,message", [
-    ('game = "draw40"\nsit_and_go = 5', "game must be one of holdem, stud"),
+    ('game = "schiebe"\nsit_and_go = 5', "game must be one of draw40, holdem, stud"),
     ('sit_and_go = 5\nstarts = "20:00"', "either sit_and_go"),
     ('buy_in = 10', "either sit_and_go"),
     ('starts = "25:00"', "time of day"),

@@ -1223,7 +1223,7 @@ def _sim_tournament(args: argparse.Namespace, config: Config) -> int:
     from bbspoker.bots.kinds import bot_kind
     from bbspoker.bots.tournament import simulate_tournaments
     from bbspoker.config import ConfigError, tournament_spec
-    from bbspoker.rules.kinds import KINDS
+    from bbspoker.rules.kinds import DEFAULT_TOURNAMENT_KIND, KINDS
     from bbspoker.rules.kinds import kind as game_kind
 
     if args.tournament:
@@ -1245,7 +1245,8 @@ def _sim_tournament(args: argparse.Namespace, config: Config) -> int:
         if args.game is not None:
             entry["game"] = args.game
         able = [k for k in KINDS if k.tournament is not None]
-        chosen = next((k for k in able if k.name == args.game), able[0] if able else None)
+        chosen = next((k for k in able
+                       if k.name == (args.game or DEFAULT_TOURNAMENT_KIND)), None)
         if chosen is not None and "limit" in chosen.config.keys():
             entry["limit"] = args.limit or "no"      # the usual sit-and-go: no limit
         elif args.limit is not None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bbspoker.rules.base import KindConfig, SettingError, setting
-from bbspoker.rules.kinds import DEFAULT_KIND, KINDS, kind, names
+from bbspoker.rules.kinds import DEFAULT_KIND, DEFAULT_TOURNAMENT_KIND, KINDS, kind, names
 from bbspoker.rules.seasons import LENGTHS as SEASON_LENGTHS
 from bbspoker.rules.tournament import (DEFAULT_PAYOUTS, TURBO_LEVELS, Level, PayoutTier,
                                        TournamentRules)
@@ -690,7 +690,7 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
         entry = dict(entry)
         tid, name = entry.pop("id", None), entry.pop("name", None)
         able = [k.name for k in KINDS if k.tournament is not None]
-        game = entry.pop("game", able[0] if able else None)
+        game = entry.pop("game", DEFAULT_TOURNAMENT_KIND)
         if not isinstance(tid, str) or not _TABLE_ID.fullmatch(tid):
             raise ConfigError(f"{where}: id must be 1-24 lower-case letters, digits, - or _, "
                               f"got {tid!r}")
@@ -705,7 +705,13 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
         spec = kind(game)
         assert spec.tournament is not None
         levels = _levels(f"{where}:", entry.pop("levels")) if "levels" in entry \
-            else TURBO_LEVELS
+            else spec.tournament.levels or TURBO_LEVELS
+        short = next((n for n, level in enumerate(levels, 1)
+                      if level.ante < spec.tournament.min_ante), None)
+        if short is not None:
+            raise ConfigError(f"{where}: level {short} needs an ante of at least "
+                              f"{spec.tournament.min_ante} at {game} tables, got "
+                              f"{levels[short - 1].ante}")
         payouts = _payouts(f"{where}:", entry.pop("payouts")) if "payouts" in entry \
             else DEFAULT_PAYOUTS
         seats = _whole(f"{where}: seats_per_table",
@@ -744,8 +750,9 @@ def _tournaments(origin: str, entries: Any, defaults: TableConfig,
             values[key] = _check(f"{where} {key}", keys[key], value)
         values.update({"seats": seats, "bots": 0, staked: levels[0].bet})
         config = _kind_config(f"{where}:", defaults, values, game)
-        if getattr(config, "between_hands", 1.0) <= 0:
-            raise ConfigError(f"{where}: between_hands must be above 0 at a tournament's "
+        pause = "between_hands" if hasattr(config, "between_hands") else "between_games"
+        if getattr(config, pause, 1.0) <= 0:
+            raise ConfigError(f"{where}: {pause} must be above 0 at a tournament's "
                               f"tables (the director moves players between hands)")
         specs.append(TournamentSpec(tid, name.strip(), game, rules, config,
                                     defaults.with_keys(**config.as_keys()), bots,

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from bbspoker.bots.draw40 import DRAW40
 from bbspoker.bots.holdem import HOLDEM
 from bbspoker.bots.stud import STUD
 from bbspoker.bots.tournament import simulate_tournaments
@@ -60,6 +61,46 @@ def test_a_stud_sit_and_go_plays_to_the_end():
     assert sum(r.net for r in result.policies.values()) == 0
 
 
+def test_draw40_sit_and_goes_play_to_the_end_with_the_pool_paid():
+    """draw40's tables pay from the balance: the chips are read there, the short stacks
+    go all-in for their antes, and every tournament ends with its pool paid."""
+    s = spec("draw40", players=5, chips=500,
+             levels=[{"bet": 50, "ante": 5, "minutes": 2},
+                     {"bet": 100, "ante": 20, "minutes": 2},
+                     {"bet": 200, "ante": 60, "minutes": 2}])
+    policies = [DRAW40.policy(n) for n in ("equity", "calling", "aggressive", "random",
+                                           "random")]
+    result = simulate_tournaments(DRAW40, kind("draw40").tournament, s.table, s.rules,
+                                  policies, 3, seed=2, seconds_per_action=10.0)
+    assert result.tournaments == 3 and result.illegal == 0 and result.examples == []
+    assert result.hands > 3
+    assert sum(r.wins for r in result.policies.values()) == 3
+    assert sum(r.net for r in result.policies.values()) == 0
+    assert result.paid == 3 * 5 * s.rules.buy_in
+
+
+def test_a_two_table_draw40_tournament_moves_players_and_ends():
+    s = spec("draw40", players=8, seats_per_table=4, chips=300,
+             levels=[{"bet": 40, "ante": 10, "minutes": 1},
+                     {"bet": 150, "ante": 50, "minutes": 1}])
+    policies = [DRAW40.policy("random")] * 8
+    result = simulate_tournaments(DRAW40, kind("draw40").tournament, s.table, s.rules,
+                                  policies, 1, seed=4, seconds_per_action=10.0)
+    assert result.tournaments == 1 and result.illegal == 0
+    assert sum(r.net for r in result.policies.values()) == 0
+
+
+def test_bbspoker_sim_tournament_plays_draw40(capsys, monkeypatch):
+    from bbspoker.cli import main
+    monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
+    assert main(["sim", "--tournament", "--game", "draw40", "--games", "2", "--players", "3",
+                 "--seed", "3", "--policies", "calling,aggressive,random"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("2 tournaments of draw40, 3 players each, ")
+    assert out[0].endswith("illegal actions: 0")
+    assert "prizes paid 600 CUBES = the pools" in out[1]
+
+
 def test_chips_that_appear_from_nowhere_are_caught_after_the_hand():
     s = spec(players=3)
     state = Tournament.draw(s.rules, ["a", "b", "c"], random.Random(1))
@@ -99,7 +140,7 @@ def test_bbspoker_sim_tournament_plays_a_configured_entry(capsys, monkeypatch, t
 
 @pytest.mark.parametrize("argv, says", [
     (["--tournament", "nope"], "no [[tournaments]] entry 'nope'"),
-    (["--tournament", "--game", "draw40"], "game must be one of holdem, stud"),
+    (["--tournament", "--game", "schiebe"], "game must be one of draw40, holdem, stud"),
     (["--tournament", "--game", "stud", "--limit", "no"], "--limit is for a game with"),
     (["--tournament", "--players", "3", "--policies", "random,calling"],
      "3 players but 2 policies"),

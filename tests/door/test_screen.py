@@ -6,6 +6,7 @@ import re
 
 import blessed
 import pyte
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wcwidth import wcwidth
@@ -172,6 +173,21 @@ def test_no_game_shows_face_down_cards_and_no_game_labels():
     assert client.row(13).startswith("+---------- alice [1,000 CUBES] ---")
     assert client.row(13).endswith("-----+")  # no clock
     assert client.row(6) == MOCKUP_SCREEN[5]  # no X-messages, no counter
+
+
+@pytest.mark.parametrize("lang, says", [("en", "[1,500 chips]"), ("de", "[1.500 Chips]"),
+                                        ("fr", "jetons]")])
+def test_a_tournament_tables_status_shows_chips_not_cubes(lang, says):
+    view = GameView(handle="alice", cubes=1500, chips=True, lang=lang)
+    client, _ = paint(view)
+    assert says in client.row(13) and "CUBES" not in client.row(13)
+    # Repainted as cash: the region follows the flag.
+    renderer = ScreenRenderer(term("xterm-256color"), "utf-8", CLASSIC)
+    renderer.resize(80, 24)
+    client = Client(80, 24, "utf-8")
+    client.feed(renderer.render(view))
+    client.feed(renderer.render(dataclasses.replace(view, chips=False)))
+    assert "CUBES" in client.row(13)
 
 
 def test_showdown_reveals_opponent_cards_and_hides_folded_ones():

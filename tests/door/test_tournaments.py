@@ -26,7 +26,24 @@ def test_a_tournament_tables_pots_and_returned_bets_are_chips_in_every_language(
             [w for w in tourney.split() if w[0].isdigit()]      # the same figures
 
 
-@pytest.mark.parametrize("game", ["holdem", "stud"])
+@pytest.mark.parametrize("game", ["holdem", "stud", "draw40"])
 def test_nobody_takes_a_seat_at_a_tournament_table_by_hand(game):
     screen = tournament_screen(game)
     assert screen._may_sit(object.__new__(screen)) is False
+
+
+def test_a_draw40_tournament_table_has_its_own_screen_and_says_its_levels():
+    """draw40's screen draws regions, not rows: its tournament screen is the game screen
+    with the tournament's texts (no row screen mixed in), and a level reads as its bet
+    limit and ante."""
+    from bbspoker.config import tournament_spec
+    from bbspoker.door.screens.draw40 import PokerScreen
+    from bbspoker.door.screens.rows import RowScreen
+    from bbspoker.door.tournaments import describe_event as tournament_event
+    screen = tournament_screen("draw40")
+    assert issubclass(screen, PokerScreen) and not issubclass(screen, RowScreen)
+    spec = tournament_spec({"id": "d", "name": "D", "game": "draw40", "sit_and_go": 3})
+    level = Event("tournament_level", None, {"level": 2, "bet": 100, "ante": 10})
+    for lang, says in (("en", "bets up to 100 ante 10"), ("de", "Einsätze bis 100"),
+                       ("fr", "mises jusqu'à 100")):
+        assert says in tournament_event(level, spec.table, translator(lang))[1]

@@ -176,6 +176,39 @@ async def test_a_sit_and_go_starts_when_full_and_pays_the_pool_to_its_places(wor
             (n, p) for _, n, p in results)[h]
 
 
+async def test_a_draw40_sit_and_go_of_bots_plays_to_its_end_across_two_tables(
+        world_factory):
+    """draw40's tables pay from the balance: the director reads the chips there, moves
+    and removes players between games, and the pool is paid whole."""
+    handles = ["ann", "bob", "cid", "dee", "eve"]
+    spec = tournament_spec({
+        "id": "d40", "name": "Draw sit-and-go", "game": "draw40", "sit_and_go": 5,
+        "seats_per_table": 3, "buy_in": 100, "chips": 300, "between_games": 1,
+        "turn_timeout": 30, "bot_policy": "random", "bot_think_min": 0,
+        "bot_think_max": 0, "levels": [{"bet": 40, "ante": 10, "minutes": 1},
+                                       {"bet": 100, "ante": 40, "minutes": 1}]})
+    w = world_factory([spec], handles)
+    before = w.total()
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register("d40", h)
+    run = next(iter(w.director._running.values()))
+    assert len(run.entries) == 2
+    game = run.entries[1].service.table
+    assert game.kind == "draw40" and game.rules.tournament and game.rules.max_bet == 40
+
+    def ended() -> bool:
+        assert run.tables is None or run.status != "running" or \
+            run.tables.wallet.total() == 5 * 300
+        return run.status == "finished"
+
+    await w.drive(ended)
+    assert sorted(h for _, h, _ in run.results) == handles
+    assert sum(p for _, _, p in run.results) == 500      # the pool, paid out whole
+    assert w.total() == before
+
+
 async def test_two_tables_are_balanced_and_broken_down_to_a_final_table(world_factory):
     handles = [f"p{i}" for i in range(11)]
     w = world_factory([sng(11, seats_per_table=6)], handles)

@@ -88,7 +88,8 @@ def simulate_tournaments(kind: BotKind[Any], play: TournamentPlay, config: Any,
         tables = TournamentTables.open(play, config, state, 0.0)
         clocks = {number: 0.0 for number in tables.games}    # each table's own time
         now, hands = 0.0, 0
-        wait = max(float(getattr(config, "between_hands", 1.0)), 1.0)
+        wait = max(float(getattr(config, "between_hands",
+                                 getattr(config, "between_games", 1.0))), 1.0)
         while not state.finished:
             number = min(tables.games, key=lambda t: (clocks.get(t, now), t))
             now = clocks.setdefault(number, now)

@@ -104,10 +104,13 @@ def _blinds(table: Any) -> bool:
 
 def _stakes(table: Any, bet: int, ante: int, t: i18n.Translator) -> str:
     """A level's stakes at tables of the kind config ``table``: blinds (the bet is the
-    big blind), or bets (the bet is the small bet), and the ante if any."""
+    big blind), bets up to the bet (draw40's bet limit), or bets (the bet is the small
+    bet), and the ante if any."""
     n = t.number
     if _blinds(table):
         text = t.gettext("blinds {small}/{big}").format(small=n(bet // 2), big=n(bet))
+    elif hasattr(table, "max_bet"):           # draw40: the bet is the limit of a bet
+        text = t.gettext("bets up to {high}").format(high=n(bet))
     else:
         text = t.gettext("bets {small}/{big}").format(small=n(bet), big=n(2 * bet))
     if ante:
@@ -686,9 +689,10 @@ def status_line(view: TournamentView, t: i18n.Translator = i18n.ENGLISH) -> str:
     return fit(text, 78).rstrip()
 
 
-class _TournamentRows(RowScreen):
-    """A row screen at a tournament table (mixed in before the kind's screen by
-    :func:`tournament_screen`)."""
+class _TournamentTable(TableScreen[Any]):
+    """Any kind's screen at a tournament table (mixed in before the kind's screen by
+    :func:`tournament_screen`): the tournament's event texts, no seat to take, [X] back
+    to the lobby (still seated), the end of the tournament ends the screen."""
 
     #: The tournament entry's id (``TournamentSpec.id``), set before :meth:`run`.
     tournament: str | None = None
@@ -697,19 +701,7 @@ class _TournamentRows(RowScreen):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._level_timer: asyncio.TimerHandle | None = None
         self.over = False
-
-    def status_cubes(self) -> str:
-        """A tournament's stacks are chips: the status line shows no CUBES."""
-        return ""
-
-    def extra_row(self) -> tuple[str, Pen] | None:
-        """The tournament line under the status line."""
-        if self.tournament is None:
-            return None
-        view = self.app.tournaments.view(self.tournament, self.handle)
-        return status_line(view, self.t), Pen.VALUE
 
     def _describe(self, event: Event) -> Line | None:
         if event.kind.startswith("tournament_"):
@@ -741,6 +733,26 @@ class _TournamentRows(RowScreen):
         if was_exit and self.leaving:
             self.chose_to_leave = True
 
+
+class _TournamentRows(_TournamentTable, RowScreen):
+    """A row screen at a tournament table: with the tournament's line under the status
+    line (level, stakes, players left), its clock ticking once a second."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._level_timer: asyncio.TimerHandle | None = None
+
+    def status_cubes(self) -> str:
+        """A tournament's stacks are chips: the status line shows no CUBES."""
+        return ""
+
+    def extra_row(self) -> tuple[str, Pen] | None:
+        """The tournament line under the status line."""
+        if self.tournament is None:
+            return None
+        view = self.app.tournaments.view(self.tournament, self.handle)
+        return status_line(view, self.t), Pen.VALUE
+
     def _level_tick(self) -> None:
         """Once a second: the tournament line's clock (the rest as it was)."""
         self._level_timer = None
@@ -765,11 +777,13 @@ _SCREENS: dict[str, type[TableScreen[Any]]] = {}
 
 def tournament_screen(game: str) -> type[Any]:
     """The screen class of a tournament table of the game kind ``game``: the kind's own
-    screen with the tournament's status line, event texts and [X] (back to the lobby,
-    still seated)."""
+    screen with the tournament's event texts and [X] (back to the lobby, still seated),
+    and for a row screen the tournament's status line (draw40's screen of regions has no
+    row for it: its status shows the player's chips)."""
     cls = _SCREENS.get(game)
     if cls is None:
         base = kinds.kind_of(game).screen
-        cls = _SCREENS[game] = type(f"Tournament{base.__name__}", (_TournamentRows, base), {})
+        mixin = _TournamentRows if issubclass(base, RowScreen) else _TournamentTable
+        cls = _SCREENS[game] = type(f"Tournament{base.__name__}", (mixin, base), {})
     return cls
 

@@ -22,7 +22,7 @@ from bbspoker.rules.cards import DeckSpec
 from bbspoker.rules.events import Event, Operation
 
 __all__ = ["GameRules", "PublicSeat", "KindConfig", "SettingError", "KindSpec", "TournamentPlay",
-           "Mismatch", "Walk", "Phrases", "setting"]
+           "Mismatch", "Walk", "Phrases", "setting", "stack_chips"]
 
 
 @runtime_checkable
@@ -287,6 +287,12 @@ Walk = Callable[[Sequence[Mapping[str, object]]], Iterator["Step | Mismatch"]]
 Phrases = Callable[[Sequence[str]], Mapping[str, "str | None"]]
 
 
+def stack_chips(wallet: Any, table: str, handle: str) -> int:
+    """A table-stakes kind's chips of ``handle`` at tournament table ``table`` (its
+    wallet id, ``t<number>``): their stack there (:class:`~bbspoker.rules.money.StackWallet`)."""
+    return int(wallet.stack(handle, table=table))
+
+
 @dataclass(frozen=True)
 class TournamentPlay:
     """How a kind's tables run a tournament (:mod:`bbspoker.rules.tournament`), with chips
@@ -295,11 +301,22 @@ class TournamentPlay:
     ante)``: a new tournament table's game from its config, the tournament's chip wallet
     (a player's balance there: their chips not at a table) and the first level's stake
     and ante (chips); ``stakes(game, bet, ante)``: the stake and ante of the hands dealt
-    from now on (a level rose; the running hand keeps its own)."""
+    from now on (a level rose; the running hand keeps its own).
+
+    ``chips(wallet, table, handle)``: a player's chips at a table between hands, read from
+    the tournament's memory wallet and the table's id there (``t<number>``): the stack
+    (:func:`stack_chips`, a table-stakes kind), or the balance for a kind whose players
+    pay from it (draw40). ``levels``: the kind's default level structure (``None``: the
+    tournaments' :data:`~bbspoker.rules.tournament.TURBO_LEVELS`); ``min_ante``: the
+    smallest ante a level may have at its tables (chips; draw40 needs a pot to play
+    for)."""
 
     stake_key: str
     table: Callable[[Any, Any, int, int], GameRules]
     stakes: Callable[[Any, int, int], None]
+    chips: Callable[[Any, str, str], int] = stack_chips
+    levels: tuple[Any, ...] | None = None
+    min_ante: int = 0
 
 
 @dataclass(frozen=True)

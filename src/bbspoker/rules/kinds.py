@@ -11,13 +11,17 @@ from bbspoker.rules.holdem.kind import HOLDEM
 from bbspoker.rules.schiebe.kind import SCHIEBE
 from bbspoker.rules.stud.kind import STUD
 
-__all__ = ["KINDS", "DEFAULT_KIND", "UnknownKind", "kind", "names"]
+__all__ = ["KINDS", "DEFAULT_KIND", "DEFAULT_TOURNAMENT_KIND", "UnknownKind", "kind",
+           "names"]
 
 #: Every game kind, in the order config and help texts list them.
 KINDS: tuple[KindSpec, ...] = (DRAW40, SCHIEBE, HOLDEM, STUD)
 #: The kind of a table that names none (``[[tables]]`` without ``game``, the one table of
 #: a config without ``[[tables]]``, a game record from before records named their kind).
 DEFAULT_KIND = DRAW40.name
+#: The kind of a ``[[tournaments]]`` entry (and of ``bbspoker sim --tournament``) that
+#: names none: the usual tournament game.
+DEFAULT_TOURNAMENT_KIND = HOLDEM.name
 
 _BY_NAME = {k.name: k for k in KINDS}
 

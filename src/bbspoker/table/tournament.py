@@ -236,8 +236,9 @@ class TournamentTables:
         return self.games[number].apply(handle, act.Sit(), now)
 
     def chips(self, number: int, handle: str) -> int:
-        """``handle``'s stack at table ``number``."""
-        return self.wallet.stack(handle, table=f"t{number}")
+        """``handle``'s chips at table ``number`` between its hands (the kind's
+        :attr:`~bbspoker.rules.base.TournamentPlay.chips`: the stack, or the balance)."""
+        return self.play.chips(self.wallet, f"t{number}", handle)
 
     def check_chips(self) -> None:
         """Raise :class:`ChipsNotConserved` unless the chips in the wallet (balances,
@@ -269,14 +270,16 @@ class TournamentTables:
         seats a moved player at their new table (default: at once, here; the server's
         director does it in that table's own step and returns no events). The hand's entry
         and its wallet journal are dropped from the memory wallet (the tournament's own
-        journal is :meth:`journal`; the hand's record is the record store's, if any)."""
+        journal is :meth:`journal`; the hand's record is the record store's, if any); those
+        of hands still running at other tables stay, for a call-off to refund."""
         before: dict[str, int] = {}
         if game_id is not None:
             history = self.wallet.games.pop(game_id)["history"]
             before = {str(h): int(c) for h, c in history["starting_stacks"].items()}
-            self.wallet.journal.clear()
-            self.wallet.stack_moves.clear()
-            self.wallet.pots.pop(game_id, None)
+            wallet = self.wallet
+            wallet.journal[:] = [m for m in wallet.journal if m[0] != game_id]
+            wallet.stack_moves[:] = [m for m in wallet.stack_moves if m[0] != game_id]
+            wallet.pots.pop(game_id, None)
         after = {h: self.chips(number, h) for h in before}
         over = self.state.hand_over(number, before, after, self._movers(number))
         events: list[tuple[int, Event]] = []

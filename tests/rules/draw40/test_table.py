@@ -11,6 +11,7 @@ from bbspoker.rules.draw40.hands import evaluate
 from bbspoker.store.sqlite import Ledger
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Phase
+from bbspoker.rules.events import RuleError
 from bbspoker.door.screens.kinds import describe_operation
 from tests.support.ruletext import label, wording
 from bbspoker.store.wallet import SYSTEM, MemoryWallet
@@ -580,3 +581,152 @@ def test_an_end_the_wallet_fails_pays_nothing_out_and_keeps_the_game():
     assert wallet.pots == {1: 21} and not wallet.games[1]["closed"]
     assert wallet.total() == 2000 and wallet.journal[-1][3] == "bet"
     assert table.game_id == 1
+
+
+# --------------------------------------------------------------- a tournament table
+
+def tournament(chips, ante=10, max_bet=200, seed=1, between=5.0):
+    """(table, wallet): a draw40 tournament table, p1..pn seated with ``chips[i]`` chips
+    in the tournament's wallet (their balances); no game yet."""
+    handles = [f"p{i + 1}" for i in range(len(chips))]
+    wallet = MemoryWallet(dict(zip(handles, chips)) | {SYSTEM: 0})
+    table = Draw40(wallet, Draw40Rules(ante=ante, max_bet=max_bet, between_games=between,
+                                       tournament=True), rng=random.Random(seed))
+    for h in handles:
+        table.apply(h, act.Sit(), 0.0)
+    return table, wallet
+
+
+def play_out(table, now, choose=None):
+    """Play the running game to its end: each player in turn takes ``choose(handle)``
+    (default: calls the minimum, keeps the cards, asks to see hands in round 3,
+    reveals); returns every event."""
+    events = []
+    while table.game_id is not None:
+        h = table.current
+        legal = table.legal_actions(h, now)
+        action = choose(h, legal) if choose else None
+        if action is None:
+            action = (act.SeeHands(table.bet_range(h)[0]) if act.SeeHands in legal
+                      else act.Bet(table.bet_range(h)[0]) if act.Bet in legal
+                      else act.Discard(()) if act.Discard in legal else act.Reveal())
+        events += table.apply(h, action, now)
+    return events
+
+
+def test_a_draw40_tournament_seat_takes_the_chips_and_only_the_director_stands_up():
+    table, wallet = tournament([300, 300])
+    wallet.balances["cy"] = 0
+    for who, action, code in (("cy", act.Sit(), "no_tournament_chips"),
+                              ("zed", act.Sit(), "no_tournament_chips"),
+                              ("cy", act.Sit(buy_in=100), "tournament_seat"),
+                              ("p1", act.Leave(), "tournament_seat"),
+                              ("p1", act.Start(), "unknown_action")):
+        with pytest.raises(RuleError) as err:
+            table.apply(who, action, 1.0)
+        assert err.value.code == code
+    assert table.legal_actions(table.master, 1.0) == ()       # no [S]: it starts by itself
+    assert table.tick(4.9) == [] and table.game_id is None
+    events = table.tick(5.0)
+    assert events[0].kind == "started" and table.pot == 20
+    playing = table.current
+    other = "p2" if playing == "p1" else "p1"
+    with pytest.raises(RuleError) as err:
+        table.remove(playing, 6.0)
+    assert err.value.code == "in_hand"
+    events = play_out(table, 6.0)
+    over = [e for e in events if e.kind == "hand_over"]
+    assert over and over[0].data["game_id"] == 1
+    history = wallet.games[1]["history"]
+    assert history["starting_stacks"] == {"p1": 300, "p2": 300}
+    assert table.remove(other, 7.0)[0].kind == "left"
+    assert table.handles == [playing] and wallet.total() == 600
+
+
+def test_a_draw40_tournament_deals_by_itself_between_games_at_the_stakes_set():
+    table, wallet = tournament([500, 500, 500])
+    table.tick(5.0)
+    table.set_stakes(50, 25)                    # a level rose: from the next game
+    assert table.pot == 30
+    play_out(table, 6.0)
+    assert table.deadline() == 6.0 + 5.0
+    assert table.tick(10.9) == []
+    table.tick(11.0)
+    assert table.pot == 75 and table.rules.max_bet == 50
+    assert table.bet_range(table.current) == (1, 50)
+    with pytest.raises(ValueError):
+        table.set_stakes(50, 0)                # an ante of at least 1
+
+
+def test_a_draw40_tournament_player_short_of_the_ante_is_all_in_for_it():
+    """p1 antes its 4 chips and bets no more; the others bet on. p1 can win only the
+    4 chips it matched from each (12); the rest is the others' to win."""
+    outcomes = set()
+    for seed in range(1, 40):
+        table, wallet = tournament([4, 300, 300], seed=seed)
+        table.tick(5.0)
+        assert table.pot == 24
+        events = play_out(table, 6.0)
+        bets = [op for op in table.operations if op.kind == "bet"]
+        assert bets and all(op.handle != "p1" for op in bets)
+        assert "p1" in [op.handle for op in table.operations if op.kind == "reveal"]
+        won = {e.handle: e.data["pot"] for e in events if e.kind == "won"}
+        if "p1" in won:
+            assert wallet.balances["p1"] == won["p1"] == 12 and len(won) == 2
+            outcomes.add("short won")
+        else:
+            assert wallet.balances["p1"] == 0 and len(won) == 1
+            outcomes.add("short lost")
+        assert wallet.balances["p2"] + wallet.balances["p3"] == 604 - wallet.balances["p1"]
+        assert wallet.balances[SYSTEM] == 0
+    assert outcomes == {"short won", "short lost"}
+
+
+def test_a_draw40_tournament_all_in_for_less_than_the_minimum_keeps_the_minimum():
+    table, wallet = tournament([100, 40, 400])
+    table.tick(5.0)
+    assert table.current == "p1"                    # the master, the first to sit
+    table.apply("p1", act.Bet(60), 6.0)
+    assert table.bet_range("p2") == (30, 30)        # all its 30 chips, below the 60
+    with pytest.raises(RuleError) as err:
+        table.apply("p2", act.Bet(20), 6.0)
+    assert err.value.code == "bet_range"
+    table.apply("p2", act.Bet(30), 6.0)
+    assert table.current == "p3" and table.bet_range("p3") == (60, 200)
+    play_out(table, 7.0)
+    assert wallet.total() == 540 and wallet.balances[SYSTEM] == 0
+
+
+def test_a_draw40_tournament_player_away_is_dealt_in_and_passes_at_once():
+    table, wallet = tournament([300, 300, 300])
+    events = table.apply("p2", act.Leave("lost_connection"), 1.0)
+    assert [e.kind for e in events] == ["sit_out"] and table.handles == ["p1", "p2", "p3"]
+    assert [s.out for s in table.seats()] == [False, True, False]
+    for n in range(3):                          # no idle rule either
+        table.tick(table.deadline())
+        assert "p2" in [op.handle for op in table.operations if op.kind == "ante"]
+        seen = []
+        play_out(table, table.deadline() or 0.0, lambda h, legal: seen.append(h) or None)
+        assert "p2" not in seen
+        assert table.handles == ["p1", "p2", "p3"]
+    assert wallet.balances["p2"] == 270 and wallet.total() == 900
+    assert table.apply("p2", act.SitOut(out=False), 99.0)[0].kind == "sit_in"
+
+
+def test_a_draw40_tournament_game_goes_to_the_last_player_left():
+    """No pot to the system at a tournament table: a pass that leaves one player ends
+    the game, the others seated or not."""
+    table, wallet = tournament([300, 300, 300])
+    table.tick(5.0)
+    table.apply(table.current, act.Pass(), 6.0)
+    events = table.apply(table.current, act.Pass(), 6.0)
+    assert [e.kind for e in events if e.kind in ("won", "hand_over")] == ["won", "hand_over"]
+    assert wallet.balances[SYSTEM] == 0 and wallet.total() == 900
+
+
+def test_a_busted_draw40_tournament_player_stays_seated_and_is_dealt_no_more():
+    table, wallet = tournament([300, 300, 300])
+    wallet.balances["p3"] = 0
+    table.tick(5.0)
+    assert "p3" not in [op.handle for op in table.operations if op.kind == "ante"]
+    assert table.handles == ["p1", "p2", "p3"] and table.pot == 20

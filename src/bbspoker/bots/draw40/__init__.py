@@ -17,7 +17,9 @@ module adds what the shared bot code asks of the kind (:data:`DRAW40`, a
 - an action the table refuses is counted and replaced by
   :func:`~bbspoker.bots.draw40.base.fallback`;
 - :func:`simulate` plays policies against each other: the game-master's policy opens
-  each game, then the player in turn acts until the game is over.
+  each game, then the player in turn acts until the game is over;
+- :meth:`Draw40Bots.play_hand` plays one game of a tournament table for ``bbspoker sim
+  --tournament`` (the game starts by itself there).
 """
 
 from __future__ import annotations
@@ -26,13 +28,14 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
 
 from bbspoker.bots.draw40.base import Policy, fallback
-from bbspoker.bots.kind import BotKind, Seated
+from bbspoker.bots.kind import BotKind, Decides, Seated
 from bbspoker.bots.draw40.observation import Observation, PublicLog, observe
 from bbspoker.bots.draw40.policies import POLICIES
-from bbspoker.bots.sim import BANKROLL, MAX_ACTIONS, SeatResult, SimResult
+from bbspoker.bots.sim import BANKROLL, MAX_ACTIONS, HandPlay, SeatResult, SimResult
 from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Draw40View, Phase
@@ -202,6 +205,45 @@ class Draw40Bots(BotKind[Observation]):
     def simulate(self, policies: Sequence[Policy], games: int, *, seed: int | None,
                  progress: Callable[[int], None] | None = None) -> SimResult:
         return simulate(policies, games, seed=seed, progress=progress)
+
+    def play_hand(self, game: Any, policies: Mapping[str, Decides[Observation]],
+                  rng: random.Random, now: float, seconds_per_action: float) -> HandPlay:
+        """One game of draw40 tournament table ``game`` (a :class:`Draw40` with
+        ``rules.tournament``): it starts by itself when due (at ``now`` or later), then
+        the player in turn decides from their own :class:`Observation` (each keeps the
+        public record of the game) until it ends; an action the table refuses is counted
+        and replaced by :func:`~bbspoker.bots.draw40.base.fallback`. Raises
+        ``AssertionError`` for a game that does not end within :data:`MAX_ACTIONS`."""
+        out = HandPlay(now=now)
+        due = game.deadline()
+        if due is None:                          # fewer than two with chips here
+            return out
+        now = max(now, due)
+        events = game.tick(now)
+        out.game_id = next((e.data["game_id"] for e in events if e.kind == "started"), None)
+        logs = {h: PublicLog(h) for h in game.handles}
+        for record in logs.values():
+            record.feed(events)
+        while game.game_id is not None:
+            handle = game.current
+            assert handle is not None            # a game in play has a player in turn
+            obs = observe(game, handle, logs[handle], now)
+            policy = policies[handle]
+            action = policy.decide(obs, rng)
+            if type(action) not in obs.legal or not game.can(handle, action, now):
+                out.illegal += 1
+                if len(out.examples) < 10:
+                    out.examples.append(f"{policy.name}: {action!r}")
+                action = fallback(obs)
+            events = game.apply(handle, action, now)
+            for record in logs.values():
+                record.feed(events)
+            out.actions += 1
+            now += seconds_per_action
+            if out.actions > MAX_ACTIONS:
+                raise AssertionError(f"a tournament game did not end in {MAX_ACTIONS} actions")
+        out.now = now
+        return out
 
 
 #: draw40's entry in :data:`bbspoker.bots.kinds.BOT_KINDS`.

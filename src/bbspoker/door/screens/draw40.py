@@ -48,6 +48,8 @@ COMMAND_TEXT = {
     act.Reveal: N_("[R] Reveal hand"),
 }
 ALWAYS = (N_("[.] Send a chat message"), N_("[X] Exit the game"))
+#: One sitting out at a tournament table (away: every turn given up) comes back with [I].
+COME_BACK = N_("[I] come back in")
 TAKE_SEAT = N_("[J] Take a free seat")
 
 
@@ -160,7 +162,8 @@ class PokerScreen(TableScreen[GameView]):
             self._command(act.Start())
         elif char in ("b", "h") and (act.Bet if char == "b" else act.SeeHands) in actions:
             self.mode = "bet" if char == "b" else "hands"
-            self.editor = LineEditor(len(str(self.rules.max_bet)))
+            # The running stakes: a tournament's level raises the bet limit.
+            self.editor = LineEditor(len(str(self.snapshot.rules.max_bet)))
         elif char == "p" and act.Pass in actions:
             self.mode = "pass"
         elif char and char in "12345" and act.Discard in actions:
@@ -177,6 +180,10 @@ class PokerScreen(TableScreen[GameView]):
             self._command(act.Discard(chosen))
         elif char == "r" and act.Reveal in actions:
             self._command(act.Reveal())
+        elif char == "i":
+            me = self.snapshot.seat_of(self.handle)
+            if me is not None and getattr(me, "out", False):
+                self._command(act.SitOut(out=False))
 
     def _edit_amount(self, key: Key) -> None:
         """A key at the bet prompt: digits only; Enter bets what was typed (alone: calls,
@@ -222,6 +229,8 @@ class PokerScreen(TableScreen[GameView]):
             commands = _command_lines(self.t, (TAKE_SEAT,) if self._may_sit() else ())
         else:
             commands = _action_lines(self.t, snap.actions.get(self.handle, ()))
+            if me is not None and me.out:            # away at a tournament table
+                commands = (*commands, self.t.gettext(COME_BACK))
         clock = self._clock_text()
         shown = self._shown
         if shown is None:
@@ -236,6 +245,7 @@ class PokerScreen(TableScreen[GameView]):
             round_label=_round_label(table.phase.value, table.round, self.t),
             xmsg_count=len(self.session.inbox),
             watchers=snap.watchers,
+            chips=bool(getattr(snap.rules, "tournament", False)),
             my_cards=my_cards,
             discards=frozenset(self.discards) if self.discards else _NO_DISCARDS,
             player_message=message,

@@ -248,6 +248,10 @@ def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
                          "system.").format(pot=n(d["pot"]))
     if k == "master_timeout":
         return SYSTEM, _("{h} has not started a game in time.").format(h=h)
+    if k == "sit_out":                          # away at a tournament table
+        return SYSTEM, _("{h} sits out.").format(h=h)
+    if k == "sit_in":
+        return SYSTEM, _("{h} is back in the game.").format(h=h)
     return shared_event(e, t, REFUSALS)
 
 

@@ -137,7 +137,8 @@ class GameView:
         of the command area (wrapped at 34 cells; shown in full, taking
         rows from the commands if needed), e.g. ``"Bet (5-200, Enter = call 5): 2_"``.
     Region (5), status line:
-      - ``handle`` and ``cubes``: shown as ``handle [1,234 CUBES]``.
+      - ``handle`` and ``cubes``: shown as ``handle [1,234 CUBES]``; with ``chips`` (a
+        tournament table, whose money is the tournament's chips) ``handle [1,234 chips]``.
       - ``clock``: the count-down text such as ``"0:59"`` or ``"3:00"``
         (at most 4 cells), ``None`` for no clock (chapter 2.5).
     Region (6), message area (chapter 2.6):
@@ -170,6 +171,7 @@ class GameView:
     round_label: str = "NO GAME"
     xmsg_count: int = 0
     watchers: int = 0
+    chips: bool = False
     my_cards: tuple[Card, ...] | None = None
     discards: frozenset[Card] = frozenset()
     player_message: str | None = None
@@ -351,10 +353,16 @@ def _draw_commands(view: GameView, encoding: str) -> tuple[str, ...]:
     return (*lines, *[" " * _RIGHT_WIDTH] * (_STATUS_ROW - _CARD_ROW - len(lines)))
 
 
-def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
-    """Region (5): ``handle [N CUBES]`` in the status line."""
+def _money(view: GameView) -> str:
+    """Region (5)'s ``[N CUBES]``, or ``[N chips]`` at a tournament table."""
     t = translator(view.lang)
-    cubes = t.gettext("[{n} CUBES]").format(n=t.number(view.cubes))
+    text = t.gettext("[{n} chips]") if view.chips else t.gettext("[{n} CUBES]")
+    return text.format(n=t.number(view.cubes))
+
+
+def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
+    """Region (5): ``handle [N CUBES]`` (or chips) in the status line."""
+    cubes = _money(view)
     status = clean_text(f" {clean_text(view.handle, 16)} {cubes} ", _MID_COL - 3)
     col = 11 if 11 + display_width(status) < _MID_COL else 2
     return (_over(_UNDER[:_CLOCK_COL], col, _fitted(encoding, status)),)
@@ -363,9 +371,8 @@ def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
 def _status_layout(view: GameView) -> tuple[int, int, int]:
     """Where region (5) draws its text: the column of its blank before the handle, and
     the cells of the handle and of ``[N CUBES]``."""
-    t = translator(view.lang)
     handle = clean_text(view.handle, 16)
-    cubes = t.gettext("[{n} CUBES]").format(n=t.number(view.cubes))
+    cubes = _money(view)
     status = clean_text(f" {handle} {cubes} ", _MID_COL - 3)
     col = 11 if 11 + display_width(status) < _MID_COL else 2
     return col, display_width(handle), display_width(status) - display_width(handle) - 3
@@ -623,7 +630,7 @@ _REGIONS = (
     _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, _style_words, True),
     _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, _style_commands, True),
-    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "lang"), _draw_status, _style_status, False),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "chips", "lang"), _draw_status, _style_status, False),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, _style_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
     _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True),

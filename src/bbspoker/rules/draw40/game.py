@@ -18,6 +18,7 @@ The rules are chapter 2 of the Global Village BBS PoKeR guide as decided in
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from bbspoker.rules import actions as act
 from bbspoker.rules import fairness
 from bbspoker.rules.cards import GV40, Card, Suit, format_cards, parse_card, sort_hand
 from bbspoker.rules.draw40.hands import evaluate
-from bbspoker.rules.seating import SeatedTable
+from bbspoker.rules.seating import AWAY_REASONS, SeatedTable
 from bbspoker.rules.events import Event, Operation, RuleError
 from bbspoker.rules.money import InsufficientCubes, Wallet
 
@@ -37,7 +38,9 @@ __all__ = ["Draw40Rules", "Phase", "SeatView", "Draw40View", "Draw40", "COMMAND_
 
 @dataclass(frozen=True)
 class Draw40Rules:
-    """The numbers of the game (chapter 2 defaults). Money in CUBES, times in seconds."""
+    """The numbers of the game (chapter 2 defaults). Money in CUBES, times in seconds.
+    ``tournament``: a tournament table, played for the tournament's chips (see
+    :class:`Draw40` and docs/rules.md "draw40 at a tournament table")."""
 
     seats: int = 5
     ante: int = 10
@@ -49,6 +52,7 @@ class Draw40Rules:
     between_games: float = 30.0
     max_round: int = 32700
     idle_games: int = 2
+    tournament: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 8:
@@ -93,6 +97,8 @@ class SeatView:
     revealed: tuple[Card, ...] | None
     is_master: bool
     is_current: bool
+    #: Sitting out at a tournament table (dealt in, giving every turn up at once).
+    out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +124,7 @@ class _Seat:
     turns: int = 0          # turns had in the current game
     timeouts: int = 0       # of which timed out
     idle_streak: int = 0    # successive complete games with every turn timed out
+    out: bool = False       # sitting out at a tournament table: every turn given up at once
     key: str = field(init=False)  # the handle in lower case, to find it without regard to case
     view: SeatView | None = None  # the last view made of this seat, see Table.seats
 
@@ -141,6 +148,11 @@ class _Game:
     players: list[str] = field(default_factory=list)  # their handles
     turn_of: int | None = None                       # whose turn began last
     operations: list[Operation] = field(default_factory=list)
+    # Tournament tables: chips each player dealt in put into the pot (ante and bets, by
+    # handle), their chips before the game, and the seats with no chip left (all-in).
+    paid: dict[str, int] = field(default_factory=dict)
+    starting: dict[str, int] = field(default_factory=dict)
+    all_in: set[int] = field(default_factory=set)
 
 
 class Draw40(SeatedTable):
@@ -155,6 +167,16 @@ class Draw40(SeatedTable):
     lower case: phrase or None}``; ``None`` or a missing handle: a random client seed);
     ``rules`` holds the numbers. The game-master and the idle rule are part of this game
     kind (chapter 2.2 and 4): the other kinds have a button or a vote instead.
+
+    A tournament table (``rules.tournament``) plays for chips, a player's balance in the
+    tournament's wallet; docs/rules.md "draw40 at a tournament table" gives its rules:
+    games start by themselves ``between_games`` after the last (no [S]; the mastership
+    still moves round and says who acts first), every seated player with chips is dealt
+    in, a short one antes what they have and is all-in (only the antes and bets they
+    matched can be theirs), the last player left in a game wins it, ``Leave`` is the
+    director's :meth:`remove` (or, for the away reasons, sitting out), the idle rule stands
+    nobody up, and each game's end says ``hand_over`` with the chips before it in the
+    record (``starting_stacks``).
     """
 
     kind = "draw40"
@@ -176,6 +198,11 @@ class Draw40(SeatedTable):
         self._game: _Game | None = None
         self._last_game_end: float | None = None
         self._turn_since = 0.0
+        # Tournament tables: when the next game starts by itself (None: nobody seated
+        # yet), whether games are still dealt, and the stakes of the games after this one.
+        self._next_game_at: float | None = None
+        self._dealing = True
+        self._next_rules: Draw40Rules | None = None
         self._publish_first()
 
     # ------------------------------------------------------------------ queries
@@ -235,10 +262,10 @@ class Draw40(SeatedTable):
                 continue
             # (active, revealed, is_master, is_current): what may change while one sits
             state = (s.active, s.cards if s.revealed and s.cards else None, i == self._master,
-                     i == cur)
+                     i == cur, s.out)
             view = s.view
             if view is None or (view.active, view.revealed, view.is_master,
-                                view.is_current) != state:
+                                view.is_current, view.out) != state:
                 view = s.view = SeatView(i, s.handle, *state)
             views.append(view)
         return views
@@ -260,9 +287,15 @@ class Draw40(SeatedTable):
 
     def deadline(self) -> float | None:
         """When the player in turn times out (game running), or when the master loses
-        the mastership (no game), as a ``now`` value; ``None`` if no clock runs."""
+        the mastership (no game), as a ``now`` value; ``None`` if no clock runs. At a
+        tournament table with no game: when the next game starts by itself, while two
+        or more seated players have chips (else ``None``)."""
         if self._game is not None:
             return self._turn_since + self.rules.turn_timeout if self._game.queue else None
+        if self.rules.tournament:
+            if self._next_game_at is None or not self._dealing or not self._can_deal():
+                return None
+            return self._next_game_at
         if self._master is not None:
             return self._master_since + self.rules.master_timeout
         return None
@@ -270,10 +303,14 @@ class Draw40(SeatedTable):
     def bet_range(self, handle: str, cubes: int | None = None) -> tuple[int, int]:
         """``(minimum, maximum)`` bet for ``handle`` now: minimum = the previous bet of this
         game (``min_bet`` if none), maximum = min(``max_bet``, own CUBES). May be empty.
-        ``cubes``: the player's CUBES if the caller has just read them (else the wallet is asked)."""
+        ``cubes``: the player's CUBES if the caller has just read them (else the wallet is asked).
+        At a tournament table a player with chips below the minimum may bet them all
+        (all-in): the range is then ``(chips, chips)``."""
         low = self._min_bet()
         if cubes is None:
             cubes = self.wallet.balance(handle)
+        if self.rules.tournament and 0 < cubes < low:
+            return cubes, cubes
         return low, min(self.rules.max_bet, cubes)
 
     def view(self, balances: Mapping[str, int]) -> Draw40View:
@@ -305,6 +342,8 @@ class Draw40(SeatedTable):
         i = self._index(handle)
         if i is None:
             return RuleError("not_seated")
+        if self.rules.tournament:
+            return RuleError("unknown_action", action="Start")   # games start by themselves
         if self._game is not None:
             return RuleError("game_running")
         if i != self._master:
@@ -328,13 +367,21 @@ class Draw40(SeatedTable):
         player's CUBES as the wallet has them now; ``Start`` only as far as
         :meth:`start_refusal` goes (the antes are checked as they are charged)."""
         match action:
-            case act.Sit():
+            case act.Sit(buy_in=amount):
                 if self._index(handle) is not None:
                     raise RuleError("already_seated")
                 if self.is_full:
                     raise RuleError("table_full", seats=self.rules.seats)
-            case act.Leave():
+                if self.rules.tournament:
+                    self._check_tournament_seat(handle, amount)
+            case act.Leave(reason=reason):
                 self._find(handle)
+                if self.rules.tournament and reason not in AWAY_REASONS:
+                    raise RuleError("tournament_seat")        # the director moves players
+            case act.SitOut():
+                self._find(handle)
+                if not self.rules.tournament:
+                    raise RuleError("unknown_action", action="SitOut")
             case act.Start():
                 refusal = self.start_refusal(handle, now)
                 if refusal is not None:
@@ -378,10 +425,14 @@ class Draw40(SeatedTable):
                 return self.reveal(handle, now)
             case act.Start():
                 return self.start(handle, now)
-            case act.Sit():
+            case act.Sit(buy_in=amount):
+                if self.rules.tournament and amount is not None:
+                    raise RuleError("tournament_seat")        # every chip comes: no amount
                 return self.sit(handle, now)
             case act.Leave(reason=reason):
                 return self.leave(handle, now, reason)
+            case act.SitOut(out=out):
+                return self.sit_out(handle, out, now)
             case act.Cancel(reason=reason, note=note):
                 return self.cancel(now, reason, note)
         raise RuleError("unknown_action", action=type(action).__name__)
@@ -391,12 +442,19 @@ class Draw40(SeatedTable):
     def sit(self, handle: str, now: float) -> list[Event]:
         """Seat ``handle`` at the first free seat (chapter 2). During a game the newcomer is
         inactive until the next game. The first to sit becomes game-master.
-        Raises :class:`RuleError` ``table_full`` or ``already_seated``."""
+        Raises :class:`RuleError` ``table_full`` or ``already_seated``. At a tournament
+        table every chip comes with the player (their balance in the tournament's wallet)
+        and the first game starts ``between_games`` after the first player sat down;
+        ``RuleError`` ``no_tournament_chips`` for one with none (or not in the tournament)."""
         if self._index(handle) is not None:
             raise RuleError("already_seated")
         free = next((i for i, s in enumerate(self._seats) if s is None), None)
         if free is None:
             raise RuleError("table_full", seats=self.rules.seats)
+        if self.rules.tournament:
+            self._check_tournament_seat(handle, None)
+            if self._next_game_at is None:
+                self._next_game_at = now + self.rules.between_games
         self._seats[free] = _Seat(handle)
         ev = [Event("sat", handle)]
         if self._master is None:
@@ -409,11 +467,88 @@ class Draw40(SeatedTable):
         """Take ``handle`` off the table at once ([X], or a dropped connection whose grace
         ran out); ``reason`` is a code (``left``, ``lost_connection``) the ``left`` event
         carries. CUBES already bet stay in the pot; turn and mastership move on. Raises
-        :class:`RuleError` ``not_seated``."""
+        :class:`RuleError` ``not_seated``. At a tournament table only the away reasons
+        (:data:`~bbspoker.rules.seating.AWAY_REASONS`) are taken, and make the player sit
+        out (:meth:`sit_out`); any other is refused (``tournament_seat``): the director
+        stands players up (:meth:`remove`)."""
         i = self._find(handle)
+        if self.rules.tournament:
+            if reason not in AWAY_REASONS:
+                raise RuleError("tournament_seat")
+            return self.sit_out(handle, True, now)
         ev: list[Event] = [Event("left", handle, {"reason": reason})]
         self._remove(i, now, ev)
         return ev
+
+    def remove(self, handle: str, now: float, reason: str = "removed") -> list[Event]:
+        """The tournament director stands ``handle`` up (moved to another table, or out of
+        the tournament): the ``left`` event with ``reason``; their chips stay in their
+        balance. Allowed between games and while they are not in the running game (not
+        dealt in, or passed). Raises :class:`RuleError` ``not_seated``, or ``in_hand``
+        while they are still in it."""
+        i = self._find(handle)
+        s = self._seats[i]
+        assert s is not None
+        if self._game is not None and s.active:
+            raise RuleError("in_hand")
+        ev: list[Event] = [Event("left", s.handle, {"reason": reason})]
+        self._remove(i, now, ev)
+        return ev
+
+    def sit_out(self, handle: str, out: bool, now: float) -> list[Event]:
+        """At a tournament table: ``handle`` sits out (``out``; also what an away
+        ``Leave`` does) or comes back. One sitting out stays seated and is dealt in, and
+        gives each turn up at once: passes in a betting round, exchanges nothing, reveals
+        at the showdown (this turn too if it is theirs now). Events ``sit_out`` or
+        ``sit_in`` (none if nothing changes). Raises :class:`RuleError` ``not_seated``,
+        or ``unknown_action`` at a cash table (chapter 2 has no sitting out)."""
+        i = self._find(handle)
+        if not self.rules.tournament:
+            raise RuleError("unknown_action", action="SitOut")
+        s = self._seats[i]
+        assert s is not None
+        if s.out == out:
+            return []
+        s.out = out
+        ev = [Event("sit_out" if out else "sit_in", s.handle)]
+        g = self._game
+        if out and g is not None and g.queue and g.queue[0] == i:
+            self._give_up(i, now, ev)
+        return ev
+
+    def set_stakes(self, max_bet: int, ante: int) -> None:
+        """The stakes of every game started from now on (a tournament's next level): bets
+        up to ``max_bet`` and the ``ante`` (chips). The running game keeps its own. Raises
+        ``ValueError`` (nothing changed) for stakes :class:`Draw40Rules` refuses."""
+        base = self._next_rules or self.rules
+        rules = dataclasses.replace(base, max_bet=max_bet, ante=ante)
+        if self._game is None:
+            self.rules, self._next_rules = rules, None
+        else:
+            self._next_rules = rules
+
+    def stop_dealing(self) -> None:
+        """Start no new game (the server is shutting down): a tournament table deals by
+        itself; at a cash table the service refuses the master's start."""
+        self._dealing = False
+
+    def _check_tournament_seat(self, handle: str, amount: int | None) -> None:
+        """A tournament seat takes no amount (``tournament_seat``) and a player with chips
+        (``no_tournament_chips``)."""
+        if amount is not None:
+            raise RuleError("tournament_seat")
+        if self._chips(handle) <= 0:
+            raise RuleError("no_tournament_chips")
+
+    def _chips(self, handle: str) -> int:
+        """``handle``'s balance (a tournament's chips); 0 with no account."""
+        return int(self.wallet.balances_of([handle]).get(handle, 0))
+
+    def _can_deal(self) -> bool:
+        """Two or more seated players have chips (a tournament table can start a game)."""
+        handles = self.handles
+        return len(handles) >= 2 and sum(
+            c > 0 for c in self.wallet.balances_of(handles).values()) >= 2
 
     def start(self, handle: str, now: float) -> list[Event]:
         """The game-master opens a game ([S]). Everyone seated with at least the ante pays it
@@ -432,17 +567,25 @@ class Draw40(SeatedTable):
         refusal = self.start_refusal(handle, now)
         if refusal:
             raise refusal
+        return self._open_game(now)
+
+    def _open_game(self, now: float) -> list[Event]:
+        """Open a game (see :meth:`start`; at a tournament table :meth:`tick` calls it
+        when the game falls due): everyone with the ante pays it; at a tournament table
+        everyone with chips, a player short of the ante all they have (all-in). Raises
+        ``too_few_antes`` (nothing changed) with fewer than two to deal in."""
         order = self._order_from(self._master)  # type: ignore[arg-type]
         # One wallet transaction for the game and every ante; a failed ante undoes only
         # itself. The table changes only after the wallet work succeeded.
-        paid: set[int] = set()
-        ante, handles = self.rules.ante, self.handles
+        paid: dict[int, int] = {}
+        ante, handles, tournament = self.rules.ante, self.handles, self.rules.tournament
         with self.wallet.transaction(durable=False):
             # Read inside the transaction, which holds the store's write lock: every ante
             # checked here is paid below, and the ledger's look at its caches at the
             # transaction's start serves this read too (no extra latency on starting a game).
             cubes = self.wallet.balances_of(handles)
-            if sum(n >= ante for n in cubes.values()) < 2:
+            least = 1 if tournament else ante
+            if sum(n >= least for n in cubes.values()) < 2:
                 raise self._too_few_antes()  # the transaction is undone
             seal = self._new_seal(handles)
             gid = self.wallet.open_game(handles, seal)
@@ -453,8 +596,10 @@ class Draw40(SeatedTable):
                 handle = self._seats[i].handle  # type: ignore[union-attr]
                 # One known to be short is not asked (no refused debit to undo); one the
                 # read left out (no account) is, and the wallet says why.
-                if cubes.get(handle, ante) >= ante and self._pay(gid, handle, ante, "ante"):
-                    paid.add(i)
+                due = min(ante, cubes.get(handle, 0)) if tournament else ante
+                if due > 0 and cubes.get(handle, ante) >= due \
+                        and self._pay(gid, handle, due, "ante"):
+                    paid[i] = due
         self._next = upcoming
         g = self._game = _Game(gid, deck, seal, now)
         ev: list[Event] = []
@@ -468,11 +613,16 @@ class Draw40(SeatedTable):
                                 to=s.handle))
                 continue
             s.active = True
-            g.pot += self.rules.ante
+            g.pot += paid[i]
             g.dealt.append(i)
             g.players.append(s.handle)
+            if tournament:
+                g.paid[s.handle] = paid[i]
+                g.starting[s.handle] = cubes[s.handle]
+                if cubes[s.handle] == paid[i]:
+                    g.all_in.add(i)
             s.cards = sort_hand(g.deck.pop() for _ in range(5))
-            g.operations.append(Operation("ante", s.handle, {"amount": self.rules.ante}))
+            g.operations.append(Operation("ante", s.handle, {"amount": paid[i]}))
         ev.append(Event("started", None, {"pot": g.pot, "game_id": gid}))
         ev.append(Event("sealed", None, {
             "game_id": gid, "commitment": seal.commitment,
@@ -498,14 +648,26 @@ class Draw40(SeatedTable):
         self._check_see_hands(g, see_hands)
         self._check_bet(handle, amount)
         low = self._min_bet()
-        # The wallet's conditional debit is the check of the player's CUBES: the balance
-        # is read only to explain a refusal (one read fewer on every bet).
-        if not (low <= amount <= self.rules.max_bet and self._pay(g.id, handle, amount, "bet")):
-            raise self._bet_refusal(*self.bet_range(handle)) from None
         s = self._seats[i]
         assert s is not None
+        if self.rules.tournament:
+            # An all-in for less than the minimum is a bet too: the range says so.
+            chips = self.wallet.balance(handle)
+            bounds = self.bet_range(handle, chips)
+            if not (bounds[0] <= amount <= bounds[1]
+                    and self._pay(g.id, handle, amount, "bet")):
+                raise self._bet_refusal(*bounds) from None
+            g.paid[s.handle] = g.paid.get(s.handle, 0) + amount
+            if amount == chips:
+                g.all_in.add(i)
+        # The wallet's conditional debit is the check of the player's CUBES: the balance
+        # is read only to explain a refusal (one read fewer on every bet).
+        elif not (low <= amount <= self.rules.max_bet
+                  and self._pay(g.id, handle, amount, "bet")):
+            raise self._bet_refusal(*self.bet_range(handle)) from None
         g.pot += amount
-        g.last_bet = amount
+        if amount >= low:          # an all-in for less leaves the minimum as it was
+            g.last_bet = amount
         s.bet_this_round = True
         s.turns += 1
         raised = amount > low
@@ -633,6 +795,10 @@ class Draw40(SeatedTable):
             self._last_game_end = now
             self._master_since = now
             self._operations, self._payouts = g.operations, {}
+            if self.rules.tournament:
+                self._next_game_at = now + self.rules.between_games
+            if self._next_rules is not None:
+                self.rules, self._next_rules = self._next_rules, None
         else:
             g = None
         refunds = self._refund(game_ids, note or reason,
@@ -646,13 +812,22 @@ class Draw40(SeatedTable):
         """Apply every timeout due by ``now`` (in order, each at its own deadline):
         a betting turn times out as a pass, a discarding turn as no exchange, a showdown
         turn as an automatic reveal (the player stays active); with no game, a master who
-        has not started one for ``master_timeout`` seconds hands the mastership on."""
+        has not started one for ``master_timeout`` seconds hands the mastership on. At a
+        tournament table with no game, the next game starts when it falls due (one that
+        cannot start is tried again ``between_games`` later)."""
         ev: list[Event] = []
         while True:
             due = self.deadline()
             if due is None or now < due:
                 return ev
             g = self._game
+            if g is None and self.rules.tournament:
+                try:
+                    ev += self._open_game(due)
+                except (RuleError, InsufficientCubes):
+                    self._next_game_at = due + max(self.rules.between_games, 1.0)
+                    return ev
+                continue
             if g is None:
                 nxt = self._next_seated(self._master)  # type: ignore[arg-type]
                 if nxt is not None and nxt != self._master:
@@ -686,7 +861,7 @@ class Draw40(SeatedTable):
         """The action types of the player in seat ``i`` (see :meth:`legal_actions`)."""
         g = self._game
         if g is None:
-            return _START if i == self._master else ()
+            return _START if i == self._master and not self.rules.tournament else ()
         if not g.queue or g.queue[0] != i:
             return ()
         if g.phase is Phase.BETTING:
@@ -803,6 +978,9 @@ class Draw40(SeatedTable):
         assert s is not None
         self._turn_since = now
         g.turn_of = i
+        if s.out and self.rules.tournament:
+            self._give_up(i, now, ev)
+            return
         if g.phase is Phase.BETTING:
             low, high = self.bet_range(s.handle)
             if high < low:
@@ -813,11 +991,46 @@ class Draw40(SeatedTable):
                 return
         ev.append(Event("turn", s.handle, {"phase": g.phase.value}))
 
+    def _give_up(self, i: int, now: float, ev: list[Event]) -> None:
+        """Seat ``i``, sitting out at a tournament table, gives its turn up at once: a
+        pass in a betting round, no exchange, a reveal at the showdown."""
+        g = self._game
+        s = self._seats[i]
+        assert g is not None and s is not None
+        s.turns += 1
+        if g.phase is Phase.BETTING:
+            self._fold(i, now, "pass", ev)
+            return
+        if g.phase is Phase.DISCARDING:
+            g.operations.append(Operation("discard", s.handle, {"cards": "", "drawn": ""}))
+            ev.append(Event("discard", s.handle, {"count": 0}))
+        else:
+            self._reveal(i, ev)
+        g.queue.pop(0)
+        self._advance(now, ev)
+
+    def _in_turn_order(self, j: int) -> bool:
+        """Seat ``j`` still has turns in this phase: it is in the game, and in a betting
+        round not all-in (a tournament table's player with no chip left bets no more)."""
+        g = self._game
+        s = self._seats[j]
+        return (s is not None and s.active
+                and not (g is not None and g.phase is Phase.BETTING and j in g.all_in))
+
     def _begin_round(self, now: float, ev: list[Event]) -> None:
-        """Open the next round (or the showdown) after the current one has ended."""
+        """Open the next round (or the showdown) after the current one has ended. At a
+        tournament table a betting round that fewer than two players could bet in (the
+        others all-in) is not played: round 1 goes on to the discarding interval, a later
+        round to the showdown."""
         g = self._game
         assert g is not None and self._master is not None    # a game has its master
-        active = [j for j in self._order_from(self._master) if self._seats[j].active]  # type: ignore[union-attr]
+        if g.phase is Phase.BETTING and g.all_in \
+                and sum(self._in_turn_order(j) for j in self._active()) < 2:
+            if g.round != 1:
+                self._start_showdown(now, ev)
+                return
+            g.phase, g.round = Phase.DISCARDING, 2
+        active = [j for j in self._order_from(self._master) if self._in_turn_order(j)]
         g.queue = active
         for j in active:
             self._seats[j].bet_this_round = False  # type: ignore[union-attr]
@@ -835,6 +1048,9 @@ class Draw40(SeatedTable):
         if not active:
             self._end_game(now, None, ev)
             return
+        if len(active) == 1 and self.rules.tournament:   # the last player left wins
+            self._end_game(now, active[0], ev)
+            return
         if len(active) == 1:
             sole = self._seats[active[0]]
             assert sole is not None
@@ -845,7 +1061,7 @@ class Draw40(SeatedTable):
             if g.phase is Phase.BETTING and sole.bet_this_round:
                 self._start_showdown(now, ev)
                 return
-        g.queue = [j for j in g.queue if self._seats[j] is not None and self._seats[j].active]  # type: ignore[union-attr]
+        g.queue = [j for j in g.queue if self._in_turn_order(j)]
         if g.queue:
             if g.queue[0] != g.turn_of:
                 self._begin_turn(now, ev)
@@ -879,6 +1095,9 @@ class Draw40(SeatedTable):
     def _end_game(self, now: float, winner: int | None, ev: list[Event]) -> None:
         g = self._game
         assert g is not None
+        if self.rules.tournament and winner is not None:
+            self._end_tournament_game(g, now, winner, ev)
+            return
         w = self._seats[winner] if winner is not None else None
         if w is not None:
             data = self._win_data(w, winner)  # type: ignore[arg-type]
@@ -931,6 +1150,91 @@ class Draw40(SeatedTable):
             h = self._seats[i].handle  # type: ignore[union-attr]
             ev.append(Event("removed", h, {"games": self.rules.idle_games}))
             self._remove(i, now, ev)
+
+    def _pot_shares(self, g: _Game, winner: int) -> tuple[list[tuple[str, int]], dict[str, int]]:
+        """How a tournament game's pot is shared (docs/rules.md): ``(won, returned)``.
+        ``won``: ``(handle, chips)`` of each player winning part of it, best first;
+        ``returned``: ``{handle: chips}`` given back because no player still in the game
+        could win them. Each all-in player can win from every player only as much as they
+        put in themselves; a player still in and not all-in can win every chip. The pot is
+        cut in layers at the all-in players' totals, each layer going to the best hand
+        among those who may win it (the lone ``winner`` if the others passed)."""
+        players = self._active()
+        if len(players) > 1:                       # the showdown: the best hand first
+            players.sort(key=lambda j: evaluate(self._seats[j].cards), reverse=True)  # type: ignore[union-attr]
+        else:
+            players = [winner]
+        handle = {j: self._seats[j].handle for j in players}  # type: ignore[union-attr]
+        caps = sorted({g.paid[handle[j]] for j in players if j in g.all_in})
+        won: dict[str, int] = {}
+        returned: dict[str, int] = {}
+        low = 0
+        for cap in [*caps, None]:
+            layer = {h: (c if cap is None else min(c, cap)) - min(c, low)
+                     for h, c in g.paid.items()}
+            may_win = [j for j in players
+                       if j not in g.all_in or (cap is not None and g.paid[handle[j]] >= cap)]
+            if may_win:
+                best = handle[may_win[0]]
+                won[best] = won.get(best, 0) + sum(layer.values())
+            else:
+                for h, c in layer.items():
+                    if c:
+                        returned[h] = returned.get(h, 0) + c
+            if cap is None:
+                break
+            low = cap
+        return [(h, c) for h, c in won.items() if c], returned
+
+    def _end_tournament_game(self, g: _Game, now: float, winner: int,
+                             ev: list[Event]) -> None:
+        """A tournament game ends with ``winner`` the best hand (or the last player left):
+        the pot shared by :meth:`_pot_shares`, a ``won`` event per share, the record with
+        ``starting_stacks`` (chips before the game), then ``hand_over`` (with ``game_id``)
+        for the director. No idle rule; the next game starts ``between_games`` later at
+        the stakes set meanwhile (:meth:`set_stakes`)."""
+        won, returned = self._pot_shares(g, winner)
+        ends: list[Event] = []
+        for n, (h, chips) in enumerate(won):
+            i = self._find(h)
+            s = self._seats[i]
+            assert s is not None
+            data = self._win_data(s, i) if n == 0 else (
+                {"value": evaluate(s.cards)} if s.revealed else {})
+            ends.append(Event("won", h, {"pot": chips, **data}))
+            recorded = {k: v for k, v in data.items() if k != "value"}
+            if "value" in data:
+                recorded["cards"] = format_cards(s.cards)
+            g.operations.append(Operation("won", h, {"pot": chips, **recorded}))
+        payouts = dict(won)
+        for h, chips in returned.items():
+            payouts[h] = payouts.get(h, 0) + chips
+        history = {
+            **self._history(g),
+            "hands": {s.handle: format_cards(s.cards)
+                      for s in self._seats if s is not None and s.revealed},
+            "pot": g.pot,
+            "winner": won[0][0],
+            "starting_stacks": dict(g.starting),
+            "returned": returned,
+            "stakes": {"ante": self.rules.ante, "max_bet": self.rules.max_bet},
+        }
+        with self.wallet.transaction(durable=False):
+            self.wallet.pay_out_split(g.id, payouts, 0)
+            self.wallet.close_game(g.id, history["winner"], history)
+        ev += [*ends, self._seed_event(g), self._next_event()]
+        self._game = None
+        self._operations = g.operations
+        self._payouts = payouts
+        self._last_game_end = now
+        self._next_game_at = now + self.rules.between_games
+        if self._master is not None:
+            nxt = self._next_seated(self._master)
+            if nxt is not None and nxt != self._master:
+                self._set_master(nxt, now, ev)
+        if self._next_rules is not None:
+            self.rules, self._next_rules = self._next_rules, None
+        ev.append(Event("hand_over", None, {"game_id": g.id, "winners": dict(won)}))
 
     def _history(self, g: _Game) -> dict[str, Any]:
         """The part of game ``g``'s stored history that a finished game and one called

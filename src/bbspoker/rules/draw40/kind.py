@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bbspoker.rules.base import (KindConfig, KindSpec, Phrases, SettingError, Step,
-                                 setting)
+                                 TournamentPlay, setting)
 from bbspoker.rules.cards import GV40
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules
+from bbspoker.rules.tournament import Level
 
-__all__ = ["Draw40Config", "DRAW40", "draw40_draws"]
+__all__ = ["Draw40Config", "DRAW40", "DRAW40_LEVELS", "draw40_draws"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,38 @@ def _make(config: Draw40Config, wallet: Any, phrases: Phrases | None) -> Draw40:
     return Draw40(wallet, config.rules(), phrases=phrases)
 
 
+def _tournament_table(config: Draw40Config, wallet: Any, bet: int, ante: int) -> Draw40:
+    """A tournament's draw40 table (:class:`~bbspoker.rules.base.TournamentPlay`): the
+    config's seats and times, bets from 1 to ``bet`` chips and the ``ante`` (chips),
+    played as ``Draw40Rules.tournament`` says (``wallet``: the tournament's chips, a
+    player's balance there their chips)."""
+    rules = Draw40Rules(seats=config.seats, ante=ante, min_bet=1, max_bet=bet,
+                        max_discard=3, turn_timeout=config.turn_timeout,
+                        master_timeout=config.master_timeout,
+                        between_games=config.between_games, max_round=config.max_round,
+                        idle_games=config.idle_games, tournament=True)
+    return Draw40(wallet, rules)
+
+
+def _tournament_stakes(game: Draw40, bet: int, ante: int) -> None:
+    """A level rose: bets up to ``bet`` and the ``ante`` from the next game."""
+    game.set_stakes(bet, ante)
+
+
+def _balance_chips(wallet: Any, table: str, handle: str) -> int:
+    """A draw40 player's chips at a tournament table: their balance in the tournament's
+    wallet (the antes and bets are paid from it)."""
+    return int(wallet.balance(handle))
+
+
+#: The default levels of a draw40 tournament: the bet limit (a level's ``bet``, the
+#: ``max_bet``) and an ante of a tenth of it, five minutes each.
+DRAW40_LEVELS: tuple[Level, ...] = tuple(
+    Level(bet, bet // 10, 5.0) for bet in (
+        20, 30, 50, 80, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000, 4000,
+        6000, 8000, 10000))
+
+
 def draw40_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
     """The draw40 record's use of the deck (chapter 2): ``deal`` takes five cards per
     player, player after player; a ``discard`` of n cards draws n (a discard of none, or
@@ -82,4 +115,6 @@ def draw40_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
 
 
 #: The 40-card draw game.
-DRAW40 = KindSpec("draw40", "40-card draw", Draw40Config, _make, GV40, draw40_draws)
+DRAW40 = KindSpec("draw40", "40-card draw", Draw40Config, _make, GV40, draw40_draws,
+                  TournamentPlay("max_bet", _tournament_table, _tournament_stakes,
+                                 chips=_balance_chips, levels=DRAW40_LEVELS, min_ante=1))
