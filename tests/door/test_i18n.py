@@ -425,6 +425,8 @@ def test_a_version_10_database_gains_the_users_language(tmp_path):
         raw.execute("DROP TABLE bbs_bans")
         raw.execute("ALTER TABLE accounts DROP COLUMN look")    # schema 17's
         raw.execute("ALTER TABLE accounts DROP COLUMN suits")
+        raw.execute("DROP INDEX games_tournament")              # schema 19's
+        raw.execute("ALTER TABLE games DROP COLUMN tournament_id")
         raw.execute("DROP INDEX journal_tournament")            # schema 18's
         raw.execute("ALTER TABLE journal DROP COLUMN tournament_id")
         raw.execute("DROP TABLE tournament_entries")
