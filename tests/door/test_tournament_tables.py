@@ -1,5 +1,6 @@
-"""The door's tournament texts that are not the lobby's: what a tournament table's message
-area says of its pots (chips, not CUBES), and that nobody takes a seat there by hand."""
+"""The door's tournament tables (door/tournaments.py): what their message area says of its
+pots (chips, not CUBES), the screens each kind gets, and that nobody takes a seat there by
+hand."""
 
 import pytest
 
