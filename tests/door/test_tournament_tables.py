@@ -48,3 +48,14 @@ def test_a_draw40_tournament_table_has_its_own_screen_and_says_its_levels():
     for lang, says in (("en", "bets up to 100 ante 10"), ("de", "Einsätze bis 100"),
                        ("fr", "mises jusqu'à 100")):
         assert says in tournament_event(level, spec.table, translator(lang))[1]
+
+
+@pytest.mark.parametrize("lang, chips", [("en", "chips"), ("de", "Chips"), ("fr", "jetons")])
+def test_a_draw40_tournament_pot_is_chips_in_every_language(lang, chips):
+    from bbspoker.door.screens.draw40_text import describe_event as draw40_event
+    t = translator(lang)
+    for data in ({"pot": 120}, {"pot": 120, "alone": "others_passed"},
+                 {"pot": 120, "value": None, "cards": "A# A* K- K+ 5#"}):
+        cash = draw40_event(Event("won", "ann", data), t)[1]
+        tourney = draw40_event(Event("won", "ann", {**data, "tournament": True}), t)[1]
+        assert "CUBES" in cash and "CUBES" not in tourney and chips in tourney

@@ -175,23 +175,37 @@ def _value(data: Mapping[str, Any]) -> HandValue | None:
     return None
 
 
+#: :func:`_won`'s sentences (alone / with the hand, each with or without why nobody else
+#: was left): CUBES at a cash table, chips at a tournament's.
+_WON = {
+    False: (N_("{h} wins the pot of {pot} CUBES: {alone}."),
+            N_("{h} wins the pot of {pot} CUBES!"),
+            N_("{h} wins the pot of {pot} CUBES with {hand}: {alone}."),
+            N_("{h} wins the pot of {pot} CUBES with {hand}!")),
+    True: (N_("{h} wins the pot of {pot} chips: {alone}."),
+           N_("{h} wins the pot of {pot} chips!"),
+           N_("{h} wins the pot of {pot} chips with {hand}: {alone}."),
+           N_("{h} wins the pot of {pot} chips with {hand}!")),
+}
+
+
 def _won(h: str | None, d: Mapping[str, Any], t: Translator = ENGLISH) -> str:
+    """A pot won (chapter 2, "End of game"): CUBES, or chips when the event says it is a
+    tournament table's (``tournament``)."""
     pot = t.number(d["pot"])
     value = _value(d)
     alone = _ALONE.get(d.get("alone", ""))
+    why, bare, why_with, bare_with = _WON[bool(d.get("tournament"))]
     if value is None:
         if alone:
-            return t.gettext("{h} wins the pot of {pot} CUBES: {alone}.").format(
-                h=h, pot=pot, alone=t.gettext(alone))
-        return t.gettext("{h} wins the pot of {pot} CUBES!").format(h=h, pot=pot)
+            return t.gettext(why).format(h=h, pot=pot, alone=t.gettext(alone))
+        return t.gettext(bare).format(h=h, pot=pot)
     hand = describe_hand(value, t)
     if "suit" in d:
         hand = t.gettext("{hand} (suit {suit} decides)").format(hand=hand, suit=d["suit"])
     if alone:
-        return t.gettext("{h} wins the pot of {pot} CUBES with {hand}: {alone}.").format(
-            h=h, pot=pot, hand=hand, alone=t.gettext(alone))
-    return t.gettext("{h} wins the pot of {pot} CUBES with {hand}!").format(
-        h=h, pot=pot, hand=hand)
+        return t.gettext(why_with).format(h=h, pot=pot, hand=hand, alone=t.gettext(alone))
+    return t.gettext(bare_with).format(h=h, pot=pot, hand=hand)
 
 
 def describe_event(e: Event, t: Translator = ENGLISH) -> tuple[str, str] | None:
