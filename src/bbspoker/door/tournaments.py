@@ -285,11 +285,15 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
     current = view.level if view.level is not None else 0
     first = max(0, min(current - 1, len(rules.levels) - room))
     for i, level in enumerate(rules.levels[first:first + room], first):
-        small, big = (level.bet // 2, level.bet) if _blinds(spec.table) \
-            else (level.bet, 2 * level.bet)
+        if _blinds(spec.table):
+            stakes = f"{n(level.bet // 2)}/{n(level.bet)}"
+        elif hasattr(spec.table, "max_bet"):  # draw40: a bet from the least up to the level's
+            stakes = f"{n(spec.table.min_bet)}-{n(level.bet)}"
+        else:
+            stakes = f"{n(level.bet)}/{n(2 * level.bet)}"
         marked = view.status == "running" and i == view.level
         left.append((f" {'>' if marked else ' '} {fit(str(i + 1), 6)} "
-                     f"{fit(f'{n(small)}/{n(big)}', 13)} {fit(n(level.ante), 6)} "
+                     f"{fit(stakes, 13)} {fit(n(level.ante), 6)} "
                      f"{fit(n(level.minutes), 7)}", Pen.VALUE if marked else None))
     # A sit-and-go's payouts are those of its full field; others', of the field so far.
     entrants = max(view.entrants, view.spec.sit_and_go, 2)
