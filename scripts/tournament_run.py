@@ -208,9 +208,13 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
                     for c in clients:
                         await c.close()
                     await server.start()
-                    log = server.new_log()
-                    resumed = "resumed with" in log
-                    cancelled = " cancelled" in log
+                    for _ in range(100):             # recovery logs once it has run
+                        log = server.new_log()
+                        resumed = "resumed with" in log
+                        cancelled = re.search(r"tournament \d+ \(three\) cancelled", log)
+                        if resumed or cancelled:
+                            break
+                        await asyncio.sleep(0.1)
                     if cancelled:
                         break
                     clients = list(await asyncio.gather(*(TelnetClient.connect(server.port)
