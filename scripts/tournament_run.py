@@ -172,7 +172,8 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
         for i in range(bots):
             ledger.create_account(f"Bot{i + 1:02d}", None, 1000, bot=True)
         start_total = sum(a.cubes for a in ledger.list_accounts())
-    starts = (datetime.datetime.now() + datetime.timedelta(seconds=5)).strftime("%H:%M:%S")
+    # The people log in and register in about a second; the start leaves them four.
+    starts = (datetime.datetime.now() + datetime.timedelta(seconds=4)).strftime("%H:%M:%S")
     config = workdir / "bbspoker.toml"
     config.write_text(CONFIG.format(starts=starts, bots=bots, chips=chips, seats=seats,
                                     minutes=minutes))
@@ -227,7 +228,7 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
             if killed and _ended(db) is not None:
                 break
             await asyncio.sleep(0.1)
-        await asyncio.sleep(1.0)               # the last screens
+        await asyncio.sleep(0.5)               # the last screens
         captures = [c.text for c in clients]
     finally:
         stop.set()
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     players, seats, chips, minutes = args.players, args.seats, 1500, 0.5
     if args.short:
-        players, seats, chips, minutes = 9, 3, 400, 0.2
+        players, seats, chips, minutes = 9, 3, 300, 0.15
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bbspoker-tournament-"))
     workdir.mkdir(parents=True, exist_ok=True)
     return asyncio.run(run(players, seats, chips, minutes, args.kill_at, workdir))
