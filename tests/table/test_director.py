@@ -531,3 +531,43 @@ async def test_a_tournament_that_ended_unpaid_is_paid_at_the_next_start(world_fa
     assert second.book.tournament(run.id).status == "finished"
     assert second.wallet.balance("bob") == 1100 and second.wallet.balance("ann") == 900
     assert second.total() == total and second.book.pool(run.id) == 0
+
+
+async def test_late_registration_seats_a_newcomer_and_grows_the_pool(world_factory):
+    """Registration stays open for the first level of a running scheduled tournament: a
+    newcomer pays the buy-in into the pool and sits down with the starting chips; at the
+    second level it is closed. (Nobody acts here: the turns time out, nobody goes broke.)"""
+    spec = tournament_spec({"id": "nightly", "name": "Nightly", "game": "holdem",
+                            "limit": "no", "starts": "12:00:10", "late_levels": 1,
+                            "buy_in": 100, "chips": 1000, "between_hands": 1,
+                            "turn_timeout": 20,
+                            "levels": [{"bet": 20, "minutes": 1}, {"bet": 100, "minutes": 1},
+                                       {"bet": 400, "minutes": 1}]})
+    w = world_factory([spec], ["ann", "bob", "cid", "dee"])
+    w.director.on_seated = None                          # no computer player plays them
+    total = w.total()
+    w.director.recover()
+    w.director.start()
+    for h in ("ann", "bob"):
+        await w.director.register("nightly", h)
+    w.wall += 10
+    w.director.tick()
+    view = w.director.view("nightly", "cid")
+    assert view.status == "running" and view.late and not view.registered
+    await w.director.register("nightly", "cid")           # level 1: still open
+    mine = w.director.view("nightly", "cid")
+    assert mine.registered and mine.entrants == 3 and mine.pool == 300
+    assert mine.table is not None
+    run = next(iter(w.director._running.values()))
+    await w.drive(lambda: "cid" in w.director.table_of("cid").service.table.handles)
+    assert w.director.view("nightly", "cid").chips == 1000
+    with pytest.raises(TournamentRefused) as refused:
+        await w.director.register("nightly", "cid")
+    assert refused.value.code == "registered"
+    await w.drive(lambda: run.tables is not None and run.tables.level >= 1)
+    assert not w.director.view("nightly", "dee").late
+    with pytest.raises(TournamentRefused) as refused:     # level 2: closed
+        await w.director.register("nightly", "dee")
+    assert refused.value.code == "not_registering"
+    assert w.wallet.balance("dee") == 1000 and w.total() == total
+    assert w.book.pool(run.id) == 300

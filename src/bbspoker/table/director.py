@@ -381,12 +381,11 @@ class TournamentDirector:
         pool. Before the start, or while late registration is open (they are seated at
         once). A sit-and-go that reaches its size starts. Raises
         :class:`TournamentRefused`."""
-        run = self._run(tid)
-        if tid in self.specs and self.specs[tid].scheduled:
-            running = next((r for r in self._running.values() if r.spec.id == tid
-                            and r.status == "running"), None)
-            if running is not None and self._late_open(running):
-                run = running
+        if tid not in self.specs:
+            raise TournamentRefused("unknown")
+        running = next((r for r in self._running.values() if r.spec.id == tid
+                        and r.status == "running" and self._late_open(r)), None)
+        run = running or self._run(tid)
         late = run.status == "running" and self._late_open(run)
         if run.status != "registering" and not late:
             raise TournamentRefused("not_registering")
@@ -430,9 +429,14 @@ class TournamentDirector:
         log.info("%s unregistered from tournament %s (%s)", handle, run.id, run.spec.id)
 
     def _run(self, tid: str) -> _Run:
+        """Entry ``tid``'s run taking registrations. Raises :class:`TournamentRefused`
+        ``unknown`` for no such entry, ``not_registering`` while it has none (a scheduled
+        tournament running past its late registration)."""
+        if tid not in self.specs:
+            raise TournamentRefused("unknown")
         run = self._open_runs.get(tid)
         if run is None:
-            raise TournamentRefused("unknown")
+            raise TournamentRefused("not_registering")
         return run
 
     def _late_open(self, run: _Run) -> bool:
@@ -445,12 +449,8 @@ class TournamentDirector:
         assert run.tables is not None
         self.book.register(run.id, handle, late=True)
         run.entrants.append(handle)
-        number = run.tables.state.enter_late(handle)
-        wallet = run.tables.wallet
-        wallet.balances[handle.lower()] = run.spec.rules.chips
-        wallet._names[handle.lower()] = handle
-        if number not in run.tables.games:
-            run.tables._new_table(number)
+        number, new = run.tables.enter_late(handle)
+        if new:
             self._table_entry(run, number)
         self._seat_at(run, number, handle)
         self._journal(run)

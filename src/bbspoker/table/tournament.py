@@ -313,15 +313,19 @@ class TournamentTables:
         wallet)."""
         return game.remove(handle, now)  # type: ignore[attr-defined, no-any-return]
 
-    def enter_late(self, handle: str, now: float) -> tuple[int, list[Event]]:
+    def enter_late(self, handle: str) -> tuple[int, bool]:
         """Late registration: ``handle`` enters with the starting chips at the table the
-        model picks (a new one when all are full); returns its number and the events."""
+        model picks (a new one when all are full); returns its number and whether that
+        table is new. The caller seats them there (``Sit``, in that table's step).
+        Raises :class:`~bbspoker.rules.tournament.TournamentRuleError` ``entered`` if they
+        entered before."""
         number = self.state.enter_late(handle)
         self.wallet.balances[handle.lower()] = self.state.rules.chips
         self.wallet._names[handle.lower()] = handle
-        if number not in self.games:
+        new = number not in self.games
+        if new:
             self._new_table(number)
-        return number, self._seat(number, handle, now)
+        return number, new
 
     def journal(self, now: float) -> dict[str, Any]:
         """What the journal keeps after a hand: the model's state, the level and the
