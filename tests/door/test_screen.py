@@ -190,6 +190,60 @@ def test_a_tournament_tables_status_shows_chips_not_cubes(lang, says):
     assert "CUBES" in client.row(13)
 
 
+def _tournament_forms(lang, bet, ante, next_level_in, left, average, place):
+    """The tournament line's forms of a draw40 tournament at level 1 (``bet``, ``ante``)
+    as the door makes them for a player at a table, in ``lang``."""
+    from bbspoker.door.tournaments import compact_lines
+    from bbspoker.table.director import TournamentView
+    from tests.support.telnetclient import tournament_spec
+    spec = tournament_spec(game="draw40", seats=5, chips=3 * bet, levels=[(bet, ante, 10.0)])
+    view = TournamentView(spec, 1, "running", entrants=left, level=0,
+                          next_level_in=next_level_in, players_left=left,
+                          average_stack=average, table=1, place_if_out=place)
+    return compact_lines(view, screen.translator(lang))
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", ("L1 1-50 a5", "next 4:13", "5 left", "out 5th")),
+    ("de", ("L1 1-50 A5", "Ende 4:13", "5 übrig", "raus 5.")),
+    ("fr", ("N1 1-50 a5", "fin 4:13", "5 en jeu"))])
+def test_a_draw40_tournament_table_shows_its_line_in_the_status_border(lang, says):
+    """Between ``alice [498 chips]`` and the clock: level, stakes and ante, the time to
+    the next level, players left (and the place of one going out now where it fits),
+    each part whole, two rule cells after the chips and one before the clock; in colour
+    as labels."""
+    forms = _tournament_forms(lang, 50, 5, 252.3, 5, 900, 5)
+    view = GameView(handle="alice", cubes=498, chips=True, clock="0:22", tournament=forms,
+                    lang=lang)
+    client, _ = paint(view)
+    row = client.row(13)
+    money = "[498 chips]" if lang == "en" else "[498 Chips]" if lang == "de" else "[498 jetons]"
+    assert row.startswith(f"+---------- alice {money} --") and row.endswith(" - 0:22 +")
+    line = row[row.index(money) + len(money):-len(" - 0:22 +")].strip(" -")
+    assert line in forms and all(part in line for part in says)
+    colour, _ = paint(dataclasses.replace(view, pot=53), look=COLOUR["utf-8"])
+    assert _colour_of(colour, 13, line) == _colour_of(colour, 4, "Pot"[:2])   # a label's
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_draw40_tournament_line_at_large_figures_drops_parts_and_stays_in_its_cells(lang):
+    """A 16-cell handle, eight-figure chips and stakes, an hour to the next level and a
+    thousand players left: the line drops its least used parts, keeps the level and
+    stakes, and cuts into neither the status text, the border nor the clock."""
+    forms = _tournament_forms(lang, 400_000, 40_000, 4000, 1234, 1_928_571, 1234)
+    for handle, cubes in (("x" * 16, 12_345_678), ("alice", 498)):
+        view = GameView(handle=handle, cubes=cubes, chips=True, clock="0:22", tournament=forms,
+                        lang=lang)
+        client, _ = paint(view)
+        row = client.row(13)
+        cash, _ = paint(dataclasses.replace(view, tournament=()))
+        status = cash.row(13).rstrip("-+ 0:2").rstrip("-+")
+        assert row.startswith(status) and row.endswith(" - 0:22 +") and len(row) == 80
+        line = row[len(status):-len(" - 0:22 +")].strip(" -+")
+        assert line in forms[1:] and row[len(status):].startswith(" --")
+        assert forms[0].split()[0] in line and "400" in line
+
+
 def test_showdown_reveals_opponent_cards_and_hides_folded_ones():
     view = dataclasses.replace(
         MOCKUP_VIEW,

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from bbspoker.table.registry import TableEntry
 
 __all__ = ["tournament_list", "choose", "play", "back_to_tournament", "place_text",
-           "game_text", "list_lines", "page_lines", "status_line", "describe_event",
+           "game_text", "list_lines", "page_lines", "status_line", "compact_lines",
+           "describe_event",
            "refusal_text", "tournament_screen", "SEATING_WAIT"]
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,18 @@ def _stakes(table: Any, bet: int, ante: int, t: i18n.Translator) -> str:
     if ante:
         text += " " + t.gettext("ante {ante}").format(ante=n(ante))
     return text
+
+
+def _short_stakes(table: Any, bet: int, t: i18n.Translator) -> str:
+    """A level's stakes as figures only, at tables of the kind config ``table``: the
+    blinds ``5/10`` (the bet is the big blind), draw40's bets ``1-50`` (from the table's
+    least bet up to the level's), or the bets ``10/20`` (the bet is the small bet)."""
+    n = t.number
+    if _blinds(table):
+        return f"{n(bet // 2)}/{n(bet)}"
+    if hasattr(table, "max_bet"):
+        return f"{n(table.min_bet)}-{n(bet)}"
+    return f"{n(bet)}/{n(2 * bet)}"
 
 
 def _minutes_seconds(seconds: float) -> str:
@@ -285,12 +298,7 @@ def page_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH,
     current = view.level if view.level is not None else 0
     first = max(0, min(current - 1, len(rules.levels) - room))
     for i, level in enumerate(rules.levels[first:first + room], first):
-        if _blinds(spec.table):
-            stakes = f"{n(level.bet // 2)}/{n(level.bet)}"
-        elif hasattr(spec.table, "max_bet"):  # draw40: a bet from the least up to the level's
-            stakes = f"{n(spec.table.min_bet)}-{n(level.bet)}"
-        else:
-            stakes = f"{n(level.bet)}/{n(2 * level.bet)}"
+        stakes = _short_stakes(spec.table, level.bet, t)
         marked = view.status == "running" and i == view.level
         left.append((f" {'>' if marked else ' '} {fit(str(i + 1), 6)} "
                      f"{fit(stakes, 13)} {fit(n(level.ante), 6)} "
@@ -693,10 +701,43 @@ def status_line(view: TournamentView, t: i18n.Translator = i18n.ENGLISH) -> str:
     return fit(text, 78).rstrip()
 
 
+def compact_lines(view: TournamentView, t: i18n.Translator = i18n.ENGLISH) -> tuple[str, ...]:
+    """The tournament line in the few cells of draw40's status border (``L3 1-50 a5 next
+    4:12 5 left avg 900 out 5th``: level, stakes as figures and ante, time to the next
+    level as ``m:ss``, players left, average stack in chips, the place of one who went out
+    now), as the forms the screen may draw, fullest first: each next one without the
+    part least used of those left (the average stack, the place if out now, the players
+    left, the time to the next level); ``()`` when no level runs."""
+    if view.level is None:
+        return ()
+    spec = view.spec
+    level = spec.rules.levels[view.level]
+    n = t.number
+    stakes = t.pgettext("tournament line", "L{level} {stakes}").format(
+        level=view.level + 1, stakes=_short_stakes(spec.table, level.bet, t))
+    if level.ante:
+        stakes += " " + t.pgettext("tournament line", "a{ante}").format(ante=n(level.ante))
+    # (text, when it goes: 1 first, 0 never), in the order shown
+    parts: list[tuple[str, int]] = [(stakes, 0)]
+    if view.next_level_in is not None:
+        parts.append((t.gettext("next {time}").format(
+            time=_minutes_seconds(view.next_level_in)), 4))
+    parts.append((t.ngettext("{n} left", "{n} left", view.players_left).format(
+        n=n(view.players_left)), 3))
+    parts.append((t.gettext("avg {chips}").format(chips=n(view.average_stack)), 1))
+    if view.place_if_out is not None and view.table is not None:
+        parts.append((t.pgettext("tournament line", "out {place}").format(
+            place=place_text(view.place_if_out, t)), 2))
+    dropped = sorted({rank for _, rank in parts if rank})
+    return tuple(" ".join(text for text, rank in parts if not rank or rank > gone)
+                 for gone in (0, *dropped))
+
+
 class _TournamentTable(TableScreen[Any]):
     """Any kind's screen at a tournament table (mixed in before the kind's screen by
     :func:`tournament_screen`): the tournament's event texts, no seat to take, [X] back
-    to the lobby (still seated), the end of the tournament ends the screen."""
+    to the lobby (still seated), the end of the tournament ends the screen, and the
+    screen painted again once a second for the tournament line's clock."""
 
     #: The tournament entry's id (``TournamentSpec.id``), set before :meth:`run`.
     tournament: str | None = None
@@ -706,6 +747,7 @@ class _TournamentTable(TableScreen[Any]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.over = False
+        self._level_timer: asyncio.TimerHandle | None = None
 
     def _describe(self, event: Event) -> Line | None:
         if event.kind.startswith("tournament_"):
@@ -737,25 +779,18 @@ class _TournamentTable(TableScreen[Any]):
         if was_exit and self.leaving:
             self.chose_to_leave = True
 
-
-class _TournamentRows(_TournamentTable, RowScreen):
-    """A row screen at a tournament table: with the tournament's line under the status
-    line (level, stakes, players left), its clock ticking once a second."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._level_timer: asyncio.TimerHandle | None = None
-
-    def status_cubes(self) -> str:
-        """A tournament's stacks are chips: the status line shows no CUBES."""
-        return ""
-
-    def extra_row(self) -> tuple[str, Pen] | None:
-        """The tournament line under the status line."""
+    def tournament_view(self) -> TournamentView | None:
+        """The tournament as this screen's player sees it now (``None`` before
+        :attr:`tournament` is set)."""
         if self.tournament is None:
             return None
-        view = self.app.tournaments.view(self.tournament, self.handle)
-        return status_line(view, self.t), Pen.VALUE
+        return self.app.tournaments.view(self.tournament, self.handle)
+
+    def tournament_line(self) -> tuple[str, ...]:
+        """The forms of the compact tournament line (:func:`compact_lines`) for a screen
+        of regions (draw40's status border), fullest first."""
+        view = self.tournament_view()
+        return () if view is None else compact_lines(view, self.t)
 
     def _level_tick(self) -> None:
         """Once a second: the tournament line's clock (the rest as it was)."""
@@ -776,14 +811,31 @@ class _TournamentRows(_TournamentTable, RowScreen):
                 self._level_timer = None
 
 
+class _TournamentRows(_TournamentTable, RowScreen):
+    """A row screen at a tournament table: with the tournament's line under the status
+    line (level, stakes, players left)."""
+
+    def status_cubes(self) -> str:
+        """A tournament's stacks are chips: the status line shows no CUBES."""
+        return ""
+
+    def extra_row(self) -> tuple[str, Pen] | None:
+        """The tournament line under the status line."""
+        view = self.tournament_view()
+        if view is None:
+            return None
+        return status_line(view, self.t), Pen.VALUE
+
+
 _SCREENS: dict[str, type[TableScreen[Any]]] = {}
 
 
 def tournament_screen(game: str) -> type[Any]:
     """The screen class of a tournament table of the game kind ``game``: the kind's own
     screen with the tournament's event texts and [X] (back to the lobby, still seated),
-    and for a row screen the tournament's status line (draw40's screen of regions has no
-    row for it: its status shows the player's chips)."""
+    and the tournament line: a row screen's under its status line (:func:`status_line`),
+    draw40's screen of regions in its status border (:func:`compact_lines`, beside the
+    player's chips)."""
     cls = _SCREENS.get(game)
     if cls is None:
         base = kinds.kind_of(game).screen

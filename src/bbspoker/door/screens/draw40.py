@@ -246,6 +246,7 @@ class PokerScreen(TableScreen[GameView]):
             xmsg_count=len(self.session.inbox),
             watchers=snap.watchers,
             chips=bool(getattr(snap.rules, "tournament", False)),
+            tournament=self.tournament_line(),
             my_cards=my_cards,
             discards=frozenset(self.discards) if self.discards else _NO_DISCARDS,
             player_message=message,
@@ -257,6 +258,12 @@ class PokerScreen(TableScreen[GameView]):
             chat_input=self.editor.text if self.mode == "chat" and self.editor else None,
             lang=self.t.lang,
         )
+
+    def tournament_line(self) -> tuple[str, ...]:
+        """The forms of the tournament line in the status border, fullest first: none at
+        a cash table (a tournament table's screen gives them,
+        :func:`bbspoker.door.tournaments.compact_lines`)."""
+        return ()
 
     @property
     def rules_max_discard(self) -> int:

@@ -139,6 +139,9 @@ class GameView:
     Region (5), status line:
       - ``handle`` and ``cubes``: shown as ``handle [1,234 CUBES]``; with ``chips`` (a
         tournament table, whose money is the tournament's chips) ``handle [1,234 chips]``.
+      - ``tournament``: at a tournament table, the forms of its line (level, stakes, time
+        to the next level ...), fullest first: the first that fits between
+        ``[N chips]`` and the clock is drawn (the last, cut, if none does); ``()``: none.
       - ``clock``: the count-down text such as ``"0:59"`` or ``"3:00"``
         (at most 4 cells), ``None`` for no clock (chapter 2.5).
     Region (6), message area (chapter 2.6):
@@ -172,6 +175,7 @@ class GameView:
     xmsg_count: int = 0
     watchers: int = 0
     chips: bool = False
+    tournament: tuple[str, ...] = ()
     my_cards: tuple[Card, ...] | None = None
     discards: frozenset[Card] = frozenset()
     player_message: str | None = None
@@ -361,21 +365,46 @@ def _money(view: GameView) -> str:
 
 
 def _draw_status(view: GameView, encoding: str) -> tuple[str, ...]:
-    """Region (5): ``handle [N CUBES]`` (or chips) in the status line."""
+    """Region (5): ``handle [N CUBES]`` (or chips) in the status line, and at a
+    tournament table its line (:func:`_tournament_text`) at the right, before the clock."""
     cubes = _money(view)
     status = clean_text(f" {clean_text(view.handle, 16)} {cubes} ", _MID_COL - 3)
     col = 11 if 11 + display_width(status) < _MID_COL else 2
-    return (_over(_UNDER[:_CLOCK_COL], col, _fitted(encoding, status)),)
+    row = _UNDER[:_CLOCK_COL]
+    if view.tournament:     # first: left of it the row is one character a cell
+        start, text = _tournament_text(view, col + display_width(status))
+        row = _over(row, start, _fitted(encoding, f" {text} "))
+    return (_over(row, col, _fitted(encoding, status)),)
 
 
-def _status_layout(view: GameView) -> tuple[int, int, int]:
-    """Where region (5) draws its text: the column of its blank before the handle, and
-    the cells of the handle and of ``[N CUBES]``."""
+def _tournament_text(view: GameView, after: int) -> tuple[int, str]:
+    """Where region (5) draws the tournament line when its own text ends before column
+    ``after``, and what of it: the first of :attr:`GameView.tournament`'s forms that fits
+    (else the last, cut) between two rule cells after the status text and one before
+    the clock, a blank each side of it; returns (the column of that first blank, the
+    text). At least 26 cells are left for it (the status text ends by column 42)."""
+    room = _CLOCK_COL - 1 - after - 2 - 2
+    forms = [clean_text(form) for form in view.tournament]
+    text = next((form for form in forms if display_width(form) <= room), None)
+    if text is None:
+        text = fit(forms[-1], room).rstrip()
+    return _CLOCK_COL - 1 - display_width(text) - 2, text
+
+
+def _status_layout(view: GameView) -> tuple[int, int, int, tuple[int, int] | None]:
+    """Where region (5) draws its text: the column of its blank before the handle, the
+    cells of the handle and of ``[N CUBES]``, and the tournament line's first cell and
+    width (``None``: no line)."""
     handle = clean_text(view.handle, 16)
     cubes = _money(view)
     status = clean_text(f" {handle} {cubes} ", _MID_COL - 3)
     col = 11 if 11 + display_width(status) < _MID_COL else 2
-    return col, display_width(handle), display_width(status) - display_width(handle) - 3
+    line = None
+    if view.tournament:
+        start, text = _tournament_text(view, col + display_width(status))
+        line = (start + 1, display_width(text))
+    return (col, display_width(handle), display_width(status) - display_width(handle) - 3,
+            line)
 
 
 def _draw_clock(view: GameView, encoding: str) -> tuple[str, ...]:
@@ -549,10 +578,14 @@ def _style_commands(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _style_status(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
-    """Region (5): your handle as yourself, your CUBES as a value."""
-    col, handle, cubes = _status_layout(view)
+    """Region (5): your handle as yourself, your CUBES as a value, a tournament's line
+    as a label."""
+    col, handle, cubes, line = _status_layout(view)
     attrs = overlay(rows[0], attrs_of(rows[0]), col + 1, handle, Pen.SELF)
-    return (overlay(rows[0], attrs, col + 2 + handle, cubes, Pen.VALUE),)
+    attrs = overlay(rows[0], attrs, col + 2 + handle, cubes, Pen.VALUE)
+    if line is not None:
+        attrs = overlay(rows[0], attrs, line[0], line[1], Pen.LABEL)
+    return (attrs,)
 
 
 def _style_clock(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
@@ -630,7 +663,7 @@ _REGIONS = (
     _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, _style_words, True),
     _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, _style_commands, True),
-    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "chips", "lang"), _draw_status, _style_status, False),
+    _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "chips", "tournament", "lang"), _draw_status, _style_status, False),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, _style_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
     _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True),
