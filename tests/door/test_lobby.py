@@ -1629,6 +1629,35 @@ async def test_a_registered_player_on_the_page_goes_to_the_table_when_it_starts(
         assert server.app.tournaments.table_of("alice") is not None
 
 
+@pytest.mark.parametrize("lang, says", [("en", ("L1 1-50 a5", "next ", "2 left")),
+                                        ("de", ("L1 1-50 A5", "Ende ", "2 übrig")),
+                                        ("fr", ("N1 1-50 a5", "fin ", "2 en jeu"))])
+async def test_a_draw40_tournament_tables_status_border_has_the_tournament_line_ticking(
+        tmp_path, clients, lang, says):
+    """alice at her draw40 sit-and-go's table: the status border shows her chips and the
+    tournament line (level, bets and ante, time to the next level, players left) in her
+    language, inside the border, and its clock counts down by itself."""
+    spec = tournament_spec(game="draw40", seats=5, sit_and_go=2,
+                           levels=((50, 5, 10.0), (100, 10, 10.0)))
+    async with running_server(tmp_path, sleep=no_sleep, tournaments=[spec]) as server:
+        for h in ("alice", "bob"):
+            server.app.ledger.create_account(h, hash_password("pw-" + h))
+        server.app.ledger.set_language("alice", lang)
+        await server.app.tournaments.register("sng", "alice")
+        await server.app.tournaments.register("sng", "bob")
+        c = await clients(server.port)
+        await c.wait_for("Handle:")
+        await c.send("alice\r")
+        await c.wait_for("Password:")
+        await c.send("pw-alice\r")          # seated: straight back to the table
+        await c.wait_for(says[0])
+        row = next(line for line in c.display if says[0] in line)
+        assert all(part in row for part in says) and "CUBES" not in row, row
+        assert row.startswith(("+", "╟")) and len(row.rstrip()) == 80
+        first = row
+        await wait_until(lambda: any(says[0] in line and line != first for line in c.display))
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_tournament_list_page_and_table_line_fit_80_columns(lang):
     from bbspoker.table.director import TournamentView

@@ -6,7 +6,8 @@ The tables of a tournament are the tables of its game kind, so a player sees the
 a cash table of that kind shows, made a tournament's (:func:`tournament_screen`): the
 status line shows the stack only (chips, not CUBES) and under it the tournament line
 (level, blinds or bets and ante, the time to the next level as ``m:ss``, players left,
-average stack, the place of one going out now); the tournament's events read in the
+average stack, the place of one going out now; draw40's screen of regions has it,
+compact, in its status border); the tournament's events read in the
 message area (:func:`describe_event`); [X] goes back to the lobby while the player stays
 seated and is blinded away (the tournament seats them, never the player).
 
