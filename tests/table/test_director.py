@@ -93,6 +93,16 @@ class World:
         await self.bots.wait_stopped()
 
 
+async def entered(w: World, tid: str, handles: list[str]):
+    """Start ``w``'s director and register ``handles`` for ``tid``; returns the run that
+    started (the entry must start with them)."""
+    w.director.recover()
+    w.director.start()
+    for h in handles:
+        await w.director.register(tid, h)
+    return next(iter(w.director._running.values()))
+
+
 @pytest.fixture
 async def world_factory():
     made: list[World] = []
@@ -189,11 +199,7 @@ async def test_a_draw40_sit_and_go_of_bots_plays_to_its_end_across_two_tables(
                                        {"bet": 100, "ante": 40, "minutes": 1}]})
     w = world_factory([spec], handles)
     before = w.total()
-    w.director.recover()
-    w.director.start()
-    for h in handles:
-        await w.director.register("d40", h)
-    run = next(iter(w.director._running.values()))
+    run = await entered(w, "d40", handles)
     assert len(run.entries) == 2
     game = run.entries[1].service.table
     assert game.kind == "draw40" and game.rules.tournament and game.rules.max_bet == 40
@@ -240,11 +246,7 @@ async def test_a_restart_resumes_the_tournament_from_its_journal(world_factory):
     handles = ["ann", "bob", "cid", "dee"]
     first = world_factory([sng(4)], handles)
     total = first.total()
-    first.director.recover()
-    first.director.start()
-    for h in handles:
-        await first.director.register("sng", h)
-    run = next(iter(first.director._running.values()))
+    run = await entered(first, "sng", handles)
 
     def some_hands() -> bool:
         return run.tables is not None and len(run.tables.state.finish) >= 1
@@ -270,11 +272,7 @@ async def test_a_restart_resumes_the_tournament_from_its_journal(world_factory):
 async def test_a_journal_that_cannot_be_resumed_cancels_and_refunds(world_factory):
     handles = ["ann", "bob"]
     first = world_factory([sng(2)], handles)
-    first.director.recover()
-    first.director.start()
-    for h in handles:
-        await first.director.register("sng", h)
-    run = next(iter(first.director._running.values()))
+    run = await entered(first, "sng", handles)
     await first.close()
     first.book.save_tournament_state(run.id, {"entrants": ["ann"], "stacks": {}})
     second = world_factory([sng(2)], handles, book=first.book)
@@ -435,11 +433,7 @@ async def test_a_tournaments_hands_are_recorded_in_the_ledger_and_verify(
     for h in handles:
         ledger.create_account(h, None)
     w = world_factory([sng(3)], handles, book=ledger, records=ledger)
-    w.director.recover()
-    w.director.start()
-    for h in handles:
-        await w.director.register("sng", h)
-    run = next(iter(w.director._running.values()))
+    run = await entered(w, "sng", handles)
     await w.drive(lambda: run.status == "finished")
     ledger.commit_pending()
     games = ledger.list_games(10_000)
@@ -488,11 +482,7 @@ async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on
         ledger.create_account(h, None)
     disk = ledger._db = FailingCommits(ledger._db)
     w = world_factory([sng(3)], handles, book=ledger, records=ledger)
-    w.director.recover()
-    w.director.start()
-    for h in handles:
-        await w.director.register("sng", h)
-    run = next(iter(w.director._running.values()))
+    run = await entered(w, "sng", handles)
     service = run.entries[1].service
     await w.drive(lambda: service.table.game_id is not None)
     await w.drive(lambda: service.table.game_id is None)
@@ -514,11 +504,7 @@ async def test_a_tournament_that_ended_unpaid_is_paid_at_the_next_start(world_fa
     handles = ["ann", "bob"]
     first = world_factory([sng(2)], handles)
     total = first.total()
-    first.director.recover()
-    first.director.start()
-    for h in handles:
-        await first.director.register("sng", h)
-    run = next(iter(first.director._running.values()))
+    run = await entered(first, "sng", handles)
     await first.close()
     # The journal says it is over (bob has every chip), but the prizes were never paid.
     state = run.tables.state.to_json()
