@@ -471,7 +471,7 @@ class HoldemBots(TableStakesBotKind[HoldemView]):
                 await bot.service.call(bot.handle, act.CheckCall())
         return True
 
-    def sim_view(self, game: Any, handle: str, now: float) -> HoldemView:
+    def sim_view(self, game: Any, handle: str, now: float, seen: Any) -> HoldemView:
         return view(game, handle, now)
 
     def simulate(self, policies: Sequence[HoldemPolicy], games: int, *, seed: int | None,

@@ -26,8 +26,9 @@ import random
 from collections.abc import Awaitable, Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from bbspoker.bots.sim import HandPlay, SimResult
+from bbspoker.bots.sim import MAX_ACTIONS, HandPlay, SimResult
 from bbspoker.rules import actions as act
+from bbspoker.rules.actions import Action
 from bbspoker.rules.cards import Card
 from bbspoker.rules.events import Event
 from bbspoker.table.service import TableService, TableSnapshot
@@ -181,11 +182,57 @@ class BotKind(Generic[O]):
     def play_hand(self, game: Any, policies: Mapping[str, Decides[O]], rng: random.Random,
                   now: float, seconds_per_action: float) -> HandPlay:
         """Deal the next hand of tournament table ``game`` when it falls due (at ``now`` or
-        later) and play it to its end, each player deciding with ``policies[handle]``, the
-        table's clock moving ``seconds_per_action`` with each action (``bbspoker sim
-        --tournament``). Raises ``ValueError`` for a kind whose computer players play no
-        tournament."""
+        later) and play it to its end, each player deciding with ``policies[handle]``
+        from :meth:`sim_view`, the table's clock moving ``seconds_per_action`` with each
+        action (``bbspoker sim --tournament``). An action the table refuses is counted
+        and replaced by :meth:`sim_fallback`. Raises ``ValueError`` for a kind whose
+        computer players play no tournament (no :meth:`sim_view`), ``AssertionError``
+        for a hand that does not end within :data:`~bbspoker.bots.sim.MAX_ACTIONS`."""
+        out = HandPlay(now=now)
+        due = game.deadline()
+        if due is None:                          # fewer than two can play here
+            return out
+        now = max(now, due)
+        events = game.tick(now)
+        out.game_id = next((e.data["game_id"] for e in events
+                            if e.kind in ("hand", "started") and "game_id" in e.data), None)
+        seen = self.sim_start(game, events)
+        while game.game_id is not None:
+            handle = game.current
+            assert handle is not None            # a hand in play has a player in turn
+            view = self.sim_view(game, handle, now, seen)
+            policy = policies[handle]
+            action = policy.decide(view, rng)
+            if type(action) not in view.legal or not game.can(handle, action, now):  # type: ignore[attr-defined]
+                out.illegal += 1
+                if len(out.examples) < 10:
+                    out.examples.append(f"{getattr(policy, 'name', policy)}: {action!r}")
+                action = self.sim_fallback(view)
+            self.sim_heard(seen, game.apply(handle, action, now))
+            out.actions += 1
+            now += seconds_per_action
+            if out.actions > MAX_ACTIONS:
+                raise AssertionError(f"a tournament hand did not end in {MAX_ACTIONS} actions")
+        out.now = now
+        return out
+
+    def sim_start(self, game: Any, events: Sequence[Event]) -> Any:
+        """What the players of :meth:`play_hand` keep of a hand from its first events
+        (draw40's public records); ``None`` for a kind whose view needs nothing."""
+        return None
+
+    def sim_heard(self, seen: Any, events: Sequence[Event]) -> None:
+        """The events of an action reach what :meth:`sim_start` made."""
+
+    def sim_view(self, game: Any, handle: str, now: float, seen: Any) -> O:
+        """What ``handle``'s policy decides from at ``game`` (a rules object) now, its own
+        cards only (the simulator's twin of :meth:`observe`). Raises ``ValueError`` for
+        a kind whose computer players play no tournament."""
         raise ValueError(f"the computer players of {self.name} play no tournament")
+
+    def sim_fallback(self, view: O) -> Action:
+        """The safe action that replaces one the table refused: check or call."""
+        return act.CheckCall()
 
     def simulate(self, policies: Sequence[Decides[O]], games: int, *, seed: int | None,
                  progress: Callable[[int], None] | None = None) -> SimResult:

@@ -357,7 +357,7 @@ class StudBots(TableStakesBotKind[StudView]):
                 await bot.service.call(bot.handle, act.CheckCall())
         return True
 
-    def sim_view(self, game: Any, handle: str, now: float) -> StudView:
+    def sim_view(self, game: Any, handle: str, now: float, seen: Any) -> StudView:
         return view(game, handle, now)
 
     def simulate(self, policies: Sequence[StudPolicy], games: int, *, seed: int | None,

@@ -4,12 +4,9 @@ the clock."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
 from typing import Any
 
-from bbspoker.bots.kind import BotKind, Decides, O
-from bbspoker.bots.sim import HandPlay
+from bbspoker.bots.kind import BotKind, O
 from bbspoker.rules import actions as act
 from bbspoker.table.service import TableSnapshot
 
@@ -46,34 +43,3 @@ class TableStakesBotKind(BotKind[O]):
         if seat is not None and seat.out != alone and (alone or seat.stack > 0):
             return act.SitOut(out=alone)
         return None
-
-    def sim_view(self, game: Any, handle: str, now: float) -> O:
-        """What ``handle``'s policy decides from at ``game`` (a rules object) now, its
-        own cards only: the simulator's twin of :meth:`observe`."""
-        raise NotImplementedError
-
-    def play_hand(self, game: Any, policies: Mapping[str, Decides[O]], rng: random.Random,
-                  now: float, seconds_per_action: float) -> HandPlay:
-        out = HandPlay(now=now)
-        due = game.deadline()
-        if due is None:                          # fewer than two can play here
-            return out
-        now = max(now, due)
-        events = game.tick(now)
-        out.game_id = next((e.data["game_id"] for e in events if e.kind == "hand"), None)
-        while game.game_id is not None:
-            handle = game.current
-            assert handle is not None            # a hand in play has a player in turn
-            v = self.sim_view(game, handle, now)
-            policy = policies[handle]
-            action = policy.decide(v, rng)
-            if type(action) not in v.legal or not game.can(handle, action, now):  # type: ignore[attr-defined]
-                out.illegal += 1
-                if len(out.examples) < 10:
-                    out.examples.append(f"{getattr(policy, 'name', policy)}: {action!r}")
-                action = act.CheckCall()
-            game.apply(handle, action, now)
-            out.actions += 1
-            now += seconds_per_action
-        out.now = now
-        return out

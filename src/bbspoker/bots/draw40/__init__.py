@@ -28,15 +28,16 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from bbspoker.bots.draw40.base import Policy, fallback
-from bbspoker.bots.kind import BotKind, Decides, Seated
+from bbspoker.bots.kind import BotKind, Seated
 from bbspoker.bots.draw40.observation import Observation, PublicLog, observe
 from bbspoker.bots.draw40.policies import POLICIES
-from bbspoker.bots.sim import BANKROLL, MAX_ACTIONS, HandPlay, SeatResult, SimResult
+from bbspoker.bots.sim import BANKROLL, MAX_ACTIONS, SeatResult, SimResult
 from bbspoker.rules import actions as act
+from bbspoker.rules.actions import Action
 from bbspoker.rules.cards import Card, from_network_number, network_number, parse_card
 from bbspoker.rules.draw40.game import Draw40, Draw40Rules, Draw40View, Phase
 from bbspoker.rules.events import Event, RuleError
@@ -206,44 +207,22 @@ class Draw40Bots(BotKind[Observation]):
                  progress: Callable[[int], None] | None = None) -> SimResult:
         return simulate(policies, games, seed=seed, progress=progress)
 
-    def play_hand(self, game: Any, policies: Mapping[str, Decides[Observation]],
-                  rng: random.Random, now: float, seconds_per_action: float) -> HandPlay:
-        """One game of draw40 tournament table ``game`` (a :class:`Draw40` with
-        ``rules.tournament``): it starts by itself when due (at ``now`` or later), then
-        the player in turn decides from their own :class:`Observation` (each keeps the
-        public record of the game) until it ends; an action the table refuses is counted
-        and replaced by :func:`~bbspoker.bots.draw40.base.fallback`. Raises
-        ``AssertionError`` for a game that does not end within :data:`MAX_ACTIONS`."""
-        out = HandPlay(now=now)
-        due = game.deadline()
-        if due is None:                          # fewer than two with chips here
-            return out
-        now = max(now, due)
-        events = game.tick(now)
-        out.game_id = next((e.data["game_id"] for e in events if e.kind == "started"), None)
+    def sim_start(self, game: Any, events: Sequence[Event]) -> dict[str, PublicLog]:
+        """Each player's public record of the game (draw40's bets and discards), from the
+        events that started it."""
         logs = {h: PublicLog(h) for h in game.handles}
-        for record in logs.values():
+        self.sim_heard(logs, events)
+        return logs
+
+    def sim_heard(self, seen: Any, events: Sequence[Event]) -> None:
+        for record in seen.values():
             record.feed(events)
-        while game.game_id is not None:
-            handle = game.current
-            assert handle is not None            # a game in play has a player in turn
-            obs = observe(game, handle, logs[handle], now)
-            policy = policies[handle]
-            action = policy.decide(obs, rng)
-            if type(action) not in obs.legal or not game.can(handle, action, now):
-                out.illegal += 1
-                if len(out.examples) < 10:
-                    out.examples.append(f"{policy.name}: {action!r}")
-                action = fallback(obs)
-            events = game.apply(handle, action, now)
-            for record in logs.values():
-                record.feed(events)
-            out.actions += 1
-            now += seconds_per_action
-            if out.actions > MAX_ACTIONS:
-                raise AssertionError(f"a tournament game did not end in {MAX_ACTIONS} actions")
-        out.now = now
-        return out
+
+    def sim_view(self, game: Any, handle: str, now: float, seen: Any) -> Observation:
+        return observe(game, handle, seen[handle], now)
+
+    def sim_fallback(self, view: Observation) -> Action:
+        return fallback(view)
 
 
 #: draw40's entry in :data:`bbspoker.bots.kinds.BOT_KINDS`.
