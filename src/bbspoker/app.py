@@ -120,7 +120,8 @@ class App:
         self.tournaments = TournamentDirector(
             config.tournaments, ledger, clock=clock, claim_bot=self.bot_pool.claim,
             release_bot=self.bot_pool.release, on_seated=self.tournament_seated,
-            is_bot=self._is_bot, reserve_bot=self.bot_pool.reserve, records=ledger,
+            is_bot=self._is_bot, reserve_bot=self.bot_pool.reserve,
+            phrases=ledger.client_seeds_of, records=ledger,
             on_lost=self._lost)
         # The door's English for the bot port's "0;" lines (worded by the kind of the
         # table the program sits at) and refusals.

@@ -63,7 +63,8 @@ class World:
         self.director = TournamentDirector(
             specs, book, clock=self.clock, wall=lambda: self.wall, rng=random.Random(1),
             on_seated=self.bots.seated,
-            local=lambda t: datetime.datetime.fromtimestamp(t, UTC), records=records)
+            local=lambda t: datetime.datetime.fromtimestamp(t, UTC), records=records,
+            phrases=records.client_seeds_of if records is not None else None)
         self.messages: list[TableMessage] = []
 
     def total(self) -> int:
@@ -432,11 +433,14 @@ async def test_a_tournaments_hands_are_recorded_in_the_ledger_and_verify(
     ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)
     for h in handles:
         ledger.create_account(h, None)
+    ledger.set_client_seed("ann", "ann's own phrase")    # the fair deck's, as at any table
     w = world_factory([sng(3)], handles, book=ledger, records=ledger)
     run = await entered(w, "sng", handles)
     await w.drive(lambda: run.status == "finished")
     ledger.commit_pending()
     games = ledger.list_games(10_000)
+    assert all(dict(zip(g.players, g.client_seeds))["ann"] == "ann's own phrase"
+               for g in games if "ann" in g.players)
     assert len(games) >= 2
     finished = [g for g in games if g.end_reason == "finished"]
     assert finished and {g.tournament for g in games} == {run.id}

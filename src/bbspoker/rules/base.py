@@ -298,9 +298,10 @@ class TournamentPlay:
     """How a kind's tables run a tournament (:mod:`bbspoker.rules.tournament`), with chips
     instead of CUBES. ``stake_key``: the config key a tournament's levels set (the level's
     ``bet``; a ``[[tournaments]]`` entry may not give it); ``table(config, wallet, bet,
-    ante)``: a new tournament table's game from its config, the tournament's chip wallet
-    (a player's balance there: their chips not at a table) and the first level's stake
-    and ante (chips); ``stakes(game, bet, ante)``: the stake and ante of the hands dealt
+    ante, phrases)``: a new tournament table's game from its config, the tournament's chip
+    wallet (a player's balance there: their chips not at a table), the first level's stake
+    and ante (chips) and the players' client seed phrases (:data:`Phrases`; ``None``: a
+    random client seed for everyone), as at a cash table; ``stakes(game, bet, ante)``: the stake and ante of the hands dealt
     from now on (a level rose; the running hand keeps its own).
 
     ``chips(wallet, table, handle)``: a player's chips at a table between hands, read from
@@ -312,7 +313,7 @@ class TournamentPlay:
     for)."""
 
     stake_key: str
-    table: Callable[[Any, Any, int, int], GameRules]
+    table: Callable[[Any, Any, int, int, "Phrases | None"], GameRules]
     stakes: Callable[[Any, int, int], None]
     chips: Callable[[Any, str, str], int] = stack_chips
     levels: tuple[Any, ...] | None = None

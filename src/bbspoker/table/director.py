@@ -46,6 +46,7 @@ from typing import Any
 from bbspoker import tasks
 from bbspoker.config import TableSpec, TournamentSpec
 from bbspoker.rules import actions as act
+from bbspoker.rules.base import Phrases
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.rules.kinds import kind
 from bbspoker.rules.money import InsufficientCubes, UnknownAccount
@@ -158,6 +159,7 @@ class TournamentDirector:
                  on_seated: Callable[[TableEntry, str], None] | None = None,
                  local: Callable[[float], datetime.datetime] | None = None,
                  is_bot: Callable[[str], bool] | None = None,
+                 phrases: Phrases | None = None,
                  reserve_bot: Callable[[str], bool] | None = None,
                  records: GameRecords | None = None,
                  on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
@@ -172,6 +174,7 @@ class TournamentDirector:
         self.release_bot = release_bot
         self.on_seated = on_seated
         self.is_bot = is_bot
+        self.phrases = phrases
         self.reserve_bot = reserve_bot
         self.local = local or (lambda t: datetime.datetime.fromtimestamp(t))
         self._open_runs: dict[str, _Run] = {}     # entry id -> its run taking registrations
@@ -500,7 +503,7 @@ class TournamentDirector:
         assert play is not None              # the config takes only kinds that have it
         now = self.clock()
         run.tables = TournamentTables.open(play, spec.table, state, now,
-                                           records=self._records(run))
+                                           records=self._records(run), phrases=self.phrases)
         self.book.start_tournament(run.id, run.tables.journal(now))
         run.status = "running"
         self._open_runs.pop(spec.id, None)
@@ -522,7 +525,7 @@ class TournamentDirector:
         now = self.clock()
         run.tables = TournamentTables.open(play, spec.table, state, now,
                                            started=now - float(journal.get("elapsed", 0.0)),
-                                           records=self._records(run))
+                                           records=self._records(run), phrases=self.phrases)
         if self.reserve_bot is not None:
             for handle in state.stacks:
                 if handle.lower() in run.bots and not self.reserve_bot(handle):

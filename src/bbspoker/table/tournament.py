@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bbspoker.rules import actions as act
-from bbspoker.rules.base import GameRules, TournamentPlay
+from bbspoker.rules.base import GameRules, Phrases, TournamentPlay
 from bbspoker.rules.events import Event
 from bbspoker.rules.fairness import Seal
 from bbspoker.rules.tournament import HandOver, Level, Tournament
@@ -199,15 +199,20 @@ class TournamentTables:
     level: int = 0
     #: Where the hands are recorded (:class:`RecordedTableWallet`); ``None``: nowhere.
     records: HandRecords | None = None
+    #: The players' client seed phrases for the fair deck (``None``: random ones).
+    phrases: Phrases | None = None
 
     @classmethod
     def open(cls, play: TournamentPlay, config: Any, state: Tournament,
              now: float, started: float | None = None,
-             records: HandRecords | None = None) -> TournamentTables:
+             records: HandRecords | None = None,
+             phrases: Phrases | None = None) -> TournamentTables:
         """The tables of ``state`` made and everyone seated with their chips (a new
         tournament, or one resumed from its journal: ``started`` the ``now`` it began);
-        ``records``: where each hand is recorded (``None``: nowhere)."""
-        t = cls(play, config, state, now if started is None else started, records=records)
+        ``records``: where each hand is recorded (``None``: nowhere); ``phrases``: the
+        players' client seed phrases (``None``: random ones)."""
+        t = cls(play, config, state, now if started is None else started, records=records,
+                phrases=phrases)
         t.level = state.rules.level_at(now - t.started)
         for handle, chips in state.stacks.items():
             t.wallet.balances[handle.lower()] = chips
@@ -228,7 +233,7 @@ class TournamentTables:
         wallet: TableWallet | RecordedTableWallet = (
             TableWallet(self.wallet, f"t{number}") if self.records is None
             else RecordedTableWallet(self.wallet, number, self.records))
-        game = self.play.table(self.config, wallet, level.bet, level.ante)
+        game = self.play.table(self.config, wallet, level.bet, level.ante, self.phrases)
         self.games[number] = game
         return game
 

@@ -64,7 +64,8 @@ def _make(config: Draw40Config, wallet: Any, phrases: Phrases | None) -> Draw40:
     return Draw40(wallet, config.rules(), phrases=phrases)
 
 
-def _tournament_table(config: Draw40Config, wallet: Any, bet: int, ante: int) -> Draw40:
+def _tournament_table(config: Draw40Config, wallet: Any, bet: int, ante: int,
+                      phrases: Phrases | None = None) -> Draw40:
     """A tournament's draw40 table (:class:`~bbspoker.rules.base.TournamentPlay`): the
     config's seats and times, bets from 1 to ``bet`` chips and the ``ante`` (chips),
     played as ``Draw40Rules.tournament`` says (``wallet``: the tournament's chips, a
@@ -74,7 +75,7 @@ def _tournament_table(config: Draw40Config, wallet: Any, bet: int, ante: int) ->
                         master_timeout=config.master_timeout,
                         between_games=config.between_games, max_round=config.max_round,
                         idle_games=config.idle_games, tournament=True)
-    return Draw40(wallet, rules)
+    return Draw40(wallet, rules, phrases=phrases)
 
 
 def _tournament_stakes(game: Draw40, bet: int, ante: int) -> None:

@@ -81,7 +81,8 @@ def _make(config: HoldemConfig, wallet: Any, phrases: Phrases | None) -> Holdem:
     return Holdem(wallet, config.rules(), phrases=phrases)
 
 
-def _tournament_table(config: HoldemConfig, wallet: Any, bet: int, ante: int) -> Holdem:
+def _tournament_table(config: HoldemConfig, wallet: Any, bet: int, ante: int,
+                      phrases: Phrases | None = None) -> Holdem:
     """A tournament's Hold'em table (:class:`~bbspoker.rules.base.TournamentPlay`): the
     config's limit, seats and times, the big blind ``bet`` and the ``ante`` (chips), the
     tournament's seating (``HoldemRules.tournament``)."""
@@ -90,7 +91,7 @@ def _tournament_table(config: HoldemConfig, wallet: Any, bet: int, ante: int) ->
                                       turn_timeout=config.turn_timeout,
                                       between_hands=config.between_hands,
                                       idle_hands=config.idle_games, limit=config.limit,
-                                      tournament=True))
+                                      tournament=True), phrases=phrases)
 
 
 def _tournament_stakes(game: Holdem, bet: int, ante: int) -> None:

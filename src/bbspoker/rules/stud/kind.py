@@ -90,7 +90,8 @@ def _make(config: StudConfig, wallet: Any, phrases: Phrases | None) -> Stud:
     return Stud(wallet, config.rules(), phrases=phrases)
 
 
-def _tournament_table(config: StudConfig, wallet: Any, bet: int, ante: int) -> Stud:
+def _tournament_table(config: StudConfig, wallet: Any, bet: int, ante: int,
+                      phrases: Phrases | None = None) -> Stud:
     """A tournament's stud table (:class:`~bbspoker.rules.base.TournamentPlay`): the
     config's seats, bring-in proportion and times, the small bet ``bet`` and the ``ante``
     (chips), the tournament's seating (``StudRules.tournament``)."""
@@ -99,7 +100,7 @@ def _tournament_table(config: StudConfig, wallet: Any, bet: int, ante: int) -> S
                       bring_in=config.bring_in, turn_timeout=config.turn_timeout,
                       between_hands=config.between_hands, idle_hands=config.idle_games,
                       tournament=True)
-    game = Stud(wallet, rules)
+    game = Stud(wallet, rules, phrases=phrases)
     game.set_stakes(bet, ante)
     return game
 
