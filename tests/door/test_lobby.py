@@ -442,6 +442,32 @@ async def test_notices_are_shown_in_the_readers_language_and_old_ones_as_stored(
     assert ledger.notices("dora") == []
 
 
+@pytest.mark.parametrize("lang, says", [
+    ("en", "The tournament Nightly was called off: your buy-in of 250 CUBES was refunded."),
+    ("de", "Das Turnier Nightly wurde abgesagt: dein Buy-in von 250 CUBES wurde erstattet."),
+    ("fr", "Le tournoi Nightly a été annulé : votre buy-in de 250 CUBES a été remboursé."),
+])
+async def test_a_tournament_called_off_while_one_was_away_is_said_at_the_next_login(
+        server, clients, lang, says):
+    ledger = server.app.ledger
+    add_user(server, "dora", "pw-dora")
+    ledger.set_language("dora", lang)
+    tid = ledger.create_tournament("nightly", "Nightly", "holdem", 250)
+    ledger.register(tid, "dora")
+    assert ledger.balance("dora") == 750
+    ledger.cancel_tournament(tid, "fewer than 6 players")
+    (stored,) = ledger.notices("dora")
+    assert stored.code == "tournament_cancelled" and "fewer than 6 players" in stored.text
+    assert ledger.balance("dora") == 1000
+    c = await clients(server.port)
+    await c.wait_for("Handle:")
+    await c.send("dora\r")
+    await c.wait_for("Password:")
+    await c.send("pw-dora\r")
+    await c.wait_for(says[:30])
+    assert says in " ".join(row.strip() for row in c.text.splitlines())
+
+
 async def test_who_lists_everyone_online_and_where(server, clients):
     alice, bob = await alice_and_bob(server, clients)
     await alice.send("w")

@@ -213,7 +213,8 @@ async def _watch_time(session: Terminal, app: DoorContext, seconds: float,
 def describe_notice(notice: Notice, t: i18n.Translator) -> str:
     """A notice waiting since the user's last visit, in ``t``'s language (it is stored
     as a code with data): a game called off and refunded (``game_cancelled``), a stack
-    cashed out at a restart (``stack_cashed_out``). A notice of an older database (no
+    cashed out at a restart (``stack_cashed_out``), a tournament called off and its
+    buy-in refunded (``tournament_cancelled``). A notice of an older database (no
     code) or of a code this version does not know is shown in its stored English."""
     d, n = notice.data, t.number
     reason = d.get("reason", "")
@@ -226,6 +227,10 @@ def describe_notice(notice: Notice, t: i18n.Translator) -> str:
         return t.gettext("Game {game} was cancelled ({reason}): your {cubes} CUBES of blinds "
                          "and bets went back to your stack at table {table}.").format(
             game=d["game"], reason=reason, cubes=n(d["cubes"]), table=d["table"])
+    if notice.code == "tournament_cancelled":
+        return t.gettext("The tournament {name} was called off: your buy-in of {cubes} CUBES "
+                         "was refunded.").format(name=clean_text(str(d.get("name", "")), 20),
+                                                 cubes=n(d["cubes"]))
     if notice.code == "stack_cashed_out":
         return t.gettext("Your stack of {cubes} CUBES at table {table} was cashed out when "
                          "the server started again ({reason}).").format(

@@ -181,19 +181,26 @@ class Tournaments:
     def cancel_tournament(self, tid: int, reason: str) -> dict[str, int]:
         """:meth:`~bbspoker.store.tournaments.TournamentBook.cancel_tournament`: what each
         account paid into the pool is read from the journal (its net rows), as
-        ``cancel_game`` refunds a game's pot."""
+        ``cancel_game`` refunds a game's pot, and each entrant refunded finds a notice at
+        the next login (``tournament_cancelled``)."""
         reason = check_reason(reason)
         books = self.books
         refunds: dict[str, int] = {}
         with books.w.write():
             status, _ = self._status(tid)
             require_open(tid, status)
+            name = books.w.sql("SELECT name FROM tournaments WHERE id = ?", (tid,)).fetchone()[0]
+            now = books.clock()
             for account_id, handle, cubes in books.w.sql(
                     "SELECT j.account_id, a.handle, -SUM(j.amount) FROM journal j "
                     "JOIN accounts a ON a.id = j.account_id WHERE j.tournament_id = ? "
                     "GROUP BY j.account_id HAVING -SUM(j.amount) > 0 ORDER BY MIN(j.id)",
                     (tid,)).fetchall():
                 books.move(account_id, cubes, REFUND, None, reason, tournament=tid)
+                books._notice(account_id, now, "tournament_cancelled",
+                              {"tournament": tid, "name": name, "cubes": cubes},
+                              f"Tournament {name} ({tid}) was called off ({reason}): your "
+                              f"buy-in of {cubes} CUBES was refunded.")
                 refunds[handle] = cubes
             self._set_status(tid, status, "status = 'cancelled', ended_at = ?, reason = ?",
                              (books.clock(), reason))
