@@ -561,3 +561,17 @@ async def test_late_registration_seats_a_newcomer_and_grows_the_pool(world_facto
     assert refused.value.code == "not_registering"
     assert w.wallet.balance("dee") == 1000 and w.total() == total
     assert w.book.pool(run.id) == 300
+
+
+async def test_a_player_in_two_tournaments_is_found_at_each_ones_table(world_factory):
+    other = tournament_spec({"id": "sng2", "name": "Second", "game": "holdem",
+                             "sit_and_go": 2, "between_hands": 1})
+    w = world_factory([sng(2), other], ["ann", "bob"], cubes=5000)
+    first = await entered(w, "sng", ["ann", "bob"])
+    for h in ("ann", "bob"):
+        await w.director.register("sng2", h)
+    second = next(r for r in w.director._running.values() if r is not first)
+    assert w.director.table_of("ann", "sng") is first.entries[1]
+    assert w.director.table_of("ann", "sng2") is second.entries[1]
+    assert w.director.table_of("ann") in (first.entries[1], second.entries[1])
+    assert w.director.view("sng2", "ann").table == 1

@@ -432,7 +432,7 @@ async def choose(session: Player, app: DoorContext, tid: str, idle: float) -> No
         key = await _key_or_start(session, director, tid, view, idle)
         if key is None:                        # it started: straight to the table
             session.write("\r\n")
-            await play(session, app)
+            await play(session, app, tid=tid)
             continue
         char = key.char.lower() if key.kind is KeyKind.CHAR else ""
         if char == "r" and (view.status == "registering" or view.late) and not view.registered:
@@ -441,7 +441,7 @@ async def choose(session: Player, app: DoorContext, tid: str, idle: float) -> No
             note = await _unregister(session, app, view)
         elif char == "g" and view.table is not None:
             session.write("\r\n")
-            await play(session, app)
+            await play(session, app, tid=tid)
         elif char == "w" and watchable:
             session.write("\r\n")
             await _watch(session, app, tid, idle)
@@ -587,14 +587,15 @@ async def _seated_at(entry: TableEntry, handle: str, timeout: float) -> bool:
     return True
 
 
-async def play(session: Player, app: DoorContext, returning: bool = False) -> None:
+async def play(session: Player, app: DoorContext, returning: bool = False,
+               tid: str | None = None) -> None:
     """Play the tournament the player sits in: its table's screen (:func:`tournament_screen`),
     then, when the director moved them, the new table's, and so on; [X] goes back to the
     lobby (they stay seated). When they are out, or the tournament ended, their place
     (and prize) is shown, and a key goes back to the lobby."""
     t = i18n.of(session)
     director = app.tournaments
-    entry = director.table_of(session.handle)
+    entry = director.table_of(session.handle, tid)
     tid = None if entry is None else _tournament_of(app, entry)
     while entry is not None and tid is not None:
         if not await _seated_at(entry, session.handle, SEATING_WAIT):
@@ -610,7 +611,7 @@ async def play(session: Player, app: DoorContext, returning: bool = False) -> No
             session.activity = "lobby"
         if screen.chose_to_leave or session.closed:
             return
-        moved = director.table_of(session.handle)
+        moved = director.table_of(session.handle, tid)
         if moved is None or moved is entry:
             break
         entry, returning = moved, False

@@ -361,10 +361,11 @@ class TournamentDirector:
     def _is_entrant(run: _Run | None, key: str) -> bool:
         return run is not None and any(h.lower() == key for h in run.entrants)
 
-    def table_of(self, handle: str) -> TableEntry | None:
-        """The tournament table where ``handle`` (any case) sits, or ``None``."""
+    def table_of(self, handle: str, tid: str | None = None) -> TableEntry | None:
+        """The tournament table where ``handle`` (any case) sits, or ``None``; with ``tid``
+        in that entry's tournament only (a player may play in two at once)."""
         for run in self._running.values():
-            if run.tables is None or run.status != "running":
+            if run.tables is None or run.status != "running" or tid not in (None, run.spec.id):
                 continue
             number = run.tables.state.table_of(handle)
             if number is not None and number in run.entries:
