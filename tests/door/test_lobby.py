@@ -1653,6 +1653,7 @@ async def test_a_registered_player_on_the_page_goes_to_the_table_when_it_starts(
         await c.wait_for("Sunday NL #1")
         await c.wait_for("out now: 2nd")
         assert server.app.tournaments.table_of("alice") is not None
+        assert "[X] back to the lobby" in c.text and "leave the table" not in c.text
 
 
 @pytest.mark.parametrize("lang, says", [("en", ("L1 1-50 a5", "next ", "2 left")),

@@ -59,3 +59,15 @@ def test_a_draw40_tournament_pot_is_chips_in_every_language(lang, chips):
         cash = draw40_event(Event("won", "ann", data), t)[1]
         tourney = draw40_event(Event("won", "ann", {**data, "tournament": True}), t)[1]
         assert "CUBES" in cash and "CUBES" not in tourney and chips in tourney
+
+
+@pytest.mark.parametrize("lang, says", [("en", "[X] back to the lobby"),
+                                        ("de", "[X] Zurück in die Lobby"),
+                                        ("fr", "[X] Retour au hall")])
+def test_a_tournament_tables_x_key_says_it_goes_back_to_the_lobby(lang, says):
+    from bbspoker.door.screens.rows import command_area
+    screen = tournament_screen("holdem")
+    rows = command_area(translator(lang), [], None, screen.exit_key)
+    assert any(says in row for row in rows)
+    cash = command_area(translator(lang), [], None)
+    assert not any(says in row for row in cash)

@@ -741,6 +741,8 @@ class _TournamentTable(TableScreen[Any]):
     to the lobby (still seated), the end of the tournament ends the screen, and the
     screen painted again once a second for the tournament line's clock."""
 
+    #: What [X] does at a tournament table: back to the lobby, the seat kept.
+    exit_key = N_("[X] back to the lobby")
     #: The tournament entry's id (``TournamentSpec.id``), set before :meth:`run`.
     tournament: str | None = None
     #: The player chose [X]: back to the lobby (still seated).

@@ -343,7 +343,7 @@ class HoldemScreen(RowScreen):
         elif self.watching and self._may_sit():
             lines.append(t.gettext("[J] take a free seat"))
         return command_rows(t, lines, self._prompt(), self.mode not in ("exit", "raise"),
-                            self.span, 9)
+                            self.span, 9, self.exit_key)
 
     def _info(self, snap: TableSnapshot, board: HoldemTable | None) -> list[str]:
         """Four rows: whose turn, the clock (yellow in its last 30 s, red in its last

@@ -21,7 +21,7 @@ import textwrap
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from bbspoker.door.i18n import ENGLISH, Translator
+from bbspoker.door.i18n import ENGLISH, N_, Translator
 from bbspoker.door.look import (CLASSIC, CP437_SUITS, Look, Pen, attrs_of, blanks, emit,
                                 handle_pen, key_marks, overlay, sgr)
 from bbspoker.door.messages import log_pen
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from blessed import Terminal as BlessedTerminal
 
 __all__ = ["Rows", "RowRenderer", "RowScreen", "bottom_rows", "command_area", "command_lines",
+           "LEAVE_KEY",
            "labelled", "row", "halves", "WIDTH", "HEIGHT", "LOG_ROWS", "LABEL_WIDTH", "LEFT",
            "RIGHT"]
 
@@ -83,15 +84,22 @@ def labelled(t: Translator, label: tuple[str, str], value: str) -> str:
     return f"{head} {value}"
 
 
-def command_area(t: Translator, lines: list[str], prompt: str | None) -> list[str]:
+#: What ``[X]`` does at a table: leave it (a cash table's), or go back to the lobby while
+#: staying seated (a tournament table's, :mod:`bbspoker.door.tournaments`).
+LEAVE_KEY = N_("[X] leave the table")
+
+
+def command_area(t: Translator, lines: list[str], prompt: str | None,
+                 exit_key: str = LEAVE_KEY) -> list[str]:
     """The four rows of a command area: ``lines`` (the keys of the legal choices now),
-    the chat and leave keys when there is room, and last ``prompt`` (a question, an input
-    line or a refusal), wrapped over as many rows as it needs in ``t``'s language."""
+    the chat key and ``exit_key`` (a message id: what [X] does here) when there is room,
+    and last ``prompt`` (a question, an input line or a refusal), wrapped over as many rows
+    as it needs in ``t``'s language."""
     tail = textwrap.wrap(prompt, TEXT)[:3] if prompt else []
     room = 4 - len(tail)
     lines = lines[:room]
     if len(lines) < room:
-        lines += command_lines([t.gettext("[.] chat"), t.gettext("[X] leave the table")])
+        lines += command_lines([t.gettext("[.] chat"), t.gettext(exit_key)])
     return (lines[:room] + tail + [""] * 4)[:4]
 
 
@@ -222,7 +230,10 @@ def _row_attrs(drawn: str, spans: tuple[tuple[int, int, Pen], ...]) -> str:
 
 class RowScreen(TableScreen[Rows]):
     """The screen loop drawn as 24 rows of text by a :class:`RowRenderer`: a kind's
-    subclass gives :meth:`rows`."""
+    subclass gives :meth:`rows`; ``exit_key`` is what its command area says [X] does
+    (a message id: :data:`LEAVE_KEY` at a cash table)."""
+
+    exit_key: str = LEAVE_KEY
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

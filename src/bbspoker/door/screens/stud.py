@@ -44,7 +44,7 @@ from bbspoker.door.i18n import N_, NP_, Translator
 from bbspoker.door.look import Pen, clock_pen
 from bbspoker.door.screens import stud_text
 from bbspoker.door.screens.base import ScreenKind, ask_buy_in
-from bbspoker.door.screens.rows import (LEFT as _LEFT, RIGHT as _RIGHT, TEXT as _TEXT, WIDTH,
+from bbspoker.door.screens.rows import (LEAVE_KEY, LEFT as _LEFT, RIGHT as _RIGHT, TEXT as _TEXT, WIDTH,
                                         RowScreen, bottom_rows, command_lines,
                                         halves as _halves, row as _row)
 from bbspoker.door.screens.tablerows import (InfoLine, Span, card, command_rows, info_rows,
@@ -205,7 +205,7 @@ def _pot_rule(board: StudTable | None, t: Translator, span: Span) -> str:
 
 def _commands(snap: TableSnapshot, board: StudTable | None, handle: str, t: Translator,
               watching: bool, may_sit: bool, prompt: str | None, refusal: bool,
-              span: Span) -> list[str]:
+              span: Span, exit_key: str = LEAVE_KEY) -> list[str]:
     """Four rows: the keys of exactly the legal choices now, what the viewer waits for,
     then the prompt (a question, or a ``refusal`` in red)."""
     n = t.number
@@ -243,7 +243,7 @@ def _commands(snap: TableSnapshot, board: StudTable | None, handle: str, t: Tran
             lines += wrap(t.gettext("You are dealt in from the next hand."), _TEXT)
         if act.SitOut in actions:
             lines.append(t.gettext("[I] sit out from the next hand"))
-    return command_rows(t, lines, prompt, refusal, span, _POT_ROW + 1)
+    return command_rows(t, lines, prompt, refusal, span, _POT_ROW + 1, exit_key)
 
 
 def _info(snap: TableSnapshot, board: StudTable | None, t: Translator,
@@ -280,7 +280,7 @@ def render_table(snap: TableSnapshot, cards: Sequence[str], t: Translator, *, ha
                  table: str, watching: bool = False, clock: str | None = None,
                  prompt: str | None = None, may_sit: bool = False,
                  seconds: float | None = None, refusal: bool = False,
-                 span: Span = no_span) -> list[str]:
+                 span: Span = no_span, exit_key: str = LEAVE_KEY) -> list[str]:
     """Rows 0-12 (:data:`TABLE_ROWS`, each 80 cells) of the stud screen of ``handle`` at
     the table named ``table``: the title with the hand and street, seats 1-7, the pot
     divider, the command area beside the game information. ``snap``: the table's
@@ -321,7 +321,8 @@ def render_table(snap: TableSnapshot, cards: Sequence[str], t: Translator, *, ha
         rows.append(_seat_row(snap, board, seats.get(n), n, handle, own, t, span)
                     if n < seats_n else _row(""))
     rows.append(_pot_rule(board, t, span))
-    commands = _commands(snap, board, handle, t, watching, may_sit, prompt, refusal, span)
+    commands = _commands(snap, board, handle, t, watching, may_sit, prompt, refusal, span,
+                         exit_key)
     info = info_rows(t, _info(snap, board, t, clock, clock_pen(seconds)), span, _POT_ROW + 1)
     for left, right in zip(commands, info):
         rows.append(_halves(left, right))
@@ -390,7 +391,8 @@ class StudScreen(RowScreen):
                             table=self.entry.name, watching=self.watching,
                             clock=self._clock_text(), seconds=self._remaining(),
                             prompt=self._prompt(), refusal=self.mode != "exit",
-                            may_sit=self.watching and self._may_sit(), span=self.span)
+                            may_sit=self.watching and self._may_sit(), span=self.span,
+                            exit_key=self.exit_key)
         me = snap.seat_as(StudSeat, self.handle)
         stack = (t.gettext("[stack {n}]").format(n=t.number(me.stack)) + " "
                  if me is not None and not self.watching else "")

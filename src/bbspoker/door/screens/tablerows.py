@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from bbspoker.door.i18n import Translator
 from bbspoker.door.look import SUIT_GLYPHS, Pen
-from bbspoker.door.screens.rows import LABEL_WIDTH, LEFT, RIGHT, TEXT, command_area, labelled
+from bbspoker.door.screens.rows import (LABEL_WIDTH, LEAVE_KEY, LEFT, RIGHT, TEXT, command_area,
+                                        labelled)
 
 __all__ = ["Span", "InfoLine", "card", "info_rows", "command_rows", "no_span", "INFO_COL",
            "COMMAND_COL"]
@@ -64,12 +65,12 @@ def info_rows(t: Translator, lines: Sequence[InfoLine], span: Span, top: int) ->
 
 
 def command_rows(t: Translator, lines: list[str], prompt: str | None, refusal: bool,
-                 span: Span, top: int) -> list[str]:
+                 span: Span, top: int, exit_key: str = LEAVE_KEY) -> list[str]:
     """The four rows of the command area from ``top``
-    (:func:`~bbspoker.door.screens.rows.command_area`: ``lines``, the chat and leave keys,
-    ``prompt``), the prompt's rows in :attr:`Pen.ERROR` when it is a ``refusal``, else in
+    (:func:`~bbspoker.door.screens.rows.command_area`: ``lines``, the chat key and
+    ``exit_key``, ``prompt``), the prompt's rows in :attr:`Pen.ERROR` when it is a ``refusal``, else in
     :attr:`Pen.PROMPT` (a question)."""
-    rows = command_area(t, lines, prompt)
+    rows = command_area(t, lines, prompt, exit_key)
     tail = textwrap.wrap(prompt, TEXT)[:3] if prompt else []
     for at in range(len(rows) - len(tail), -1, -1) if tail else ():
         if rows[at:at + len(tail)] == tail:
