@@ -1017,6 +1017,21 @@ def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(
         assert led.recover_unfinished_games(2.0) == [old.id, new] and led.verify() == []
 
 
+def database_of_schema(db, version: int) -> sqlite3.Connection:
+    """A new database file ``db`` as schema ``version`` made it (its first ``version``
+    migrations, nothing later), open for the test to add its rows; close it before the
+    ledger opens the file."""
+    from bbspoker.store.sqlite.schema import MIGRATIONS
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:version]:
+            for statement in statements:
+                raw.execute(statement)
+        raw.execute("INSERT INTO schema_version VALUES (?)", (version,))
+    return raw
+
+
 def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publication(
         db, monkeypatch):
     """Schema 15 records each table's published next-game commitment: a database of schema
@@ -1027,14 +1042,8 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
     from contextlib import redirect_stdout
     from bbspoker import cli
     from bbspoker.rules.fairness import Seal
-    from bbspoker.store.sqlite.schema import MIGRATIONS
-    raw = sqlite3.connect(db)                       # a database as schema 12 made it
+    raw = database_of_schema(db, 12)
     with raw:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for statements in MIGRATIONS[:12]:
-            for statement in statements:
-                raw.execute(statement)
-        raw.execute("INSERT INTO schema_version VALUES (12)")
         seed = bytes(range(32))
         raw.execute("INSERT INTO games (players, deck_hash, server_seed, client_seeds, "
                     "started_at, ended_at, end_reason, table_id) VALUES (?, ?, ?, ?, 1.0, "
@@ -1061,14 +1070,8 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
 def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db):
     """Schema 16 marks the accounts of BBS callers with their system and keeps banned
     systems: a database of schema 15 keeps its accounts (none of a BBS) and gets both."""
-    from bbspoker.store.sqlite.schema import MIGRATIONS
-    raw = sqlite3.connect(db)                       # a database as schema 15 made it
+    raw = database_of_schema(db, 15)
     with raw:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for statements in MIGRATIONS[:15]:
-            for statement in statements:
-                raw.execute(statement)
-        raw.execute("INSERT INTO schema_version VALUES (15)")
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
     raw.close()
@@ -1087,14 +1090,8 @@ def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db):
     """Schema 17 keeps each user's look and suits (the lobby's [O]): the accounts of a
     database of schema 16 have no choice (``""``: as the terminal allows) until they make
     one."""
-    from bbspoker.store.sqlite.schema import MIGRATIONS
-    raw = sqlite3.connect(db)                       # a database as schema 16 made it
+    raw = database_of_schema(db, 16)
     with raw:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for statements in MIGRATIONS[:16]:
-            for statement in statements:
-                raw.execute(statement)
-        raw.execute("INSERT INTO schema_version VALUES (16)")
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
     raw.close()
@@ -1112,14 +1109,8 @@ def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db):
 def test_a_schema_17_database_is_migrated_and_its_journal_has_no_tournament(db):
     """Schema 18 adds tournaments and the journal's ``tournament_id``: the rows of an older
     database move no prize pool, its books still verify, and tournaments can be held."""
-    from bbspoker.store.sqlite.schema import MIGRATIONS
-    raw = sqlite3.connect(db)                       # a database as schema 17 made it
+    raw = database_of_schema(db, 17)
     with raw:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for statements in MIGRATIONS[:17]:
-            for statement in statements:
-                raw.execute(statement)
-        raw.execute("INSERT INTO schema_version VALUES (17)")
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 70, 0, 'bob')")
         raw.execute("INSERT INTO journal (account_id, amount, reason, at, balance, actor) "
@@ -1132,6 +1123,25 @@ def test_a_schema_17_database_is_migrated_and_its_journal_has_no_tournament(db):
         tid = led.create_tournament("nightly", "Nightly", "holdem", 20)
         assert led.register(tid, "bob") == 50 and led.pool(tid) == 20
         assert led.verify() == [] and led.totals().pools == 20
+
+
+
+def test_a_schema_18_database_is_migrated_and_its_games_are_no_tournaments_hands(db):
+    """Schema 19 marks a tournament's hands (``games.tournament_id``): the games of an
+    older database are CUBES games, listed and counted as before."""
+    raw = database_of_schema(db, 18)
+    with raw:
+        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
+                    "VALUES ('bob', 'bob', 0, 0, 'bob')")
+        raw.execute("INSERT INTO games (players, deck_hash, started_at, ended_at, "
+                    "end_reason, table_id) VALUES ('[\"bob\"]', 'x', 1.0, 2.0, "
+                    "'cancelled', 'red')")
+    raw.close()
+    with Ledger(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION >= 19
+        (game,) = led.list_games()
+        assert game.tournament is None and game.table == "red"
+        assert led.verify() == []
 
 
 def test_a_users_look_is_kept_with_the_account_and_bad_choices_change_nothing(db):
@@ -1265,14 +1275,8 @@ def test_a_handle_that_looks_like_an_existing_one_is_taken(db):
 def test_a_version_12_database_gets_skeletons_without_accents(db):
     """An account made before accents were left out of skeletons ("B\u00f3b" kept the
     skeleton "B\u00f3B") blocks its look-alike "Bob" once the database is migrated."""
-    from bbspoker.store.sqlite.schema import MIGRATIONS
-    raw = sqlite3.connect(db)                       # a database as schema 12 made it
+    raw = database_of_schema(db, 12)
     with raw:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for statements in MIGRATIONS[:12]:
-            for statement in statements:
-                raw.execute(statement)
-        raw.execute("INSERT INTO schema_version VALUES (12)")
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('B\u00f3b', 'b\u00f3b', 0, 0, 'B\u00f3B')")
     raw.close()
