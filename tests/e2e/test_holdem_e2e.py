@@ -31,13 +31,16 @@ RULES = {"small_bet": 10, "buy_in_min": 50, "buy_in_max": 1000, "between_hands":
          "turn_timeout": 60.0, "seats": 9}
 
 
-async def sit(c: TelnetClient, amount: int) -> None:
-    """From the menu: the one table, join, buy in with ``amount`` CUBES."""
+async def sit(c: TelnetClient, amount: int,
+              title: str = "fixed-limit Texas Hold'em 10/20",
+              question: str = "Buy in with how many CUBES (50-1,000, Enter: 1,000)?") -> None:
+    """From the menu: the one table (its entry says ``title``), join, buy in with
+    ``amount`` CUBES when asked ``question``."""
     await c.send("p")
-    await c.wait_for("fixed-limit Texas Hold'em 10/20")
+    await c.wait_for(title)
     await c.wait_for("Join the table? (y/n)")
     await c.send("y")
-    await c.wait_for("Buy in with how many CUBES (50-1,000, Enter: 1,000)?")
+    await c.wait_for(question)
     await c.send(f"{amount}\r")
     await c.wait_for("[X] leave the table")
 
@@ -319,14 +322,8 @@ async def test_a_no_limit_hand_over_telnet_a_typed_raise_a_refusal_and_an_all_in
         ledger = server.app.ledger
         clients = {h: await connect(h) for h in ("alice", "bob")}
         for h, amount in (("alice", 500), ("bob", 800)):
-            c = clients[h]
-            await c.send("p")
-            await c.wait_for("no-limit Texas Hold'em 5/10")
-            await c.wait_for("Join the table? (y/n)")
-            await c.send("y")
-            await c.wait_for("Buy in with how many CUBES")
-            await c.send(f"{amount}\r")
-            await c.wait_for("[X] leave the table")
+            await sit(clients[h], amount, "no-limit Texas Hold'em 5/10",
+                      "Buy in with how many CUBES")
         service = server.app.tables["holdem"].service
         table = service.table
         advance(5)
