@@ -701,7 +701,6 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
     kinds one at a time and back to all; [T] shows the tournament standings
     (:func:`_standings`), from which [C] comes back; any other key goes back."""
     t = i18n.of(session)
-    look = session.look
     kind_of_table = {entry.id: entry.spec.game for entry in app.tables}
     distinct = list(dict.fromkeys(kind_of_table.values()))
     games: list[str | None] = [None, *distinct] if len(distinct) > 1 else [None]
@@ -709,17 +708,12 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
     while True:
         entries = halloffame.rank(app.ledger.results(halloffame.PERIODS[period]),
                                   kind_of_table, game=games[game])
-        lines = halloffame.table_lines(entries, t)
-        lines[0] = look.paint(lines[0], Pen.LABEL)            # the column headings
         keys = [t.gettext("[W] last 7 days  [M] last 30 days  [A] all time"),
                 t.gettext("[T] the tournament standings")]
         keys.append(t.gettext("[G] next game kind, any other key: back") if len(games) > 1
                     else t.gettext("Any other key: back"))
-        session.write(_page(session, halloffame.title_text(games[game], period, t))
-                      + "".join(f"  {line}\r\n" for line in lines) + "\r\n"
-                      + _keys(look, "\r\n".join(keys)) + " ")
-        key = await session.read_key(idle)
-        choice = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        choice = await _ranking_page(session, halloffame.title_text(games[game], period, t),
+                                     halloffame.table_lines(entries, t), keys, idle)
         if choice in _PERIOD_KEYS:
             period = _PERIOD_KEYS[choice]
         elif choice == "g" and len(games) > 1:
@@ -729,6 +723,20 @@ async def _hall_of_fame(session: Terminal, app: DoorContext, idle: float) -> Non
             return
 
 
+async def _ranking_page(session: Terminal, title: str, lines: list[str], keys: list[str],
+                        idle: float) -> str:
+    """One page of a ranking (the hall of fame, the tournament standings): ``title``,
+    ``lines`` (the first: the column headings, painted as labels), the ``keys`` lines;
+    returns the key pressed, lower case (``""``: not a character)."""
+    look = session.look
+    session.write(_page(session, title)
+                  + "".join(f"  {line}\r\n" for line in [look.paint(lines[0], Pen.LABEL),
+                                                          *lines[1:]]) + "\r\n"
+                  + _keys(look, "\r\n".join(keys)) + " ")
+    key = await session.read_key(idle)
+    return key.char.lower() if key.kind is KeyKind.CHAR else ""
+
+
 async def _standings(session: Terminal, app: DoorContext, idle: float) -> bool:
     """The tournament standings on one page, as the hall of fame looks
     (:func:`bbspoker.door.halloffame.standings_lines`, the ranking ``bbspoker bulletin
@@ -736,21 +744,15 @@ async def _standings(session: Terminal, app: DoorContext, idle: float) -> bool:
     length``) at first; [T], [P], [A] choose this season, the one before, all time.
     True after [C] (back to the hall of fame), False after any other key."""
     t = i18n.of(session)
-    look = session.look
     which = "current"
     while True:
         season = halloffame.season_at(which, app.config.seasons.length, time.time())
         entries = halloffame.rank_standings(
             app.ledger.tournament_standings(*halloffame.season_bounds(season)))
-        lines = halloffame.standings_lines(entries, t)
-        lines[0] = look.paint(lines[0], Pen.LABEL)            # the column headings
         keys = [t.gettext("[T] this season  [P] the season before  [A] all time"),
                 t.gettext("[C] CUBES won, any other key: back")]
-        session.write(_page(session, halloffame.standings_title(season, t))
-                      + "".join(f"  {line}\r\n" for line in lines) + "\r\n"
-                      + _keys(look, "\r\n".join(keys)) + " ")
-        key = await session.read_key(idle)
-        choice = key.char.lower() if key.kind is KeyKind.CHAR else ""
+        choice = await _ranking_page(session, halloffame.standings_title(season, t),
+                                     halloffame.standings_lines(entries, t), keys, idle)
         if choice in _SEASON_KEYS:
             which = _SEASON_KEYS[choice]
         else:
