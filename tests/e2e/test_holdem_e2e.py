@@ -10,9 +10,11 @@ import re
 import pytest
 
 from bbspoker.door.look import CLASSIC
+from bbspoker.door.screens.holdem_text import describe_event
 from bbspoker.door.screens.tablerows import card as glyphs
 from bbspoker.rules import actions as act
 from bbspoker.rules.holdem import Street
+from bbspoker.table.service import TableMessage
 from tests.support.tableplay import table_world
 from tests.support.telnetclient import TelnetClient, wait_until
 
@@ -119,10 +121,17 @@ async def test_three_players_a_side_pot_to_showdown_and_a_timeout_fold(tmp_path)
             await c.wait_for("as sealed).")
         won = {h: table.payouts().get(h, 0) for h in clients}
         assert sum(won.values()) == 220 and won["carol"] in (0, 180, 90, 60)
+        # Every pot won is said. The showdown's lines (shows, pots, the seed) come in one
+        # step and may scroll the first of them out of the message area at once: the
+        # table's last messages, in the screen's words, hold them all, and the screen keeps
+        # the last.
+        said = [line for m in server.app.tables["holdem"].service.recent()
+                if isinstance(m, TableMessage) and (line := describe_event(m.event)) is not None]
         text = clients["bob"].text
-        for h, amount in won.items():
-            if amount:
-                assert f"{h} wins" in text
+        winners = [h for h, amount in won.items() if amount]
+        for h in winners:
+            assert any(words.startswith(f"{h} wins") for _, words in said), said
+        assert any(f"{h} wins" in text for h in winners)
         stacks = {h: ledger.stack(h, table="holdem") for h in clients}
         assert sum(stacks.values()) + sum(ledger.balance(h) for h in clients) == 3000
         assert ledger.verify() == []
