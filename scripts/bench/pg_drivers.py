@@ -33,7 +33,7 @@ transaction back and stops the bench (a bug here, not a figure). The kinds of st
 - ``end``: five payouts (5 movements) and the game's ``UPDATE`` with its history.
 
 Each table plays games of a start, ``BETS`` (8) bets and an end, on its own five accounts.
-One statement at a time a step costs 7 (bet) to 17 (start, end) round trips; in pipeline
+One statement at a time a step costs 7 (bet) or 16 (start, end) round trips; in pipeline
 mode 2 (everything up to the counter's bump, then the checks in Python, then
 ``COMMIT``); asyncpg's batch 7-8.
 
