@@ -17,7 +17,6 @@ import gc
 import logging
 import os
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -38,7 +37,9 @@ from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
-from bbspoker.store.sqlite import BbsSignupsFull, HandleTaken, Ledger, handle_key
+from bbspoker.store import open_ledger
+from bbspoker.store.sql import BbsSignupsFull, HandleTaken, Ledger, handle_key
+from bbspoker.store.wallet import StoreError
 from bbspoker.table.director import TournamentDirector
 from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.text import clean_text
@@ -77,7 +78,7 @@ class App:
     Attributes:
 
     - ``config``: the :class:`bbspoker.config.Config`.
-    - ``ledger``: the :class:`bbspoker.store.sqlite.Ledger` (accounts and CUBES; its
+    - ``ledger``: the :class:`bbspoker.store.sql.Ledger` (accounts and CUBES; its
       calls are quick SQLite transactions made on the event loop).
     - ``tables``: the :class:`bbspoker.table.registry.TableRegistry` of every table of
       ``[[tables]]`` (each with its own service, bus and task; CUBES through ``ledger``,
@@ -183,7 +184,7 @@ class App:
         except BbsSignupsFull:
             raise CallerRefused(N_("No more new players from your BBS today. Please try "
                                    "again tomorrow.")) from None
-        except sqlite3.Error as exc:
+        except StoreError as exc:
             log.error("the ledger cannot store the account of %r of %s: %s", alias,
                       system.tag, exc)
             raise CallerRefused(N_("Sorry, the server cannot store new accounts right now. "
@@ -249,7 +250,7 @@ class App:
                 ends += [(h, N_("You have been banned from this door: {reason}"), r)
                          for h, r in self.ledger.banned_among(online).items()]
                 seen = now
-            except sqlite3.Error:
+            except StoreError:
                 log.exception("looking for bans and kicks failed; trying again")
                 continue
             for handle, message, reason in ends:
@@ -507,18 +508,18 @@ async def sync_ledger(ledger: Ledger, every: float) -> None:
     """Every ``every`` seconds, :meth:`Ledger.checkpoint` in a worker thread: the table's
     commits (``synchronous = NORMAL``) reach the disk without an fsync on the event loop,
     and the WAL stays small (the server's connection does not checkpoint by itself).
-    A failed sync is logged and tried again; runs until cancelled."""
+    On PostgreSQL the call does nothing (the database server syncs its own WAL). A failed
+    sync is logged and tried again; runs until cancelled."""
     while True:
         await asyncio.sleep(every)
         try:
             await asyncio.to_thread(ledger.checkpoint)
-        except sqlite3.Error:
+        except StoreError:
             log.exception("ledger sync (checkpoint) failed; trying again in %g s", every)
 
 
 async def _serve_forever(config: Config) -> int:
-    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes,
-                    autocheckpoint=False)
+    ledger = open_ledger(config.ledger, autocheckpoint=False)
     lag_every = os.environ.get(ENV_LAG_LOG)
     lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
