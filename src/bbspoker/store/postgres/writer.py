@@ -19,7 +19,9 @@ data_version`` do is done so:
   the WAL's flush: a crash of PostgreSQL's host may lose the last such commits, a crash of
   the server's process loses nothing committed);
 * reads in one consistent state (:meth:`~bbspoker.store.sql.writer.Writer.snapshot`):
-  ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``.
+  ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``;
+* a lost connection (PostgreSQL restarted) fails the transaction in progress like any
+  error of the database, and the next call outside a transaction connects again.
 
 The shared SQL's ``?`` and ``:name`` placeholders are translated to psycopg's ``%s`` and
 ``%(name)s`` (a ``%`` doubled), outside string literals. PostgreSQL's ``SUM`` of ``BIGINT``
@@ -30,6 +32,7 @@ CUBES), as SQLite does. psycopg's errors become :class:`~bbspoker.store.wallet.S
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from contextlib import contextmanager
 from decimal import Decimal
@@ -44,6 +47,8 @@ from bbspoker.store.sql.writer import Cursor, Params, Writer
 from bbspoker.store.wallet import StoreError
 
 __all__ = ["PostgresWriter", "LOCK_KEY", "LOCK_TIMEOUT_MS", "display_url", "translate"]
+
+log = logging.getLogger("bbspoker.store")
 
 #: The advisory lock every ledger's write transaction takes ("bbspoker" in ASCII).
 LOCK_KEY = int.from_bytes(b"bbspoker", "big")
@@ -111,20 +116,43 @@ class PostgresWriter(Writer):
         super().__init__(forget=forget)
         self.url = url
         self.path = display_url(url)
+        self.db = self._connect()
+        self._own_commits = 0      # commits of this connection that bumped ledger_commits
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        """A new connection (autocommit, ``numeric`` sums as ``int``, the lock timeout);
+        raises :class:`LedgerError` if the server cannot be reached or refuses it."""
         try:
-            self.db = psycopg.connect(url, autocommit=True)
+            db = psycopg.connect(self.url, autocommit=True)
         except psycopg.Error as exc:
             raise LedgerError(f"cannot open database {self.path}: "
                               f"{str(exc).strip()}") from None
-        self.db.adapters.register_loader("numeric", _WholeNumeric)
+        db.adapters.register_loader("numeric", _WholeNumeric)
         try:
-            self.db.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+            db.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
         except psycopg.Error as exc:
-            self.db.close()
+            db.close()
             raise LedgerError(f"cannot use database {self.path}: {exc}") from None
-        self._own_commits = 0      # commits of this connection that bumped ledger_commits
+        return db
+
+    def _reconnect(self) -> None:
+        """Connect again if the connection was lost (the server restarted, the network
+        failed) and no transaction of this writer is open: a lost transaction was rolled
+        back by the server, and its failure reported when it was lost. The caches are
+        forgotten. Raises :class:`StoreError` if the server cannot be reached yet."""
+        if not (self.db.broken or self.db.closed) or self._levels or self._pending:
+            return
+        try:
+            db = self._connect()
+        except LedgerError as exc:
+            raise StoreError(str(exc)) from None
+        log.warning("the connection to %s was lost; connected again", self.path)
+        self.db.close()
+        self.db, self._own_commits, self._version = db, 0, None
+        self._forget(True)
 
     def _execute(self, sql: str, params: Params = ()) -> Cursor:
+        self._reconnect()
         try:
             return self.db.execute(translate(sql), params or None)
         except psycopg.Error as exc:
@@ -133,6 +161,7 @@ class PostgresWriter(Writer):
     def _begin(self, durable: bool) -> None:
         """``BEGIN``, the write lock, and the durability of this transaction (in one round
         trip: psycopg's pipeline mode)."""
+        self._reconnect()
         try:
             with self.db.pipeline():
                 self.db.execute("BEGIN")
@@ -177,7 +206,9 @@ class PostgresWriter(Writer):
     @property
     def in_transaction(self) -> bool:
         """Whether a transaction is open on the connection (failed ones included: they
-        wait for their ROLLBACK)."""
+        wait for their ROLLBACK; a lost connection has none)."""
+        if self.db.broken or self.db.closed:
+            return False
         return self.db.info.transaction_status in (TransactionStatus.INTRANS,
                                                    TransactionStatus.INERROR)
 

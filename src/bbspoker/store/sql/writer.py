@@ -262,7 +262,7 @@ class Writer:
             finally:
                 self._levels.pop()
             if level.savepoint and self.in_transaction:
-                self._execute("RELEASE inner")
+                self._execute("RELEASE nested")
             return
         self._begin(durable)
         self.touched.clear()
@@ -291,8 +291,8 @@ class Writer:
         if level.savepoint and self.in_transaction:
             # One savepoint name serves every depth: ROLLBACK TO and RELEASE act on the
             # most recent savepoint of that name, always the innermost open one.
-            self._execute("ROLLBACK TO inner")
-            self._execute("RELEASE inner")
+            self._execute("ROLLBACK TO nested")
+            self._execute("RELEASE nested")
         if undone:
             self._forget(True)
 
@@ -340,7 +340,7 @@ class Writer:
             if not level.savepoint:
                 self._run_each(queue[done:level.mark])
                 done = level.mark
-                self._execute("SAVEPOINT inner")
+                self._execute("SAVEPOINT nested")
                 level.savepoint = True
             level.mark = 0
         self._run_each(queue[done:])
