@@ -307,6 +307,8 @@ def journal_rows(wallet):
             if r.game_id is not None]
 
 
+# SQLite only: many random sequences, a new database each; the SQL is the same on
+# PostgreSQL, where the tests of each call run too (all of it there would cost seconds).
 @settings(max_examples=40, deadline=None)
 @given(_OPS)
 def test_ledger_behaves_exactly_like_memory_wallet(ops):
