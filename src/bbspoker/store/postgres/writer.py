@@ -90,9 +90,15 @@ class _WholeNumeric(Loader):
             return Decimal(text)
 
 
+def _message(exc: psycopg.Error) -> str:
+    """psycopg's message on one line (the server's hints and context follow its first)."""
+    return " ".join(line.strip() for line in str(exc).splitlines() if line.strip()) \
+        or type(exc).__name__
+
+
 def _store_error(exc: psycopg.Error) -> StoreError:
-    """The store's error for a psycopg one (same message)."""
-    message = str(exc).strip() or type(exc).__name__
+    """The store's error for a psycopg one (its message on one line)."""
+    message = _message(exc)
     if isinstance(exc, psycopg.IntegrityError):
         return IntegrityViolation(message)
     return StoreError(message)
@@ -125,14 +131,13 @@ class PostgresWriter(Writer):
         try:
             db = psycopg.connect(self.url, autocommit=True)
         except psycopg.Error as exc:
-            raise LedgerError(f"cannot open database {self.path}: "
-                              f"{str(exc).strip()}") from None
+            raise LedgerError(f"cannot open database {self.path}: {_message(exc)}") from None
         db.adapters.register_loader("numeric", _WholeNumeric)
         try:
             db.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
         except psycopg.Error as exc:
             db.close()
-            raise LedgerError(f"cannot use database {self.path}: {exc}") from None
+            raise LedgerError(f"cannot use database {self.path}: {_message(exc)}") from None
         return db
 
     def _reconnect(self) -> None:
