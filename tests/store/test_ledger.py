@@ -572,7 +572,7 @@ def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, d
     the failure is logged as an ERROR."""
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")
-    disk = ledger._db = FailingCommits(ledger, db)
+    disk = ledger._db = FailingCommits(ledger)
     if fault != "COMMIT":
         db.break_journal("NEW.reason = 'bet'", fault)
     with ledger.defer_commits():

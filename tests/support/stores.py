@@ -87,12 +87,13 @@ class StoreDb:
 
 class FailingCommits:
     """A ledger's connection on a disk that fails the next ``failures`` COMMITs (as the
-    database reports a full disk, ``db.disk_full()``); everything else goes to the real
-    connection."""
+    database reports a full disk, :meth:`StoreDb.disk_full`); everything else goes to the
+    real connection. ``target``: the ledger (either backend), or its sqlite3 connection."""
 
-    def __init__(self, ledger: Ledger, db: StoreDb) -> None:
-        self._db = ledger._db
-        self._error = db.disk_full
+    def __init__(self, target: Any) -> None:
+        backend = target.backend if isinstance(target, Ledger) else "sqlite"
+        self._db = target._db if isinstance(target, Ledger) else target
+        self._error = StoreDb("postgres" if backend == "postgresql" else "sqlite", "").disk_full
         self.failures = 0
 
     def execute(self, sql: str, *args: Any) -> Any:
@@ -103,3 +104,22 @@ class FailingCommits:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)
+
+
+def _of(db: Any) -> StoreDb:
+    return db if isinstance(db, StoreDb) else StoreDb("sqlite", str(db))
+
+
+def committed(db: Any, handle: str) -> int:
+    """:meth:`StoreDb.committed` of ``db`` (a :class:`StoreDb`, or a SQLite file's path)."""
+    return _of(db).committed(handle)
+
+
+def break_journal(db: Any, reason: str, action: str) -> None:
+    """:meth:`StoreDb.break_journal` for the journal rows of ``reason``."""
+    _of(db).break_journal(f"NEW.reason = '{reason}'", action)
+
+
+def mend_journal(db: Any) -> None:
+    """:meth:`StoreDb.mend_journal`."""
+    _of(db).mend_journal()
