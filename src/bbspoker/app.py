@@ -39,6 +39,7 @@ from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store import open_ledger
 from bbspoker.store.sql import BbsSignupsFull, HandleTaken, Ledger, handle_key
+from bbspoker.store.sql.ledger import check_url, is_url
 from bbspoker.store.wallet import StoreError
 from bbspoker.table.director import TournamentDirector
 from bbspoker.table.registry import TableEntry, TableRegistry
@@ -439,8 +440,8 @@ def run(config: Config) -> int:
     """Run the server until SIGTERM or SIGINT (blocking); returns the exit status: 0, or
     1 if another server is using the same database.
 
-    Takes the database's server lock (:func:`hold_server_lock`), opens the ledger at
-    ``config.ledger.path``, refunds games left unfinished by a crash
+    Takes the database's server lock (:func:`hold_server_lock`), opens the ledger
+    (``[ledger] url``, else ``path``), refunds games left unfinished by a crash
     (``Ledger.recover_unfinished_games``), serves, and on a signal stops accepting, tells
     everyone, closes every session cleanly and returns.
     """
@@ -450,7 +451,7 @@ def run(config: Config) -> int:
     logging.basicConfig(level=config.server.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        lock = hold_server_lock(config.ledger.path)
+        lock = hold_server_lock(config.ledger.url or config.ledger.path)
     except ServerRunning as exc:
         log.error("%s", exc)
         print(f"bbspoker: error: {exc}", file=sys.stderr)
@@ -464,11 +465,22 @@ class ServerRunning(Exception):
 
 
 def hold_server_lock(db_path: str) -> Any:
-    """Take the exclusive server lock of the database at ``db_path``: an ``flock`` on
-    ``<db_path>.lock`` (made with mode 0600), held by the returned open file until it is
-    closed (a context manager) or the process ends, a crash included. Raises
-    :class:`ServerRunning` if another process holds it (a second server on the same
-    database would refund the first one's running game before it failed to bind)."""
+    """Take the exclusive server lock of the database at ``db_path`` (``[ledger] url`` if
+    set, else ``path``), held by the returned object until it is closed (a context
+    manager) or the process ends, a crash included: for a SQLite file an ``flock`` on
+    ``<db_path>.lock`` (made with mode 0600); for a PostgreSQL URL a session-level
+    advisory lock of the database, on a connection of its own (so it holds across hosts).
+    Raises :class:`ServerRunning` if another process holds it (a second server on the same
+    database would refund the first one's running game before it failed to bind), and
+    :class:`~bbspoker.store.sql.LedgerError` if the PostgreSQL server cannot be reached."""
+    if is_url(db_path):
+        from bbspoker.store.postgres.writer import display_url, hold_server_lock as hold
+
+        held = hold(check_url(db_path))
+        if held is None:
+            raise ServerRunning(f"another bbspoker server is using {display_url(db_path)} "
+                                "(it holds the database's server lock); not starting")
+        return held
     path = f"{db_path}.lock"
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     handle = os.fdopen(fd, "r+")

@@ -46,7 +46,8 @@ from bbspoker.store.sql.records import IntegrityViolation, LedgerError
 from bbspoker.store.sql.writer import Cursor, Params, Writer
 from bbspoker.store.wallet import StoreError
 
-__all__ = ["PostgresWriter", "LOCK_KEY", "LOCK_TIMEOUT_MS", "display_url", "translate"]
+__all__ = ["PostgresWriter", "LOCK_KEY", "LOCK_TIMEOUT_MS", "SERVER_LOCK_KEY", "display_url",
+           "translate", "hold_server_lock"]
 
 log = logging.getLogger("bbspoker.store")
 
@@ -54,6 +55,8 @@ log = logging.getLogger("bbspoker.store")
 LOCK_KEY = int.from_bytes(b"bbspoker", "big")
 #: How long a write waits for another connection's write lock (milliseconds).
 LOCK_TIMEOUT_MS = 10_000
+#: The advisory lock a running server holds on its database for as long as it runs.
+SERVER_LOCK_KEY = int.from_bytes(b"bbserver", "big")
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?|(?<![:\w]):([A-Za-z_]\w*)|%")
 
@@ -238,3 +241,21 @@ class PostgresWriter(Writer):
         docs/operations.md)."""
         raise StoreError(f"the ledger is the PostgreSQL database {self.path}: back it up "
                          "with pg_dump (pg_dump -Fc -f FILE URL), not with bbspoker")
+
+
+def hold_server_lock(url: str) -> psycopg.Connection[Any] | None:
+    """Take the server lock of the database at ``url``: the session-level advisory lock
+    :data:`SERVER_LOCK_KEY` on a connection of its own, held until that connection is
+    closed (the returned connection is a context manager that closes it) or the process
+    ends (PostgreSQL drops a dead client's locks), whichever host the servers run on.
+    Returns ``None`` if another server holds it. Raises :class:`LedgerError` if the
+    database cannot be reached."""
+    try:
+        conn = psycopg.connect(url, autocommit=True)
+        got = conn.execute(f"SELECT pg_try_advisory_lock({SERVER_LOCK_KEY})").fetchone()
+    except psycopg.Error as exc:
+        raise LedgerError(f"cannot open database {display_url(url)}: {_message(exc)}") from None
+    if got is not None and got[0]:
+        return conn
+    conn.close()
+    return None
