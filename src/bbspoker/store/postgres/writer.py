@@ -23,7 +23,9 @@ data_version`` do is done so:
 * a lost connection (PostgreSQL restarted) fails the transaction in progress like any
   error of the database, and the next call outside a transaction connects again.
 
-The shared SQL's ``?`` and ``:name`` placeholders are translated to psycopg's ``%s`` and
+The queued statements of a transaction run in one round trip (psycopg's pipeline mode),
+their row counts checked before the ``COMMIT``, which goes with the counter's bump in
+another. The shared SQL's ``?`` and ``:name`` placeholders are translated to psycopg's ``%s`` and
 ``%(name)s`` (a ``%`` doubled), outside string literals. PostgreSQL's ``SUM`` of ``BIGINT``
 is a ``numeric``: a loader gives it back as a Python ``int`` (the ledger sums only whole
 CUBES), as SQLite does. psycopg's errors become :class:`~bbspoker.store.wallet.StoreError`.
@@ -178,6 +180,24 @@ class PostgresWriter(Writer):
                     self.db.execute("SET LOCAL synchronous_commit = off")
         except psycopg.Error as exc:
             raise _store_error(exc) from exc
+
+    def _run_each(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run queued statements in order in one round trip (psycopg's pipeline mode), then
+        check that each changed exactly one row, as the shared writer does one by one."""
+        if not statements:
+            return
+        self.wrote = True
+        self._reconnect()
+        try:
+            with self.db.pipeline():
+                cursors = [self.db.execute(translate(sql), params or None)
+                           for sql, params in statements]
+        except psycopg.Error as exc:
+            raise _store_error(exc) from exc
+        for (sql, _), cursor in zip(statements, cursors):
+            if cursor.rowcount != 1:
+                raise StoreError(f"a ledger write changed {cursor.rowcount} rows instead of "
+                                 f"one: {sql}")
 
     def _finish(self) -> None:
         """Count the commit in ``ledger_commits`` if the transaction changed anything,
