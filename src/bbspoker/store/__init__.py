@@ -18,9 +18,14 @@ class LedgerPlace(Protocol):
     """Where the ledger is, as ``[ledger]`` says (:class:`bbspoker.config.LedgerConfig`):
     ``url`` (a PostgreSQL URL; empty: none) and ``path`` (the SQLite file)."""
 
-    url: str
-    path: str
-    starting_cubes: int
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def starting_cubes(self) -> int: ...
 
 
 def open_ledger(where: LedgerPlace | str | os.PathLike[str], *,

@@ -54,7 +54,8 @@ Params = Sequence[Any] | Mapping[str, Any]
 class Cursor(Protocol):
     """What a statement returns (a DB-API cursor: sqlite3's or psycopg's)."""
 
-    rowcount: int
+    @property
+    def rowcount(self) -> int: ...
 
     def fetchone(self) -> Any: ...
 
@@ -93,6 +94,8 @@ class Writer:
     path: str
     #: ``"sqlite"`` or ``"postgresql"``.
     backend: str
+    #: The driver's connection (sqlite3's or psycopg's; tests trace and break it).
+    db: Any
 
     # The few points where the two dialects cannot share one text:
     #: A query of the id the next game gets: one more than any game ever had.
