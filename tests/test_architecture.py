@@ -177,6 +177,20 @@ def test_each_network_library_stays_in_its_transport(library):
     assert users <= WIRE_LIBRARIES[library]
 
 
+#: Each database driver is used by its backend of the store alone: the ledger's shared parts,
+#: the door, the app and the CLI know a failing database only as ``StoreError``.
+DATABASE_DRIVERS = {
+    "sqlite3": {"bbspoker.store.sqlite.writer"},
+    "psycopg": {"bbspoker.store.postgres.writer"},
+}
+
+
+@pytest.mark.parametrize("driver", sorted(DATABASE_DRIVERS))
+def test_each_database_driver_stays_in_its_backend(driver):
+    users = {name for name in MODULES if any(m.split(".")[0] == driver for m in IMPORTS[name])}
+    assert users == DATABASE_DRIVERS[driver]
+
+
 def test_the_checker_sees_a_forbidden_import_and_a_circle(tmp_path):
     """The checks above can fail: a made-up module graph with a circle and a rules module
     that imports the store is caught."""

@@ -336,6 +336,29 @@ def test_backup_writes_a_usable_copy_and_never_overwrites(users, run, tmp_path):
     one_line_error(err, "already exists")
 
 
+def test_the_cli_works_on_the_postgresql_ledger_the_config_names(db, run, pwfile, tmp_path,
+                                                                   monkeypatch, postgres_url):
+    """With ``[ledger] url`` the commands use that PostgreSQL database (the SQLite file of
+    BBSPOKER_DB is left alone); a backup is pg_dump's job and says so in one line."""
+    config = tmp_path / "pg.toml"
+    config.write_text(f'[ledger]\nurl = "{postgres_url}"\n')
+    monkeypatch.setenv("BBSPOKER_CONFIG", str(config))
+    assert run("users", "add", "bob", "--cubes", "50", "--password-file", str(pwfile))[0] == 0
+    assert run("cubes", "grant", "bob", "25", "--reason", "contest prize")[0] == 0
+    assert run("cubes", "show", "bob")[1] == "bob: 75 CUBES\n"
+    assert run("ledger", "verify")[0] == 0
+    assert not db.exists()
+    with Ledger(postgres_url) as led:
+        assert led.balance("bob") == 75
+    code, _, err = run("backup", str(tmp_path / "copy.db"))
+    assert code == 1
+    one_line_error(err, "pg_dump")
+    config.write_text('[ledger]\nurl = "postgresql://sysop:s3cret@localhost:1/nowhere"\n')
+    code, _, err = run("cubes", "show", "bob")
+    assert code == 1 and "s3cret" not in err
+    one_line_error(err, "cannot open database postgresql://sysop:***@localhost:1/nowhere")
+
+
 # ---------------------------------------------------------------- serve, config, help
 
 

@@ -83,6 +83,16 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     assert load_config(None).ledger.path == str(tmp_path / "env.db")
 
 
+def test_the_ledger_is_a_sqlite_file_unless_a_postgresql_url_is_given(tmp_path, monkeypatch):
+    assert load_config(None).ledger.url == ""
+    path = write(tmp_path, '[ledger]\nurl = "postgresql://bbspoker:pw@db.example/bbspoker"\n')
+    assert load_config(path).ledger.url == "postgresql://bbspoker:pw@db.example/bbspoker"
+    monkeypatch.setenv("BBSPOKER_DB", str(tmp_path / "env.db"))   # a file: the url still wins
+    assert load_config(path).ledger.url.startswith("postgresql://")
+    other = write(tmp_path, '[ledger]\nurl = "postgres://bbspoker@/bbspoker?host=/run/pg"\n')
+    assert load_config(other).ledger.url == "postgres://bbspoker@/bbspoker?host=/run/pg"
+
+
 @pytest.mark.parametrize("text, named", [
     ("[tabel]\nante = 1\n", "unknown section [tabel]"),
     ("[table]\nantee = 1\n", "unknown key 'antee' in [table]"),
@@ -98,6 +108,10 @@ def test_bbspoker_db_overrides_the_database_path(tmp_path, monkeypatch):
     ("[server]\nport = 65536\n", "[server] port must be between 0 and 65535"),
     ('[server]\nlog_level = "LOUD"\n', "[server] log_level must be one of"),
     ('[ledger]\npath = ""\n', "[ledger] path must not be empty"),
+    ('[ledger]\nurl = "mysql://root@db/bbspoker"\n',
+     "[ledger] url: a ledger URL must begin with postgresql:// (or postgres://), not mysql://"),
+    ('[ledger]\nurl = "/srv/bbspoker.db"\n', "[ledger] url: a ledger URL must begin with"),
+    ("[ledger]\nurl = 5432\n", "[ledger] url must be"),
     ("[ledger]\nstarting_cubes = -1\n", "[ledger] starting_cubes must be between 0 and"),
     ("[table]\nmin_bet = 300\n", "min_bet (300) is above max_bet (200)"),
     ("[table\n", "is not valid TOML"),

@@ -17,7 +17,6 @@ import gc
 import logging
 import os
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -38,7 +37,10 @@ from bbspoker.door.terminal import Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
-from bbspoker.store.sqlite import BbsSignupsFull, HandleTaken, Ledger, handle_key
+from bbspoker.store import open_ledger
+from bbspoker.store.sql import BbsSignupsFull, HandleTaken, Ledger, handle_key
+from bbspoker.store.sql.ledger import check_url, is_url
+from bbspoker.store.wallet import StoreError
 from bbspoker.table.director import TournamentDirector
 from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.text import clean_text
@@ -77,7 +79,7 @@ class App:
     Attributes:
 
     - ``config``: the :class:`bbspoker.config.Config`.
-    - ``ledger``: the :class:`bbspoker.store.sqlite.Ledger` (accounts and CUBES; its
+    - ``ledger``: the :class:`bbspoker.store.sql.Ledger` (accounts and CUBES; its
       calls are quick SQLite transactions made on the event loop).
     - ``tables``: the :class:`bbspoker.table.registry.TableRegistry` of every table of
       ``[[tables]]`` (each with its own service, bus and task; CUBES through ``ledger``,
@@ -183,7 +185,7 @@ class App:
         except BbsSignupsFull:
             raise CallerRefused(N_("No more new players from your BBS today. Please try "
                                    "again tomorrow.")) from None
-        except sqlite3.Error as exc:
+        except StoreError as exc:
             log.error("the ledger cannot store the account of %r of %s: %s", alias,
                       system.tag, exc)
             raise CallerRefused(N_("Sorry, the server cannot store new accounts right now. "
@@ -249,7 +251,7 @@ class App:
                 ends += [(h, N_("You have been banned from this door: {reason}"), r)
                          for h, r in self.ledger.banned_among(online).items()]
                 seen = now
-            except sqlite3.Error:
+            except StoreError:
                 log.exception("looking for bans and kicks failed; trying again")
                 continue
             for handle, message, reason in ends:
@@ -438,8 +440,8 @@ def run(config: Config) -> int:
     """Run the server until SIGTERM or SIGINT (blocking); returns the exit status: 0, or
     1 if another server is using the same database.
 
-    Takes the database's server lock (:func:`hold_server_lock`), opens the ledger at
-    ``config.ledger.path``, refunds games left unfinished by a crash
+    Takes the database's server lock (:func:`hold_server_lock`), opens the ledger
+    (``[ledger] url``, else ``path``), refunds games left unfinished by a crash
     (``Ledger.recover_unfinished_games``), serves, and on a signal stops accepting, tells
     everyone, closes every session cleanly and returns.
     """
@@ -449,7 +451,7 @@ def run(config: Config) -> int:
     logging.basicConfig(level=config.server.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        lock = hold_server_lock(config.ledger.path)
+        lock = hold_server_lock(config.ledger.url or config.ledger.path)
     except ServerRunning as exc:
         log.error("%s", exc)
         print(f"bbspoker: error: {exc}", file=sys.stderr)
@@ -463,11 +465,22 @@ class ServerRunning(Exception):
 
 
 def hold_server_lock(db_path: str) -> Any:
-    """Take the exclusive server lock of the database at ``db_path``: an ``flock`` on
-    ``<db_path>.lock`` (made with mode 0600), held by the returned open file until it is
-    closed (a context manager) or the process ends, a crash included. Raises
-    :class:`ServerRunning` if another process holds it (a second server on the same
-    database would refund the first one's running game before it failed to bind)."""
+    """Take the exclusive server lock of the database at ``db_path`` (``[ledger] url`` if
+    set, else ``path``), held by the returned object until it is closed (a context
+    manager) or the process ends, a crash included: for a SQLite file an ``flock`` on
+    ``<db_path>.lock`` (made with mode 0600); for a PostgreSQL URL a session-level
+    advisory lock of the database, on a connection of its own (so it holds across hosts).
+    Raises :class:`ServerRunning` if another process holds it (a second server on the same
+    database would refund the first one's running game before it failed to bind), and
+    :class:`~bbspoker.store.sql.LedgerError` if the PostgreSQL server cannot be reached."""
+    if is_url(db_path):
+        from bbspoker.store.postgres.writer import display_url, hold_server_lock as hold
+
+        held = hold(check_url(db_path))
+        if held is None:
+            raise ServerRunning(f"another bbspoker server is using {display_url(db_path)} "
+                                "(it holds the database's server lock); not starting")
+        return held
     path = f"{db_path}.lock"
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     handle = os.fdopen(fd, "r+")
@@ -507,18 +520,18 @@ async def sync_ledger(ledger: Ledger, every: float) -> None:
     """Every ``every`` seconds, :meth:`Ledger.checkpoint` in a worker thread: the table's
     commits (``synchronous = NORMAL``) reach the disk without an fsync on the event loop,
     and the WAL stays small (the server's connection does not checkpoint by itself).
-    A failed sync is logged and tried again; runs until cancelled."""
+    On PostgreSQL the call does nothing (the database server syncs its own WAL). A failed
+    sync is logged and tried again; runs until cancelled."""
     while True:
         await asyncio.sleep(every)
         try:
             await asyncio.to_thread(ledger.checkpoint)
-        except sqlite3.Error:
+        except StoreError:
             log.exception("ledger sync (checkpoint) failed; trying again in %g s", every)
 
 
 async def _serve_forever(config: Config) -> int:
-    ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes,
-                    autocheckpoint=False)
+    ledger = open_ledger(config.ledger, autocheckpoint=False)
     lag_every = os.environ.get(ENV_LAG_LOG)
     lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))

@@ -45,7 +45,6 @@ import getpass
 import importlib
 import json
 import os
-import sqlite3
 import sys
 import time
 from typing import Any, Callable, Sequence
@@ -53,11 +52,12 @@ from typing import Any, Callable, Sequence
 from bbspoker import __version__
 from bbspoker.config import GAME_KINDS, LANGUAGES, Config, ConfigError, load_config
 from bbspoker.rules.kinds import DEFAULT_KIND
-from bbspoker.store.sqlite import HandleTaken, Ledger, LedgerError, validate_handle
+from bbspoker.store import open_ledger
+from bbspoker.store.sql import HandleTaken, Ledger, LedgerError, validate_handle
 from bbspoker.store.passwords import hash_password, validate_password
 from bbspoker.store.tournaments import STATUSES as TOURNAMENT_STATUSES
 from bbspoker.rules.money import MAX_CUBES
-from bbspoker.store.wallet import InsufficientCubes, UnknownAccount
+from bbspoker.store.wallet import InsufficientCubes, StoreError, UnknownAccount
 from bbspoker.text import clean_text
 
 __all__ = ["main"]
@@ -79,12 +79,14 @@ def _when(seconds: float | None) -> str:
 
 
 def _open(config: Config, *, create: bool = False) -> Ledger:
-    """Open the configured database; unless ``create``, it must exist already."""
+    """Open the configured database (:func:`bbspoker.store.open_ledger`: ``[ledger] url``
+    if set, else the SQLite file); unless ``create``, a SQLite file must exist already (a
+    PostgreSQL database always must: its tables are made at the first opening)."""
     path = config.ledger.path
-    if not create and not os.path.exists(path):
+    if not config.ledger.url and not create and not os.path.exists(path):
         raise CliError(f"no database at {path} (set [ledger] path or BBSPOKER_DB; "
                        "`bbspoker serve` or `bbspoker users add` creates it)")
-    return Ledger(path, starting_cubes=config.ledger.starting_cubes)
+    return open_ledger(config.ledger)
 
 
 def _read_new_password(handle: str, password_file: str | None) -> str:
@@ -1390,7 +1392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, ConfigError, LedgerError, HandleTaken, InsufficientCubes,
             ValueError, OSError) as exc:
         message = str(exc)
-    except sqlite3.DatabaseError as exc:
+    except StoreError as exc:
         message = f"the database cannot be used: {exc}"
 
     except (KeyboardInterrupt, EOFError):

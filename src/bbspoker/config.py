@@ -156,13 +156,16 @@ class LoginConfig:
 @dataclass(frozen=True)
 class LedgerConfig:
     """``[ledger]``: the SQLite file of accounts, CUBES and games (``path``, relative to
-    the working directory; ``BBSPOKER_DB`` overrides it), the CUBES a new account
+    the working directory; ``BBSPOKER_DB`` overrides it), or instead a PostgreSQL database
+    (``url``: ``postgresql://user:password@host:port/database``; empty: the SQLite file;
+    any other scheme is refused), the CUBES a new account
     starts with (``starting_cubes``), and how often (``sync_interval``, s) the server
     syncs the table's commits to disk, off the event loop (``Ledger.checkpoint``).
     ``allowance``: CUBES the house gives, at most once a day at login, to a player who
     holds fewer than ``allowance_below`` (journalled as ``allowance``; 0: never)."""
 
     path: str = _key("bbspoker.db")
+    url: str = _key("", empty=True)
     starting_cubes: int = _key(1000, 0, 10**12)
     sync_interval: float = _key(1.0, 0.05, 3600)
     allowance: int = _key(0, 0, 10**9)
@@ -855,6 +858,18 @@ def _bbs(origin: str, entries: Any) -> tuple[BbsSystem, ...]:
     return tuple(systems)
 
 
+def _check_ledger(where: str, ledger: LedgerConfig) -> None:
+    """ConfigError naming ``where`` unless ``url`` is empty or a PostgreSQL URL."""
+    from bbspoker.store.sql.ledger import check_url
+    from bbspoker.store.sql.records import LedgerError
+
+    if ledger.url:
+        try:
+            check_url(ledger.url)
+        except LedgerError as exc:
+            raise ConfigError(f"{where} url: {exc}") from None
+
+
 def _build(origin: str, data: dict[str, Any]) -> Config:
     sections = {f.name: f for f in dataclasses.fields(Config)
                 if f.name not in ("tables", "bbs", "tournaments")}
@@ -882,6 +897,7 @@ def _build(origin: str, data: dict[str, Any]) -> Config:
         built[name] = section_cls(**values)
     config = Config(**built)
     _check_web(f"{origin}: [web]", config.web)
+    _check_ledger(f"{origin}: [ledger]", config.ledger)
     _kind_config(f"{origin}: [table]", config.table, {}, DEFAULT_KIND)
     _check_output(f"{origin}: [output]", config.output)
     if tables is not None:

@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import logging
 import re
-import sqlite3
 import time
 
 import pytest
@@ -16,6 +15,7 @@ from bbspoker.rules import actions as act
 from bbspoker.door.guard import MAX_HANDLE_LINE, HandleBusy, LoginGuard, address_group
 from bbspoker.door.login import check_password
 from bbspoker.store.passwords import hash_password, verify_password
+from bbspoker.store.wallet import StoreError
 from bbspoker.text import display_width
 from tests.support.telnetclient import FakeClock, running_server, wait_until
 
@@ -782,7 +782,7 @@ async def test_a_sign_up_on_a_full_disk_is_told_so_and_logged_in_one_line(
         ledger = server.app.ledger
 
         def disk_full(*args, **kwargs):
-            raise sqlite3.OperationalError("database or disk is full")
+            raise StoreError("database or disk is full")
 
         ledger.create_account = disk_full
         c = await _sign_up(clients, server, "newbie")
@@ -1391,7 +1391,7 @@ async def test_a_look_the_ledger_cannot_store_is_told_and_changes_nothing(server
     ledger = server.app.ledger
 
     def disk_full(*args, **kwargs):
-        raise sqlite3.OperationalError("database or disk is full")
+        raise StoreError("database or disk is full")
 
     c = await clients(server.port)
 

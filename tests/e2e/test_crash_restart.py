@@ -140,3 +140,16 @@ def test_a_second_server_on_the_same_database_refuses_to_start_and_touches_nothi
     assert oct(os.stat(f"{db}.lock").st_mode & 0o777) == "0o600"
     with Ledger(db) as ledger:
         assert ledger.game(game).ended_at is None and ledger.balance("alice") == 990
+
+
+def test_a_second_server_on_the_same_postgresql_database_is_refused(postgres_url):
+    """On PostgreSQL the server lock is the database's (an advisory lock on a connection of
+    the server's), so servers on two hosts cannot share one database either; it goes with
+    the first server's connection."""
+    from bbspoker.app import ServerRunning, hold_server_lock
+
+    with hold_server_lock(postgres_url):
+        with pytest.raises(ServerRunning, match="another bbspoker server is using"):
+            hold_server_lock(postgres_url)
+    with hold_server_lock(postgres_url):           # the first one stopped: free again
+        pass

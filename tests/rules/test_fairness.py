@@ -361,7 +361,7 @@ def test_a_seed_revealed_while_the_disk_lost_its_record_is_never_dealt_from(tmp_
     reveals the seed on every screen while the store still holds it as unused. After a
     restart the table deals from a new seed, never from the revealed one."""
     from bbspoker.store.wallet import CommitFailed
-    from tests.store.test_ledger import FailingCommits
+    from tests.support.stores import FailingCommits
 
     path = tmp_path / "lost.db"
     ledger = _ledger_with_players(path)

@@ -1,4 +1,6 @@
-"""The SQLite ledger: Wallet semantics, accounts, admin money, crash refunds, verify."""
+"""The ledger: Wallet semantics, accounts, admin money, crash refunds, verify. Every test
+that takes ``db`` or ``ledger`` runs on SQLite and on PostgreSQL (``tests/store/conftest.py``);
+the few about one backend by nature say why."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -21,8 +24,10 @@ from bbspoker.store.sqlite import (BbsSignupsFull, CRASH_REASON, SCHEMA_VERSION,
                              validate_handle)
 from bbspoker.store.passwords import hash_password, validate_password, verify_password
 from bbspoker.app import sync_ledger
-from bbspoker.store.wallet import SYSTEM, CommitFailed, InsufficientCubes, MemoryWallet, UnknownAccount
+from bbspoker.store.wallet import (SYSTEM, CommitFailed, InsufficientCubes, MemoryWallet,
+                                   StoreError, UnknownAccount)
 
+from tests.support.stores import FailingCommits, StoreDb
 from tests.support.telnetclient import wait_until
 
 
@@ -36,60 +41,9 @@ class Clock:
         return next(self.ticks)
 
 
-class FailingCommits:
-    """A ledger's connection on a disk that fails the next ``failures`` COMMITs (as SQLite
-    reports a full disk); everything else goes to the real connection."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-        self.failures = 0
-
-    def execute(self, sql: str, *args):
-        if sql == "COMMIT" and self.failures:
-            self.failures -= 1
-            raise sqlite3.OperationalError("database or disk is full")
-        return self._db.execute(sql, *args)
-
-    def __getattr__(self, name: str):
-        return getattr(self._db, name)
-
-
-def break_journal(db, reason: str, action: str) -> None:
-    """From now on SQLite itself fails every journal row of ``reason`` (a trigger made by
-    another connection): ``"ABORT"`` raises an error as a full disk would, ``"IGNORE"``
-    silently writes nothing. :func:`mend_journal` takes it away."""
-    raise_ = "RAISE(ABORT, 'disk trouble')" if action == "ABORT" else "RAISE(IGNORE)"
-    raw = sqlite3.connect(db)
-    with raw:
-        raw.execute(f"CREATE TRIGGER broken BEFORE INSERT ON journal "
-                    f"WHEN NEW.reason = '{reason}' BEGIN SELECT {raise_}; END")
-    raw.close()
-
-
-def mend_journal(db) -> None:
-    raw = sqlite3.connect(db)
-    with raw:
-        raw.execute("DROP TRIGGER broken")
-    raw.close()
-
-
-def committed(db, handle: str) -> int:
-    """The CUBES of ``handle`` as another process (the admin CLI) reads them now."""
-    raw = sqlite3.connect(db)
-    try:
-        return raw.execute("SELECT cubes FROM accounts WHERE handle = ?", (handle,)).fetchone()[0]
-    finally:
-        raw.close()
-
-
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "bbspoker.db"
-
-
 @pytest.fixture
 def ledger(db):
-    with Ledger(db, clock=Clock()) as led:
+    with db.open(clock=Clock()) as led:
         led.create_account("Alice", "hash-a")
         led.create_account("bob", "hash-b", cubes=50)
         yield led
@@ -172,7 +126,7 @@ def test_admin_version_changes_with_a_ban_or_kick_here_or_another_connections_co
     ledger.kick("Alice", "go to bed", "sysop")
     third = ledger.admin_version()
     assert third != second
-    with Ledger(db) as cli:                  # the admin CLI: another connection
+    with db.open() as cli:                  # the admin CLI: another connection
         cli.unban("bob")
     assert ledger.admin_version() != third
 
@@ -353,6 +307,8 @@ def journal_rows(wallet):
             if r.game_id is not None]
 
 
+# SQLite only: many random sequences, a new database each; the SQL is the same on
+# PostgreSQL, where the tests of each call run too (all of it there would cost seconds).
 @settings(max_examples=40, deadline=None)
 @given(_OPS)
 def test_ledger_behaves_exactly_like_memory_wallet(ops):
@@ -375,13 +331,15 @@ def test_ledger_behaves_exactly_like_memory_wallet(ops):
 # ---------------------------------------------------------------- transactions
 
 
-@pytest.fixture(params=["memory", "ledger"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def wallet(request, tmp_path):
-    """Alice with 1000 CUBES and bob with 50, in either Wallet implementation."""
+    """Alice with 1000 CUBES and bob with 50, in each Wallet implementation."""
     if request.param == "memory":
         yield MemoryWallet({"Alice": 1000, "bob": 50, SYSTEM: 0})
         return
-    with Ledger(tmp_path / "w.db", clock=Clock()) as led:
+    where = (str(tmp_path / "w.db") if request.param == "sqlite" else
+             request.getfixturevalue("postgres_db").target)
+    with Ledger(where, clock=Clock()) as led:
         led.create_account("Alice", "h")
         led.create_account("bob", "h", cubes=50)
         yield led
@@ -435,35 +393,41 @@ def test_a_call_failing_inside_a_transaction_undoes_only_itself(wallet):
 
 
 def test_a_write_failing_halfway_inside_a_transaction_leaves_no_half(ledger, db):
-    """The balance UPDATE of bob's ante succeeds, then its journal INSERT fails (SQLite
-    runs the block's statements at its end): the ante is not taken without its journal
+    """The balance UPDATE of bob's ante succeeds, then its journal INSERT fails (the
+    block's statements run at its end): the ante is not taken without its journal
     row; the whole block (the game, alice's ante) is undone and the caller told."""
-    raw = sqlite3.connect(db)
-    with raw:
-        raw.execute("CREATE TRIGGER broken BEFORE INSERT ON journal WHEN NEW.account_id = "
-                    "(SELECT id FROM accounts WHERE handle = 'bob') "
-                    "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+    db.break_journal("NEW.account_id = (SELECT id FROM accounts WHERE handle = 'bob')")
     before = books(ledger)
-    with pytest.raises(sqlite3.DatabaseError, match="disk trouble"):
+    with pytest.raises(StoreError, match="disk trouble"):
         with ledger.transaction(durable=False):
             gid = ledger.open_game(["Alice", "bob"], "d")
             assert ledger.pay_into_pot(gid, "alice", 10, "ante") == 990
             assert ledger.pay_into_pot(gid, "bob", 10, "ante") == 40
-    with raw:
-        raw.execute("DROP TRIGGER broken")
-    raw.close()
+    db.mend_journal()
     assert books(ledger) == before and ledger.verify() == []
     assert ledger.open_game(["Alice", "bob"], "d") == gid   # the undone game never existed
 
 
-def test_a_transaction_sqlite_rolled_back_by_itself_reports_the_real_error(ledger):
+@pytest.fixture
+def sqlite_ledger(db_file):
+    """The ``ledger`` fixture's accounts in a SQLite file (for tests about SQLite itself)."""
+    with Ledger(db_file, clock=Clock()) as led:
+        led.create_account("Alice", "hash-a")
+        led.create_account("bob", "hash-b", cubes=50)
+        yield led
+
+
+# SQLite only: SQLite's progress handler interrupts a statement; on PostgreSQL the same
+# failure is a lost connection (the next test).
+def test_a_transaction_sqlite_rolled_back_by_itself_reports_the_real_error(sqlite_ledger):
     """An interrupted write makes SQLite roll the whole transaction back on its own (as
     an I/O error or a full disk would): the caller sees that error, and nothing is kept."""
+    ledger = sqlite_ledger
     running = [""]
     ledger._db.set_trace_callback(lambda statement: running.__setitem__(0, statement))
     ledger._db.set_progress_handler(lambda: running[0].startswith("UPDATE accounts"), 1)
     before = books(ledger)
-    with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+    with pytest.raises(StoreError, match="interrupted"):
         with ledger.transaction(durable=False):
             gid = ledger.open_game(["Alice", "bob"], "d")
             ledger.pay_into_pot(gid, "alice", 10, "ante")
@@ -471,6 +435,25 @@ def test_a_transaction_sqlite_rolled_back_by_itself_reports_the_real_error(ledge
     ledger._db.set_trace_callback(None)
     ledger._db.set_progress_handler(None, 1)
     assert books(ledger) == before and ledger.verify() == []
+
+
+def test_a_lost_postgresql_connection_undoes_the_transaction_and_is_made_again(postgres_db):
+    """The server's connection to PostgreSQL ends in the middle of a write (the database
+    restarted, the network failed): the caller sees the error, nothing of the write is
+    kept, and the next call connects again (its caches forgotten)."""
+    with postgres_db.open(clock=Clock()) as ledger:
+        ledger.create_account("Alice", "h")
+        ledger.create_account("bob", "h", cubes=50)
+        before = books(ledger)
+        with pytest.raises(StoreError):
+            with ledger.transaction(durable=False):
+                gid = ledger.open_game(["Alice", "bob"], "d")
+                ledger.pay_into_pot(gid, "alice", 10, "ante")
+                postgres_db.raw(
+                    f"SELECT pg_terminate_backend({ledger._db.info.backend_pid})")
+                ledger.pay_into_pot(gid, "bob", 10, "ante")
+        assert books(ledger) == before and ledger.verify() == []
+        assert ledger.pay_into_pot(ledger.open_game(["bob"], "d"), "bob", 5, "ante") == 45
 
 
 def test_a_pot_is_not_paid_out_if_the_game_cannot_be_closed(ledger):
@@ -485,9 +468,12 @@ def test_a_pot_is_not_paid_out_if_the_game_cannot_be_closed(ledger):
     assert ledger.verify() == []
 
 
-def test_game_stakes_commit_without_fsync_and_everything_else_with_it(ledger):
+# SQLite only: PRAGMA synchronous (PostgreSQL's synchronous_commit: the next test).
+def test_game_stakes_commit_without_fsync_and_everything_else_with_it(sqlite_ledger):
     """Durability policy: open_game, antes and bets commit with synchronous NORMAL;
     game ends and CUBES changed outside a game with FULL (SQLite: 1 = NORMAL, 2 = FULL)."""
+    ledger = sqlite_ledger
+
     def level():
         return ledger._db.execute("PRAGMA synchronous").fetchone()[0]
 
@@ -507,6 +493,25 @@ def test_game_stakes_commit_without_fsync_and_everything_else_with_it(ledger):
     assert level() == 2
     ledger.cancel_game(ledger.open_game(["bob"], "d"), "test")
     assert level() == 2
+
+
+def test_on_postgresql_game_stakes_commit_without_waiting_for_the_wal(postgres_db):
+    """The same policy on PostgreSQL: a non-durable transaction (a game's stakes) runs with
+    ``synchronous_commit = off``, a durable one (a grant, a game's end on its own) with the
+    server's setting."""
+    def level(ledger):
+        return ledger._db.execute("SHOW synchronous_commit").fetchone()[0]
+
+    with postgres_db.open(clock=Clock()) as ledger:
+        ledger.create_account("bob", "h", cubes=50)
+        server = level(ledger)
+        with ledger.transaction(durable=False):
+            gid = ledger.open_game(["bob"], "d")
+            assert level(ledger) == "off"
+        with ledger.transaction():
+            ledger.pay_into_pot(gid, "bob", 10, "bet")     # inside: the block's level counts
+            assert level(ledger) == server
+        assert level(ledger) == server                     # SET LOCAL: this transaction only
 
 
 # ---------------------------------------------------------------- deferred commits, caches
@@ -532,9 +537,9 @@ def test_pending_work_is_committed_before_a_durable_write(ledger, db):
         ledger.pay_into_pot(gid, "alice", 25, "bet")
         ledger.pay_into_pot(gid, "bob", 5, "bet")
         assert ledger.balance("alice") == 975            # this connection sees it ...
-        assert (committed(db, "Alice"), committed(db, "bob")) == (1000, 50)  # ... no other
+        assert (db.committed("Alice"), db.committed("bob")) == (1000, 50)  # ... no other
         ledger.grant("bob", 7, "prize", "sysop")         # durable even in the block
-        assert (committed(db, "Alice"), committed(db, "bob")) == (975, 52)
+        assert (db.committed("Alice"), db.committed("bob")) == (975, 52)
     ledger.commit_pending()
     assert ledger.verify() == []
 
@@ -545,14 +550,14 @@ def test_pending_work_is_committed_before_a_durable_write(ledger, db):
                          ids=["verify", "close", "write outside defer_commits"])
 def test_pending_work_is_committed_before_a_snapshot_a_close_or_an_immediate_write(
         db, use, cubes):
-    led = Ledger(db)
+    led = db.open()
     led.create_account("bob", "h", cubes=50)
     gid = led.open_game(["bob"], "d")
     with led.defer_commits():
         led.pay_into_pot(gid, "bob", 10, "ante")
-    assert committed(db, "bob") == 50
+    assert db.committed("bob") == 50
     use(led)
-    assert committed(db, "bob") == cubes
+    assert db.committed("bob") == cubes
     led.close()
 
 
@@ -567,17 +572,17 @@ def test_a_failed_pending_commit_is_undone_and_reported_with_its_games(ledger, d
     the failure is logged as an ERROR."""
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")
-    disk = ledger._db = FailingCommits(ledger._db)
+    disk = ledger._db = FailingCommits(ledger)
     if fault != "COMMIT":
-        break_journal(db, "bet", fault)
+        db.break_journal("NEW.reason = 'bet'", fault)
     with ledger.defer_commits():
         assert ledger.pay_into_pot(gid, "alice", 25, "bet") == 965
     disk.failures = fault == "COMMIT"
-    with caplog.at_level(logging.ERROR, logger="bbspoker.store.sqlite"):
+    with caplog.at_level(logging.ERROR, logger="bbspoker.store"):
         assert ledger.grant("bob", 7, "prize", "sysop") == 57
     assert any("could not be committed" in r.getMessage() for r in caplog.records)
-    assert ledger.balance("alice") == 990 == committed(db, "Alice")
-    assert ledger.game(gid).pot == 10 and committed(db, "bob") == 57
+    assert ledger.balance("alice") == 990 == db.committed("Alice")
+    assert ledger.game(gid).pot == 10 and db.committed("bob") == 57
     with pytest.raises(CommitFailed) as failed:
         ledger.commit_pending()
     assert failed.value.games == {gid}
@@ -590,7 +595,7 @@ def test_balances_read_when_pending_writes_fail_are_the_ones_that_remain(ledger,
     that is not cached runs them, and they fail: no balance of the undone step is shown."""
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")
-    break_journal(db, "bet", "ABORT")
+    db.break_journal("NEW.reason = 'bet'")
     with ledger.defer_commits():
         assert ledger.pay_into_pot(gid, "alice", 25, "bet") == 965   # alice's balance cached
     assert ledger.balances_of(["alice", "bob"]) == {"alice": 990, "bob": 50}
@@ -604,7 +609,7 @@ def test_an_admin_take_just_before_a_bet_is_seen_by_the_bet(ledger, db):
     connection; her next bet is checked against what she has now, not what was cached."""
     gid = ledger.open_game(["Alice", "bob"], "d")
     assert ledger.pay_into_pot(gid, "alice", 10, "ante") == 990
-    with Ledger(db) as cli:
+    with db.open() as cli:
         cli.take("alice", 980, "chargeback", "sysop")
     last = ledger.latest_journal_id()
     with ledger.defer_commits():
@@ -616,7 +621,7 @@ def test_an_admin_take_just_before_a_bet_is_seen_by_the_bet(ledger, db):
     with ledger.defer_commits():
         assert ledger.pay_into_pot(gid, "alice", 10, "bet") == 0
     ledger.commit_pending()
-    assert committed(db, "Alice") == 0 and ledger.verify() == []
+    assert db.committed("Alice") == 0 and ledger.verify() == []
 
 
 def test_reads_during_a_pending_step_see_its_moves(ledger, db):
@@ -639,15 +644,15 @@ def test_reads_during_a_pending_step_see_its_moves(ledger, db):
         assert ledger.balances_of(["alice", "bob"]) == {"alice": 975, "bob": 40}
         with ledger.transaction(durable=False):           # as the table ends a game
             assert ledger.pay_out_pot(gid, "alice", 35) == 1010
-        assert committed(db, "Alice") == 1000
+        assert db.committed("Alice") == 1000
     ledger.commit_pending()
-    assert committed(db, "Alice") == 1010 and ledger.verify() == []
+    assert db.committed("Alice") == 1010 and ledger.verify() == []
 
 
 def test_a_game_another_connection_closed_takes_no_more_bets(ledger, db):
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "alice", 10, "ante")        # known to be open now
-    with Ledger(db) as cli:
+    with db.open() as cli:
         cli.cancel_game(gid, "the sysop called it off")
     with pytest.raises(ValueError, match="closed"):
         ledger.pay_into_pot(gid, "alice", 10, "bet")
@@ -656,10 +661,25 @@ def test_a_game_another_connection_closed_takes_no_more_bets(ledger, db):
 
 def test_balances_follow_grants_made_by_another_connection(ledger, db):
     assert ledger.balances_of(["alice", "BOB"]) == {"alice": 1000, "BOB": 50}
-    with Ledger(db) as cli:
+    with db.open() as cli:
         cli.take("bob", 20, "chargeback", "sysop")
     assert ledger.balances_of(["alice", "BOB"]) == {"alice": 1000, "BOB": 30}
     assert ledger.balance("bob") == 30
+
+
+class Traced:
+    """A ledger's connection that records every statement run on it."""
+
+    def __init__(self, conn) -> None:
+        self._conn = conn
+        self.statements: list[str] = []
+
+    def execute(self, sql: str, *args):
+        self.statements.append(sql)
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)
 
 
 def test_a_start_a_bet_and_an_end_run_no_sql_before_their_commit_but_the_write_lock(
@@ -669,16 +689,21 @@ def test_a_start_a_bet_and_an_end_run_no_sql_before_their_commit_but_the_write_l
     and the screens); every move is in the books after it."""
     ledger.open_game(["Alice", "bob"], "d")                 # not the ledger's first game
     ledger.balances_of(["Alice", "bob"])                     # the table's snapshot
-    statements: list[str] = []
-    ledger._db.set_trace_callback(statements.append)
+    traced = ledger._db = Traced(ledger._db)
+    statements = traced.statements
+    if db.backend == "sqlite":
+        lock = {"BEGIN IMMEDIATE", "PRAGMA data_version", "PRAGMA synchronous = NORMAL"}
+    else:
+        from bbspoker.store.postgres.writer import LOCK_KEY
+        lock = {"BEGIN", f"SELECT pg_advisory_xact_lock({LOCK_KEY})",
+                "SET LOCAL synchronous_commit = off", "SELECT n FROM ledger_commits"}
 
     def step(work):
         statements.clear()
         with ledger.defer_commits():
             result = work()
             ledger.balances_of(["Alice", "bob"])
-        assert set(statements) <= {"BEGIN IMMEDIATE", "PRAGMA data_version",
-                                   "PRAGMA synchronous = NORMAL"}, statements
+        assert set(statements) <= lock, statements
         ledger.commit_pending()
         return result
 
@@ -697,49 +722,51 @@ def test_a_start_a_bet_and_an_end_run_no_sql_before_their_commit_but_the_write_l
     gid = step(start)
     assert step(lambda: ledger.pay_into_pot(gid, "alice", 25, "bet")) == 965
     step(end)
-    ledger._db.set_trace_callback(None)
-    assert (committed(db, "Alice"), committed(db, "bob")) == (965, 85)
+    ledger._db = traced._conn
+    assert (db.committed("Alice"), db.committed("bob")) == (965, 85)
     assert [(r.handle, r.amount, r.reason) for r in ledger.journal_since(0) if r.game_id] == [
         ("Alice", -10, "ante"), ("bob", -10, "ante"), ("Alice", -25, "bet"), ("bob", 45, "win")]
     assert ledger.game(gid).winner == "bob" and ledger.verify() == []
 
 
-def test_without_autocheckpoint_commits_stay_in_the_wal_until_checkpoint(db):
+# SQLite only: the WAL file and its checkpoint are SQLite's (PostgreSQL checkpoints by itself).
+def test_without_autocheckpoint_commits_stay_in_the_wal_until_checkpoint(db_file):
     """The server's connection never copies the WAL into the database file inside a
     commit (SQLite's default does it every 1,000 pages); checkpoint() does, from any
     thread, and what it copied is in the database file."""
-    with Ledger(db, clock=Clock(), autocheckpoint=False) as led:
+    with Ledger(db_file, clock=Clock(), autocheckpoint=False) as led:
         led.create_account("ann", "h", cubes=10**6)
         gid = led.open_game(["ann"], "d")
-        size = os.path.getsize(db)
+        size = os.path.getsize(db_file)
         for _ in range(400):                              # ~5 WAL pages a bet
             led.pay_into_pot(gid, "ann", 1, "bet")
-        wal_pages = os.path.getsize(f"{db}-wal") // led._db.execute("PRAGMA page_size").fetchone()[0]
-        assert wal_pages > 1000 and os.path.getsize(db) == size
+        wal_pages = os.path.getsize(f"{db_file}-wal") // led._db.execute("PRAGMA page_size").fetchone()[0]
+        assert wal_pages > 1000 and os.path.getsize(db_file) == size
         result: list[tuple[int, int]] = []
         worker = threading.Thread(target=lambda: result.append(led.checkpoint()))
         worker.start()
         worker.join()
         frames, copied = result[0]
         assert frames == copied >= 1000
-        assert os.path.getsize(db) > size
+        assert os.path.getsize(db_file) > size
         led.pay_into_pot(gid, "ann", 1, "bet")              # the WAL starts over after a full copy
         frames, copied = led.checkpoint()
         assert frames == copied < 10
-    with Ledger(db) as again:
+    with Ledger(db_file) as again:
         assert again.balance("ann") == 10**6 - 401
 
 
-async def test_the_servers_ledger_sync_copies_the_wal_in_the_background(db):
-    with Ledger(db, clock=Clock(), autocheckpoint=False) as led:
+# SQLite only: the WAL file and its checkpoint are SQLite's (PostgreSQL checkpoints by itself).
+async def test_the_servers_ledger_sync_copies_the_wal_in_the_background(db_file):
+    with Ledger(db_file, clock=Clock(), autocheckpoint=False) as led:
         led.create_account("ann", "h")
-        size = os.path.getsize(db)
+        size = os.path.getsize(db_file)
         for n in range(300):
             led.grant("ann", 1, f"prize {n}", "root")
-        assert os.path.getsize(db) == size
+        assert os.path.getsize(db_file) == size
         sync = asyncio.create_task(sync_ledger(led, 0.01))
         try:
-            await wait_until(lambda: os.path.getsize(db) > size)
+            await wait_until(lambda: os.path.getsize(db_file) > size)
         finally:
             sync.cancel()
 
@@ -774,9 +801,66 @@ def test_bad_adjustments_change_nothing(ledger, call):
     assert ledger.latest_journal_id() == last and ledger.balance("bob") == 50
 
 
+def test_a_second_ledger_on_postgresql_waits_for_the_firsts_write_lock(postgres_db):
+    """Two servers' (or a server's and the CLI's) ledgers on one PostgreSQL database: while
+    one holds a step's pending writes (its transaction, with the advisory write lock), the
+    other's write waits for it, then checks against what was committed: no update lost,
+    and the first's caches follow the second's commit."""
+    from bbspoker.store.postgres.writer import LOCK_KEY
+
+    with postgres_db.open(clock=Clock()) as server, postgres_db.open() as cli:
+        server.create_account("alice", "h", cubes=100)
+        gid = server.open_game(["alice"], "d")
+        done: list[int] = []
+        with server.defer_commits():
+            assert server.pay_into_pot(gid, "alice", 60, "bet") == 40
+        taker = threading.Thread(target=lambda: done.append(
+            cli.take("alice", 30, "chargeback", "sysop")))
+        taker.start()
+
+        def waiting() -> bool:
+            return postgres_db.raw(
+                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                "AND (classid::bigint << 32 | objid::bigint) = ?", params=(LOCK_KEY,)
+            )[0][0] == 1
+        deadline = time.monotonic() + 10
+        while not waiting():
+            assert time.monotonic() < deadline and not done, "the CLI's take did not wait"
+        assert done == [] and postgres_db.committed("alice") == 100
+        server.commit_pending()
+        taker.join()
+        assert done == [10] and server.balance("alice") == 10
+        with pytest.raises(InsufficientCubes):
+            server.pay_into_pot(gid, "alice", 11, "bet")
+        assert server.verify() == []
+
+
+def test_ledgers_opened_at_once_on_a_new_postgresql_database_make_its_schema_once(
+        postgres_url):
+    opened: list[int] = []
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            with Ledger(postgres_url) as led:
+                opened.append(led.schema_version())
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and opened == [SCHEMA_VERSION] * 4
+    db = StoreDb("postgres", postgres_url)
+    assert db.raw("SELECT COUNT(*) FROM schema_version") == [(1,)]
+    assert db.raw("SELECT COUNT(*) FROM accounts") == [(1,)]          # SYSTEM, once
+
+
 def test_journal_since_shows_changes_made_by_another_connection(ledger, db):
     seen = ledger.latest_journal_id()
-    with Ledger(db) as cli:
+    with db.open() as cli:
         cli.grant("alice", 7, "welcome back", "sysop")
     rows = ledger.journal_since(seen)
     assert [(r.handle, r.amount, r.balance, r.note, r.actor) for r in rows] == [
@@ -788,7 +872,7 @@ def test_journal_since_shows_changes_made_by_another_connection(ledger, db):
 def test_concurrent_cli_grants_during_games_lose_no_update(db):
     """A server thread plays games while a CLI connection grants and takes on the
     same accounts; every change lands and the books balance."""
-    with Ledger(db) as setup:
+    with db.open() as setup:
         for handle in ("p1", "p2", "p3"):
             setup.create_account(handle, "h", 1000)
     games, grants = 30, 60
@@ -796,7 +880,7 @@ def test_concurrent_cli_grants_during_games_lose_no_update(db):
 
     def server() -> None:
         try:
-            with Ledger(db) as led:
+            with db.open() as led:
                 for n in range(games):
                     gid = led.open_game(["p1", "p2", "p3"], f"{n}")
                     for h in ("p1", "p2", "p3"):
@@ -810,13 +894,13 @@ def test_concurrent_cli_grants_during_games_lose_no_update(db):
 
     thread = threading.Thread(target=server)
     thread.start()
-    with Ledger(db) as cli:
+    with db.open() as cli:
         for n in range(grants):
             cli.grant("p1", 3, f"grant {n}", "sysop")
             cli.take("p3", 1, f"take {n}", "sysop")
     thread.join()
     assert errors == []
-    with Ledger(db) as check:
+    with db.open() as check:
         assert check.balance("p1") == 1000 - games * 15 + grants * 3
         assert check.balance("p2") == 1000 - games * 15
         assert check.balance("p3") == 1000 + games * 30 - grants
@@ -845,7 +929,7 @@ time.sleep(600)
 def test_kill_9_mid_game_refunds_every_ante_and_bet(db):
     """Killed with a bet still pending (defer_commits): that bet, and only it, is lost;
     the game is refunded from what was committed."""
-    with Ledger(db) as led:
+    with db.open() as led:
         for handle in ("Alice", "bob", "carol"):
             led.create_account(handle, "h", 100)
     proc = subprocess.Popen([sys.executable, "-c", _CRASHING_SERVER, str(db)],
@@ -857,7 +941,7 @@ def test_kill_9_mid_game_refunds_every_ante_and_bet(db):
         proc.wait()
         proc.stdout.close()
     assert shown == 70
-    with Ledger(db) as led:
+    with db.open() as led:
         assert led.balance("Alice") == 50 and led.balance("bob") == 100
         assert led.recover_unfinished_games(1000.0) == [gid]
         assert (led.balance("Alice"), led.balance("bob"), led.balance("carol")) == (90, 110, 100)
@@ -936,16 +1020,15 @@ def test_verify_names_what_differs(ledger, db, tamper, expected):
     ledger.pay_out_pot(gid, "alice", 10)
     ledger.close_game(gid, "Alice", {})
     assert ledger.verify() == []
-    raw = sqlite3.connect(db)
-    with raw:
-        raw.execute(tamper)
-    raw.close()
+    db.raw(tamper)
     problems = ledger.verify()
     for text in expected:
         assert any(text in p for p in problems), (text, problems)
 
 
-def test_backup_is_a_complete_usable_copy(ledger, tmp_path):
+# SQLite only: SQLite's online backup into a file (PostgreSQL's: pg_dump, the next test).
+def test_backup_is_a_complete_usable_copy(sqlite_ledger, tmp_path):
+    ledger = sqlite_ledger
     ledger.grant("bob", 5, "x", "root")
     dest = tmp_path / "copy.db"
     ledger.backup(dest)
@@ -955,21 +1038,32 @@ def test_backup_is_a_complete_usable_copy(ledger, tmp_path):
         ledger.backup(dest)
 
 
+def test_a_postgresql_ledger_is_backed_up_with_pg_dump_not_by_bbspoker(postgres_db, tmp_path):
+    with postgres_db.open() as ledger:
+        with pytest.raises(StoreError, match="pg_dump"):
+            ledger.backup(tmp_path / "copy.db")
+    assert not (tmp_path / "copy.db").exists()
+
+
 def test_schema_is_versioned_and_migrations_run_once(db):
-    with Ledger(db) as led:
+    with db.open() as led:
         led.create_account("Alice", "h")
         assert led.schema_version() == SCHEMA_VERSION
-    with Ledger(db) as led:
+    with db.open() as led:
         assert led.balance("alice") == 1000
-    raw = sqlite3.connect(db)
-    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    with raw:
-        raw.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    raw.close()
-    with pytest.raises(LedgerError, match="newer"):
-        Ledger(db)
+    if db.backend == "sqlite":
+        assert db.raw("PRAGMA journal_mode") == [("wal",)]
+    db.raw("UPDATE schema_version SET version = ?", params=(SCHEMA_VERSION + 1,))
+    with pytest.raises(LedgerError, match=f"schema version {SCHEMA_VERSION + 1}, newer"):
+        db.open()
 
 
+def test_both_backends_are_at_the_same_schema_version():
+    from bbspoker.store.postgres import schema as postgres
+    assert postgres.SCHEMA_VERSION == SCHEMA_VERSION
+
+
+# SQLite only: a file (a PostgreSQL URL that leads nowhere: the next test).
 def test_a_file_that_is_not_a_database_is_refused(tmp_path):
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite" * 100)
@@ -977,6 +1071,18 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path):
         Ledger(junk)
     with pytest.raises(LedgerError):
         Ledger(tmp_path / "missing-dir" / "x.db")
+
+
+def test_a_ledger_url_of_another_scheme_or_a_missing_postgresql_database_is_refused(
+        postgres_db):
+    with pytest.raises(LedgerError, match="must begin with postgresql://"):
+        Ledger("mysql://root@localhost/bbspoker")
+    missing = postgres_db.target.replace("/ledger_", "/no_such_", 1)
+    with pytest.raises(LedgerError, match="no_such_.*does not exist"):
+        Ledger(missing)
+    with pytest.raises(LedgerError) as refused:
+        Ledger("postgresql://sysop:s3cret@localhost:1/bbspoker")
+    assert "s3cret" not in str(refused.value) and "sysop:***@" in str(refused.value)
 
 
 def test_history_json_must_be_serialisable(ledger):
@@ -992,9 +1098,10 @@ def test_handles_with_invisible_or_replacement_characters_are_refused(bad):
         validate_handle(bad)
 
 
-def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(db):
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
+def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(db_file):
     from bbspoker.store.sqlite.schema import MIGRATIONS
-    raw = sqlite3.connect(db)                       # a database as the first release made it
+    raw = sqlite3.connect(db_file)                       # a database as the first release made it
     with raw:
         raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         for statement in MIGRATIONS[0]:
@@ -1003,7 +1110,7 @@ def test_a_version_1_database_is_migrated_and_its_games_belong_to_the_one_table(
         raw.execute("INSERT INTO games (players, deck_hash, started_at) "
                     "VALUES ('[\"alice\"]', 'ab', 1.0)")
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION
         (old,) = led.list_games()
         assert old.table == "poker" and old.players == ["alice"]
@@ -1032,8 +1139,9 @@ def database_of_schema(db, version: int) -> sqlite3.Connection:
     return raw
 
 
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
 def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publication(
-        db, monkeypatch):
+        db_file, monkeypatch):
     """Schema 15 records each table's published next-game commitment: a database of schema
     12 keeps its games, which ``games verify`` still verifies, saying that nothing was
     recorded of a commitment published in advance; its tables publish one from then on."""
@@ -1042,7 +1150,7 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
     from contextlib import redirect_stdout
     from bbspoker import cli
     from bbspoker.rules.fairness import Seal
-    raw = database_of_schema(db, 12)
+    raw = database_of_schema(db_file, 12)
     with raw:
         seed = bytes(range(32))
         raw.execute("INSERT INTO games (players, deck_hash, server_seed, client_seeds, "
@@ -1051,31 +1159,32 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
                     ('["alice", "bob"]', hashlib.sha256(seed).hexdigest(), seed.hex(),
                      '["a1", "b2"]'))
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION >= 15
         out = io.StringIO()
         with redirect_stdout(out):
-            monkeypatch.setenv("BBSPOKER_DB", str(db))
+            monkeypatch.setenv("BBSPOKER_DB", str(db_file))
             assert cli.main(["games", "verify", "1"]) == 0
         assert out.getvalue().startswith("game 1: verified"), out.getvalue()
         assert ("published in advance: not recorded (table red published no commitment "
                 "before this game)") in out.getvalue()
         at = led.publish_commitment(b"\x07" * 32, table="red")
         led.commit_pending()
-    with sqlite3.connect(db) as raw:                    # the publication is recorded
+    with sqlite3.connect(db_file) as raw:                    # the publication is recorded
         assert raw.execute("SELECT table_id, published_at, game_id FROM commitments"
                            ).fetchall() == [("red", at, None)]
 
 
-def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db):
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
+def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db_file):
     """Schema 16 marks the accounts of BBS callers with their system and keeps banned
     systems: a database of schema 15 keeps its accounts (none of a BBS) and gets both."""
-    raw = database_of_schema(db, 15)
+    raw = database_of_schema(db_file, 15)
     with raw:
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION >= 16
         assert led.find_account("bob").bbs is None
         account, made = led.bbs_account("bob", "EN")
@@ -1086,37 +1195,39 @@ def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db):
         assert led.verify() == []
 
 
-def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db):
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
+def test_a_schema_16_database_is_migrated_and_its_users_choose_a_look(db_file):
     """Schema 17 keeps each user's look and suits (the lobby's [O]): the accounts of a
     database of schema 16 have no choice (``""``: as the terminal allows) until they make
     one."""
-    raw = database_of_schema(db, 16)
+    raw = database_of_schema(db_file, 16)
     with raw:
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION >= 17
         bob = led.find_account("bob")
         assert (bob.look, bob.suits) == ("", "")
         led.set_look("bob", "classic", "gv")
         assert led.verify() == []
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         bob = led.find_account("BOB")
         assert (bob.look, bob.suits) == ("classic", "gv")
 
 
-def test_a_schema_17_database_is_migrated_and_its_journal_has_no_tournament(db):
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
+def test_a_schema_17_database_is_migrated_and_its_journal_has_no_tournament(db_file):
     """Schema 18 adds tournaments and the journal's ``tournament_id``: the rows of an older
     database move no prize pool, its books still verify, and tournaments can be held."""
-    raw = database_of_schema(db, 17)
+    raw = database_of_schema(db_file, 17)
     with raw:
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 70, 0, 'bob')")
         raw.execute("INSERT INTO journal (account_id, amount, reason, at, balance, actor) "
                     "SELECT id, 70, 'signup', 0, 70, 'root' FROM accounts WHERE handle = 'bob'")
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION >= 18
         assert [r.tournament_id for r in led.history("bob")] == [None]
         assert led.verify() == [] and led.totals().pools == 0
@@ -1126,10 +1237,11 @@ def test_a_schema_17_database_is_migrated_and_its_journal_has_no_tournament(db):
 
 
 
-def test_a_schema_18_database_is_migrated_and_its_games_are_no_tournaments_hands(db):
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
+def test_a_schema_18_database_is_migrated_and_its_games_are_no_tournaments_hands(db_file):
     """Schema 19 marks a tournament's hands (``games.tournament_id``): the games of an
     older database are CUBES games, listed and counted as before."""
-    raw = database_of_schema(db, 18)
+    raw = database_of_schema(db_file, 18)
     with raw:
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('bob', 'bob', 0, 0, 'bob')")
@@ -1137,7 +1249,7 @@ def test_a_schema_18_database_is_migrated_and_its_games_are_no_tournaments_hands
                     "end_reason, table_id) VALUES ('[\"bob\"]', 'x', 1.0, 2.0, "
                     "'cancelled', 'red')")
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION >= 19
         (game,) = led.list_games()
         assert game.tournament is None and game.table == "red"
@@ -1148,7 +1260,7 @@ def test_a_users_look_is_kept_with_the_account_and_bad_choices_change_nothing(db
     """``set_look`` stores the look (``""``, ``"colour"``, ``"classic"``) and the suits
     (``""``, ``"symbols"``, ``"gv"``) a user chose, read back with the account after a
     restart; any other value, or an unknown handle, raises and changes nothing."""
-    with Ledger(db) as led:
+    with db.open() as led:
         led.create_account("alice", "h")
         alice = led.find_account("alice")
         assert (alice.look, alice.suits) == ("", "")
@@ -1161,7 +1273,7 @@ def test_a_users_look_is_kept_with_the_account_and_bad_choices_change_nothing(db
             led.set_look("nobody", "classic", "gv")
         assert [(a.handle, a.look, a.suits) for a in led.list_accounts()] == [
             ("alice", "colour", "gv")]
-    with Ledger(db) as led:
+    with db.open() as led:
         alice = led.find_account("alice")
         assert (alice.look, alice.suits) == ("colour", "gv")
         led.set_look("alice", "", "")
@@ -1171,7 +1283,7 @@ def test_a_users_look_is_kept_with_the_account_and_bad_choices_change_nothing(db
 def test_the_stores_look_choices_are_the_doors():
     """The store accepts exactly the looks and suits the door offers (and ``""``)."""
     from bbspoker.door import look
-    from bbspoker.store.sqlite.records import ACCOUNT_LOOKS, ACCOUNT_SUITS
+    from bbspoker.store.sql.records import ACCOUNT_LOOKS, ACCOUNT_SUITS
     assert ACCOUNT_LOOKS == ("", *look.LOOKS) and ACCOUNT_SUITS == ("", *look.SUIT_CHOICES)
 
 
@@ -1181,7 +1293,7 @@ def test_a_bbs_caller_gets_an_account_of_their_own_on_the_first_visit(db):
     neither is the server's own bob; the alias follows the handle rules; a system gets at
     most ``signups_per_day`` new accounts in a day."""
     now = [1_700_000_000.0]
-    with Ledger(db, clock=lambda: now[0]) as led:
+    with db.open(clock=lambda: now[0]) as led:
         led.create_account("bob", "h")
         en, made = led.bbs_account("Bob", "EN", starting_cubes=300, signups_per_day=2)
         assert made and (en.handle, en.cubes, en.bbs) == ("Bob@EN", 300, "EN")
@@ -1215,7 +1327,7 @@ def test_no_new_handle_has_an_at_sign_and_a_bbs_handle_can_log_in(db):
     for bad in ("bob@", "bob@E", "bob@E-N", "@EN", "a@b@EN", "bob@ABCDEFGHI"):
         with pytest.raises(ValueError):
             validate_handle(bad, new=False)
-    with Ledger(db) as led:
+    with db.open() as led:
         with pytest.raises(ValueError, match="may not contain @"):
             led.create_account("bob@EN", "h")
         led.bbs_account("bob", "EN")
@@ -1223,7 +1335,7 @@ def test_no_new_handle_has_an_at_sign_and_a_bbs_handle_can_log_in(db):
 
 
 def test_a_banned_bbs_is_remembered_until_unbanned(db):
-    with Ledger(db) as led:
+    with db.open() as led:
         assert led.bbs_ban("EN") is None and led.bbs_bans() == []
         with pytest.raises(ValueError, match="needs a reason"):
             led.ban_bbs("EN", " \x1b ", "sysop")
@@ -1233,6 +1345,7 @@ def test_a_banned_bbs_is_remembered_until_unbanned(db):
         assert led.bbs_ban("EN") is None
 
 
+# SQLite only: a file's mode (PostgreSQL keeps its data in its own directory, 0700).
 def test_the_database_its_wal_and_backups_are_private_to_their_owner(tmp_path):
     """Issue 20 (10): they were created 0644, password hashes world-readable."""
     db = tmp_path / "private.db"
@@ -1261,7 +1374,7 @@ def test_new_handles_may_not_impersonate_the_door_or_hide_characters(handle, say
 
 
 def test_a_handle_that_looks_like_an_existing_one_is_taken(db):
-    with Ledger(db) as led:
+    with db.open() as led:
         led.create_account("alice", "h")
         led.create_account("Bob", "h")
         for alike, original in (("аlice", "alice"), ("a1ice", "alice"), ("B0B", "Bob"),
@@ -1272,15 +1385,16 @@ def test_a_handle_that_looks_like_an_existing_one_is_taken(db):
         assert [a.handle for a in led.list_accounts()] == ["alice", "Bob", "carol"]
 
 
-def test_a_version_12_database_gets_skeletons_without_accents(db):
+# SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
+def test_a_version_12_database_gets_skeletons_without_accents(db_file):
     """An account made before accents were left out of skeletons ("B\u00f3b" kept the
     skeleton "B\u00f3B") blocks its look-alike "Bob" once the database is migrated."""
-    raw = database_of_schema(db, 12)
+    raw = database_of_schema(db_file, 12)
     with raw:
         raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created, skeleton) "
                     "VALUES ('B\u00f3b', 'b\u00f3b', 0, 0, 'B\u00f3B')")
     raw.close()
-    with Ledger(db) as led:
+    with Ledger(db_file) as led:
         assert led.schema_version() == SCHEMA_VERSION
         with pytest.raises(HandleTaken, match="looks too much like B\u00f3b"):
             led.create_account("Bob", "h")
@@ -1294,27 +1408,24 @@ def test_sign_ups_are_kept_with_their_address_for_their_window_only(db):
     """The sign-ups per address outlive a restart: the ledger keeps each one's address
     group and time, and forgets those older than the window when asked."""
     now = [1_700_000_000.0]
-    with Ledger(db, clock=lambda: now[0]) as led:
+    with db.open(clock=lambda: now[0]) as led:
         led.create_account("alice", "h", signup_from="2001:db8:0:1::/64")
         now[0] += 400
         led.create_account("bob", "h", signup_from="192.0.2.7")
         led.create_account("Robo", None, bot=True)          # the sysop's: not a sign-up
     now[0] += 300
-    with Ledger(db, clock=lambda: now[0]) as led:
+    with db.open(clock=lambda: now[0]) as led:
         assert led.recent_signups(800) == [("2001:db8:0:1::/64", 700.0), ("192.0.2.7", 300.0)]
         assert led.recent_signups(600) == [("192.0.2.7", 300.0)]
         assert led.recent_signups(800) == [("192.0.2.7", 300.0)]   # the older one is gone
 
 
 def test_an_old_account_with_a_now_reserved_name_can_still_log_in_and_gets_a_skeleton(db):
-    raw = sqlite3.connect(db)
-    with Ledger(db):
+    with db.open():
         pass
-    with raw:
-        raw.execute("INSERT INTO accounts (handle, handle_key, cubes, created) "
-                    "VALUES ('info', 'info', 0, 0)")
-    raw.close()
-    with Ledger(db) as led:                       # the skeleton is filled in at opening
+    db.raw("INSERT INTO accounts (handle, handle_key, cubes, created) "
+           "VALUES ('info', 'info', 0, 0)")
+    with db.open() as led:                       # the skeleton is filled in at opening
         assert validate_handle("info", new=False) == "info"
         assert led.find_account("info") is not None
         with pytest.raises(ValueError, match="is reserved"):

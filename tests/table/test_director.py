@@ -478,7 +478,7 @@ async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on
     """The store fails the commit of a hand's start (a full disk): the tournament table
     calls the hand off, every chip back in the stacks, and the tournament plays on with
     its later hands recorded."""
-    from tests.store.test_ledger import FailingCommits
+    from tests.support.stores import FailingCommits
 
     handles = ["ann", "bob", "cid"]
     ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)

@@ -26,7 +26,8 @@ from bbspoker.store.wallet import MemoryWallet
 from tests.support.ruletext import wording
 from tests.support.telnetclient import FakeClock, wait_until
 from tests.rules.test_fairness import _cli
-from tests.store.test_ledger import Clock, FailingCommits, break_journal, committed, mend_journal
+from tests.store.test_ledger import Clock
+from tests.support.stores import FailingCommits, break_journal, committed, mend_journal
 
 #: This module plays draw40 tables and reads them in its words.
 text, texts, refused = wording("draw40")

@@ -39,7 +39,7 @@ from bbspoker.table.registry import TableEntry, TableRegistry
 from bbspoker.table.service import TableSnapshot
 
 if TYPE_CHECKING:
-    from bbspoker.store.sqlite import Ledger
+    from bbspoker.store.sql import Ledger
 
 __all__ = ["BotPool", "TableBots"]
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from bbspoker.config import Config
     from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
     from bbspoker.door.terminal import Player, Terminal
-    from bbspoker.store.sqlite import Ledger
+    from bbspoker.store.sql import Ledger
     from bbspoker.table.director import TournamentDirector
     from bbspoker.table.registry import TableRegistry
 
@@ -25,7 +25,7 @@ class DoorContext(Protocol):
     """The server as the door sees it.
 
     - ``config``: the :class:`bbspoker.config.Config`.
-    - ``ledger``: accounts, CUBES and notices (:class:`bbspoker.store.sqlite.Ledger`).
+    - ``ledger``: accounts, CUBES and notices (:class:`bbspoker.store.sql.Ledger`).
     - ``tables``: every table (:class:`bbspoker.table.registry.TableRegistry`).
     - ``clock``: monotonic seconds; ``sleep``: ``async sleep(seconds)`` (tests inject both).
     - ``guard``: the failed-login bookkeeping (:class:`bbspoker.door.guard.LoginGuard`).

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from bbspoker.config import InputConfig, LoginConfig
-from bbspoker.store.sqlite import handle_key
+from bbspoker.store.sql import handle_key
 
 __all__ = ["LoginGuard", "Turn", "HandleBusy", "SignupPlace", "address_group", "FloodGuard",
            "Blocks", "MAX_HANDLE_DELAY", "MAX_HANDLE_LINE"]
@@ -307,7 +307,7 @@ class LoginGuard:
 
 class BlockStore(Protocol):
     """Where blocks are kept across restarts (the ledger: ``block``, ``unblock``,
-    ``blocks`` of :class:`bbspoker.store.sqlite.Ledger`)."""
+    ``blocks`` of :class:`bbspoker.store.sql.Ledger`)."""
 
     def block(self, recipient: str, sender: str) -> None: ...
 

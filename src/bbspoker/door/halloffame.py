@@ -3,7 +3,7 @@ as ``bbspoker bulletin`` writes it for a BBS to show at logon; and the tournamen
 standings of a season (the top ten by league points, :mod:`bbspoker.rules.seasons`) in
 the same forms (``bbspoker bulletin --tournaments``, the hall of fame's [T]).
 
-The figures are the store's (:meth:`bbspoker.store.sqlite.Ledger.results`, the one way
+The figures are the store's (:meth:`bbspoker.store.sql.Ledger.results`, the one way
 results are counted: the same as a player's own [S] table); this module ranks them and
 draws the table in three forms of one layout: lines for the lobby (:func:`table_lines`),
 an 80x24 CP437 ANSI screen with a SAUCE record (:func:`ansi_bulletin`), plain ASCII
@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from bbspoker.door.i18n import ENGLISH, N_, NP_, Translator
 from bbspoker.door.screens.kinds import game_title
 from bbspoker.rules.seasons import Season, season_of
-from bbspoker.store.sqlite import PlayerStats, handle_key
+from bbspoker.store.sql import PlayerStats, handle_key
 from bbspoker.store.tournaments import Standing
 from bbspoker.text import display_width, fit
 

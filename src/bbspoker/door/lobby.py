@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import sqlite3
 import time
 from typing import TYPE_CHECKING
 
@@ -38,13 +37,14 @@ from bbspoker.door.screens.base import enter_table
 from bbspoker.door.terminal import SessionClosed, XMessage, player
 from bbspoker.rules.fairness import PHRASE_MAX, SHORT
 from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
+from bbspoker.store.wallet import StoreError
 from bbspoker.text import clean_text, display_width, fit
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player, Terminal
     from bbspoker.table.registry import TableEntry
-    from bbspoker.store.sqlite import Notice
+    from bbspoker.store.sql import Notice
 
 __all__ = ["serve", "XMESSAGE_WIDTH", "TIME_WARNING", "FINISH_GRACE"]
 
@@ -848,7 +848,7 @@ async def _options(session: Player, app: DoorContext, idle: float) -> None:
         wanted = {**chosen, what: value}
         try:
             app.ledger.set_look(session.handle, wanted["look"], wanted["suits"])
-        except sqlite3.Error as exc:
+        except StoreError as exc:
             log.error("look of %r not stored: the ledger cannot store it: %s",
                       session.handle, exc)
             session.write("\r\n" + session.look.paint(t.gettext(
@@ -903,7 +903,7 @@ async def _password(session: Player, app: DoorContext, idle: float) -> None:
         return
     try:
         app.ledger.set_password_hash(session.handle, await app.hash_password(password))
-    except sqlite3.Error as exc:
+    except StoreError as exc:
         log.error("password change of %r failed: the ledger cannot store it: %s",
                   session.handle, exc)
         session.write(session.look.paint(_("Sorry, the server cannot store it right now. "

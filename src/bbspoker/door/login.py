@@ -16,7 +16,7 @@ The rules:
   ``[login] approval`` the account waits for ``bbspoker users approve``). A ledger that
   cannot store the account (disk full) is told to the user in a sentence and logged in
   one line. Handles are checked by
-  :func:`bbspoker.store.sqlite.validate_handle` (2-16 printable characters, unique
+  :func:`bbspoker.store.sql.validate_handle` (2-16 printable characters, unique
   without regard to case). A banned user is refused with the reason, once the
   password is right (nobody else learns it).
 - A wrong password waits ``[login] failure_delay`` seconds; ``max_failures``
@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import sqlite3
 from typing import TYPE_CHECKING
 
 from bbspoker.door import i18n, look
@@ -43,12 +42,13 @@ from bbspoker.door.i18n import N_
 from bbspoker.door.prompts import ask_yes_no, read_line
 from bbspoker.door.title import show_title
 from bbspoker.store.passwords import MAX_PASSWORD_LENGTH, validate_password
-from bbspoker.store.sqlite import HandleTaken, validate_handle
+from bbspoker.store.sql import HandleTaken, validate_handle
+from bbspoker.store.wallet import StoreError
 from bbspoker.text import clean_text, wrap
 
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
-    from bbspoker.store.sqlite import Account
+    from bbspoker.store.sql import Account
     from bbspoker.door.terminal import Terminal
 
 __all__ = ["log_in", "check_password", "HANDLE_INPUT"]
@@ -259,7 +259,7 @@ async def _login(session: Terminal, app: DoorContext, deadline: float) -> str | 
 
 
 #: Why a handle or a password is refused (the ``code`` of
-#: :class:`~bbspoker.store.sqlite.records.InvalidHandle`, :class:`HandleTaken` and
+#: :class:`~bbspoker.store.sql.records.InvalidHandle`, :class:`HandleTaken` and
 #: :class:`~bbspoker.store.passwords.InvalidPassword`), as the user reads it.
 _REFUSED = {
     "length": N_("a handle has 2 to 16 characters"),
@@ -345,7 +345,7 @@ async def _make_account(session: Terminal, app: DoorContext, handle: str,
     except HandleTaken:
         session.write(_("Someone just took that handle. Please choose another.") + "\r\n")
         return None
-    except sqlite3.Error as exc:           # disk full, I/O error, the write lock held
+    except StoreError as exc:           # disk full, I/O error, the write lock held
         log.error("login address=%s handle=%r outcome=sign-up failed: the ledger cannot "
                   "store the account: %s", session.address, handle, exc)
         session.write(_say(session, _("Sorry, the server cannot store new accounts right "

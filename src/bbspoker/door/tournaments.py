@@ -24,7 +24,6 @@ import dataclasses
 import datetime
 import logging
 import math
-import sqlite3
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +37,7 @@ from bbspoker.door.screens.base import Line, TableScreen
 from bbspoker.door.screens.rows import RowScreen
 from bbspoker.rules.events import Event
 from bbspoker.rules.tournament import prizes
+from bbspoker.store.wallet import StoreError
 from bbspoker.table.director import TournamentRefused, TournamentView
 from bbspoker.text import clean_text, display_width, fit
 
@@ -520,7 +520,7 @@ async def _director_call(session: Player, call: Awaitable[None], what: str) -> s
         await call
     except TournamentRefused as err:
         return session.look.paint(refusal_text(err, t), Pen.ERROR)
-    except sqlite3.Error as exc:
+    except StoreError as exc:
         log.error("%s failed: %s", what, exc)
         return session.look.paint(t.gettext("Sorry, the server cannot store it right now. "
                                              "Please try again later."), Pen.ERROR)

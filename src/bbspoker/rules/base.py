@@ -283,7 +283,7 @@ Step = tuple[int, "str | None", str, int, list[str]]
 Walk = Callable[[Sequence[Mapping[str, object]]], Iterator["Step | Mismatch"]]
 
 #: ``phrases(handles)``: the client seed phrases of players (``{handle in lower case:
-#: phrase or None}``), see :meth:`bbspoker.store.sqlite.Ledger.client_seeds_of`.
+#: phrase or None}``), see :meth:`bbspoker.store.sql.Ledger.client_seeds_of`.
 Phrases = Callable[[Sequence[str]], Mapping[str, "str | None"]]
 
 

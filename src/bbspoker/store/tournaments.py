@@ -7,7 +7,7 @@ while the tournament is registering) or when the tournament is cancelled (regist
 running); when the tournament ends the whole pool is paid out as prizes to its finishers.
 Tournament chips are not CUBES and never reach the store. The pool is held nowhere but in
 the movements themselves: it is the sum of the CUBES paid into it less those paid out of it
-(in the SQLite ledger, minus the sum of the tournament's journal rows, as a game's pot is),
+(in the ledger, minus the sum of the tournament's journal rows, as a game's pot is),
 so while a tournament is open its pool equals the sum of its entrants' buy-ins, and once it
 has finished or been cancelled its pool is 0 (``ledger verify`` checks both).
 
@@ -17,8 +17,8 @@ records its state (level, stacks, seats, places so far: any JSON object) after e
 (:meth:`TournamentBook.save_tournament_state`), durably, so that a server started again
 can resume it or cancel it and refund every buy-in.
 
-Implementations: :class:`MemoryTournaments` here (tests, simulations) and the SQLite
-``Ledger`` (``bbspoker.store.sqlite.tournaments``). Every method is atomic: a refused call
+Implementations: :class:`MemoryTournaments` here (tests, simulations) and the SQL
+``Ledger`` (``bbspoker.store.sql.tournaments``). Every method is atomic: a refused call
 (:class:`TournamentError`, :class:`~bbspoker.store.wallet.InsufficientCubes`,
 :class:`~bbspoker.store.wallet.UnknownAccount`) changes nothing. Handles are matched without
 regard to case; records name the account as it is spelt.

@@ -18,7 +18,7 @@ service shows a move on every screen first and commits it in the next
 event-loop turn, so no screen waits for the disk.
 
 Implementations: :class:`MemoryWallet` here (tests, bots), and
-``bbspoker.store.sqlite.Ledger`` (SQLite, the real thing). All amounts are whole
+``bbspoker.store.sql.Ledger`` (SQLite or PostgreSQL, the real thing). All amounts are whole
 CUBES (``int``); handles are compared without regard to case.
 """
 
@@ -33,8 +33,16 @@ from bbspoker.rules import money
 from bbspoker.rules.fairness import Seal, commitment
 from bbspoker.rules.money import SYSTEM, InsufficientCubes, UnknownAccount
 
-__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "CommitFailed", "MemoryWallet",
-           "SYSTEM"]
+__all__ = ["Wallet", "InsufficientCubes", "UnknownAccount", "CommitFailed", "StoreError",
+           "MemoryWallet", "SYSTEM"]
+
+
+class StoreError(Exception):
+    """The database behind the store failed: it cannot be opened or used, a statement or a
+    commit failed (I/O error, disk full, a lost connection, a write lock held by another
+    connection for too long). Whatever the write was is undone. Raised the same whichever
+    database the ledger runs on (SQLite's and psycopg's errors are wrapped in it, the
+    driver's message as its text), so the door, the app and the CLI catch this alone."""
 
 
 class CommitFailed(Exception):

@@ -46,7 +46,7 @@ class ChipsNotConserved(AssertionError):
 
 
 class GameRecords(Protocol):
-    """The record side of the store (``bbspoker.store.sqlite.Ledger``): games opened,
+    """The record side of the store (``bbspoker.store.sql.Ledger``): games opened,
     closed and called off, the commitments published, in transactions whose commits a
     table's service defers (:class:`bbspoker.store.wallet.Wallet`)."""
 
@@ -68,7 +68,7 @@ class GameRecords(Protocol):
 
     def open_game(self, handles: Sequence[str], seal: Seal | str, table: str = ..., *,
                   tournament: int | None = None) -> int:
-        """:meth:`bbspoker.store.sqlite.books.Books.open_game`: a record of
+        """:meth:`bbspoker.store.sql.books.Books.open_game`: a record of
         ``tournament``'s hand."""
         ...
 

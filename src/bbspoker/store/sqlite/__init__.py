@@ -1,11 +1,12 @@
-"""The SQLite CUBES ledger (the default store). Import :class:`Ledger` and the records
-from here; the modules of this package are its parts (see ``ledger``)."""
+"""The SQLite side of the CUBES ledger (the default store): its writer (``writer``) and its
+migrations (``schema``). The ledger itself is the shared :class:`bbspoker.store.sql.Ledger`,
+re-exported here with its records (``from bbspoker.store.sqlite import Ledger`` opens a
+file as it always did)."""
 
-from bbspoker.store.sqlite.ledger import Ledger
-from bbspoker.store.sqlite.records import (
+from bbspoker.store.sql import (
     CRASH_REASON, DEFAULT_TABLE, SIGNUP_ACTOR, Account, BbsSignupsFull, GameRecord, HandleTaken,
-    JournalRow, LedgerError, Notice, PlayerStats, Publication, Totals, bbs_handle, handle_key,
-    reason_text, validate_handle,
+    JournalRow, Ledger, LedgerError, Notice, PlayerStats, Publication, Totals, bbs_handle,
+    handle_key, reason_text, validate_handle,
 )
 from bbspoker.store.sqlite.schema import SCHEMA_VERSION
 

@@ -1,4 +1,4 @@
-"""The ledger's schema: an append-only list of migrations and the code that runs them.
+"""The SQLite ledger's schema: an append-only list of migrations and the code that runs them.
 
 Each migration is a tuple of SQL statements run in one transaction; its index + 1 is the
 schema version it brings the database to, kept in the one-row table ``schema_version``.
@@ -8,19 +8,12 @@ is opened, and one made by a newer release is refused (:class:`LedgerError`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from bbspoker.store.sqlite.records import DEFAULT_TABLE, LedgerError, handle_skeleton
-from bbspoker.rules.money import MAX_CUBES
+from bbspoker.store.sql.records import DEFAULT_TABLE, LedgerError
+from bbspoker.store.sql.schema import HARD_LIMIT
+from bbspoker.store.sql.writer import Writer
 from bbspoker.store.wallet import SYSTEM
 
-if TYPE_CHECKING:
-    from bbspoker.store.sqlite.writer import Writer
-
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
-
-#: What the schema refuses outright: a thousand times :data:`MAX_CUBES`, far below 2**63.
-HARD_LIMIT = 1000 * MAX_CUBES
 
 # 10 (SSH): public keys users log in with (`bbspoker users key add NAME FILE`).
 _USER_KEYS: tuple[str, ...] = (
@@ -105,7 +98,7 @@ _BBS_SYSTEMS: tuple[str, ...] = (
 
 #: 17: the look a user chose with the lobby's [O] (``colour``, ``classic``; ``''``: as
 #: their terminal allows) and their suits (``symbols``, ``gv``; ``''``: the look's
-#: default), as :data:`~bbspoker.store.sqlite.records.ACCOUNT_LOOKS` and ``ACCOUNT_SUITS``.
+#: default), as :data:`~bbspoker.store.sql.records.ACCOUNT_LOOKS` and ``ACCOUNT_SUITS``.
 _USER_LOOK: tuple[str, ...] = (
     "ALTER TABLE accounts ADD COLUMN look TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE accounts ADD COLUMN suits TEXT NOT NULL DEFAULT ''",
@@ -310,7 +303,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def migrate(writer: Writer) -> None:
     """Bring the database behind ``writer`` to :data:`SCHEMA_VERSION` in one write
     transaction (all or nothing). Raises :class:`LedgerError` if its version is newer
-    than this code's, ``sqlite3.Error`` if a statement fails."""
+    than this code's, :class:`~bbspoker.store.wallet.StoreError` if a statement fails."""
     with writer.write():
         writer.sql("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         row = writer.sql("SELECT version FROM schema_version").fetchone()
@@ -325,18 +318,3 @@ def migrate(writer: Writer) -> None:
             writer.sql("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
         else:
             writer.sql("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
-
-
-def migrate_skeletons(writer: Writer) -> None:
-    """Fill in the skeleton of every account that has none (made before schema 6, or
-    emptied by schema 13 for the rule of today)."""
-    with writer.write():
-        for account_id, handle in writer.sql(
-                "SELECT id, handle FROM accounts WHERE skeleton IS NULL").fetchall():
-            writer.sql("UPDATE accounts SET skeleton = ? WHERE id = ?",
-                       (handle_skeleton(handle), account_id))
-
-
-def schema_version(writer: Writer) -> int:
-    """The schema version of the open database."""
-    return writer.sql("SELECT version FROM schema_version").fetchone()[0]

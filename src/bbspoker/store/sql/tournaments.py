@@ -1,18 +1,18 @@
-"""Tournaments in the ledger: :class:`Tournaments`, the SQLite
+"""Tournaments in the ledger: :class:`Tournaments`, the ledger's
 :class:`~bbspoker.store.tournaments.TournamentBook`.
 
 A tournament is a ``tournaments`` row (schema 18) and its entrants ``tournament_entries``
 rows. Its prize pool is stored nowhere else, as a game's pot is not: every movement into or
 out of it is one ``journal`` row of the player's account with ``tournament_id`` set (reason
 ``tournament_buy_in``, negative; ``tournament_refund`` or ``tournament_prize``, positive),
-written by :meth:`~bbspoker.store.sqlite.books.Books.move` in the same transaction as the
+written by :meth:`~bbspoker.store.sql.books.Books.move` in the same transaction as the
 balance it changes, so the pool is minus the sum of the tournament's rows. ``ledger
 verify`` checks that an open tournament's pool equals its entrants' buy-ins and that an
 ended one's is 0, and counts open pools among the CUBES that exist; pool rows are neither
 grants nor takes.
 
-Each method is one durable write (``BEGIN IMMEDIATE`` ... ``COMMIT`` with ``synchronous =
-FULL``), checked under the write lock before anything is queued: a refused call changes
+Each method is one durable write (a transaction holding the write lock, committed
+waiting for the disk), checked under the write lock before anything is queued: a refused call changes
 nothing. A status change is an ``UPDATE`` conditional on the status it was checked
 against, so two connections can never both start, finish (pay) or cancel one tournament.
 Tournaments are rare and slow, so nothing of them is cached.
@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 from typing import Any, Collection, Mapping
 
-from bbspoker.store.sqlite.books import Books
-from bbspoker.store.sqlite.records import handle_key
+from bbspoker.store.sql.books import Books
+from bbspoker.store.sql.records import handle_key
 from bbspoker.store.tournaments import (
     BUY_IN, PRIZE, REFUND, Standing, TournamentEntry, TournamentError, TournamentRecord,
     check_new_tournament, check_payout, check_reason, check_statuses, encode_json,
@@ -145,7 +145,7 @@ class Tournaments:
 
     def save_tournament_state(self, tid: int, state: Mapping[str, Any]) -> None:
         """:meth:`~bbspoker.store.tournaments.TournamentBook.save_tournament_state`: one
-        ``UPDATE`` committed with ``synchronous = FULL`` (so it also commits the table's
+        ``UPDATE`` committed durably (so it also commits the table's
         pending work first, see ``Ledger.defer_commits``): never left pending."""
         text = encode_json(state)
         with self.books.w.write(durable=True):
@@ -194,7 +194,8 @@ class Tournaments:
             for account_id, handle, cubes in books.w.sql(
                     "SELECT j.account_id, a.handle, -SUM(j.amount) FROM journal j "
                     "JOIN accounts a ON a.id = j.account_id WHERE j.tournament_id = ? "
-                    "GROUP BY j.account_id HAVING -SUM(j.amount) > 0 ORDER BY MIN(j.id)",
+                    "GROUP BY j.account_id, a.handle HAVING -SUM(j.amount) > 0 "
+                    "ORDER BY MIN(j.id)",
                     (tid,)).fetchall():
                 books.move(account_id, cubes, REFUND, None, reason, tournament=tid)
                 books._notice(account_id, now, "tournament_cancelled",
@@ -227,6 +228,8 @@ class Tournaments:
             raise no_tournament(tid)
         rows = w.sql("SELECT a.handle, e.buy_in, e.place, e.prize, e.registered_at "
                      "FROM tournament_entries e JOIN accounts a ON a.id = e.account_id "
+                     # rowid: the order the entries were made in (SQLite's own; a column
+                     # of PostgreSQL's schema)
                      "WHERE e.tournament_id = ? ORDER BY e.registered_at, e.rowid",
                      (tid,)).fetchall()
         return [TournamentEntry(*row) for row in rows]
@@ -254,13 +257,16 @@ class Tournaments:
         entries of the finished tournaments in the range, people's only, each with its
         tournament's count of entrants, counted by
         :func:`~bbspoker.store.tournaments.standings`."""
+        where, params = "", {"since": since, "until": until}
+        if since is not None:
+            where += " AND t.ended_at >= :since"
+        if until is not None:
+            where += " AND t.ended_at < :until"
         rows = self.books.w.sql(
             "SELECT a.handle, (SELECT COUNT(*) FROM tournament_entries n "
             "WHERE n.tournament_id = t.id), e.place, COALESCE(e.prize, 0), e.buy_in "
             "FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id "
             "JOIN accounts a ON a.id = e.account_id "
-            "WHERE t.status = 'finished' AND NOT a.bot "
-            "AND (:since IS NULL OR t.ended_at >= :since) "
-            "AND (:until IS NULL OR t.ended_at < :until)",
-            {"since": since, "until": until}).fetchall()
+            f"WHERE t.status = 'finished' AND a.bot = 0{where}",
+            {k: v for k, v in params.items() if v is not None}).fetchall()
         return standings(rows)

@@ -16,11 +16,12 @@ from typing import Any
 import wcwidth
 from confusable_homoglyphs.confusables import confusables_data
 
-from bbspoker.store.wallet import SYSTEM
+from bbspoker.store.wallet import SYSTEM, StoreError
 from bbspoker.text import clean_text
 
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
+    "IntegrityViolation",
     "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
     "Notice", "REASONS", "reason_text", "InvalidHandle", "Publication", "bbs_handle",
     "BBS_SEPARATOR", "BbsSignupsFull", "ACCOUNT_LOOKS", "ACCOUNT_SUITS",
@@ -78,8 +79,14 @@ class InvalidHandle(ValueError):
         self.code, self.data = code, data
 
 
-class LedgerError(Exception):
-    """The database cannot be used: unreadable file, or a schema newer than this code."""
+class LedgerError(StoreError):
+    """The database cannot be used: an unreadable file or unreachable server, or a schema
+    newer than this code."""
+
+
+class IntegrityViolation(StoreError):
+    """A statement broke one of the schema's constraints (a unique key, a foreign key, a
+    check): SQLite's or PostgreSQL's integrity error, wrapped by the writer."""
 
 
 @functools.lru_cache(maxsize=4096)

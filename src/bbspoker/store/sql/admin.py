@@ -12,14 +12,17 @@ from __future__ import annotations
 from typing import Callable
 
 from bbspoker.rules.money import MAX_CUBES
-from bbspoker.store.sqlite.books import Books
+from bbspoker.store.sql.books import Books
 from bbspoker.text import clean_text
-from bbspoker.store.sqlite.records import (
+from bbspoker.store.sql.records import (
     GAME_SELECT, JOURNAL_SELECT, PUBLICATION_SELECT, GameRecord, JournalRow, PlayerStats,
     Publication, game_of,
 )
 
 __all__ = ["Admin"]
+
+#: Above every game id (2**62): "no game" in a comparison of ids.
+_NO_GAME = 1 << 62
 
 
 def _check_amount(n: int, lowest: int) -> None:
@@ -128,23 +131,31 @@ class Admin:
         """:meth:`results` of one account (``account_id``) or of every person
         (``None``), for games that ended at or after ``since`` (Unix seconds; ``None``:
         all)."""
-        params: dict[str, object] = {"account": account_id, "since": since}
+        w = self.books.w
+        params: dict[str, object] = {}
         staked = free = games = ""
         if account_id is not None:
             staked, free = " AND j.account_id = :account", " AND a.id = :account"
+            params["account"] = account_id
         else:
-            games = " AND NOT a.bot"
+            games = " AND a.bot = 0"
         if since is not None:
             # No game that ended since then has a smaller id than the first of them: the
             # journal's rows are narrowed on its game index before the exact test.
-            staked += (" AND j.game_id >= (SELECT COALESCE(MIN(id), 1 << 62) FROM games "
+            staked += (f" AND j.game_id >= (SELECT COALESCE(MIN(id), {_NO_GAME}) FROM games "
                        "WHERE ended_at >= :since)")
             free += " AND g.ended_at >= :since"
             games += " AND g.ended_at >= :since"
-        rows = self.books.w.sql(
+            params["since"] = since
+        ranking = w.JSON_ARRAY.format(doc="g.history", key="ranking", alias="r")
+        players = w.JSON_TEXT_ARRAY.format(doc="g.history", key="players", alias="p")
+        place = w.JSON_ITEM.format(value="r.value", index=0)
+        ranked = w.JSON_ITEM.format(value="r.value", index=1)
+        rows = w.sql(
             "WITH staked AS ("
-            " SELECT j.account_id AS account, j.game_id AS game, MAX(j.amount < 0) AS played,"
-            " MAX(j.reason = 'win') AS won, "
+            " SELECT j.account_id AS account, j.game_id AS game,"
+            " MAX(CASE WHEN j.amount < 0 THEN 1 ELSE 0 END) AS played,"
+            " MAX(CASE WHEN j.reason = 'win' THEN 1 ELSE 0 END) AS won, "
             " COALESCE(SUM(CASE WHEN j.reason = 'win' THEN j.amount END), 0) AS cubes_won, "
             " COALESCE(-SUM(CASE WHEN j.amount < 0 THEN j.amount END), 0) "
             " - COALESCE(SUM(CASE WHEN j.reason = 'return' THEN j.amount END), 0) AS paid, "
@@ -153,11 +164,11 @@ class Admin:
             " GROUP BY j.account_id, j.game_id), "
             "free AS ("
             " SELECT DISTINCT a.id AS account, g.id AS game, 1 AS played, "
-            " (g.winner = a.handle OR EXISTS (SELECT 1 FROM json_each(g.history, '$.ranking')"
-            " r WHERE json_extract(r.value, '$[0]') = 1 "
-            " AND json_extract(r.value, '$[1]') = a.handle)) AS won, "
+            " CASE WHEN g.winner = a.handle OR EXISTS (SELECT 1 FROM "
+            f" {ranking} WHERE CAST({place} AS INTEGER) = 1 AND {ranked} = a.handle) "
+            " THEN 1 ELSE 0 END AS won, "
             " 0 AS cubes_won, 0 AS paid, 0 AS biggest "
-            " FROM games g JOIN json_each(g.history, '$.players') p "
+            f" FROM games g CROSS JOIN {players} "
             " JOIN accounts a ON a.handle = p.value WHERE g.end_reason = 'finished' "
             " AND g.tournament_id IS NULL "
             f" AND NOT EXISTS (SELECT 1 FROM journal j WHERE j.game_id = g.id){free}) "
@@ -166,7 +177,7 @@ class Admin:
             "SELECT * FROM free) x JOIN games g ON g.id = x.game "
             "JOIN accounts a ON a.id = x.account "
             f"WHERE g.end_reason = 'finished' AND g.tournament_id IS NULL{games} "
-            "GROUP BY x.account, g.table_id ORDER BY a.handle_key, g.table_id",
+            "GROUP BY a.id, g.table_id ORDER BY a.handle_key, g.table_id",
             params).fetchall()
         return [(handle, PlayerStats(*row)) for handle, *row in rows]
 

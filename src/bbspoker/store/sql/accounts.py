@@ -8,15 +8,14 @@ account's starting CUBES are a journalled movement (reason ``signup``) like any 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 
 from bbspoker.rules.fairness import clean_phrase
 from bbspoker.rules.money import MAX_CUBES
-from bbspoker.store.sqlite.books import Books
-from bbspoker.store.sqlite.records import (
+from bbspoker.store.sql.books import Books
+from bbspoker.store.sql.records import (
     ACCOUNT_COLUMNS, ACCOUNT_LOOKS, ACCOUNT_SUITS, ALLOWANCE_ACTOR, SIGNUP_ACTOR, Account, BbsSignupsFull, HandleTaken,
-    Notice, account_of, bbs_handle, handle_key, handle_skeleton, validate_handle,
+    IntegrityViolation, Notice, account_of, bbs_handle, handle_key, handle_skeleton, validate_handle,
 )
 from bbspoker.store.wallet import UnknownAccount
 from bbspoker.text import clean_text
@@ -36,8 +35,8 @@ class Accounts:
         # handle_key -> client seed phrase (None: random), as read or set by this process:
         # a game's start asks for the seated players' phrases without running SQL.
         self._phrases: dict[str, str | None] = {}
-        #: Bans and kicks made on this connection (another connection's show in
-        #: ``PRAGMA data_version``): see :meth:`admin_version`.
+        #: Bans and kicks made on this connection (another connection's show in the
+        #: writer's ``data_version``): see :meth:`admin_version`.
         self.bans_here = 0
 
     def find_account(self, handle: str) -> Account | None:
@@ -83,7 +82,7 @@ class Accounts:
         the account is for, ``handle`` then being ``alias@TAG`` as :func:`bbs_handle` made
         it (:meth:`bbs_account` calls it so). Raises ValueError (bad handle, see
         :meth:`check_new_handle`, or ``cubes`` out of range), :class:`HandleTaken`, or
-        ``sqlite3.Error`` if the database cannot store it (disk full: nothing is made).
+        :class:`~bbspoker.store.wallet.StoreError` if the database cannot store it (disk full: nothing is made).
         """
         if bbs is None:
             handle = validate_handle(handle)
@@ -97,14 +96,14 @@ class Accounts:
         with w.write():
             self._check_unique(handle)        # inside the write lock: nobody slips in
             try:
-                account_id = w.sql(
+                account_id: int = w.sql(
                     "INSERT INTO accounts (handle, handle_key, password_hash, cubes, created, "
-                    "bot, approved, skeleton, bbs) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                    "bot, approved, skeleton, bbs) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?) "
+                    "RETURNING id",
                     (handle, handle_key(handle), password_hash, now, int(bot),
-                     int(approved), handle_skeleton(handle), bbs)).lastrowid
-            except sqlite3.IntegrityError:
+                     int(approved), handle_skeleton(handle), bbs)).fetchone()[0]
+            except IntegrityViolation:
                 raise HandleTaken(f"the handle {handle} is taken", handle=handle) from None
-            assert account_id is not None    # an INSERT that succeeded made this row
             books.new_account(account_id)
             books.move(account_id, cubes, "signup", None, "account created", actor)
             if signup_from is not None:
@@ -117,10 +116,10 @@ class Accounts:
         :func:`bbs_handle`), made on their first visit: no password (it logs in only
         through its BBS until its owner sets one), ``starting_cubes`` CUBES (default: the
         ledger's), journalled as ``signup`` by ``system:bbs:TAG``. Returns ``(account,
-        made now)``. Raises :class:`~bbspoker.store.sqlite.records.InvalidHandle` (an alias
+        made now)``. Raises :class:`~bbspoker.store.sql.records.InvalidHandle` (an alias
         the handle rules refuse), :class:`HandleTaken` (one too much like another caller's
         of the same BBS), :class:`BbsSignupsFull` when ``signups_per_day`` accounts of the
-        BBS were made within the last ``day`` seconds, or ``sqlite3.Error``."""
+        BBS were made within the last ``day`` seconds, or :class:`~bbspoker.store.wallet.StoreError`."""
         handle = bbs_handle(alias, tag)
         account = self.find_account(handle)
         if account is not None:
@@ -143,8 +142,10 @@ class Accounts:
             raise ValueError("a ban needs a reason")
         w = self.books.w
         with w.write():
-            w.sql("INSERT OR REPLACE INTO bbs_bans (tag_key, tag, reason, at, actor) "
-                  "VALUES (?, ?, ?, ?, ?)", (tag.lower(), tag, reason, self.books.clock(), actor))
+            w.sql("INSERT INTO bbs_bans (tag_key, tag, reason, at, actor) VALUES (?, ?, ?, ?, ?) "
+                  "ON CONFLICT (tag_key) DO UPDATE SET tag = excluded.tag, reason = "
+                  "excluded.reason, at = excluded.at, actor = excluded.actor",
+                  (tag.lower(), tag, reason, self.books.clock(), actor))
         self.bans_here += 1
 
     def unban_bbs(self, tag: str) -> bool:
@@ -286,7 +287,7 @@ class Accounts:
         self._update(handle, "language = ?", (language,))
 
     def set_look(self, handle: str, look: str, suits: str) -> None:
-        """Remember the look (:data:`~bbspoker.store.sqlite.records.ACCOUNT_LOOKS`:
+        """Remember the look (:data:`~bbspoker.store.sql.records.ACCOUNT_LOOKS`:
         ``""``, ``"colour"``, ``"classic"``) and the suits (``ACCOUNT_SUITS``: ``""``,
         ``"symbols"``, ``"gv"``) ``handle`` chose, read back as the account's ``look`` and
         ``suits``. Raises ValueError for any other value (nothing changes) or
@@ -300,7 +301,8 @@ class Accounts:
         restarts). Raises UnknownAccount."""
         books, w = self.books, self.books.w
         with w.write():
-            w.sql("INSERT OR IGNORE INTO blocks (account_id, blocked_id, at) VALUES (?, ?, ?)",
+            w.sql("INSERT INTO blocks (account_id, blocked_id, at) VALUES (?, ?, ?) "
+                  "ON CONFLICT DO NOTHING",
                   (books.account_id(recipient), books.account_id(sender), books.clock()))
 
     def unblock(self, recipient: str, sender: str) -> None:
@@ -354,7 +356,7 @@ class Accounts:
 
     def admin_version(self) -> tuple[int, int]:
         """A value that changes whenever a ban or kick may have been made since it was last
-        read: ``PRAGMA data_version`` (another connection committed: the admin CLI) and
+        read: the writer's ``data_version`` (another connection committed: the admin CLI) and
         the bans and kicks made on this connection. The server's watch over the online
         users (:meth:`take_kicks`, :meth:`banned_among`) skips its reads while it stays
         the same (they would otherwise run every second over every online handle)."""
@@ -384,8 +386,8 @@ class Accounts:
             raise ValueError("a key and its fingerprint are needed")
         books, w = self.books, self.books.w
         with w.write():
-            return w.sql("INSERT OR IGNORE INTO user_keys (account_id, key, fingerprint, "
-                         "comment, added_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
+            return w.sql("INSERT INTO user_keys (account_id, key, fingerprint, comment, "
+                         "added_at, actor) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                          (books.account_id(handle), key.strip(), fingerprint.strip(),
                           comment, books.clock(), actor)).rowcount == 1
 
@@ -407,7 +409,7 @@ class Accounts:
 
     def notices(self, handle: str) -> list[Notice]:
         """Messages waiting for ``handle`` (oldest first), shown at the next login:
-        :class:`~bbspoker.store.sqlite.records.Notice` (code, data, English text); raises
+        :class:`~bbspoker.store.sql.records.Notice` (code, data, English text); raises
         UnknownAccount."""
         account_id = self.books.account_id(handle)
         return [Notice(code, json.loads(data) if data else {}, text, at)

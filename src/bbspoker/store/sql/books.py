@@ -6,9 +6,9 @@ changes (:meth:`Books.move`); a debit below zero is refused before anything is q
 pot of a game is not stored anywhere else: it is minus the sum of that game's journal rows.
 
 The caches (account ids, balances, which games are open with their pots, the next game
-id) are exact while this connection holds SQLite's write lock and are trusted only while
-no other connection has committed: the :class:`~bbspoker.store.sqlite.writer.Writer`
-calls :meth:`Books.forget` when ``PRAGMA data_version`` changes and after any rollback.
+id) are exact while this connection holds the database's write lock and are trusted only while
+no other connection has committed: the :class:`~bbspoker.store.sql.writer.Writer`
+calls :meth:`Books.forget` when another connection committed and after any rollback.
 So the table's ante, bet, payout and end of a game run no SQL statement but the queued
 ones (see ``writer``).
 """
@@ -19,8 +19,8 @@ import json
 from typing import Any, Callable, Mapping, Sequence
 
 from bbspoker.rules.fairness import Seal, commitment
-from bbspoker.store.sqlite.records import CRASH_REASON, DEFAULT_TABLE, handle_key, reason_text
-from bbspoker.store.sqlite.writer import Writer
+from bbspoker.store.sql.records import CRASH_REASON, DEFAULT_TABLE, handle_key, reason_text
+from bbspoker.store.sql.writer import Writer
 from bbspoker.store.wallet import SYSTEM, InsufficientCubes, UnknownAccount
 
 __all__ = ["Books"]
@@ -118,11 +118,11 @@ class Books:
         cubes = self.cached_balance(account_id)
         new = cubes + amount
         if new < 0:
-            # Straight to SQLite, not behind the queue (writer.sql): an account's row is
-            # never queued and its handle never changes, and a refused ante must not make
-            # the step's queued moves run before the screens.
-            handle = self.w.db.execute("SELECT handle FROM accounts WHERE id = ?",
-                                       (account_id,)).fetchone()[0]
+            # Straight to the database, not behind the queue (writer.sql): an account's
+            # row is never queued and its handle never changes, and a refused ante must
+            # not make the step's queued moves run before the screens.
+            handle = self.w.read_now("SELECT handle FROM accounts WHERE id = ?",
+                                     (account_id,)).fetchone()[0]
             raise InsufficientCubes(f"{handle} has {cubes} CUBES, needs {-amount}")
         self.w.queue += (
             ("UPDATE accounts SET cubes = ? WHERE id = ? AND cubes = ?",
@@ -144,8 +144,8 @@ class Books:
         cubes = self.cached_stack(table, account_id)
         new = cubes + amount
         if new < 0:
-            handle = self.w.db.execute("SELECT handle FROM accounts WHERE id = ?",
-                                       (account_id,)).fetchone()[0]
+            handle = self.w.read_now("SELECT handle FROM accounts WHERE id = ?",
+                                     (account_id,)).fetchone()[0]
             raise InsufficientCubes(f"{handle} has a stack of {cubes} CUBES at {table}, "
                                     f"needs {-amount}")
         self.w.queue += (
@@ -203,7 +203,7 @@ class Books:
         Balances this connection has read or written (every movement applies the new
         one) are cached, so the table's snapshot after a bet costs no SQL; if one is not
         cached, all are read in one query (after the queued statements). The cache is
-        trusted only while no other connection has committed (``PRAGMA data_version``,
+        trusted only while no other connection has committed (the writer's ``data_version``,
         looked at here outside a transaction and at the start of each write
         transaction), so an admin's grant from the CLI shows at the next read, and it is
         dropped on any rollback."""
@@ -242,16 +242,14 @@ class Books:
         record only, played for the tournament's chips, so no CUBES may move in it);
         returns its id, never reused once committed (a start whose commit failed leaves
         its id to the next). Until :meth:`close_game` it counts as unfinished and is
-        refunded by :meth:`recover_unfinished_games`. Commits with ``synchronous =
-        NORMAL``, inside ``defer_commits`` at ``commit_pending``. The id is the one
-        SQLite's AUTOINCREMENT would give (read once, then counted on while the caches
-        are valid), so the game's ``INSERT`` is queued like a move."""
+        refunded by :meth:`recover_unfinished_games`. Commits without waiting for the disk,
+        inside ``defer_commits`` at ``commit_pending``. The id is the one SQLite's
+        AUTOINCREMENT would give (the writer's ``NEXT_GAME_ID``: read once, then counted
+        on while the caches are valid), so the game's ``INSERT`` is queued like a move."""
         with self.w.write(durable=False):
             game_id = self._next_game
             if game_id is None:
-                game_id = self.w.sql(
-                    "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'),"
-                    " 0), COALESCE((SELECT MAX(id) FROM games), 0)) + 1").fetchone()[0]
+                game_id = self.w.sql(self.w.NEXT_GAME_ID).fetchone()[0]
             sealed: tuple[str, str | None, str | None]
             if isinstance(seal, Seal):
                 sealed = (seal.commitment, seal.server_seed.hex(),
@@ -374,7 +372,7 @@ class Books:
             payers = [] if paid_out else self.w.sql(
                 "SELECT j.account_id, a.handle, -SUM(j.amount), j.stack_table FROM journal j "
                 "JOIN accounts a ON a.id = j.account_id WHERE j.game_id = ? AND j.amount < 0 "
-                "GROUP BY j.account_id, j.stack_table ORDER BY MIN(j.id)",
+                "GROUP BY j.account_id, a.handle, j.stack_table ORDER BY MIN(j.id)",
                 (game_id,)).fetchall()
             note = reason_text(reason)
             for account_id, handle, paid, stack in payers:
@@ -420,7 +418,7 @@ class Books:
     def _notice(self, account_id: int, at: float, code: str, data: dict, text: str) -> None:
         """Queue a notice for the account's next login in the write under way: ``code``
         and ``data`` for the door to render in the reader's language, ``text`` in English
-        (:class:`~bbspoker.store.sqlite.records.Notice`)."""
+        (:class:`~bbspoker.store.sql.records.Notice`)."""
         self.w.queue.append((
             "INSERT INTO notices (account_id, at, text, code, data) VALUES (?, ?, ?, ?, ?)",
             (account_id, at, text, code, json.dumps(data))))
