@@ -11,7 +11,8 @@
   its ``--reason`` and the operating-system user who made it;
 * ``games list|show|verify``: recorded games, their hand histories, and the check of
   their decks against the provably fair shuffle (``docs/fairness.md``);
-* ``ledger verify``: check the books (exit 1 and list what differs);
+* ``ledger verify``: check the books (exit 1 and list what differs); ``ledger copy --to
+  TARGET``: the whole ledger into a new database (SQLite to PostgreSQL or back), both verified;
 * ``tournaments list|show|cancel``: tournaments, their entrants, prize pools, places
   and prizes; calling one off refunds every buy-in;
 * ``stats [HANDLE] [--season current|previous|all]``: a season's tournament standings
@@ -716,6 +717,50 @@ def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def _ledger_copy(args: argparse.Namespace, config: Config) -> int:
+    """``ledger copy --to TARGET``: the configured ledger, row for row, into a new ledger at
+    TARGET (a ``postgresql://`` URL or a SQLite file), then ``ledger verify`` of both and
+    their totals compared (:mod:`bbspoker.store.sql.copy`). Exit 1 if either does not
+    verify or their totals differ."""
+    from bbspoker.store.sql.copy import copy_ledger
+
+    target = args.to
+    if not target.startswith(("postgresql://", "postgres://")) and os.path.exists(target) \
+            and os.path.getsize(target) > 0:
+        raise CliError(f"{target} exists: a ledger is copied only into a new database")
+    with _open(config) as source, open_ledger(target, starting_cubes=source.starting_cubes) \
+            as destination:
+        started = time.monotonic()
+        report = copy_ledger(source, destination)
+        seconds = time.monotonic() - started
+        for table, count in report.rows.items():
+            print(f"{table:<20} {count:>10,} rows")
+        print(f"copied {sum(report.rows.values()):,} rows from {source.path} to "
+              f"{destination.path} in {seconds:.1f} s")
+        status = 0
+        totals = {}
+        for name, ledger in (("source", source), ("copy", destination)):
+            problems = ledger.verify()
+            totals[name] = ledger.totals()
+            t = totals[name]
+            if problems:
+                status = 1
+                for line in problems:
+                    print(f"{name}: {line}")
+                print(f"ledger verify of the {name}: {len(problems)} discrepancies")
+            else:
+                print(f"ledger verify of the {name}: OK: accounts {t.accounts} CUBES, system "
+                      f"{t.system}, open pots {t.open_pots}, stacks {t.stacks}, tournament "
+                      f"pools {t.pools}; grants {t.grants} - takes {t.takes}")
+        if totals["source"] != totals["copy"]:
+            status = 1
+            print("the totals differ: the source changed after the copy's snapshot (a "
+                  "server still playing on it) or the copy is not whole", file=sys.stderr)
+        else:
+            print("the totals of the source and the copy are equal")
+    return status
+
+
 def _tournaments_list(args: argparse.Namespace, config: Config) -> int:
     with _open(config) as ledger:
         shown = [(t, len(ledger.tournament_entries(t.id)), ledger.pool(t.id))
@@ -1107,6 +1152,10 @@ def _parser() -> argparse.ArgumentParser:
     ledger = group("ledger", "check the books")
     command(ledger, "verify", "check that every CUBE is accounted for (exit 1 if not)",
             _ledger_verify)
+    p = command(ledger, "copy", "copy the whole ledger into a new database (SQLite to "
+                "PostgreSQL or back), then verify both", _ledger_copy)
+    p.add_argument("--to", required=True, metavar="TARGET",
+                   help="a postgresql:// URL of an empty database, or a new SQLite file")
 
     tournaments = group("tournaments", "tournaments, their entrants and prize pools")
     p = command(tournaments, "list", "the latest tournaments, newest first",

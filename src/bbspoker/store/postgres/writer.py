@@ -38,7 +38,7 @@ import logging
 import re
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import psycopg
 from psycopg.adapt import Loader
@@ -167,6 +167,20 @@ class PostgresWriter(Writer):
             return self.db.execute(translate(sql), params or None)
         except psycopg.Error as exc:
             raise _store_error(exc) from exc
+
+    def _execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """psycopg's ``executemany``: the rows go in pipeline mode, not one round trip each."""
+        try:
+            with self.db.cursor() as cursor:
+                cursor.executemany(translate(sql), rows)
+        except psycopg.Error as exc:
+            raise _store_error(exc) from exc
+
+    def continue_ids(self, table: str) -> None:
+        """An identity column's sequence does not see ids written explicitly: move it on
+        to the largest ``id`` of ``table``."""
+        self.sql(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                 f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
 
     def _begin(self, durable: bool) -> None:
         """``BEGIN``, the write lock, and the durability of this transaction (in one round

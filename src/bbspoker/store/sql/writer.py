@@ -309,6 +309,28 @@ class Writer:
             self.wrote = True
         return self._execute(sql, params)
 
+    def sql_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once for each of ``rows`` (its ``?`` parameters), behind the
+        queued ones, inside a write block: a bulk load (:mod:`bbspoker.store.sql.copy`).
+        Raises :class:`StoreError`."""
+        if not self._levels:
+            raise RuntimeError("sql_many outside a write block")
+        if self.queue or not self._levels[-1].savepoint:
+            self._sync()
+        self.wrote = True
+        if rows:
+            self._execute_many(sql, rows)
+
+    def _execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """The driver's bulk form of :meth:`_execute` (one statement per row)."""
+        for row in rows:
+            self._execute(sql, row)
+
+    def continue_ids(self, table: str) -> None:
+        """After rows were written into ``table`` with their ids given, make the ids
+        the database gives new rows follow the largest one (a backend whose identity
+        columns do not follow by themselves does it here)."""
+
     def read_now(self, sql: str, params: Params = ()) -> Cursor:
         """Run a read now, not behind the queue: for what no queued statement changes (an
         account's handle), so that reading it does not run the queue early."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 from bbspoker.store.sql.records import IntegrityViolation, LedgerError
 from bbspoker.store.sql.writer import Cursor, Params, Writer, create_private
@@ -83,6 +83,12 @@ class SqliteWriter(Writer):
     def _execute(self, sql: str, params: Params = ()) -> Cursor:
         try:
             return self.db.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise _store_error(exc) from exc
+
+    def _execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            self.db.executemany(sql, rows)
         except sqlite3.Error as exc:
             raise _store_error(exc) from exc
 
