@@ -1175,6 +1175,28 @@ def test_a_schema_12_database_is_migrated_and_its_games_verify_without_a_publica
                            ).fetchall() == [("red", at, None)]
 
 
+def test_a_game_dealt_from_a_published_seed_records_it_and_the_seed_deals_only_once(ledger):
+    """A table publishes its next game's commitment before the game; the game's record
+    then names the publication, and a second game from the same seed fails its commit."""
+    from bbspoker.rules.fairness import Seal
+
+    seed = b"\x05" * 32
+    with ledger.defer_commits():
+        at = ledger.publish_commitment(seed, table="red")
+    ledger.commit_pending()
+    with ledger.defer_commits():
+        game = ledger.open_game(["Alice", "bob"], Seal(seed, ("a", "b"), at), "red")
+    ledger.commit_pending()
+    seal = Seal(seed, ("a", "b"), at)
+    assert ledger.publication("red", seal.commitment).game_id == game
+    with ledger.defer_commits():
+        again = ledger.open_game(["Alice", "bob"], Seal(seed, ("a", "b"), at), "red")
+    with pytest.raises(CommitFailed) as failed:
+        ledger.commit_pending()
+    assert again in failed.value.games
+    assert ledger.verify() == []
+
+
 # SQLite only: it migrates a database an older SQLite schema made (PostgreSQL starts at 19).
 def test_a_schema_15_database_is_migrated_and_takes_bbs_callers_and_bans(db_file):
     """Schema 16 marks the accounts of BBS callers with their system and keeps banned

@@ -269,7 +269,7 @@ class Books:
                     "INSERT INTO commitments (table_id, commitment, server_seed, "
                     "published_at, game_id) VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, "
                     "commitment) DO UPDATE SET game_id = excluded.game_id "
-                    "WHERE game_id IS NULL",
+                    "WHERE commitments.game_id IS NULL",
                     (table, seal.commitment, seal.server_seed.hex(), seal.published_at,
                      game_id)))
             self._next_game = game_id + 1
