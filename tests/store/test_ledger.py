@@ -456,6 +456,22 @@ def test_a_lost_postgresql_connection_undoes_the_transaction_and_is_made_again(p
         assert ledger.pay_into_pot(ledger.open_game(["bob"], "d"), "bob", 5, "ante") == 45
 
 
+def test_a_postgresql_restart_between_moves_goes_unnoticed_by_the_next_one(postgres_db):
+    """PostgreSQL restarted while the server's connection was idle (between two moves, two
+    page reads): nothing was lost, so the next write and the next read connect again and
+    succeed; the player is not told of it."""
+    with postgres_db.open(clock=Clock()) as ledger:
+        ledger.create_account("Alice", "h")
+        ledger.create_account("bob", "h", cubes=50)
+        gid = ledger.open_game(["Alice", "bob"], "d")
+        ledger.pay_into_pot(gid, "bob", 10, "ante")
+        postgres_db.raw(f"SELECT pg_terminate_backend({ledger._db.info.backend_pid})")
+        assert ledger.pay_into_pot(gid, "Alice", 10, "ante") == 990
+        postgres_db.raw(f"SELECT pg_terminate_backend({ledger._db.info.backend_pid})")
+        assert ledger.game(gid).pot == 20
+        assert ledger.verify() == []
+
+
 def test_a_pot_is_not_paid_out_if_the_game_cannot_be_closed(ledger):
     gid = ledger.open_game(["Alice", "bob"], "d")
     ledger.pay_into_pot(gid, "bob", 10, "ante")

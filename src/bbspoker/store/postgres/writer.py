@@ -161,7 +161,26 @@ class PostgresWriter(Writer):
         self.db, self._own_commits, self._version = db, 0, None
         self._forget(True)
 
+    def _idle(self) -> bool:
+        """Whether no transaction is open on the connection (none of this writer's, no
+        read snapshot): a statement sent now begins nothing that a lost connection loses."""
+        return not self._levels and not self._pending and \
+            self.db.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+    def _idle_loss(self, exc: psycopg.Error, idle: bool) -> bool:
+        """Whether ``exc`` says the connection was lost while it was ``idle`` (PostgreSQL
+        restarted between two calls): nothing was lost with it, so the call may connect
+        again and run once more."""
+        return idle and self.db.broken and isinstance(exc, psycopg.OperationalError)
+
     def _execute(self, sql: str, params: Params = ()) -> Cursor:
+        self._reconnect()
+        idle = self._idle()
+        try:
+            return self.db.execute(translate(sql), params or None)
+        except psycopg.Error as exc:
+            if not self._idle_loss(exc, idle):
+                raise _store_error(exc) from exc
         self._reconnect()
         try:
             return self.db.execute(translate(sql), params or None)
@@ -184,16 +203,21 @@ class PostgresWriter(Writer):
 
     def _begin(self, durable: bool) -> None:
         """``BEGIN``, the write lock, and the durability of this transaction (in one round
-        trip: psycopg's pipeline mode)."""
-        self._reconnect()
-        try:
-            with self.db.pipeline():
-                self.db.execute("BEGIN")
-                self.db.execute(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
-                if not durable:
-                    self.db.execute("SET LOCAL synchronous_commit = off")
-        except psycopg.Error as exc:
-            raise _store_error(exc) from exc
+        trip: psycopg's pipeline mode). A connection found lost here (PostgreSQL restarted
+        since the last call) is made again and the transaction begun on it."""
+        for again in (True, False):
+            self._reconnect()
+            idle = self._idle()
+            try:
+                with self.db.pipeline():
+                    self.db.execute("BEGIN")
+                    self.db.execute(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+                    if not durable:
+                        self.db.execute("SET LOCAL synchronous_commit = off")
+                return
+            except psycopg.Error as exc:
+                if not (again and self._idle_loss(exc, idle)):
+                    raise _store_error(exc) from exc
 
     def _run_each(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         """Run queued statements in order in one round trip (psycopg's pipeline mode), then
