@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -60,3 +61,91 @@ def postgres_url(postgres_server, request):
     yield postgres_server.database_url(name)
     with psycopg.connect(postgres_server.url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def _ledger_database(postgres_server):
+    """``(url, reset)``: a PostgreSQL database with the ledger's schema for this test
+    process, and the SQL that makes it as new."""
+    import psycopg
+
+    from bbspoker.store.postgres.schema import CREATE, SCHEMA_VERSION
+    from bbspoker.store.sql import Ledger
+
+    counter = getattr(postgres_server, "_made", None)
+    if counter is None:
+        import itertools
+        counter = postgres_server._made = itertools.count()
+    name = f"ledger_{next(counter)}_{id(postgres_server) % 100000}"
+    with psycopg.connect(postgres_server.url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = postgres_server.database_url(name)
+    Ledger(url).close()
+    tables = [m.group(1) for s in CREATE if (m := re.match(r"CREATE TABLE (\w+)", s))
+              and m.group(1) != "ledger_commits"]
+    system = next(s for s in CREATE if s.lstrip().startswith("INSERT INTO accounts"))
+    with psycopg.connect(url) as conn:
+        identities = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' AND is_identity = 'YES'").fetchall()
+    reset = (
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND pid <> pg_backend_pid();"
+        "DROP TRIGGER IF EXISTS broken ON journal; DROP FUNCTION IF EXISTS broken();"
+        + "".join(f"DELETE FROM {t};" for t in reversed(tables))
+        + "".join(f"SELECT setval(pg_get_serial_sequence('{t}', '{c}'), 1, false);"
+                  for t, c in identities)
+        + f"UPDATE schema_version SET version = {SCHEMA_VERSION};"
+        "UPDATE ledger_commits SET n = n + 1;" + system)
+    yield url, reset
+    with psycopg.connect(postgres_server.url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_db(_ledger_database):
+    """The test process's PostgreSQL ledger database, as new: a
+    :class:`tests.support.stores.StoreDb`. A new database costs about 0.1 s to make and
+    drop; this empties one made for the test process (``_ledger_database``) in one round
+    trip of a few ms: every other connection to it ended, every row deleted, the ids
+    counted from 1 again, the schema version and the triggers tests add put back, the
+    SYSTEM account made again and the commit counter bumped (so no ledger trusts a cache of
+    before), as a new database would be."""
+    import psycopg
+
+    from tests.support.stores import StoreDb
+
+    url, reset = _ledger_database
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(reset)
+    return StoreDb("postgres", url)
+
+
+@pytest.fixture
+def ledger_backend(request) -> str:
+    """The backend of the ledger a test above the store builds through ``ledger_db`` or
+    ``ledger_url``: ``"sqlite"``, unless the test is marked
+    :data:`tests.support.stores.both_backends` (then it runs once with each, ``[sqlite]``
+    and ``[postgres]`` in its name; a test may name other values, e.g. ``"memory"`` for a
+    wallet without a database, which ``ledger_db`` gives as SQLite)."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def ledger_db(ledger_backend, tmp_path, request) -> str:
+    """Where this test's ledger is, as ``Ledger(where)`` and ``BBSPOKER_DB`` take it: a
+    SQLite file under ``tmp_path`` (not made yet), or on ``postgres`` the URL of the test
+    process's ledger database, emptied (``postgres_db``)."""
+    if ledger_backend == "postgres":
+        return request.getfixturevalue("postgres_db").target
+    return str(tmp_path / "bbspoker.db")
+
+
+@pytest.fixture
+def ledger_url(ledger_backend, request) -> str:
+    """``[ledger] url`` for this test's server: empty (the SQLite file ``[ledger] path``),
+    or on ``postgres`` the URL ``ledger_db`` gives."""
+    if ledger_backend == "postgres":
+        return request.getfixturevalue("postgres_db").target
+    return ""

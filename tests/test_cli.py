@@ -18,6 +18,7 @@ from bbspoker.cli import main
 from bbspoker.rules.seasons import season_of
 from bbspoker.store.sqlite import Ledger
 from bbspoker.store.passwords import hash_password, verify_password
+from tests.support.stores import both_backends, store_db
 
 BBSPOKER = Path(sys.executable).parent / "bbspoker"
 HISTORY = {"players": ["Alice", "bob"], "deck": "sha256 of the order",
@@ -27,8 +28,10 @@ HISTORY = {"players": ["Alice", "bob"], "deck": "sha256 of the order",
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
-    path = tmp_path / "poker.db"
+def db(ledger_backend, ledger_db, tmp_path, monkeypatch):
+    """The database every command uses (``BBSPOKER_DB``): a SQLite file's path, or for a
+    test marked ``both_backends`` also the PostgreSQL ledger's URL."""
+    path = ledger_db if ledger_backend == "postgres" else tmp_path / "poker.db"
     monkeypatch.setenv("BBSPOKER_DB", str(path))
     monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
     monkeypatch.setattr("getpass.getuser", lambda: "sysop-test")
@@ -73,6 +76,7 @@ def balance(db: Path, handle: str) -> int:
 # ---------------------------------------------------------------- users
 
 
+@both_backends
 def test_bbs_ban_unban_and_list(db, run, tmp_path):
     """``bbs ban TAG --reason`` refuses a BBS's callers (kept in the database) and
     ``bbs unban`` lifts it; ``bbs list`` shows the configured systems, their accounts and
@@ -123,6 +127,7 @@ def test_users_add_from_password_file_and_with_cubes(users, run):
     assert lines[1].split()[:2] == ["Alice", "1000"] and lines[2].split()[:2] == ["bob", "50"]
 
 
+@both_backends
 def test_users_add_bot_makes_a_computer_players_account_funded_like_anyone(users, run,
                                                                            pwfile):
     code, out, _ = run("users", "add", "Robo", "--bot", "--cubes", "500")
@@ -171,6 +176,7 @@ def test_users_add_refuses_mismatch_taken_and_bad_handles(users, run, monkeypatc
         assert [a.handle for a in led.list_accounts()] == ["Alice", "bob"]
 
 
+@both_backends
 def test_users_show_passwd_ban_unban(users, run, pwfile):
     code, out, _ = run("users", "show", "BOB")
     assert code == 0 and "handle:     bob" in out and "CUBES:      50" in out
@@ -217,6 +223,7 @@ def test_cubes_show_json_is_exactly_handle_cubes_stacks_and_total(users, run):
     assert run("cubes", "show", "bob")[1] == "bob: 50 CUBES\n"
 
 
+@both_backends
 def test_cubes_grant_take_set_record_reason_and_os_user(users, run):
     assert run("cubes", "grant", "bob", "25", "--reason", "contest prize")[1] == (
         "bob: +25, now 75 CUBES (contest prize)\n")
@@ -261,6 +268,7 @@ def test_bad_amounts_and_missing_reasons_are_usage_errors(users, run, argv):
     assert balance(users, "bob") == 50
 
 
+@both_backends
 def test_cli_grants_interleaved_with_a_running_game_lose_nothing(users, run):
     """The server's connection plays a game while the CLI adjusts the same players."""
     with Ledger(users) as server:
@@ -282,6 +290,7 @@ def test_cli_grants_interleaved_with_a_running_game_lose_nothing(users, run):
 # ---------------------------------------------------------------- games, verify, backup
 
 
+@both_backends
 def test_games_list_and_show_print_the_hand_history(users, run):
     with Ledger(users) as led:
         gid = led.open_game(["Alice", "bob"], "ab" * 32)
@@ -483,6 +492,7 @@ def test_verify_reports_a_database_damaged_past_the_bounds_and_never_crashes(use
     assert "could not check the" in out and "integer overflow" in out
 
 
+@both_backends
 def test_users_approve_lets_a_waiting_account_in_with_its_starting_cubes(users, run):
     with Ledger(users) as led:
         led.create_account("newbie", hash_password("pw-newbie"), approved=False)
@@ -510,6 +520,7 @@ def seated(users):
     return users
 
 
+@both_backends
 def test_users_list_cubes_show_and_users_show_count_the_cubes_in_table_stacks(seated, run):
     lines = run("users", "list")[1].splitlines()
     assert lines[0].split()[:4] == ["HANDLE", "CUBES", "AT", "TABLES"]
@@ -525,6 +536,7 @@ def test_users_list_cubes_show_and_users_show_count_the_cubes_in_table_stacks(se
         in run("users", "show", "bob")[1]
 
 
+@both_backends
 def test_cubes_history_says_whether_a_balance_is_the_account_or_a_stack(seated, run):
     lines = run("cubes", "history", "bob")[1].splitlines()
     assert lines[0].split()[:6] == ["ID", "TIME", "AMOUNT", "BALANCE", "OF", "WHAT"]
@@ -534,6 +546,7 @@ def test_cubes_history_says_whether_a_balance_is_the_account_or_a_stack(seated, 
     assert lines[3].split()[3:7] == ["+50", "50", "account", "signup"]
 
 
+@both_backends
 def test_cubes_set_says_that_a_stack_at_a_table_is_not_affected(seated, run):
     code, out, _ = run("cubes", "set", "bob", "100", "--reason", "reset")
     assert code == 0 and out == (
@@ -547,6 +560,7 @@ def test_cubes_set_says_that_a_stack_at_a_table_is_not_affected(seated, run):
         "Alice: set to 5, now 5 CUBES (reset)\n")
 
 
+@both_backends
 def test_a_reason_with_escape_sequences_is_stored_and_printed_without_them(users, run):
     code, out, _ = run("cubes", "grant", "bob", "5", "--reason", "prize\x1b[2J\x1b]0;pwned\x07!")
     assert code == 0 and out == "bob: +5, now 55 CUBES (prize[2J]0;pwned!)\n"
@@ -560,12 +574,9 @@ def test_a_reason_with_escape_sequences_is_stored_and_printed_without_them(users
         run("cubes", "take", "bob", "5", "--reason", "\x1b\x07\r\n")
     assert stop.value.code == 2 and balance(users, "bob") == 55
     # rows written before the input was cleaned are printed without their controls
-    raw = sqlite3.connect(users)
-    with raw:
-        raw.execute("UPDATE journal SET note = 'old\x1b[31mred', actor = 'ev\x1bil' "
-                    "WHERE id = (SELECT MAX(id) FROM journal)")
-        raw.execute("UPDATE accounts SET ban_reason = 'x\x1b[2Jy' WHERE handle = 'bob'")
-    raw.close()
+    store_db(users).raw("UPDATE journal SET note = 'old\x1b[31mred', actor = 'ev\x1bil' "
+                        "WHERE id = (SELECT MAX(id) FROM journal)",
+                        "UPDATE accounts SET ban_reason = 'x\x1b[2Jy' WHERE handle = 'bob'")
     out = run("cubes", "history", "bob")[1]
     assert "\x1b" not in out and "evil / old[31mred" in out
     for argv in (("users", "show", "bob"), ("users", "list")):
@@ -623,6 +634,7 @@ def tournaments(users):
     return users
 
 
+@both_backends
 def test_tournaments_list_shows_each_one_with_its_entrants_and_pool(tournaments, run):
     code, out, _ = run("tournaments", "list")
     assert code == 0
@@ -638,6 +650,7 @@ def test_tournaments_list_shows_each_one_with_its_entrants_and_pool(tournaments,
     assert [line.split()[0] for line in out.splitlines()[1:]] == ["3", "2"]
 
 
+@both_backends
 def test_tournaments_show_gives_status_pool_places_and_prizes(tournaments, run):
     code, out, _ = run("tournaments", "show", "1")
     assert code == 0
@@ -661,6 +674,7 @@ def test_tournaments_show_gives_status_pool_places_and_prizes(tournaments, run):
     one_line_error(err, "no tournament 9")
 
 
+@both_backends
 def test_tournaments_cancel_refunds_every_buy_in(tournaments, run):
     code, out, _ = run("tournaments", "cancel", "3", "--reason", "server \x1b[2Jmove")
     assert code == 0
@@ -695,6 +709,7 @@ def seasons(tournaments):
     return season_of(date.fromtimestamp(now), "month"), before
 
 
+@both_backends
 def test_stats_season_prints_the_tournament_standings(seasons, run):
     this, before = seasons
     code, out, _ = run("stats", "--season", "current")
@@ -716,6 +731,7 @@ def test_stats_season_prints_the_tournament_standings(seasons, run):
                                                     ["2", "bob", "24", "2", "1", "1", "-5"]]
 
 
+@both_backends
 def test_stats_of_a_handle_adds_its_tournament_lines(seasons, run):
     this, before = seasons
     code, out, _ = run("stats", "BOB")
@@ -733,12 +749,14 @@ def test_stats_of_a_handle_adds_its_tournament_lines(seasons, run):
     one_line_error(err, "no account named zed")
 
 
+@both_backends
 def test_stats_without_tournaments_says_so(users, run):
     code, out, _ = run("stats")
     assert code == 0 and "No finished tournaments in this season yet." in out
     assert "tournaments: Tournaments: none finished yet." in run("stats", "alice")[1]
 
 
+@both_backends
 def test_cubes_history_names_the_tournament_of_a_pool_row(tournaments, run):
     lines = run("cubes", "history", "alice", "--limit", "2")[1].splitlines()
     assert lines[0].split()[6] == "GAME"

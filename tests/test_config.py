@@ -93,6 +93,21 @@ def test_the_ledger_is_a_sqlite_file_unless_a_postgresql_url_is_given(tmp_path, 
     assert load_config(other).ledger.url == "postgres://bbspoker@/bbspoker?host=/run/pg"
 
 
+def test_a_postgresql_url_in_bbspoker_db_is_the_ledger_for_every_command(tmp_path,
+                                                                          monkeypatch):
+    """``BBSPOKER_DB=postgresql://...`` names the PostgreSQL ledger (over the config's own
+    url or file); a URL of another scheme is one clear error."""
+    path = write(tmp_path, '[ledger]\nurl = "postgresql://bbspoker@db.example/live"\n')
+    monkeypatch.setenv("BBSPOKER_DB", "postgresql://bbspoker@/copy?host=/run/pg")
+    assert load_config(path).ledger.url == "postgresql://bbspoker@/copy?host=/run/pg"
+    assert load_config(None).ledger.url == "postgresql://bbspoker@/copy?host=/run/pg"
+    assert load_config(None).ledger.path == "bbspoker.db"
+    monkeypatch.setenv("BBSPOKER_DB", "mysql://bbspoker@db.example/poker")
+    with pytest.raises(ConfigError, match=r"\$BBSPOKER_DB url: a ledger URL must begin with "
+                                          "postgresql://"):
+        load_config(None)
+
+
 @pytest.mark.parametrize("text, named", [
     ("[tabel]\nante = 1\n", "unknown section [tabel]"),
     ("[table]\nantee = 1\n", "unknown key 'antee' in [table]"),

@@ -1040,7 +1040,8 @@ def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
                         help="TOML config file (default: $BBSPOKER_CONFIG, else built-in "
-                             "defaults); $BBSPOKER_DB overrides the database path")
+                             "defaults); $BBSPOKER_DB overrides the database (a file or a "
+                             "postgresql:// URL)")
     parser = argparse.ArgumentParser(
         prog="bbspoker", parents=[common],
         description="Global Village BBS PoKeR: telnet door server and sysop tools.")

@@ -3,7 +3,8 @@
 Which file: the ``path`` given to :func:`load_config` (the ``--config``
 option), else the environment variable ``BBSPOKER_CONFIG``, else none at all,
 which means every default. Then ``BBSPOKER_DB``, when set, replaces the
-database path for every command (server and CLI alike).
+database for every command (server and CLI alike): ``[ledger] url`` if it is a
+PostgreSQL URL, else ``[ledger] path``.
 
 Sections and keys are exactly the fields below (``[server]``,
 ``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``,
@@ -157,7 +158,8 @@ class LoginConfig:
 class LedgerConfig:
     """``[ledger]``: the SQLite file of accounts, CUBES and games (``path``, relative to
     the working directory; ``BBSPOKER_DB`` overrides it), or instead a PostgreSQL database
-    (``url``: ``postgresql://user:password@host:port/database``; empty: the SQLite file;
+    (``url``: ``postgresql://user:password@host:port/database``, which a URL in
+    ``BBSPOKER_DB`` overrides; empty: the SQLite file;
     any other scheme is refused), the CUBES a new account
     starts with (``starting_cubes``), and how often (``sync_interval``, s) the server
     syncs the table's commits to disk, off the event loop (``Ledger.checkpoint``).
@@ -915,8 +917,10 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
 
     ``path`` (``--config``) or else ``$BBSPOKER_CONFIG`` names a TOML file; with
     neither, the defaults are used. ``$BBSPOKER_DB``, if set and not empty,
-    replaces ``[ledger] path``. Raises :class:`ConfigError` for an unreadable
-    file, bad TOML, an unknown section or key, or a bad value.
+    replaces ``[ledger] url`` if it is a URL (``postgresql://...``: the same database for
+    the CLI and the server), else ``[ledger] path`` (a ``[ledger] url`` still wins over a
+    file). Raises :class:`ConfigError` for an unreadable file, bad TOML, an unknown
+    section or key, a bad value, or a ``$BBSPOKER_DB`` URL of another scheme.
     """
     if path is None:
         path = os.environ.get(ENV_CONFIG) or None
@@ -933,6 +937,10 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
             raise ConfigError(f"{origin} is not valid TOML: {exc}") from None
         config = _build(origin, data)
     db = os.environ.get(ENV_DB)
-    if db:
+    if db and "://" in db:
+        ledger = dataclasses.replace(config.ledger, url=db)
+        _check_ledger(f"${ENV_DB}", ledger)
+        config = dataclasses.replace(config, ledger=ledger)
+    elif db:
         config = dataclasses.replace(config, ledger=dataclasses.replace(config.ledger, path=db))
     return config

@@ -16,6 +16,7 @@ from bbspoker.cli import main
 from bbspoker.door.halloffame import bbs_of
 from bbspoker.rules.seasons import season_of
 from bbspoker.store.sqlite import Ledger
+from tests.support.stores import both_backends
 
 DAY = 86400.0
 CONFIG = """
@@ -31,8 +32,10 @@ game = "holdem"
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
-    path = tmp_path / "poker.db"
+def db(ledger_backend, ledger_db, tmp_path, monkeypatch):
+    """The database the bulletin reads (``BBSPOKER_DB``): a SQLite file's path, or for a
+    test marked ``both_backends`` also the PostgreSQL ledger's URL."""
+    path = ledger_db if ledger_backend == "postgres" else tmp_path / "poker.db"
     monkeypatch.setenv("BBSPOKER_DB", str(path))
     monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
     return path
@@ -118,6 +121,7 @@ def test_a_players_bbs_is_the_part_of_the_handle_after_the_last_at():
     assert bbs_of("odd@") is None
 
 
+@both_backends
 def test_the_ranking_is_by_net_cubes_won_over_the_period_game_and_bbs(games, run):
     """Net CUBES = won - paid in, over finished games that ended in the period (week: the
     last 7 days, month: the last 30); the bot is not ranked, but what it took from alice
@@ -139,6 +143,7 @@ def test_the_ranking_is_by_net_cubes_won_over_the_period_game_and_bbs(games, run
     assert ranking(run, "--game", "schiebe") == []
 
 
+@both_backends
 def test_the_json_shape(games, run):
     code, out, _ = run("bulletin", "--format", "json", "--period", "week", "--bbs", "EN")
     assert code == 0
@@ -347,6 +352,7 @@ def standings(run, *options: str) -> list[tuple]:
             for p in json.loads(out)["players"]]
 
 
+@both_backends
 def test_the_tournament_bulletin_ranks_the_seasons_points(tourneys, run):
     assert standings(run) == [("carl", "DE", 27, 2, 1, 1, 50), ("bob", "EN", 14, 1, 1, 0, 0),
                               ("alice", None, 12, 1, 0, 1, 0)]
@@ -356,6 +362,7 @@ def test_the_tournament_bulletin_ranks_the_seasons_points(tourneys, run):
     assert standings(run, "--season", "all", "--bbs", "en") == [("bob", "EN", 24, 2, 1, 0, -100)]
 
 
+@both_backends
 def test_the_tournament_bulletins_json_shape(tourneys, run):
     _, _, label, before = season_moments()
     code, out, _ = run("bulletin", "--tournaments", "--format", "json", "--season", "previous")

@@ -17,6 +17,7 @@ from bbspoker.door.login import check_password
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.wallet import StoreError
 from bbspoker.text import display_width
+from tests.support.stores import both_backends, store_db
 from tests.support.telnetclient import FakeClock, running_server, wait_until
 
 
@@ -25,9 +26,17 @@ async def no_sleep(_seconds: float) -> None:
 
 
 @pytest.fixture
-async def server(tmp_path):
-    async with running_server(tmp_path, sleep=no_sleep) as srv:
+async def server(tmp_path, ledger_url):
+    """The server with its ledger on SQLite, or on each backend for a test marked
+    ``both_backends`` (or ``languages_and_postgres``)."""
+    async with running_server(tmp_path, sleep=no_sleep, ledger={"url": ledger_url}) as srv:
         yield srv
+
+
+#: A test in English, German and French on SQLite, and in English on PostgreSQL.
+languages_and_postgres = pytest.mark.parametrize(
+    "lang, ledger_backend", [("en", "sqlite"), ("de", "sqlite"), ("fr", "sqlite"),
+                             ("en", "postgres")], indirect=["ledger_backend"])
 
 
 async def alice_and_bob(server, clients):
@@ -387,6 +396,7 @@ async def test_a_computer_players_account_does_not_log_in_at_the_door(server, cl
     assert "Password:" not in c.text and "Create new user" not in c.text
 
 
+@both_backends
 async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
     ledger = server.app.ledger
     add_user(server, "dave", "pw-dave")
@@ -407,11 +417,11 @@ async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
     assert ledger.notices("dave") == []
 
 
+@both_backends
 async def test_notices_are_shown_in_the_readers_language_and_old_ones_as_stored(server, clients):
     """Issue 18: a refund notice is stored as a code with data and read in the language of
     whoever logs in (German here, with German grouping); a notice of an older database
     (no code) is shown as it was stored."""
-    import sqlite3
     ledger = server.app.ledger
     add_user(server, "dora", "pw-dora")
     ledger.set_language("dora", "de")
@@ -421,11 +431,10 @@ async def test_notices_are_shown_in_the_readers_language_and_old_ones_as_stored(
     ledger.recover_unfinished_games(2.0)
     (stored,) = ledger.notices("dora")
     assert stored.code == "game_cancelled" and "1200 CUBES of ante" in stored.text
-    raw = sqlite3.connect(server.app.config.ledger.path)
-    with raw:                                        # what a schema-11 server left behind
-        raw.execute("INSERT INTO notices (account_id, at, text) SELECT id, 1.0, "
-                    "'An old notice, in English.' FROM accounts WHERE handle = 'dora'")
-    raw.close()
+    config = server.app.config.ledger                # what a schema-11 server left behind
+    store_db(config.url or config.path).raw(
+        "INSERT INTO notices (account_id, at, text) SELECT id, 1.0, "
+        "'An old notice, in English.' FROM accounts WHERE handle = 'dora'")
     c = await clients(server.port)
     await c.wait_for("Handle:")
     await c.send("dora\r")
@@ -700,11 +709,12 @@ async def test_one_address_may_create_only_so_many_accounts_in_a_window(tmp_path
         assert ledger.balance("carol") == 1000
 
 
+@both_backends
 async def test_sign_ups_are_counted_when_offered_and_given_back_when_abandoned(
-        tmp_path, clients):
+        tmp_path, clients, ledger_url):
     """Eight connections that all answered y before any typed a password made eight
     accounts against a limit of two: the check came at y, the count after the hash."""
-    async with running_server(tmp_path, sleep=no_sleep,
+    async with running_server(tmp_path, ledger={"url": ledger_url}, sleep=no_sleep,
                               login={"signups_per_address": 2, "signup_window": 600}) as server:
         farm = [await clients(server.port) for _ in range(8)]
         for n, c in enumerate(farm):
@@ -725,7 +735,8 @@ async def test_sign_ups_are_counted_when_offered_and_given_back_when_abandoned(
                                      for c in farm) == 8)
         ledger = server.app.ledger
         assert len(ledger.list_accounts()) == 2 and ledger.totals().grants == 2 * 1000
-    async with running_server(tmp_path, sleep=no_sleep,            # a restart
+    async with running_server(tmp_path, ledger={"url": ledger_url},    # a restart
+                              sleep=no_sleep,
                               login={"signups_per_address": 3, "signup_window": 600}) as server:
         quitter = await clients(server.port)              # asked, then says no
         await quitter.wait_for("Handle:")
@@ -801,8 +812,11 @@ async def test_a_sign_up_on_a_full_disk_is_told_so_and_logged_in_one_line(
         assert ledger.find_account("newbie") is not None
 
 
-async def test_with_approval_a_new_account_waits_for_the_sysop_and_its_cubes(tmp_path, clients):
-    async with running_server(tmp_path, sleep=no_sleep, login={"approval": True}) as server:
+@both_backends
+async def test_with_approval_a_new_account_waits_for_the_sysop_and_its_cubes(
+        tmp_path, clients, ledger_url):
+    async with running_server(tmp_path, ledger={"url": ledger_url},
+                              sleep=no_sleep, login={"approval": True}) as server:
         c = await _sign_up(clients, server, "newbie")
         await c.wait_for("Password:")
         await c.send("pw-newbie\r")
@@ -827,9 +841,12 @@ async def test_with_approval_a_new_account_waits_for_the_sysop_and_its_cubes(tmp
         assert "[Q]" in ok.text and ledger.verify() == []
 
 
-async def test_the_daily_allowance_comes_once_a_day_to_a_poor_player_only(tmp_path, clients):
+@both_backends
+async def test_the_daily_allowance_comes_once_a_day_to_a_poor_player_only(
+        tmp_path, clients, ledger_url):
     async with running_server(tmp_path, sleep=no_sleep,
-                              ledger={"allowance": 50, "allowance_below": 100}) as server:
+                              ledger={"allowance": 50, "allowance_below": 100,
+                                      "url": ledger_url}) as server:
         ledger = server.app.ledger
         add_user(server, "poor", "pw-poor")
         add_user(server, "rich", "pw-rich")
@@ -896,6 +913,7 @@ async def test_a_reserved_or_look_alike_handle_is_refused_before_any_password(se
     assert "Create new user" not in c.text and "Password:" not in c.text
 
 
+@both_backends
 async def test_a_reader_blocks_a_senders_x_messages(server, clients):
     """[B] while reading an X-message blocks its sender: their next X-message is refused
     with a notice to them and never reaches the reader's inbox."""
@@ -917,16 +935,18 @@ async def test_a_paste_longer_than_the_type_ahead_keeps_its_enter(server, client
     await c.wait_for("Sorry, a handle has 2 to 16 characters.")
 
 
-async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(tmp_path, clients):
+@both_backends
+async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(
+        tmp_path, clients, ledger_url):
     """Issue 20 (9): blocks kept across restarts; a way to lift one."""
-    async with running_server(tmp_path, sleep=no_sleep) as server:
+    async with running_server(tmp_path, ledger={"url": ledger_url}, sleep=no_sleep) as server:
         alice, bob = await alice_and_bob(server, clients)
         await send_x(alice, "bob", "buy my cubes", "X-message sent to bob.")
         await bob.send("r")
         await bob.wait_for("[B] Block X-messages from alice")
         await bob.send("b")
         await bob.wait_for("Blocked: no more X-messages from alice.")
-    async with running_server(tmp_path, sleep=no_sleep) as server:
+    async with running_server(tmp_path, ledger={"url": ledger_url}, sleep=no_sleep) as server:
         alice = await clients(server.port)
         await alice.login("alice", "pw-alice")
         bob = await clients(server.port)
@@ -950,6 +970,7 @@ async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(tm
         assert server.app.ledger.blocks() == []
 
 
+@both_backends
 async def test_the_fair_deck_screen_shows_each_tables_next_commitment(server, clients):
     """[F] lists the commitment each table has published for its next game, so that a
     player can set a phrase knowing the commitment it will be mixed with."""
@@ -962,6 +983,7 @@ async def test_the_fair_deck_screen_shows_each_tables_next_commitment(server, cl
         assert f"{entry.name}: {commitment[:16]}" in alice.text, alice.text
 
 
+@both_backends
 async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients):
     """[F] in the lobby sets the user's own client seed phrase (at most 16 characters,
     spaces squeezed; a longer one is refused with the reason) for the next game on;
@@ -985,7 +1007,7 @@ async def test_a_player_chooses_the_client_seed_of_the_fair_deck(server, clients
     assert server.app.ledger.client_seeds_of(["alice"]) == {"alice": None}
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@languages_and_postgres
 async def test_the_stats_table_fits_the_80x24_screen_unwrapped_in_every_language(
         server, clients, lang):
     """[S] in English, German and French on an 80x24 pyte screen: the heading and every
@@ -1028,9 +1050,9 @@ HALL_OF_FAME = {"en": ("Hall of fame: all games, all time",
                        "Tableau d'honneur : tous les jeux, 30 derniers jours")}
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@languages_and_postgres
 async def test_stats_then_the_hall_of_fame_on_the_80x24_screen_in_every_language(
-        tmp_path, clients, lang):
+        tmp_path, clients, ledger_url, lang):
     """[S] keeps the player's own results and leads with [H] to the hall of fame: the top
     ten by net CUBES won with each player's BBS (``alias@TAG``; "-": came directly), the
     same ranking as ``bbspoker bulletin``, on one 80x24 page in the player's language;
@@ -1038,7 +1060,8 @@ async def test_stats_then_the_hall_of_fame_on_the_80x24_screen_in_every_language
     from bbspoker.door.halloffame import rank, table_lines, title_text
     from bbspoker.door.i18n import translator
     tables = [("poker", "PoKeR"), ("hold", "Hold", "holdem", {})]
-    async with running_server(tmp_path, sleep=no_sleep, tables=tables) as server:
+    async with running_server(tmp_path, ledger={"url": ledger_url},
+                              sleep=no_sleep, tables=tables) as server:
         ledger = server.app.ledger
         add_user(server, "erin", "pw-erin")
         ledger.set_language("erin", lang)
@@ -1114,9 +1137,9 @@ def _tourney(ledger, when: float, places: dict[str, int], prizes: dict[str, int]
         ledger.books.clock = real_clock
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@languages_and_postgres
 async def test_stats_and_the_hall_of_fame_show_the_seasons_tournament_standings(
-        tmp_path, clients, lang):
+        tmp_path, clients, ledger_url, lang):
     """[S] adds the player's tournament rank, points, played, won, cashes and net CUBES
     this season and all time; the hall of fame's [T] shows the season's standings (the
     ranking ``bbspoker bulletin --tournaments`` writes) in the same look, [P] the season
@@ -1131,7 +1154,8 @@ async def test_stats_and_the_hall_of_fame_show_the_seasons_tournament_standings(
     start, _ = season.bounds()
     before = season.previous()
     this_week, last_week = start + (now - start) / 2, sum(before.bounds()) / 2
-    async with running_server(tmp_path, sleep=no_sleep, seasons={"length": "week"}) as server:
+    async with running_server(tmp_path, ledger={"url": ledger_url},
+                              sleep=no_sleep, seasons={"length": "week"}) as server:
         ledger = server.app.ledger
         add_user(server, "erin", "pw-erin")
         ledger.set_language("erin", lang)
@@ -1580,10 +1604,10 @@ async def test_the_lobby_has_no_tournaments_key_without_tournaments(server, clie
     assert "Tournaments" not in c.text
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@languages_and_postgres
 async def test_tournament_registration_costs_the_buy_in_asked_first_and_unregistering_refunds(
-        tmp_path, clients, lang):
-    async with running_server(tmp_path, sleep=no_sleep,
+        tmp_path, clients, ledger_url, lang):
+    async with running_server(tmp_path, ledger={"url": ledger_url}, sleep=no_sleep,
                               tournaments=[tournament_spec(sit_and_go=3, limit="no")]) as server:
         server.app.ledger.create_account("alice", hash_password("pw-alice"))
         server.app.ledger.set_language("alice", lang)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.stores import both_backends
 from tests.support.telnetclient import TelnetClient
 from tests.support.tableplay import bet, info, join
 from tests.support.paths import ROOT
@@ -26,15 +27,22 @@ soak = sys.modules.setdefault(_SPEC.name, importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(soak)
 
 
-def cubes(db: Path, handle: str) -> int:
+def cubes(db: Path | str, handle: str) -> int:
     out = soak.cli(db, "cubes", "show", handle, "--json")
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)["cubes"]
 
 
-async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path):
-    db = tmp_path / "crash.db"
-    server = soak.ServerProcess(db, tmp_path / "server.log")
+@both_backends
+async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path, ledger_url):
+    env = None
+    if ledger_url:                               # PostgreSQL: [ledger] url in the config
+        config = tmp_path / "postgres.toml"
+        config.write_text(f'[ledger]\nurl = "{ledger_url}"\n'
+                          "[ssh]\nenabled = false\n[web]\nenabled = false\n")
+        env = {"BBSPOKER_CONFIG": str(config)}
+    server = soak.ServerProcess(tmp_path / "crash.db", tmp_path / "server.log", env=env)
+    db = ledger_url or tmp_path / "crash.db"     # where the admin CLI finds the ledger
     await server.start()
     clients: list[TelnetClient] = []
     try:

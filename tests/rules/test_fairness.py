@@ -34,6 +34,7 @@ from bbspoker.rules.schiebe.game import Schiebe, SchiebeRules
 from bbspoker.store.sqlite import Ledger
 from bbspoker.table.registry import TableWallet
 from tests.support.paths import ROOT
+from tests.support.stores import both_backends, store_db
 
 EXAMPLE = ROOT / "examples" / "verify_deck.py"
 SEED = bytes.fromhex("9f" * 16 + "01" * 16)
@@ -106,10 +107,11 @@ def play_one(game: Draw40, rng: random.Random) -> list:
 
 
 @pytest.fixture
-def table(tmp_path):
+def table(ledger_db):
     """(ledger, game): four players with a million CUBES each at a draw40 table dealing
-    from the published function, alice with her own client seed phrase."""
-    ledger = Ledger(tmp_path / "fair.db")
+    from the published function, alice with her own client seed phrase (SQLite; each
+    backend for a test marked ``both_backends``)."""
+    ledger = Ledger(ledger_db)
     for h in PLAYERS:
         ledger.create_account(h, None, 10**6)
     ledger.set_client_seed("alice", "alice's phrase")
@@ -396,16 +398,17 @@ def test_a_seed_revealed_while_the_disk_lost_its_record_is_never_dealt_from(tmp_
 
 def _move_publication(ledger: Ledger, gid: int, how: str) -> None:
     """Change the record of game ``gid``'s published commitment behind the ledger's back."""
-    with sqlite3.connect(ledger.path) as raw:
-        commitment_, started = raw.execute(
-            "SELECT deck_hash, started_at FROM games WHERE id = ?", (gid,)).fetchone()
-        if how == "later":
-            raw.execute("UPDATE commitments SET published_at = ? WHERE commitment = ?",
-                        (started + 5, commitment_))
-        else:
-            raw.execute("DELETE FROM commitments WHERE commitment = ?", (commitment_,))
+    db = store_db(ledger.path)
+    ((commitment_, started),) = db.raw("SELECT deck_hash, started_at FROM games WHERE id = ?",
+                                       params=(gid,))
+    if how == "later":
+        db.raw("UPDATE commitments SET published_at = ? WHERE commitment = ?",
+               params=(started + 5, commitment_))
+    else:
+        db.raw("DELETE FROM commitments WHERE commitment = ?", params=(commitment_,))
 
 
+@both_backends
 @pytest.mark.parametrize("how, says", [
     ("later", "was published only after the game's client seeds were fixed"),
     ("gone", "is not the one table poker had published for it"),

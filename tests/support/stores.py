@@ -14,7 +14,16 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from bbspoker.store.sql import Ledger
+from bbspoker.store.sql.ledger import is_url
+
+#: Runs a test above the store on both backends: its ``ledger_backend`` fixture
+#: (``tests/conftest.py``) is ``sqlite`` in one case and ``postgres`` in the other, and so
+#: are the ``ledger_db`` and ``ledger_url`` it builds its ledger or server from.
+both_backends = pytest.mark.parametrize("ledger_backend", ["sqlite", "postgres"],
+                                        indirect=True)
 
 
 @dataclass
@@ -88,7 +97,8 @@ class StoreDb:
 class FailingCommits:
     """A ledger's connection on a disk that fails the next ``failures`` COMMITs (as the
     database reports a full disk, :meth:`StoreDb.disk_full`); everything else goes to the
-    real connection. ``target``: the ledger (either backend), or its sqlite3 connection."""
+    real connection. ``target``: the ledger (either backend), or its sqlite3 connection:
+    ``ledger._db = FailingCommits(ledger)``."""
 
     def __init__(self, target: Any) -> None:
         backend = target.backend if isinstance(target, Ledger) else "sqlite"
@@ -106,12 +116,18 @@ class FailingCommits:
         return getattr(self._db, name)
 
 
-def _of(db: Any) -> StoreDb:
-    return db if isinstance(db, StoreDb) else StoreDb("sqlite", str(db))
+def store_db(db: Any) -> StoreDb:
+    """``db`` as a :class:`StoreDb`: ``db`` itself, a PostgreSQL URL, or a SQLite file's path."""
+    if isinstance(db, StoreDb):
+        return db
+    return StoreDb("postgres" if is_url(db) else "sqlite", str(db))
+
+
+_of = store_db
 
 
 def committed(db: Any, handle: str) -> int:
-    """:meth:`StoreDb.committed` of ``db`` (a :class:`StoreDb`, or a SQLite file's path)."""
+    """:meth:`StoreDb.committed` of ``db`` (:func:`store_db`: a StoreDb, URL or file)."""
     return _of(db).committed(handle)
 
 

@@ -43,7 +43,7 @@ import pyte
 
 from bbspoker.config import Config, TableSpec
 from bbspoker.door.look import CLASSIC
-from bbspoker.store.sqlite import Ledger
+from bbspoker.store import open_ledger
 from bbspoker.app import Server, start_server
 
 __all__ = ["TelnetClient", "ScreenWaits", "FakeClock", "running_server", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
@@ -411,6 +411,7 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
     ``[[bbs]]`` systems (:class:`bbspoker.config.BbsSystem`); ``rlogin={"enabled": True}``
     turns the RLOGIN port on (on a free port). ``tournaments``: the ``[[tournaments]]``
     entries (:class:`bbspoker.config.TournamentSpec`, :func:`tournament_spec`).
+    ``ledger={"url": ...}`` puts the ledger on PostgreSQL (the ``ledger_url`` fixture).
     """
     sections = {"server": {}, **sections}
     # SSH and the web page are on by default (issue 19); a test turns them on with
@@ -439,7 +440,7 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         TableSpec(table_id, name, game[0] if game else "draw40",
                   config.table.with_keys(**(game[1] if len(game) > 1 else {})))
         for table_id, name, *game in tables))
-    ledger = Ledger(tmp_path / "bbspoker.db", starting_cubes=config.ledger.starting_cubes)
+    ledger = open_ledger(config.ledger)
     for handle, funds in (bot_accounts or {}).items():
         ledger.create_account(handle, None, funds, bot=True)
     kwargs: dict[str, Any] = {}

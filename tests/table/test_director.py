@@ -25,6 +25,7 @@ from bbspoker.store.tournaments import MemoryTournaments
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table.director import TournamentDirector, TournamentRefused
 from bbspoker.table.service import TableMessage
+from tests.support.stores import both_backends
 from tests.support.telnetclient import FakeClock
 
 UTC = datetime.timezone.utc
@@ -69,6 +70,9 @@ class World:
 
     def total(self) -> int:
         """Every CUBE: accounts and open pools."""
+        if isinstance(self.book, Ledger):
+            t = self.book.totals()
+            return t.accounts + t.system + t.pools
         return self.book.total()
 
     async def drive(self, until: Callable[[], bool], steps: int = 20_000) -> None:
@@ -102,6 +106,34 @@ async def entered(w: World, tid: str, handles: list[str]):
     for h in handles:
         await w.director.register(tid, h)
     return next(iter(w.director._running.values()))
+
+
+#: A test that runs on a memory wallet, and on a ledger of each backend (``book``).
+on_every_book = pytest.mark.parametrize("ledger_backend", ["memory", "sqlite", "postgres"],
+                                        indirect=True)
+
+
+@pytest.fixture
+def book(ledger_backend, ledger_db):
+    """``book(handles)``: what a :class:`World` keeps CUBES and pools in: None (a memory
+    wallet) on ``memory``, else a new connection to this test's ledger (either backend)
+    with ``handles`` made with 1,000 CUBES the first time; every one is closed after the
+    test."""
+    opened: list[Ledger] = []
+
+    def make(handles: list[str]) -> Ledger | None:
+        if ledger_backend == "memory":
+            return None
+        ledger = Ledger(ledger_db, starting_cubes=1000)
+        if not opened:
+            for h in handles:
+                ledger.create_account(h, None)
+        opened.append(ledger)
+        return ledger
+
+    yield make
+    for ledger in opened:
+        ledger.close()
 
 
 @pytest.fixture
@@ -145,9 +177,11 @@ async def test_registering_takes_the_buy_in_and_unregistering_gives_it_back(worl
     assert refused.value.code == "unknown"
 
 
-async def test_a_sit_and_go_starts_when_full_and_pays_the_pool_to_its_places(world_factory):
+@on_every_book
+async def test_a_sit_and_go_starts_when_full_and_pays_the_pool_to_its_places(world_factory,
+                                                                             book):
     handles = ["ann", "bob", "cid"]
-    w = world_factory([sng(3)], handles)
+    w = world_factory([sng(3)], handles, book=book(handles))
     before = w.total()
     w.director.recover()
     w.director.start()
@@ -243,9 +277,10 @@ async def test_two_tables_are_balanced_and_broken_down_to_a_final_table(world_fa
     assert sum(p for _, _, p in run.results) == 1100
 
 
-async def test_a_restart_resumes_the_tournament_from_its_journal(world_factory):
+@on_every_book
+async def test_a_restart_resumes_the_tournament_from_its_journal(world_factory, book):
     handles = ["ann", "bob", "cid", "dee"]
-    first = world_factory([sng(4)], handles)
+    first = world_factory([sng(4)], handles, book=book(handles))
     total = first.total()
     run = await entered(first, "sng", handles)
 
@@ -256,7 +291,9 @@ async def test_a_restart_resumes_the_tournament_from_its_journal(world_factory):
     assert journal is not None and journal["finish"]
     # The server dies: nothing more of the first director runs.
     await first.close()
-    second = world_factory([sng(4)], handles, book=first.book)
+    if isinstance(first.book, Ledger):
+        first.book.close()                 # the next server has a connection of its own
+    second = world_factory([sng(4)], handles, book=book(handles) or first.book)
     lines = second.director.recover()
     assert any("resumed" in line for line in lines)
     second.director.start()
@@ -424,13 +461,14 @@ def _cli(ledger: Ledger, *argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+@both_backends
 async def test_a_tournaments_hands_are_recorded_in_the_ledger_and_verify(
-        world_factory, tmp_path):
+        world_factory, ledger_db):
     """Every hand of a tournament played on a ledger is a game record of its own table,
     sealed and verifiable like a cash hand, moving no CUBES and counting in nobody's
     stats; the tournament's page gives its hands and the last one its result."""
     handles = ["ann", "bob", "cid"]
-    ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)
+    ledger = Ledger(ledger_db, starting_cubes=1000)
     for h in handles:
         ledger.create_account(h, None)
     ledger.set_client_seed("ann", "ann's own phrase")    # the fair deck's, as at any table
@@ -473,18 +511,19 @@ async def test_a_tournaments_hands_are_recorded_in_the_ledger_and_verify(
     ledger.close()
 
 
+@both_backends
 async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on(
-        world_factory, tmp_path):
+        world_factory, ledger_db):
     """The store fails the commit of a hand's start (a full disk): the tournament table
     calls the hand off, every chip back in the stacks, and the tournament plays on with
     its later hands recorded."""
     from tests.support.stores import FailingCommits
 
     handles = ["ann", "bob", "cid"]
-    ledger = Ledger(tmp_path / "t.db", starting_cubes=1000)
+    ledger = Ledger(ledger_db, starting_cubes=1000)
     for h in handles:
         ledger.create_account(h, None)
-    disk = ledger._db = FailingCommits(ledger._db)
+    disk = ledger._db = FailingCommits(ledger)
     w = world_factory([sng(3)], handles, book=ledger, records=ledger)
     run = await entered(w, "sng", handles)
     service = run.entries[1].service
@@ -504,9 +543,10 @@ async def test_a_hand_whose_record_the_store_lost_is_called_off_and_play_goes_on
     ledger.close()
 
 
-async def test_a_tournament_that_ended_unpaid_is_paid_at_the_next_start(world_factory):
+@on_every_book
+async def test_a_tournament_that_ended_unpaid_is_paid_at_the_next_start(world_factory, book):
     handles = ["ann", "bob"]
-    first = world_factory([sng(2)], handles)
+    first = world_factory([sng(2)], handles, book=book(handles))
     total = first.total()
     run = await entered(first, "sng", handles)
     await first.close()
@@ -515,7 +555,9 @@ async def test_a_tournament_that_ended_unpaid_is_paid_at_the_next_start(world_fa
     state.update(stacks={"bob": 2000}, finish=[["ann"]],
                  tables={n: [h for h in s if h == "bob"] for n, s in state["tables"].items()})
     first.book.save_tournament_state(run.id, state)
-    second = world_factory([sng(2)], handles, book=first.book)
+    if isinstance(first.book, Ledger):
+        first.book.close()
+    second = world_factory([sng(2)], handles, book=book(handles) or first.book)
     second.director.recover()
     second.director.start()
     assert second.book.tournament(run.id).status == "finished"

@@ -17,6 +17,7 @@ from bbspoker.rules.draw40.game import Phase
 from bbspoker.store.sqlite import Ledger
 from bbspoker.table.registry import TableRegistry
 from bbspoker.table.service import LOST_REASON, PrivateCards, TableMessage, TableSnapshot
+from tests.support.stores import both_backends
 from tests.support.tableplay import bet, corner, cubes, info, join, my_cards, table_world
 from tests.support.telnetclient import FakeClock, TelnetClient, wait_until
 
@@ -30,10 +31,11 @@ def specs(*ids: str, **rules) -> tuple[TableSpec, ...]:
 
 
 @pytest.fixture
-async def two_tables(tmp_path):
-    """(registry, ledger, db): tables red (alice, bob) and blue (carol, dave) on one ledger,
-    their tasks running, everyone seated."""
-    db = tmp_path / "tables.db"
+async def two_tables(ledger_db):
+    """(registry, ledger, db): tables red (alice, bob) and blue (carol, dave) on one ledger
+    (SQLite; each backend for a test marked ``both_backends``), their tasks running,
+    everyone seated."""
+    db = ledger_db
     ledger = Ledger(db)
     for handles in HANDLES.values():
         for h in handles:
@@ -476,6 +478,7 @@ async def test_private_news_reaches_only_its_player(two_tables):
     assert private(alice) == private(rail) == []
 
 
+@both_backends
 async def test_games_list_and_show_name_the_table_and_tell_the_game(two_tables, monkeypatch,
                                                                       capsys):
     from bbspoker.cli import main
@@ -518,6 +521,7 @@ async def test_games_list_and_show_name_the_table_and_tell_the_game(two_tables, 
                                                   "amount": 10}
 
 
+@both_backends
 async def test_users_show_tells_a_players_results_per_table(two_tables, monkeypatch, capsys):
     """Issue 20: per-user results (games played, won, CUBES won and lost, biggest pot)."""
     from bbspoker.cli import main

@@ -27,21 +27,23 @@ from tests.support.ruletext import wording
 from tests.support.telnetclient import FakeClock, wait_until
 from tests.rules.test_fairness import _cli
 from tests.store.test_ledger import Clock
-from tests.support.stores import FailingCommits, break_journal, committed, mend_journal
+from tests.support.stores import (FailingCommits, both_backends, break_journal, committed,
+                                  mend_journal)
 
 #: This module plays draw40 tables and reads them in its words.
 text, texts, refused = wording("draw40")
 
 
 @pytest.fixture
-async def table(tmp_path):
+async def table(ledger_db):
     """(service, ledger, db, disk): alice and bob with 1,000 CUBES seated at a table whose
-    service runs; ``disk.failures`` makes the ledger's next COMMITs fail."""
-    db = tmp_path / "table.db"
+    service runs; ``disk.failures`` makes the ledger's next COMMITs fail. The ledger is on
+    SQLite, or on each backend for a test marked ``both_backends``."""
+    db = ledger_db
     ledger = Ledger(db)
     for handle in ("alice", "bob"):
         ledger.create_account(handle, "h")
-    disk = ledger._db = FailingCommits(ledger._db)
+    disk = ledger._db = FailingCommits(ledger)
     service = TableService(Draw40(ledger, Draw40Rules(between_games=0), rng=random.Random(3)),
                            Bus(), FakeClock())
     task = asyncio.create_task(service.run())
@@ -54,6 +56,7 @@ async def table(tmp_path):
     ledger.close()
 
 
+@both_backends
 async def test_a_bet_is_on_the_screens_before_its_commit_and_in_the_ledger_after(table):
     service, ledger, db, _ = table
     await service.call("alice", act.Start())
@@ -164,6 +167,7 @@ async def _end(service, fail):
 @pytest.mark.parametrize("fault", ["COMMIT", "ABORT", "IGNORE"],
                          ids=["the COMMIT fails", "a statement fails",
                               "a statement writes nothing"])
+@both_backends
 @pytest.mark.parametrize("lose", [_start, _bet, _end], ids=["start", "bet", "end"])
 async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
         table, lose, fault, caplog):
@@ -204,6 +208,7 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
     assert (committed(db, "alice"), committed(db, "bob")) == (990, 990)
 
 
+@both_backends
 async def test_when_the_disk_keeps_failing_the_game_is_refunded_at_the_next_start(table):
     service, ledger, db, disk = table
     sub = service.bus.subscribe()
@@ -226,6 +231,7 @@ async def test_when_the_disk_keeps_failing_the_game_is_refunded_at_the_next_star
     assert ledger.verify() == []
 
 
+@both_backends
 async def test_a_call_off_the_disk_cannot_take_is_retried_each_poll_until_it_can(
         table, caplog):
     """A full disk refuses a bet and then the call-off of its game too: the table keeps the
@@ -297,6 +303,7 @@ async def test_a_step_that_fails_after_a_bet_commits_it_frees_the_ledger_and_pla
     assert ledger.verify() == []
 
 
+@both_backends
 async def test_the_snapshot_shows_the_next_games_commitment_before_its_start(table):
     """Every screen has the next game's commitment from the table's snapshot before the
     game starts (so before its client seeds are fixed); the game is sealed with it, and
@@ -342,6 +349,7 @@ async def test_the_snapshot_shows_the_next_games_commitment_before_its_start(tab
     assert code == 0 and "published in advance: yes, at table poker" in out, out
 
 
+@both_backends
 async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(table):
     service, ledger, db, _ = table
     await service.call("alice", act.Start())
@@ -359,6 +367,7 @@ async def test_an_admin_grant_made_during_a_game_shows_in_the_next_snapshot(tabl
     assert service.snapshot.balances == {"alice": 1215, "bob": 960}
 
 
+@both_backends
 async def test_a_bet_an_admin_take_has_left_uncovered_is_refused_and_changes_nothing(table):
     """The table holds alice's CUBES from her ante; an admin takes most of them on another
     connection just before her bet (no balance poll in between): the bet is refused with
@@ -466,6 +475,7 @@ async def test_a_game_played_through_the_service_writes_the_journal_immediate_co
         ledger.close()
 
 
+@both_backends
 async def test_the_balance_poll_steps_only_when_a_balance_changed(table, monkeypatch):
     # Issue 21: the once-a-second poll used to run a whole step (and take a snapshot)
     # for every table; now it looks at the CUBES and steps only if one changed.
@@ -492,8 +502,9 @@ async def test_the_balance_poll_steps_only_when_a_balance_changed(table, monkeyp
 
 
 
+@both_backends
 async def test_a_hold_em_hand_whose_call_off_the_disk_refused_is_over_and_the_next_plays(
-        tmp_path):
+        ledger_db):
     """A full disk refuses a Hold'em move and then the call-off of its hand too: the hand
     is over at once (nobody plays on in a hand the ledger is about to close), the refund
     is written at the first poll once the disk takes writes again, and the next hand is
@@ -501,11 +512,10 @@ async def test_a_hold_em_hand_whose_call_off_the_disk_refused_is_over_and_the_ne
     from bbspoker.rules.holdem.game import Holdem, HoldemRules
     from bbspoker.table.registry import TableWallet
 
-    db = tmp_path / "table.db"
-    ledger = Ledger(db)
+    ledger = Ledger(ledger_db)
     for handle in ("alice", "bob"):
         ledger.create_account(handle, "h")
-    disk = ledger._db = FailingCommits(ledger._db)
+    disk = ledger._db = FailingCommits(ledger)
     clock = FakeClock()
     game = Holdem(TableWallet(ledger, "holdem"), HoldemRules(buy_in_max=200, between_hands=0),
                   rng=random.Random(5))
@@ -541,8 +551,9 @@ async def test_a_hold_em_hand_whose_call_off_the_disk_refused_is_over_and_the_ne
         ledger.close()
 
 
+@both_backends
 async def test_who_left_a_hold_em_hand_the_disk_could_not_call_off_gets_every_cube_back(
-        tmp_path):
+        ledger_db):
     """bob leaves during a Hold'em hand, then a full disk refuses a move and the hand's
     call-off: bob is not dealt into the next hand (he left), and once the refund is
     written his refunded stack comes back to his account instead of waiting at a table
@@ -550,11 +561,10 @@ async def test_who_left_a_hold_em_hand_the_disk_could_not_call_off_gets_every_cu
     from bbspoker.rules.holdem.game import Holdem, HoldemRules
     from bbspoker.table.registry import TableWallet
 
-    db = tmp_path / "table.db"
-    ledger = Ledger(db)
+    ledger = Ledger(ledger_db)
     for handle in ("alice", "bob", "carol"):
         ledger.create_account(handle, "h")
-    disk = ledger._db = FailingCommits(ledger._db)
+    disk = ledger._db = FailingCommits(ledger)
     game = Holdem(TableWallet(ledger, "holdem"), HoldemRules(buy_in_max=200, between_hands=0),
                   rng=random.Random(5))
     service = TableService(game, Bus(), FakeClock())

@@ -13,6 +13,7 @@ import pytest
 
 from bbspoker.cli import main as cli_main
 from bbspoker.transport.ssh import ChannelLink, load_host_key
+from tests.support.stores import both_backends
 from tests.support.tableplay import bet, cubes, join, my_cards
 from tests.transport.test_server import count_releases
 from tests.support.telnetclient import wait_until
@@ -123,15 +124,16 @@ async def test_a_banned_user_with_the_right_password_is_told_why(tmp_path):
         await c.wait_closed()
 
 
-async def test_public_key_login_after_users_key_add(tmp_path, capsys, monkeypatch):
-    async with ssh_server(tmp_path) as (server, made, clock):
+@both_backends
+async def test_public_key_login_after_users_key_add(tmp_path, capsys, monkeypatch, ledger_url):
+    async with ssh_server(tmp_path, ledger={"url": ledger_url}) as (server, made, clock):
         c = await telnet(server, made)
         await c.login("carol", "pw-carol")
         await c.send("q")
         key = asyncssh.generate_private_key("ssh-ed25519", comment="carol@laptop")
         other = asyncssh.generate_private_key("ssh-ed25519")
         (tmp_path / "carol.pub").write_bytes(key.export_public_key("openssh"))
-        monkeypatch.setenv("BBSPOKER_DB", server.app.config.ledger.path)
+        monkeypatch.setenv("BBSPOKER_DB", ledger_url or server.app.config.ledger.path)
         monkeypatch.delenv("BBSPOKER_CONFIG", raising=False)
         assert cli_main(["users", "key", "add", "carol", str(tmp_path / "carol.pub")]) == 0
         assert key.get_fingerprint("sha256") in capsys.readouterr().out
