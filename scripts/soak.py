@@ -312,8 +312,20 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
     refunded: list[str] = []
     hostile: list[asyncio.Task[None]] = []
     sleepy = None
+    async def start_special(what: str) -> None:
+        nonlocal sleepy
+        if what == "never reads":
+            sleepy = await _never_reads(server, stats)
+        elif what == "sb flood":
+            hostile.append(asyncio.create_task(_hostile_stream(
+                server, bytes([IAC, SB, NAWS]) + b"\0" * 65533, 1 << 20,
+                "subnegotiation flood", stats)))
+        else:
+            hostile.append(asyncio.create_task(_hostile_stream(
+                server, b"A" * 65536, 16 << 20, "16 MiB without newline", stats)))
+
     try:
-        while loop.time() - t0 < seconds:
+        while loop.time() - t0 < seconds or kill_at:       # every kill happens
             await asyncio.sleep(1)
             rss = server.rss_kib()
             if rss:
@@ -322,16 +334,10 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
             for at, what in list(specials.items()):
                 if now >= at:
                     del specials[at]
-                    if what == "never reads":
-                        sleepy = await _never_reads(server, stats)
-                    elif what == "sb flood":
-                        hostile.append(asyncio.create_task(_hostile_stream(
-                            server, bytes([IAC, SB, NAWS]) + b"\0" * 65533, 1 << 20,
-                            "subnegotiation flood", stats)))
-                    else:
-                        hostile.append(asyncio.create_task(_hostile_stream(
-                            server, b"A" * 65536, 16 << 20, "16 MiB without newline", stats)))
-            if kill_at and now >= kill_at[0]:
+                    await start_special(what)
+            # A hostile stream must meet a live server: the next kill waits for the
+            # server to hang up on it (on a busy machine a restart can take seconds).
+            if kill_at and now >= kill_at[0] and all(t.done() for t in hostile):
                 kill_at.pop(0)
                 server.kill()
                 logs.append(server.new_log())
@@ -339,6 +345,8 @@ async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Pat
                 await server.start()
                 m = re.search(r"refunded (\d+) unfinished game", server.new_log())
                 refunded.append(m.group(1) if m else "0")
+        for what in specials.values():     # the run ended first (a slow machine)
+            await start_special(what)
     finally:
         stop.set()
         # The hostile streams end when the server hangs up on them: on a busy machine
