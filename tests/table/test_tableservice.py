@@ -28,7 +28,7 @@ from tests.support.telnetclient import FakeClock, wait_until
 from tests.rules.test_fairness import _cli
 from tests.store.test_ledger import Clock
 from tests.support.stores import (FailingCommits, both_backends, break_journal, committed,
-                                  mend_journal)
+                                  mend_journal, store_db)
 
 #: This module plays draw40 tables and reads them in its words.
 text, texts, refused = wording("draw40")
@@ -205,6 +205,36 @@ async def test_a_commit_that_fails_calls_the_game_off_and_gives_every_cube_back(
     assert (committed(db, "alice"), committed(db, "bob")) == (1000, 1000)
     assert ledger.verify() == [] and ledger.totals().open_pots == 0
     await play(service, service.table.master, act.Start())     # the table plays on
+    assert (committed(db, "alice"), committed(db, "bob")) == (990, 990)
+
+
+@pytest.mark.parametrize("ledger_backend", ["postgres"], indirect=True)
+async def test_postgresql_restarting_mid_game_calls_the_game_off_and_play_goes_on(table):
+    """PostgreSQL restarts (its connection to the server ends) between a bet and its commit:
+    the game is called off and every CUBE given back; the players keep their seats, and
+    the next game is written on a new connection. A restart between two steps, with
+    nothing pending, is not noticed at all."""
+    service, ledger, db, _ = table
+    kill = f"SELECT pg_terminate_backend({{}})"
+    await play(service, "alice", act.Start())
+    db_ = store_db(db)
+    db_.raw(kill.format(ledger._db.info.backend_pid))        # idle: nothing lost
+    await play(service, "alice", act.Bet(25))
+    assert committed(db, "alice") == 1000 - 10 - 25
+    sub = service.bus.subscribe()
+    await service.call("bob", act.Bet(25))                    # its commit is still pending
+    db_.raw(kill.format(ledger._db.info.backend_pid))
+    called_off = ("The game was called off (the server could not save the last move): "
+                  "every ante and bet has been given back.")
+    async with asyncio.timeout(5):
+        while not (isinstance(item := await sub.get(), TableMessage)
+                   and text(item.event) == called_off):
+            pass
+    await asyncio.sleep(0)
+    assert (committed(db, "alice"), committed(db, "bob")) == (1000, 1000)
+    assert {s.handle for s in service.table.seats()} == {"alice", "bob"}
+    assert ledger.verify() == []
+    await play(service, service.table.master, act.Start())      # on a new connection
     assert (committed(db, "alice"), committed(db, "bob")) == (990, 990)
 
 
