@@ -5,6 +5,10 @@
 :mod:`bbspoker.table.commands`) as bytes and back: ``decode(encode(x)) == x``, of the same
 type, for every game kind.
 
+The types are dataclasses and enums; a registered type that is neither (an ``int`` of its
+own: a card, a draw40 hand's value) says how it is written, ``to_wire()``, and read back,
+the class method ``from_wire(value)``.
+
 The bytes are MessagePack written and read by msgspec (typed decoding of the dataclasses
 themselves: no copy of them is kept here). An encoded object is the array ``[tag, body]``:
 ``tag`` names its type in the :class:`WireTypes` registry (``"Bet"``, ``"TableSnapshot"``,
@@ -46,7 +50,7 @@ import msgspec
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.base import KindSpec
-from bbspoker.rules.cards import Card, Rank, Suit, parse_card
+from bbspoker.rules.cards import Card, Rank, Suit
 from bbspoker.rules.events import Event, Operation
 from bbspoker.table import commands
 from bbspoker.table.service import (ChatMessage, Hold, PrivateCards, Return, TableMessage,
@@ -66,12 +70,6 @@ SHARED_TYPES: tuple[type, ...] = (
     Card, Rank, Suit,
     *commands.WIRE_TYPES,
 )
-
-#: Types that are neither dataclasses nor enums, with how they are written in a typed
-#: field: (to a value msgspec writes, back from it). A card is its notation (``"9-"``).
-_CUSTOM: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
-    Card: (str, parse_card),
-}
 
 _PLAIN = (str, int, float, bool, type(None), bytes)
 
@@ -97,6 +95,8 @@ class _Plan:
     tag: str
     untyped: tuple[tuple[str, _Wrap], ...] = ()
     reset: tuple[tuple[str, Any], ...] = ()
+    #: Every field's name.
+    names: tuple[str, ...] = ()
 
 
 class WireTypes:
@@ -110,6 +110,10 @@ class WireTypes:
     def __init__(self, shared: Iterable[type], kinds: Iterable[KindSpec]) -> None:
         self._tag: dict[type, str] = {}
         self._type: dict[str, type] = {}
+        #: Types that are neither dataclasses nor enums (a card, a hand's value): how they
+        #: are written in a typed field (their ``to_wire()``) and read back
+        #: (``from_wire(value)``).
+        self._custom: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
         for cls in shared:
             self._add(cls.__name__, cls)
         for spec in kinds:
@@ -125,9 +129,12 @@ class WireTypes:
         self._untyped = msgspec.msgpack.Decoder(ext_hook=self._ext_hook)
 
     def _add(self, tag: str, cls: type) -> None:
-        if not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum) or cls in _CUSTOM):
-            raise ValueError(f"{cls.__qualname__} is not a dataclass, an enum or a custom "
-                             "wire type")
+        if not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum)):
+            to, back = getattr(cls, "to_wire", None), getattr(cls, "from_wire", None)
+            if to is None or back is None:
+                raise ValueError(f"{cls.__qualname__} is not a dataclass or an enum and has "
+                                 "no to_wire and from_wire")
+            self._custom[cls] = (to, back)
         if tag in self._type and self._type[tag] is not cls:
             raise ValueError(f"two wire types tagged {tag!r}: "
                              f"{self._type[tag].__qualname__} and {cls.__qualname__}")
@@ -169,16 +176,32 @@ class WireTypes:
 
     def _tagged(self, obj: object) -> tuple[str, object]:
         cls = type(obj)
-        plan = self._plans.get(cls) or self._plan(cls)
-        if plan.untyped or plan.reset:
-            changes = dict(plan.reset)
-            for name, wrap in plan.untyped:
-                changes[name] = wrap(getattr(obj, name))
-            obj = dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-        return plan.tag, obj
-
-    def _plan(self, cls: type) -> _Plan:
         tag = self.tag_of(cls)
+        return tag, self._prepare(obj, self._plans.get(cls) or self._plan(cls, tag))
+
+    @staticmethod
+    def _prepare(obj: Any, plan: _Plan) -> Any:
+        """``obj`` with its untyped fields wrapped and its cache fields reset (itself if
+        it has neither): a copy made without ``__init__``, whose checks are for real
+        values, not their wire form."""
+        if not (plan.untyped or plan.reset):
+            return obj
+        copy = object.__new__(type(obj))
+        for name in plan.names:
+            object.__setattr__(copy, name, getattr(obj, name))
+        for name, default in plan.reset:
+            object.__setattr__(copy, name, default)
+        for name, wrap in plan.untyped:
+            object.__setattr__(copy, name, wrap(getattr(obj, name)))
+        return copy
+
+    def _plan(self, cls: type, tag: str | None = None) -> _Plan:
+        """How ``cls`` is written (registered: with its tag; else a dataclass in a typed
+        field of one, ``tag`` empty)."""
+        plan = self._plans.get(cls)
+        if plan is not None:
+            return plan
+        tag = self.tag_of(cls) if tag is None else tag
         untyped: list[tuple[str, _Wrap]] = []
         reset: list[tuple[str, Any]] = []
         if dataclasses.is_dataclass(cls):
@@ -192,15 +215,24 @@ class WireTypes:
                 wrap = self._wrapper(hints[f.name])
                 if wrap is not None:
                     untyped.append((f.name, wrap))
-        plan = self._plans[cls] = _Plan(tag, tuple(untyped), tuple(reset))
+        names = tuple(f.name for f in dataclasses.fields(cls)) \
+            if dataclasses.is_dataclass(cls) else ()
+        plan = self._plans[cls] = _Plan(tag, tuple(untyped), tuple(reset), names)
         return plan
 
     def _wrapper(self, hint: Any) -> _Wrap | None:
         """How a field annotated ``hint`` is written if ``Any`` is in it (``None``: as
-        msgspec writes it): ``Any`` itself by :meth:`wrap`, a tuple, list, mapping or
+        msgspec writes it): ``Any`` itself by :meth:`wrap`, a dataclass with such fields
+        by its own, a tuple, list, mapping or
         optional of it element by element."""
         if hint is Any:
             return self.wrap
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            # A dataclass in a typed field (a message's event): its own untyped fields.
+            plan = self._plan(hint, self._tag.get(hint, ""))
+            if not (plan.untyped or plan.reset):
+                return None
+            return lambda v: self._prepare(v, plan)
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if origin in (typing.Union, types.UnionType):
             inner = [self._wrapper(a) for a in args if a is not type(None)]
@@ -255,9 +287,9 @@ class WireTypes:
                          f"(value {value!r})")
 
     def _enc_hook(self, obj: Any) -> Any:
-        """msgspec's hook for what it does not write itself: a card (its notation), a
-        registered class (its tag)."""
-        custom = _CUSTOM.get(type(obj))
+        """msgspec's hook for what it does not write itself: a registered type's
+        ``to_wire()`` (a card: its notation), a registered class (its tag)."""
+        custom = self._custom.get(type(obj))
         if custom is not None:
             return custom[0](obj)
         if isinstance(obj, type) and obj in self._tag:
@@ -304,9 +336,10 @@ class WireTypes:
         raise CodecError(f"unknown MessagePack extension code {code}")
 
     def _dec_hook(self, hint: Any, obj: Any) -> Any:
-        """msgspec's hook for a typed field it does not read itself: a card, an action type
+        """msgspec's hook for a typed field it does not read itself: a registered type's
+        ``from_wire`` (a card from its notation), an action type
         (``type[Action]``: a registered subclass by its tag)."""
-        custom = _CUSTOM.get(hint)
+        custom = self._custom.get(hint)
         if custom is not None:
             return custom[1](obj)
         if typing.get_origin(hint) is type:

@@ -117,11 +117,11 @@ def draw40_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
 
 def _wire() -> tuple[type, ...]:
     """draw40's own types on the wire (:attr:`~bbspoker.rules.base.KindSpec.wire`): its
-    rules, seat view, table view and phase, and the hand categories its showdown events
-    name (its actions are the shared ones)."""
+    rules, seat view, table view and phase, and the hand categories and values its
+    showdown events name (its actions are the shared ones)."""
     from bbspoker.rules.draw40.game import Draw40View, Phase, SeatView
-    from bbspoker.rules.draw40.hands import Category
-    return (Draw40Rules, SeatView, Draw40View, Phase, Category)
+    from bbspoker.rules.draw40.hands import Category, HandValue
+    return (Draw40Rules, SeatView, Draw40View, Phase, Category, HandValue)
 
 
 #: The 40-card draw game.
