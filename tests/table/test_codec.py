@@ -78,7 +78,7 @@ class WireBus(Bus):
         try:
             copy = same(item)
             if isinstance(item, TableSnapshot):
-                assert copy.by_handle == item.by_handle   # type: ignore[attr-defined]
+                assert isinstance(copy, TableSnapshot) and copy.by_handle == item.by_handle
         except (AssertionError, codec.CodecError) as err:
             self.failures.append(f"{item!r}: {err!r}")
             raise
@@ -187,7 +187,7 @@ async def _perform(service: TableService, command: commands.Command) -> object:
     """``command`` sent and its reply received through the wire."""
     cmd = same(command)
     assert isinstance(cmd, type(command))
-    return same(await commands.perform(service, cmd))  # type: ignore[arg-type]
+    return same(await commands.perform(service, cmd))
 
 
 KIND_NAMES = [k.name for k in KINDS]
@@ -234,8 +234,9 @@ def test_a_chat_line_through_the_wire_is_cleaned_again():
         spec = KINDS[0]
         service = TableService(_game(spec, 2, False, MemoryWallet({"ann": 10})), Bus(),
                                FakeClock())
-        await commands.perform(service, codec.decode(codec.encode(
-            commands.Chat("ann", "hi\x1b[2J there\x07"))))  # type: ignore[arg-type]
+        chat = codec.decode(codec.encode(commands.Chat("ann", "hi\x1b[2J there\x07")))
+        assert isinstance(chat, commands.Chat)
+        await commands.perform(service, chat)
         return tuple(i for i in service.recent() if isinstance(i, ChatMessage))
     assert asyncio.run(run()) == (ChatMessage("ann", "hi[2J there"),)
 

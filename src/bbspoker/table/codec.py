@@ -244,15 +244,19 @@ class WireTypes:
             return None
         if origin in (tuple, list, set, frozenset, Sequence):
             if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-                each = self._wrapper(args[0])
-                return None if each is None else (lambda v: tuple(each(x) for x in v))
+                element = self._wrapper(args[0])
+                if element is None:
+                    return None
+                return lambda v: tuple([element(x) for x in v])
             if origin is tuple:
                 parts = [self._wrapper(a) for a in args]
                 if all(p is None for p in parts):
                     return None
                 return lambda v: tuple(x if p is None else p(x) for p, x in zip(parts, v))
-            each = self._wrapper(args[0]) if args else None
-            return None if each is None else (lambda v: [each(x) for x in v])
+            item = self._wrapper(args[0]) if args else None
+            if item is None:
+                return None
+            return lambda v: [item(x) for x in v]
         if origin in (dict, Mapping, MutableMapping):
             key, value = (self._wrapper(a) for a in args) if args else (None, None)
             if key is None and value is None:
