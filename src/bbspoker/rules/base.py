@@ -328,9 +328,13 @@ class KindSpec:
     :class:`KindConfig` subclass), ``make(config, wallet, phrases)`` (a new table's game
     from its config, the table's wallet and the players' client seed phrases),
     ``deck`` (the cards it deals, as the fair shuffle starts from them) and ``walk``
-    (how ``games verify`` follows its record through the deck, :data:`Walk`), and
+    (how ``games verify`` follows its record through the deck, :data:`Walk`),
     ``tournament``: how its tables run a tournament (:class:`TournamentPlay`; ``None``:
-    they do not)."""
+    they do not), and ``wire``: ``wire()`` gives the kind's own types that cross between
+    a table's task and its screens (its rules, seat view, table view, their enums, its
+    own actions and what its events carry), for :mod:`bbspoker.table.codec`; a function,
+    so that a kind whose game module is slow to import is imported only when the codec is
+    made (``None``: the kind declares none, which the codec refuses)."""
 
     name: str
     title: str
@@ -340,3 +344,5 @@ class KindSpec:
     walk: Walk
     #: How its tables run a tournament; ``None``: the kind has no tournaments.
     tournament: TournamentPlay | None = None
+    #: The kind's wire types (see above).
+    wire: Callable[[], tuple[type, ...]] | None = None

@@ -141,6 +141,18 @@ class Card(int):
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
         return Card, (self.rank, self.suit)
 
+    def to_wire(self) -> str:
+        """The card on the wire (``bbspoker.table.codec``): its notation, ``"9-"``."""
+        return _TEXT[self]
+
+    @classmethod
+    def from_wire(cls, value: object) -> Card:
+        """The card of :meth:`to_wire`'s ``value``; raises ``ValueError`` for one that is
+        not the notation of a card of the deck."""
+        if not isinstance(value, str):
+            raise ValueError(f"not a card: {value!r}")
+        return parse_card(value)
+
     def __str__(self) -> str:
         return _TEXT[self]
 

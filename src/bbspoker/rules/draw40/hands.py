@@ -119,6 +119,24 @@ class HandValue(int):
         first, second = (_RANK_OF_FIELD[self >> shift & 15] for shift in _FIELD_SHIFTS[:2])
         return first, self._over or second
 
+    def to_wire(self) -> tuple[int, int | None]:
+        """The value on the wire (``bbspoker.table.codec``): ``(strength, over)``, the rank
+        of a full house's pair (``None`` for other hands), which the strength leaves out."""
+        return int(self), self._over
+
+    @classmethod
+    def from_wire(cls, value: object) -> HandValue:
+        """The value of :meth:`to_wire`'s ``value`` (one of those made at import). Raises
+        ``ValueError`` for what is not a hand's value."""
+        if not (isinstance(value, (list, tuple)) and len(value) == 2
+                and type(value[0]) is int and (value[1] is None or type(value[1]) is int)):
+            raise ValueError(f"not a hand's value: {value!r}")
+        strength, over = value
+        found = _VALUES.get((strength, None if over is None else Rank(over)))
+        if found is None:
+            raise ValueError(f"not a hand's value: {value!r}")
+        return found
+
     def __repr__(self) -> str:
         first, second = self.named_ranks
         names = "/".join(r.symbol for r in (first, second) if r is not None)

@@ -115,7 +115,17 @@ def draw40_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
             yield step, handle, "hand", 0, cards
 
 
+def _wire() -> tuple[type, ...]:
+    """draw40's own types on the wire (:attr:`~bbspoker.rules.base.KindSpec.wire`): its
+    rules, seat view, table view and phase, and the hand categories and values its
+    showdown events name (its actions are the shared ones)."""
+    from bbspoker.rules.draw40.game import Draw40View, Phase, SeatView
+    from bbspoker.rules.draw40.hands import Category, HandValue
+    return (Draw40Rules, SeatView, Draw40View, Phase, Category, HandValue)
+
+
 #: The 40-card draw game.
 DRAW40 = KindSpec("draw40", "40-card draw", Draw40Config, _make, GV40, draw40_draws,
                   TournamentPlay("max_bet", _tournament_table, _tournament_stakes,
-                                 chips=_balance_chips, levels=DRAW40_LEVELS, min_ante=1))
+                                 chips=_balance_chips, levels=DRAW40_LEVELS, min_ante=1),
+                  wire=_wire)

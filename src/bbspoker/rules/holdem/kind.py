@@ -118,6 +118,14 @@ def holdem_draws(operations: Sequence[Mapping[str, object]]) -> Iterator[Step]:
             yield step, str(op.get("handle")), "hand", 0, str(op.get("cards") or "").split()
 
 
+def _wire() -> tuple[type, ...]:
+    """Hold'em's own types on the wire (:attr:`~bbspoker.rules.base.KindSpec.wire`): its
+    rules, seat view, table view and street (its actions are the shared ones)."""
+    from bbspoker.rules.holdem.game import HoldemRules, HoldemSeat, HoldemTable, Street
+    return (HoldemRules, HoldemSeat, HoldemTable, Street)
+
+
 #: Texas Hold'em, fixed, pot or no limit.
 HOLDEM = KindSpec("holdem", "Hold'em", HoldemConfig, _make, STANDARD52, holdem_draws,
-                  TournamentPlay("small_bet", _tournament_table, _tournament_stakes))
+                  TournamentPlay("small_bet", _tournament_table, _tournament_stakes),
+                  wire=_wire)

@@ -130,5 +130,17 @@ def _number(value: object) -> int:
     raise TypeError(f"not a number: {value!r}")
 
 
+def _wire() -> tuple[type, ...]:
+    """Schiebe-Poker's own types on the wire (:attr:`~bbspoker.rules.base.KindSpec.wire`):
+    its rules, seat view, board, phase, the hand categories of its ranking, and its own
+    actions."""
+    from bbspoker.rules.schiebe import actions
+    from bbspoker.rules.schiebe.game import Board, Phase, SeatView
+    from bbspoker.rules.schiebe.hands import Category
+    return (SchiebeRules, SeatView, Board, Phase, Category, actions.Propose, actions.Vote,
+            actions.Push, actions.Swap, actions.SwapAll, actions.NoSwap)
+
+
 #: Schiebe-Poker.
-SCHIEBE = KindSpec("schiebe", "Schiebe-Poker", SchiebeConfig, _make, STANDARD52, schiebe_draws)
+SCHIEBE = KindSpec("schiebe", "Schiebe-Poker", SchiebeConfig, _make, STANDARD52, schiebe_draws,
+                   wire=_wire)

@@ -142,6 +142,14 @@ def stud_draws(operations: Sequence[Mapping[str, object]]
     yield from flush()
 
 
+def _wire() -> tuple[type, ...]:
+    """Stud's own types on the wire (:attr:`~bbspoker.rules.base.KindSpec.wire`): its
+    rules, seat view, table view and street (its actions are the shared ones)."""
+    from bbspoker.rules.stud.game import Street, StudRules, StudSeat, StudTable
+    return (StudRules, StudSeat, StudTable, Street)
+
+
 #: Fixed-limit seven-card stud.
 STUD = KindSpec("stud", "Seven-card stud", StudConfig, _make, STANDARD52, stud_draws,
-                TournamentPlay("small_bet", _tournament_table, _tournament_stakes))
+                TournamentPlay("small_bet", _tournament_table, _tournament_stakes),
+                wire=_wire)
