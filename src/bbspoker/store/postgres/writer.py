@@ -21,7 +21,9 @@ data_version`` do is done so:
 * reads in one consistent state (:meth:`~bbspoker.store.sql.writer.Writer.snapshot`):
   ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``;
 * a lost connection (PostgreSQL restarted) fails the transaction in progress like any
-  error of the database, and the next call outside a transaction connects again.
+  error of the database, and the next call outside a transaction connects again; a
+  connection found lost by a call that began nothing on it yet (PostgreSQL restarted while
+  it was idle) is made again and the call run on the new one, so nobody notices.
 
 The queued statements of a transaction run in one round trip (psycopg's pipeline mode),
 their row counts checked before the ``COMMIT``, which goes with the counter's bump in
