@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from bbspoker.rules.money import SYSTEM
 from bbspoker.store.wallet import MemoryWallet
 from bbspoker.table import codec
 from bbspoker.table.bus import Bus
-from bbspoker.table.commands import Done, Refused
+from bbspoker.table.commands import Done, Refused, Touch
 from bbspoker.table.registry import TableWallet
 from bbspoker.table.remote import (BAD_COMMAND, Link, RemoteTable, TableHost, TableUnreachable,
                                    cmd_subject, public_subject, seat_subject, subject_token)
@@ -286,4 +285,19 @@ async def test_a_seat_subject_is_followed_while_its_viewer_has_a_subscription(
     second.close()
     await alice.settle()
     assert seat_subject(TABLE, "alice") not in {s.subject for s in alice.link.nc._subs.values()}
-    assert logging.getLogger("bbspoker.table.remote")  # the module logs under its name
+
+
+async def test_a_command_that_fails_in_the_table_is_logged_with_its_traceback_and_refused(
+        world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, _ = await world.remote("alice")
+
+    def broken(handle: str) -> None:
+        raise ValueError("a bug in the table")
+
+    monkeypatch.setattr(world.service, "touch", broken)
+    reply = await alice.link.nc.request(cmd_subject(TABLE), codec.encode(Touch("alice")), timeout=2)
+    assert codec.decode(reply.data) == Refused("failed")
+    failed = [r for r in caplog.records if r.name == "bbspoker.table.remote" and r.exc_info]
+    assert failed and "a bug in the table" in str(failed[0].exc_info[1])
+    await alice.call("alice", act.Sit(buy_in=200))          # the host serves on
+    assert world.service.table.handles == ["alice"]

@@ -39,7 +39,6 @@ from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-import nats
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription as NatsSubscription
