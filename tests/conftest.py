@@ -46,6 +46,23 @@ def postgres_server():
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def nats_server():
+    """A NATS server for this test process (``tests.support.nats``), started here on a free
+    port of 127.0.0.1. Where none can be had the test is skipped with the reason, or fails
+    under ``BBSPOKER_REQUIRE_SERVICES=1`` (CI)."""
+    from tests.support.nats import NatsUnavailable, start_nats
+
+    try:
+        server = start_nats()
+    except NatsUnavailable as exc:
+        if os.environ.get("BBSPOKER_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"NATS is required here: {exc}")
+        pytest.skip(f"no NATS server: {exc}")
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def postgres_url(postgres_server, request):
     """The URL of a new, empty PostgreSQL database for this test (dropped after it)."""

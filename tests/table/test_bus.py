@@ -118,3 +118,29 @@ async def test_notify_runs_once_per_loop_turn_after_the_publishers_batch():
     sub.close()                              # closed before its turn: no call any more
     await asyncio.sleep(0)
     assert len(seen) == 1
+
+
+async def test_a_tap_sees_every_item_with_its_key_and_viewer_and_a_failing_tap_spares_the_rest():
+    bus = Bus()
+    seen: list[tuple[object, object, object]] = []
+    errors: list[dict] = []
+    asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: errors.append(ctx))
+
+    def broken(item: object, key: object, viewer: object) -> None:
+        raise RuntimeError("tap bug")
+
+    def tap(item: object, key: object, viewer: object) -> None:
+        seen.append((item, key, viewer))
+
+    bus.tap(broken)
+    bus.tap(tap)
+    alice = bus.subscribe(viewer="alice")
+    bus.publish({"pot": 50}, key="table")
+    bus.publish_to("Alice", ("A♠", "K♠"), key="cards")
+    bus.publish("[bob] hi")
+    bus.untap(tap)
+    bus.publish("after the untap")
+    assert seen == [({"pot": 50}, "table", None), (("A♠", "K♠"), "cards", "alice"),
+                    ("[bob] hi", None, None)]
+    assert len(errors) == 4 and errors[0]["message"] == "bus tap failed"
+    assert alice.drain() == [{"pot": 50}, ("A♠", "K♠"), "[bob] hi", "after the untap"]

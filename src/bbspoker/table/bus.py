@@ -24,6 +24,9 @@ task that owns the table publishes; each session's screen task reads its own
   stops receiving, and its ``on_overflow`` callback runs once (the bot port
   uses it to disconnect a program; a table screen subscribes anew and starts again
   from the table's state instead).
+- A *tap* (:meth:`Bus.tap`) is called with every item as it is published, private
+  ones with their viewer: what carries a table's bus to another process
+  (:class:`~bbspoker.table.remote.TableHost`) reads it there.
 """
 
 from __future__ import annotations
@@ -33,10 +36,13 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["Bus", "Subscription", "DEFAULT_MAXSIZE"]
+__all__ = ["Bus", "Subscription", "Tap", "DEFAULT_MAXSIZE"]
 
 #: Undelivered messages (keyless items) a subscriber may hold before it overflows.
 DEFAULT_MAXSIZE = 256
+
+#: A tap: ``tap(item, key, viewer)`` for every item published (``viewer`` ``None``: public).
+Tap = Callable[[Any, "Hashable | None", "str | None"], None]
 
 
 class Subscription:
@@ -147,6 +153,7 @@ class Bus:
         self._maxsize = maxsize
         self._subscribers: list[Subscription] = []
         self._due: list[Subscription] = []  # subscribers whose notify has not run yet
+        self._taps: list[Tap] = []
 
     def __len__(self) -> int:
         """Number of live subscribers."""
@@ -177,8 +184,30 @@ class Bus:
         if sub in self._subscribers:
             self._subscribers.remove(sub)
 
+    def tap(self, tap: Tap) -> None:
+        """Call ``tap(item, key, viewer)`` with every item published from now on, inside
+        :meth:`publish` (``viewer`` ``None``) and :meth:`publish_to` (the viewer in lower
+        case), before the subscribers get it. It must not block; what it raises goes to the
+        event loop's exception handler (the subscribers still get the item)."""
+        self._taps.append(tap)
+
+    def untap(self, tap: Tap) -> None:
+        """Stop calling ``tap``; an unknown one is ignored."""
+        if tap in self._taps:
+            self._taps.remove(tap)
+
+    def _tapped(self, item: Any, key: Hashable | None, viewer: str | None) -> None:
+        for tap in list(self._taps):
+            try:
+                tap(item, key, viewer)
+            except Exception as exc:  # the tap's bug must not stop the publisher
+                asyncio.get_running_loop().call_exception_handler(
+                    {"message": "bus tap failed", "exception": exc})
+
     def publish(self, item: Any, key: Hashable | None = None) -> None:
         """Queue ``item`` for every subscriber (see :meth:`Subscription.put`); never blocks."""
+        if self._taps:
+            self._tapped(item, key, None)
         for sub in list(self._subscribers):
             sub.put(item, key)
 
@@ -186,6 +215,8 @@ class Bus:
         """Queue ``item`` only for the subscribers whose ``viewer`` is ``viewer`` (any case);
         never blocks."""
         low = viewer.lower()
+        if self._taps:
+            self._tapped(item, key, low)
         for sub in list(self._subscribers):
             if sub.viewer == low:
                 sub.put(item, key)
