@@ -150,6 +150,17 @@ async def test_max_tables_caps_the_share(workers):
     assert await a.leases.tick() == set()
 
 
+async def test_a_database_that_does_not_answer_in_time_loses_every_lease(workers,
+                                                                         postgres_url):
+    a, b = workers(), workers()
+    assert await a.leases.tick() == set(TABLES)
+    a.leases.timeout = 0                     # no answer can come within it
+    assert await a.leases.tick() == set()
+    assert a.lost == [set(TABLES)] and a.leases.held == set() and a.locks.pid is None
+    assert await b.leases.tick() == set(TABLES)      # closed, so its locks are free
+    assert holders(postgres_url) == {t: [b.locks.pid] for t in TABLES}
+
+
 async def test_run_ticks_every_interval_and_survives_a_loss(workers, postgres_url):
     a = workers(interval=1.0)
     pauses: list[float] = []

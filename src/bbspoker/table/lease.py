@@ -149,8 +149,9 @@ class TableLeases:
         won now (``on_won`` is not called: the caller has them). Connects first if there is
         no connection. A failure of the connection loses every lease (``on_lost``) and
         returns an empty set; it is logged, and the next call or tick tries again."""
+        known = set(self.table_ids)
         wanted = self.table_ids if table_ids is None else [
-            t for t in dict.fromkeys(table_ids) if t in set(self.table_ids)]
+            t for t in dict.fromkeys(table_ids) if t in known]
         async with self._lock:
             return await self._guarded(self._claim(wanted))
 
