@@ -181,7 +181,7 @@ def test_each_network_library_stays_in_its_transport(library):
 #: the door, the app and the CLI know a failing database only as ``StoreError``.
 DATABASE_DRIVERS = {
     "sqlite3": {"bbspoker.store.sqlite.writer"},
-    "psycopg": {"bbspoker.store.postgres.writer"},
+    "psycopg": {"bbspoker.store.postgres.writer", "bbspoker.store.postgres.lease"},
 }
 
 

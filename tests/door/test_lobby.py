@@ -417,6 +417,27 @@ async def test_crash_refund_notices_are_shown_once_after_login(server, clients):
     assert ledger.notices("dave") == []
 
 
+def test_every_reason_a_game_is_called_off_is_worded_in_each_language():
+    """Every reason code the store records for a game called off (a takeover's ``moved``
+    among them) reads in the player's language in the refund notice, not in the
+    store's English."""
+    from bbspoker.door.i18n import translator
+    from bbspoker.door.lobby import describe_notice
+    from bbspoker.store.sql.records import REASONS, Notice
+
+    for code, english in REASONS.items():
+        notice = Notice("game_cancelled", {"game": 7, "reason": code, "cubes": 20,
+                                           "table": "holdem"}, "stored English", 1.0)
+        assert english in describe_notice(notice, translator("en"))
+        for lang in ("de", "fr"):
+            text = describe_notice(notice, translator(lang))
+            assert english not in text and "holdem" in text, (code, lang, text)
+    moved = Notice("game_cancelled", {"game": 7, "reason": "moved", "cubes": 20,
+                                      "table": "holdem"}, "stored English", 1.0)
+    assert "anderen Server" in describe_notice(moved, translator("de"))
+    assert "autre serveur" in describe_notice(moved, translator("fr"))
+
+
 @both_backends
 async def test_notices_are_shown_in_the_readers_language_and_old_ones_as_stored(server, clients):
     """Issue 18: a refund notice is stored as a code with data and read in the language of

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from bbspoker.store.sqlite import (BbsSignupsFull, CRASH_REASON, SCHEMA_VERSION, HandleTaken, Ledger, LedgerError,
                              validate_handle)
+from bbspoker.store.sql.records import REASONS
 from bbspoker.store.passwords import hash_password, validate_password, verify_password
 from bbspoker.app import sync_ledger
 from bbspoker.store.wallet import (SYSTEM, CommitFailed, InsufficientCubes, MemoryWallet,
@@ -985,6 +986,35 @@ def test_recovery_does_not_refund_a_pot_already_paid_out(ledger):
     assert ledger.recover_unfinished_games(5.0) == [gid]
     assert (ledger.balance("alice"), ledger.balance("bob")) == (990, 60)
     assert ledger.notices("alice") == [] and ledger.verify() == []
+
+
+def test_a_takeover_calls_off_only_its_tables_games_and_keeps_their_stacks(ledger):
+    """A worker taking over table ``holdem`` from a dead one (``recover_unfinished_games``
+    with ``table``): that table's unfinished hand is called off, its blinds and bets go
+    back to the stacks there, which stay at the table (the players keep their seats'
+    CUBES for the new worker's table); another table's hand and stacks are untouched."""
+    ledger.buy_in("alice", 100, table="holdem")
+    ledger.buy_in("bob", 40, table="holdem")
+    ledger.buy_in("alice", 200, table="other")
+    moved = ledger.open_game(["Alice", "bob"], "d", table="holdem")
+    ledger.stack_into_pot(moved, "alice", 10, "blind", table="holdem")
+    ledger.stack_into_pot(moved, "bob", 20, "blind", table="holdem")
+    elsewhere = ledger.open_game(["Alice"], "e", table="other")
+    ledger.stack_into_pot(elsewhere, "alice", 5, "blind", table="other")
+    balances = (ledger.balance("alice"), ledger.balance("bob"))
+
+    assert ledger.recover_unfinished_games(7.0, table="holdem") == [moved]
+
+    assert (ledger.stack("alice", "holdem"), ledger.stack("bob", "holdem")) == (100, 40)
+    assert (ledger.balance("alice"), ledger.balance("bob")) == balances
+    assert ledger.stack("alice", "other") == 195          # still in the other table's pot
+    assert ledger.game(moved).ended_at == 7.0
+    assert ledger.game(moved).end_reason == f"cancelled: {REASONS['moved']}"
+    assert ledger.game(elsewhere).ended_at is None
+    assert [(n.code, n.data) for n in ledger.notices("bob")] == [
+        ("game_cancelled", {"game": moved, "reason": "moved", "cubes": 20, "table": "holdem"})]
+    assert ledger.verify() == [] and ledger.totals().open_pots == 5
+    assert ledger.recover_unfinished_games(8.0, table="holdem") == []
 
 
 def test_cancel_game_at_shutdown_refunds_with_the_given_reason(ledger):

@@ -45,6 +45,7 @@ REASONS = {
     "shutdown": N_("the server is shutting down"),
     "commit_failed": N_("the server could not save the last move"),
     "crash": N_("the server stopped before the game ended"),
+    "moved": N_("the table moved to another server"),
 }
 
 def seconds_text(seconds: float, t: Translator = ENGLISH) -> str:

@@ -394,25 +394,41 @@ class Books:
             del self._open[game_id]
         return refunds
 
-    def recover_unfinished_games(self, now: float) -> list[int]:
-        """Cancel and refund (:meth:`cancel_game`, reason :data:`CRASH_REASON`) every game
-        that has no end record, e.g. after kill -9 or a power loss, then cash out every
-        stack still held at a table (its blinds and bets already back in it): the tables
-        start empty. Call once at server start before the tables open. Returns the ids of
-        the games cancelled."""
-        ids = [r[0] for r in self.w.sql(
-            "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
+    def recover_unfinished_games(self, now: float, table: str | None = None) -> list[int]:
+        """Cancel and refund (:meth:`cancel_game`) the games that have no end record;
+        returns the ids of the games cancelled, in order.
+
+        ``table`` None (a server starting after kill -9 or a power loss): every such game,
+        reason ``crash`` (:data:`CRASH_REASON`), then every stack still held at a table is
+        cashed out (its blinds and bets already back in it), since the tables start empty.
+        Call once at server start before the tables open.
+
+        ``table`` a table id (a worker taking that table over from one that is gone, the
+        table's lease won): only that table's games, reason ``moved``
+        (:data:`MOVED_REASON`); a table-stakes hand's blinds and bets go back to the stacks
+        at that table, and the stacks stay there: the players keep their seats' CUBES at
+        the table the new worker serves. No other table's games or stacks are touched.
+        Call it before the new worker's table starts."""
+        if table is None:
+            ids = [r[0] for r in self.w.sql(
+                "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id").fetchall()]
+        else:
+            ids = [r[0] for r in self.w.sql(
+                "SELECT id FROM games WHERE ended_at IS NULL AND table_id = ? ORDER BY id",
+                (table,)).fetchall()]
         for game_id in ids:
-            self.cancel_game(game_id, "crash", ended_at=now)
+            self.cancel_game(game_id, "crash" if table is None else "moved", ended_at=now)
+        if table is not None:
+            return ids
         with self.w.write():
-            for table, account_id in self.w.sql(
+            for stack_table, account_id in self.w.sql(
                     "SELECT table_id, account_id FROM stacks WHERE cubes > 0 "
                     "ORDER BY table_id, account_id").fetchall():
-                cubes = self.transfer_stack(table, account_id, None, CRASH_REASON)
+                cubes = self.transfer_stack(stack_table, account_id, None, CRASH_REASON)
                 self._notice(account_id, now, "stack_cashed_out",
-                             {"table": table, "cubes": cubes, "reason": "crash"},
-                             f"Your stack of {cubes} CUBES at table {table} was cashed out "
-                             f"when the server started again ({CRASH_REASON}).")
+                             {"table": stack_table, "cubes": cubes, "reason": "crash"},
+                             f"Your stack of {cubes} CUBES at table {stack_table} was cashed "
+                             f"out when the server started again ({CRASH_REASON}).")
         return ids
 
     def _notice(self, account_id: int, at: float, code: str, data: dict, text: str) -> None:

@@ -22,7 +22,8 @@ from bbspoker.text import clean_text
 __all__ = [
     "Account", "JournalRow", "GameRecord", "Totals", "HandleTaken", "LedgerError",
     "IntegrityViolation",
-    "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON", "DEFAULT_TABLE",
+    "handle_key", "handle_skeleton", "validate_handle", "SIGNUP_ACTOR", "CRASH_REASON",
+    "MOVED_REASON", "DEFAULT_TABLE",
     "Notice", "REASONS", "reason_text", "InvalidHandle", "Publication", "bbs_handle",
     "BBS_SEPARATOR", "BbsSignupsFull", "ACCOUNT_LOOKS", "ACCOUNT_SUITS",
 ]
@@ -33,10 +34,14 @@ SIGNUP_ACTOR = "system:signup"
 ALLOWANCE_ACTOR = "system:allowance"
 #: Reason recorded for games refunded by ``Ledger.recover_unfinished_games``.
 CRASH_REASON = "the server stopped before the game ended"
+#: Reason recorded for a table's games refunded when another worker takes the table over
+#: (``Ledger.recover_unfinished_games(now, table=...)``: the worker that ran it is gone).
+MOVED_REASON = "the table moved to another server"
 #: The codes of the reasons a game is called off, with the English the journal, the
 #: games' ``end_reason`` and the admin CLI show (the door renders the code in the
 #: reader's language). Any other reason is an admin's own words, kept as given.
 REASONS = {"crash": CRASH_REASON,
+           "moved": MOVED_REASON,
            "shutdown": "the server is shutting down",
            "commit_failed": "the server could not save the last move"}
 
