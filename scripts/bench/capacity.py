@@ -500,12 +500,22 @@ def serve(config: str, lagfile: str) -> int:
         with open(lagfile, "w") as out:
             lines: list[str] = []
             flushed = loop.time()
+            every = float(os.environ.get("CAPACITY_CENSUS") or 0)
+            census = [flushed, every] if every else []
             while True:
                 before = loop.time()
                 await asyncio.sleep(LAG_TICK)
                 now = loop.time()
                 lines.append(f"lag {time.monotonic():.3f} {(now - before - LAG_TICK) * 1000:.3f}\n")
                 if now - flushed >= 1.0:
+                    if census and now - census[0] >= census[1]:
+                        # CAPACITY_CENSUS=S: the tracked objects of each generation and
+                        # the frozen ones every S s ("objs TIME GEN0 GEN1 GEN2 FROZEN").
+                        census[0] = now
+                        counts = [len(gc.get_objects(g)) for g in (0, 1, 2)]
+                        lines.append(f"objs {time.monotonic():.3f} "
+                                     + " ".join(map(str, counts))
+                                     + f" {gc.get_freeze_count()}\n")
                     out.writelines(lines + gc_lines)
                     out.flush()
                     lines, flushed = [], now
@@ -777,6 +787,10 @@ class Step:
         time.sleep(0.5)
         journal = self._journal_rows() - journal0
         records = [line.split() for line in self.lagfile.read_text().splitlines() if line]
+        for r in records:
+            if r[0] == "objs":
+                print(f"  census at {float(r[1]) - t0:7.1f} s: tracked objects by generation "
+                      f"{r[2]} {r[3]} {r[4]}, frozen {r[5]}", flush=True)
         lags = [float(r[2]) for r in records if r[0] == "lag" and start <= float(r[1]) < end]
         gcs = [(int(r[2]), float(r[3])) for r in records
                if r[0] == "gc" and start <= float(r[1]) < end]

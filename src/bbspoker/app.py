@@ -15,6 +15,7 @@ import contextlib
 import fcntl
 import gc
 import logging
+import math
 import os
 import signal
 import sqlite3
@@ -62,12 +63,32 @@ SHUTDOWN_MESSAGE = N_("The BBS is shutting down. Goodbye!")
 #: loop's lag percentiles that often (``scripts/soak.py`` reads them); unset: no monitor.
 ENV_LAG_LOG = "BBSPOKER_LAG_LOG"
 _LAG_TICK = 0.05
-#: The collector's thresholds in ``bbspoker serve``. CPython's default third
-#: value, 10, lets a full collection run every ten middle ones once a quarter of the
-#: long-lived objects are new; with thousands of sessions (~300 tracked objects each) that
-#: is every ~30 s at 400 tables, and each stalled the event loop 0.4-0.8 s. 100 spaces the
-#: full collections out about ten times as far (minutes); the young ones are unchanged.
+#: The collector's thresholds in ``bbspoker serve`` (:class:`Collector`). The young
+#: generations keep CPython's 700 and 10: a young collection looks at at most ~7,700
+#: objects (a few ms). The third, 100 (CPython: 10), spaces the automatic full collections
+#: out; with the long-lived objects frozen they look only at what survived since the last
+#: freeze, so they are short anyway.
 GC_THRESHOLDS = (700, 10, 100)
+#: Seconds between two freezes of the survivors (:meth:`Collector.age`): a collection of
+#: every generation not frozen (what survived the last ``GC_FREEZE_EVERY`` s: a few
+#: thousand objects at 800 tables, ~10k while thousands log in; ~0.5 us each), then
+#: ``gc.freeze()``, so that no collection looks at those objects again. A full collection
+#: of the whole heap takes ~0.5 us per tracked object: 0.8 s at 800 tables (~1.3 million
+#: objects, ~215 per session), the pause this avoids.
+GC_FREEZE_EVERY = 5.0
+#: A full collection of the frozen objects too (``gc.unfreeze()``, collect, freeze:
+#: the one long pause) runs only when the frozen heap has grown by this factor since the
+#: last one ...
+GC_FULL_GROWTH = 1.5
+#: ... and at most once in this many seconds. It frees the cycles among objects that
+#: became garbage after they were frozen: a connection that ends after a few seconds
+#: leaves ~80 objects in cycles (asyncio's socket transport and its read callback,
+#: telnetlib3's writer and its options, the session and its reader, its cancelled writer
+#: task), which only a collection that looks at them frees. So a server whose population
+#: is steady and whose connections stay never pauses for it; one that grows or has many
+#: connections come and go pauses at most once an hour (0.5-0.8 s at 800 tables), and
+#: the garbage it keeps meanwhile is at most half of the live heap plus an hour's.
+GC_FULL_EVERY = 3600.0
 
 
 class App:
@@ -445,7 +466,6 @@ def run(config: Config) -> int:
     """
     for name in ("TERM",) + STYLING_ENV:
         os.environ.pop(name, None)
-    gc.set_threshold(*GC_THRESHOLDS)
     logging.basicConfig(level=config.server.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -516,17 +536,80 @@ async def sync_ledger(ledger: Ledger, every: float) -> None:
             log.exception("ledger sync (checkpoint) failed; trying again in %g s", every)
 
 
+class Collector:
+    """The garbage collector's policy in ``bbspoker serve``: no collection looks at the
+    same long-lived objects again and again (a full collection of the heap of 800 tables
+    stopped the event loop for 0.8 s), and what ends is still freed.
+
+    - :meth:`start` (once the server is ready: imports, config, ledger, tables made)
+      sets :data:`GC_THRESHOLDS`, collects everything and freezes what is left
+      (``gc.freeze()``: the start-up heap, ~180k objects, never looked at again).
+    - :meth:`age`, every :data:`GC_FREEZE_EVERY` s (:meth:`run`): collects the
+      generations not frozen (cyclic garbage made since the last freeze is freed here),
+      then freezes the survivors; then, if the frozen heap grew by
+      :data:`GC_FULL_GROWTH` since the last full collection and :data:`GC_FULL_EVERY`
+      s have passed, a full one (:meth:`full`).
+
+    Frozen objects are still freed by reference counting when nothing refers to them;
+    only their cycles wait for :meth:`full`: what ends within ``GC_FREEZE_EVERY`` s of
+    its start is freed by the next collection, what ended later by the next :meth:`full`.
+    ``clock``: monotonic seconds (injectable).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.frozen = 0              # objects frozen after the last full collection
+        self.full_at = -math.inf     # when the last full collection ran (clock)
+
+    def start(self) -> None:
+        """Set the thresholds and freeze the start-up heap (after a full collection)."""
+        gc.set_threshold(*GC_THRESHOLDS)
+        self.full()
+
+    def full(self) -> None:
+        """Collect the whole heap, the frozen objects included, and freeze the survivors:
+        the one long pause (~0.5 us per tracked object)."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.frozen = gc.get_freeze_count()
+        self.full_at = self.clock()
+
+    def age(self) -> None:
+        """Collect every generation not frozen and freeze what survived; a :meth:`full`
+        collection when the frozen heap has grown by :data:`GC_FULL_GROWTH` since the
+        last one and :data:`GC_FULL_EVERY` s have passed (logged)."""
+        gc.collect()
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        if frozen > self.frozen * GC_FULL_GROWTH and self.clock() - self.full_at >= GC_FULL_EVERY:
+            started = time.perf_counter()
+            self.full()
+            log.info("full garbage collection: %d frozen objects before, %d after, %.0f ms",
+                     frozen, self.frozen, (time.perf_counter() - started) * 1000)
+
+    async def run(self, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        """:meth:`age` every :data:`GC_FREEZE_EVERY` s, until cancelled."""
+        while True:
+            await sleep(GC_FREEZE_EVERY)
+            self.age()
+
+
 async def _serve_forever(config: Config) -> int:
     ledger = Ledger(config.ledger.path, starting_cubes=config.ledger.starting_cubes,
                     autocheckpoint=False)
     lag_every = os.environ.get(ENV_LAG_LOG)
     lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
+    collecting: asyncio.Task[None] | None = None
     try:
         refunded = ledger.recover_unfinished_games(time.time())
         if refunded:
             log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
         server = await start_server(config, ledger)
+        collector = Collector()
+        collector.start()            # the start-up heap, before any connection is served
+        collecting = tasks.start(collector.run(), name="garbage collector")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -537,6 +620,8 @@ async def _serve_forever(config: Config) -> int:
     finally:
         if lag is not None:
             lag.cancel()
+        if collecting is not None:
+            collecting.cancel()
         sync.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sync
