@@ -1214,9 +1214,9 @@ class ScreenRenderer:
                     change = self._transition(i, key, view, lines)
                     _remember(_TRANSITION_CACHE, _TRANSITION_CACHE_SIZE, memo, change)
                 keys[i], rows[i] = key, change[0]
-                for piece in change[2]:
-                    out.append(piece[0])
-                    self._cursor = piece[1]
+                for made in change[2]:
+                    out.append(made[0])
+                    self._cursor = made[1]
                 continue
             old_rows = rows[i]
             self._set(i, key, view)
