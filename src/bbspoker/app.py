@@ -70,12 +70,14 @@ _LAG_TICK = 0.05
 #: freeze, so they are short anyway.
 GC_THRESHOLDS = (700, 10, 100)
 #: Seconds between two freezes of the survivors (:meth:`Collector.age`): a collection of
-#: every generation not frozen (what survived the last ``GC_FREEZE_EVERY`` s: a few
-#: thousand objects at 800 tables, ~10k while thousands log in; ~0.5 us each), then
-#: ``gc.freeze()``, so that no collection looks at those objects again. A full collection
-#: of the whole heap takes ~0.5 us per tracked object: 0.8 s at 800 tables (~1.3 million
-#: objects, ~215 per session), the pause this avoids.
-GC_FREEZE_EVERY = 1.0
+#: every generation not frozen (what survived the last ``GC_FREEZE_EVERY`` s: some
+#: thousands of objects at 800 tables; ~0.5 us each), then ``gc.freeze()``, so that no
+#: collection looks at those objects again; skipped while no young collection promoted
+#: anything. A full collection of the whole heap takes ~0.5 us per tracked object: 0.5-0.8 s
+#: at 800 tables (~1.3 million objects, ~215 per session), the pause this avoids. Shorter
+#: spends more CPU (every second: ~1.8% of a core at 200 tables, objects that would have
+#: died young are looked at once more), longer makes each pause longer.
+GC_FREEZE_EVERY = 2.0
 #: A full collection of the frozen objects too (``gc.unfreeze()``, collect, freeze:
 #: the one long pause) runs only when the heap has grown by this factor since the last
 #: one (counted in memory blocks, ``sys.getallocatedblocks()``: 0.2 ms; counting the
@@ -592,10 +594,13 @@ class Collector:
                      blocks, self.blocks, (time.perf_counter() - started) * 1000)
 
     async def run(self, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
-        """:meth:`age` every :data:`GC_FREEZE_EVERY` s, until cancelled."""
+        """:meth:`age` every :data:`GC_FREEZE_EVERY` s, until cancelled; skipped when no
+        collection of the middle generation ran since (nothing reached the oldest, so
+        nothing new would be frozen)."""
         while True:
             await sleep(GC_FREEZE_EVERY)
-            self.age()
+            if gc.get_count()[2]:
+                self.age()
 
 
 async def _serve_forever(config: Config) -> int:
