@@ -134,3 +134,26 @@ def test_a_cycle_that_dies_frozen_waits_for_the_full_collection_at_most_an_hour(
     now[0] = GC_FULL_EVERY
     collector.age()
     assert ref() is None
+
+
+async def test_the_collector_freezes_every_few_seconds_only_what_reached_the_oldest_generation(
+        collector_state):
+    collector = Collector()
+    aged: list[float] = []
+    age = collector.age
+    collector.age = lambda: (aged.append(now[0]), age())  # type: ignore[method-assign]
+    now = [0.0]
+    turns = iter([lambda: gc.collect(), lambda: gc.collect(1), lambda: None])
+
+    async def sleep(seconds: float) -> None:
+        assert seconds == app_module.GC_FREEZE_EVERY
+        now[0] += seconds
+        try:
+            next(turns)()                            # what the young collections did meanwhile
+        except StopIteration:
+            raise asyncio.CancelledError from None
+
+    with pytest.raises(asyncio.CancelledError):
+        await collector.run(sleep)
+    # Nothing promoted in the first stretch; a middle collection in the second; none since.
+    assert aged == [2 * app_module.GC_FREEZE_EVERY]
