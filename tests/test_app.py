@@ -57,6 +57,7 @@ async def test_serve_freezes_the_start_up_heap_with_its_tables_and_sets_the_thre
     try:
         await wait_until(lambda: gc.get_freeze_count() > 0, timeout=30)
         assert gc.get_threshold() == GC_THRESHOLDS
+        assert any(isinstance(getattr(cb, "__self__", None), Collector) for cb in gc.callbacks)
         (server,) = made
         (entry,) = server.app.tables
         assert frozen(entry.service) and frozen(server.app)
@@ -66,6 +67,7 @@ async def test_serve_freezes_the_start_up_heap_with_its_tables_and_sets_the_thre
             assert await asyncio.wait_for(serving, 30) == 0
         else:
             serving.cancel()
+    assert not any(isinstance(getattr(cb, "__self__", None), Collector) for cb in gc.callbacks)
 
 
 async def screens_at(server, handles):
@@ -136,24 +138,30 @@ def test_a_cycle_that_dies_frozen_waits_for_the_full_collection_at_most_an_hour(
     assert ref() is None
 
 
-async def test_the_collector_freezes_every_few_seconds_only_what_reached_the_oldest_generation(
+async def test_the_collector_freezes_the_survivors_after_every_second_middle_collection(
         collector_state):
+    """Objects reach the oldest generation only through the middle generation's
+    collections: after GC_FREEZE_AFTER of them the survivors are collected and frozen, in
+    the event loop soon after (however late its timers run), and not before."""
     collector = Collector()
-    aged: list[float] = []
+    aged: list[int] = []
     age = collector.age
-    collector.age = lambda: (aged.append(now[0]), age())  # type: ignore[method-assign]
-    now = [0.0]
-    turns = iter([lambda: gc.collect(), lambda: gc.collect(1), lambda: None])
-
-    async def sleep(seconds: float) -> None:
-        assert seconds == app_module.GC_FREEZE_EVERY
-        now[0] += seconds
-        try:
-            next(turns)()                            # what the young collections did meanwhile
-        except StopIteration:
-            raise asyncio.CancelledError from None
-
-    with pytest.raises(asyncio.CancelledError):
-        await collector.run(sleep)
-    # Nothing promoted in the first stretch; a middle collection in the second; none since.
-    assert aged == [2 * app_module.GC_FREEZE_EVERY]
+    collector.age = lambda: (aged.append(1), age())  # type: ignore[method-assign]
+    collector.watch(asyncio.get_running_loop())
+    try:
+        for _ in range(app_module.GC_FREEZE_AFTER - 1):
+            gc.collect(1)
+        await asyncio.sleep(0)
+        assert aged == []
+        gc.collect(1)
+        await asyncio.sleep(0)
+        assert aged == [1]
+        gc.collect(1)                                # counted from zero again
+        await asyncio.sleep(0)
+        assert aged == [1]
+    finally:
+        collector.unwatch()
+    for _ in range(2 * app_module.GC_FREEZE_AFTER):
+        gc.collect(1)
+    await asyncio.sleep(0)
+    assert aged == [1]                               # no longer watching

@@ -69,15 +69,15 @@ _LAG_TICK = 0.05
 #: out; with the long-lived objects frozen they look only at what survived since the last
 #: freeze, so they are short anyway.
 GC_THRESHOLDS = (700, 10, 100)
-#: Seconds between two freezes of the survivors (:meth:`Collector.age`): a collection of
-#: every generation not frozen (what survived the last ``GC_FREEZE_EVERY`` s: some
-#: thousands of objects at 800 tables; ~0.5 us each), then ``gc.freeze()``, so that no
-#: collection looks at those objects again; skipped while no young collection promoted
-#: anything. A full collection of the whole heap takes ~0.5 us per tracked object: 0.5-0.8 s
-#: at 800 tables (~1.3 million objects, ~215 per session), the pause this avoids. Shorter
-#: spends more CPU (every second: ~1.8% of a core at 200 tables, objects that would have
-#: died young are looked at once more), longer makes each pause longer.
-GC_FREEZE_EVERY = 2.0
+#: Collections of the middle generation (each moves what survived it to the oldest)
+#: after which the survivors are frozen (:meth:`Collector.age`): a collection of every
+#: generation not frozen (a few thousand objects, ~0.5 us each), then ``gc.freeze()``,
+#: so that no collection looks at those objects again. Counted from the collector's own
+#: callbacks, not on a timer: an event loop that runs late (a busy server) would let
+#: the survivors pile up and the collection before the freeze grow with them. A full
+#: collection of the whole heap takes ~0.5 us per tracked object: 0.5-0.8 s at 800 tables
+#: (~1.3 million objects, ~215 per session), the pause this avoids.
+GC_FREEZE_AFTER = 2
 #: A full collection of the frozen objects too (``gc.unfreeze()``, collect, freeze:
 #: the one long pause) runs only when the heap has grown by this factor since the last
 #: one (counted in memory blocks, ``sys.getallocatedblocks()``: 0.2 ms; counting the
@@ -547,22 +547,25 @@ class Collector:
     - :meth:`start` (once the server is ready: imports, config, ledger, tables made)
       sets :data:`GC_THRESHOLDS`, collects everything and freezes what is left
       (``gc.freeze()``: the start-up heap, ~180k objects, never looked at again).
-    - :meth:`age`, every :data:`GC_FREEZE_EVERY` s (:meth:`run`): collects the
-      generations not frozen (cyclic garbage made since the last freeze is freed here),
-      then freezes the survivors; then, if the heap grew by :data:`GC_FULL_GROWTH`
-      since the last full collection and :data:`GC_FULL_EVERY` s have passed, a full
-      one (:meth:`full`).
+    - :meth:`age`, in the event loop after every :data:`GC_FREEZE_AFTER` collections of
+      the middle generation (:meth:`watch`): collects the generations not frozen (cyclic
+      garbage made since the last freeze is freed here), then freezes the survivors;
+      then, if the heap grew by :data:`GC_FULL_GROWTH` since the last full collection
+      and :data:`GC_FULL_EVERY` s have passed, a full one (:meth:`full`).
 
     Frozen objects are still freed by reference counting when nothing refers to them;
-    only their cycles wait for :meth:`full`: what ends within ``GC_FREEZE_EVERY`` s of
-    its start is freed by the next collection, what ended later by the next :meth:`full`.
-    ``clock``: monotonic seconds (injectable).
+    only their cycles wait for :meth:`full`: what ends before it was frozen (objects
+    that survived two middle collections) is freed by the next collection, what ended
+    later by the next :meth:`full`. ``clock``: monotonic seconds (injectable).
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.blocks = 0              # memory blocks after the last full collection
         self.full_at = -math.inf     # when the last full collection ran (clock)
+        self._promotions = 0         # middle collections since the last age()
+        self._due = False            # an age() is scheduled in the event loop
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
         """Set the thresholds and freeze the start-up heap (after a full collection)."""
@@ -593,14 +596,31 @@ class Collector:
             log.info("full garbage collection: %d memory blocks before, %d after, %.0f ms",
                      blocks, self.blocks, (time.perf_counter() - started) * 1000)
 
-    async def run(self, sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
-        """:meth:`age` every :data:`GC_FREEZE_EVERY` s, until cancelled; skipped when no
-        collection of the middle generation ran since (nothing reached the oldest, so
-        nothing new would be frozen)."""
-        while True:
-            await sleep(GC_FREEZE_EVERY)
-            if gc.get_count()[2]:
-                self.age()
+    def watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Run :meth:`age` in ``loop`` after every :data:`GC_FREEZE_AFTER` collections of
+        the middle generation (a ``gc.callbacks`` entry, until :meth:`unwatch`)."""
+        self._loop = loop
+        gc.callbacks.append(self._collected)
+
+    def unwatch(self) -> None:
+        """Stop :meth:`watch`'s callback."""
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._collected)
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        """The collector's callback (any thread, inside the collector: it only counts and
+        schedules; the collection and freeze run later in the event loop)."""
+        if phase != "stop" or info["generation"] != 1:
+            return
+        self._promotions += 1
+        if self._promotions >= GC_FREEZE_AFTER and not self._due and self._loop is not None:
+            self._due = True
+            self._loop.call_soon_threadsafe(self._age_due)
+
+    def _age_due(self) -> None:
+        self._due = False
+        self._promotions = 0
+        self.age()
 
 
 async def _serve_forever(config: Config) -> int:
@@ -609,15 +629,14 @@ async def _serve_forever(config: Config) -> int:
     lag_every = os.environ.get(ENV_LAG_LOG)
     lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
-    collecting: asyncio.Task[None] | None = None
+    collector = Collector()
     try:
         refunded = ledger.recover_unfinished_games(time.time())
         if refunded:
             log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
         server = await start_server(config, ledger)
-        collector = Collector()
         collector.start()            # the start-up heap, before any connection is served
-        collecting = tasks.start(collector.run(), name="garbage collector")
+        collector.watch(asyncio.get_running_loop())
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -628,8 +647,7 @@ async def _serve_forever(config: Config) -> int:
     finally:
         if lag is not None:
             lag.cancel()
-        if collecting is not None:
-            collecting.cancel()
+        collector.unwatch()
         sync.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sync
