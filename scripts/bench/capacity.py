@@ -480,15 +480,19 @@ def serve(config: str, lagfile: str) -> int:
     serve_forever = app_module._serve_forever
 
     gc_lines: list[str] = []
-    started = [0.0]
+    started = [0.0, 0.0]
 
     def collected(phase: str, info: dict) -> None:
         # Every garbage collection in the server, with its generation and duration.
+        # Wall time and the thread's CPU time: on a shared machine the wall time also
+        # holds the time other processes had the core.
         if phase == "start":
             started[0] = time.perf_counter()
+            started[1] = time.thread_time()
         else:
             gc_lines.append(f"gc {time.monotonic():.3f} {info['generation']} "
-                            f"{(time.perf_counter() - started[0]) * 1000:.3f}\n")
+                            f"{(time.perf_counter() - started[0]) * 1000:.3f} "
+                            f"{(time.thread_time() - started[1]) * 1000:.3f}\n")
 
     gc.callbacks.append(collected)
     knock(os.environ.get("CAPACITY_KNOCK", ""))
@@ -500,12 +504,22 @@ def serve(config: str, lagfile: str) -> int:
         with open(lagfile, "w") as out:
             lines: list[str] = []
             flushed = loop.time()
+            every = float(os.environ.get("CAPACITY_CENSUS") or 0)
+            census = [flushed, every] if every else []
             while True:
                 before = loop.time()
                 await asyncio.sleep(LAG_TICK)
                 now = loop.time()
                 lines.append(f"lag {time.monotonic():.3f} {(now - before - LAG_TICK) * 1000:.3f}\n")
                 if now - flushed >= 1.0:
+                    if census and now - census[0] >= census[1]:
+                        # CAPACITY_CENSUS=S: the tracked objects of each generation and
+                        # the frozen ones every S s ("objs TIME GEN0 GEN1 GEN2 FROZEN").
+                        census[0] = now
+                        counts = [len(gc.get_objects(g)) for g in (0, 1, 2)]
+                        lines.append(f"objs {time.monotonic():.3f} "
+                                     + " ".join(map(str, counts))
+                                     + f" {gc.get_freeze_count()}\n")
                     out.writelines(lines + gc_lines)
                     out.flush()
                     lines, flushed = [], now
@@ -777,9 +791,15 @@ class Step:
         time.sleep(0.5)
         journal = self._journal_rows() - journal0
         records = [line.split() for line in self.lagfile.read_text().splitlines() if line]
+        for r in records:
+            if r[0] == "objs":
+                print(f"  census at {float(r[1]) - t0:7.1f} s: tracked objects by generation "
+                      f"{r[2]} {r[3]} {r[4]}, frozen {r[5]}", flush=True)
         lags = [float(r[2]) for r in records if r[0] == "lag" and start <= float(r[1]) < end]
         gcs = [(int(r[2]), float(r[3])) for r in records
                if r[0] == "gc" and start <= float(r[1]) < end]
+        gc_cpu = [(int(r[2]), float(r[4])) for r in records
+                  if r[0] == "gc" and start <= float(r[1]) < end]
         full = [ms for gen, ms in gcs if gen == 2]
         latencies = [lat * 1000 for r in results for lat in r["latencies"]]
         kinds = [k for r in results for k in r["kinds"]]
@@ -806,6 +826,11 @@ class Step:
             "lag_max_ms": max(lags) if lags else None,
             "gc_ms_per_s": sum(ms for _, ms in gcs) / args.measure,
             "gc_full": len(full), "gc_full_max_ms": max(full) if full else 0.0,
+            # The longest collection of each generation, wall and CPU ms.
+            "gc_max_ms_by_gen": [max((ms for g, ms in gcs if g == gen), default=0.0)
+                                 for gen in (0, 1, 2)],
+            "gc_max_cpu_ms_by_gen": [max((ms for g, ms in gc_cpu if g == gen), default=0.0)
+                                     for gen in (0, 1, 2)],
             "gc_per_s": [sum(1 for g, _ in gcs if g == gen) / args.measure for gen in (0, 1, 2)],
             "gc_ms_per_s_by_gen": [sum(ms for g, ms in gcs if g == gen) / args.measure
                                    for gen in (0, 1, 2)],

@@ -608,6 +608,7 @@ def forget_shared_layouts():
     screen._PIECE_CACHE.clear()
     screen._STYLE_CACHE.clear()
     screen._COLOUR_PIECE_CACHE.clear()
+    screen._TRANSITION_CACHE.clear()
     for cached in (screen._message_row, screen._opponent_row, screen._info_row,
                    screen._message_attrs, screen._clock_attrs, screen._opponent_attrs,
                    screen._cells_attrs, screen._proxy):
@@ -814,3 +815,65 @@ def test_the_classic_look_sends_the_bytes_the_screen_sent_before_there_was_colou
             sent.append(renderer.render_clock("0:07") or "")
         digests = [hashlib.sha256(out.encode()).hexdigest()[:16] for out in sent]
         assert digests == recorded[kind], kind
+
+
+@pytest.mark.parametrize("look", [CLASSIC, COLOUR["utf-8"]], ids=["classic", "colour"])
+def test_a_shared_regions_change_is_made_once_for_every_screen_with_the_same_look(
+        monkeypatch, look):
+    """A bet changes the pot, the player in turn and the message area alike on every
+    screen at the table: the first screen of a terminal, encoding and look to take the
+    step draws, styles and diffs those regions; the others with the same look showed the
+    same before and get the same bytes without drawing them. A screen with another look
+    draws its own."""
+    before = GameView(handle="amy", cubes=500, opponents=(Opponent("bert", True),),
+                      master="bert", current="bert", pot=50, round_label="1",
+                      messages=(("SYSTEM", "bert has joined the table."),), message_count=1)
+    after = dataclasses.replace(before, current="amy", pot=75, messages=(
+        *before.messages, ("SYSTEM", "bert has raised the bet (25), pot is 75.")),
+        message_count=2)
+    other = CLASSIC if look is not CLASSIC else COLOUR["utf-8"]
+    forget_shared_layouts()
+    first, second, third = (ScreenRenderer(term(), "utf-8", look), ScreenRenderer(term(), "utf-8", look),
+                            ScreenRenderer(term(), "utf-8", other))
+    for renderer in (first, second, third):
+        renderer.render(before)
+    expected = first.render(after)
+    drawn: list[int] = []
+    set_region = ScreenRenderer._set
+
+    def counted(self, index, key, view):
+        drawn.append(index)
+        set_region(self, index, key, view)
+
+    monkeypatch.setattr(ScreenRenderer, "_set", counted)
+    assert second.render(after) == expected
+    shared = {i for i, r in enumerate(screen._REGIONS) if r.shared and not r.per_screen}
+    assert not shared & set(drawn)
+    drawn.clear()
+    third.render(after)
+    assert shared & set(drawn)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(step(), min_size=1, max_size=8))
+def test_screens_sharing_changes_send_the_bytes_each_would_send_alone(steps):
+    """Byte for byte: every screen's update is what its renderer makes with nothing
+    shared (every shared cache emptied before it renders), whatever the other screens at
+    the table drew before it, in any look, encoding, terminal and window size."""
+    setups = [("xterm-256color", "utf-8", COLOUR["utf-8"]), ("xterm-256color", "utf-8", COLOUR["utf-8"]),
+              ("xterm-256color", "utf-8", CLASSIC), ("telnet:ansi-bbs", "cp437", COLOUR["cp437"]),
+              ("telnet:ansi-bbs", "cp437", COLOUR["cp437"]), ("syncterm", "cp437", CLASSIC)]
+    shared = [ScreenRenderer(term(kind), encoding, look) for kind, encoding, look in setups]
+    alone = [ScreenRenderer(term(kind), encoding, look) for kind, encoding, look in setups]
+    messages: list = []
+    for view, new_messages, size, _ in steps:
+        messages += new_messages
+        view = dataclasses.replace(view, messages=tuple(messages[-10:]), message_count=len(messages))
+        for n, (mine, reference) in enumerate(zip(shared, alone)):
+            own = dataclasses.replace(view, cubes=view.cubes + n // 2)
+            if size is not None and n % 2:
+                mine.resize(*size)
+                reference.resize(*size)
+            sent = mine.render(own)
+            forget_shared_layouts()
+            assert sent == reference.render(own)

@@ -1,6 +1,8 @@
 """The broadcast bus: publishers never block, state may be skipped, messages never are."""
 
 import asyncio
+import gc
+import weakref
 
 import pytest
 
@@ -144,3 +146,27 @@ async def test_a_tap_sees_every_item_with_its_key_and_viewer_and_a_failing_tap_s
                     ("[bob] hi", None, None)]
     assert len(errors) == 4 and errors[0]["message"] == "bus tap failed"
     assert alice.drain() == [{"pot": 50}, ("A♠", "K♠"), "[bob] hi", "after the untap"]
+
+
+async def test_a_closed_subscription_lets_go_of_its_subscriber():
+    """A screen holds its subscription, and the subscription the screen's callbacks: once
+    closed, the subscription must not keep the screen (the pair would be a cycle, which
+    the server's collector frees only in its rare full collection once it froze them)."""
+
+    class Screen:
+        def __init__(self, bus: Bus) -> None:
+            self.sub = bus.subscribe(notify=self.on_bus, on_overflow=self.on_bus)
+
+        def on_bus(self) -> None:
+            pass
+
+    bus = Bus()
+    screen = Screen(bus)
+    gone = weakref.ref(screen)
+    screen.sub.close()
+    gc.disable()
+    try:
+        del screen
+        assert gone() is None            # freed at once, by reference counting
+    finally:
+        gc.enable()

@@ -311,7 +311,7 @@ def overlay(text: str, attrs: str, col: int, width: int, pen: Pen) -> str:
     """``attrs`` (the marks of ``text``) with the cells ``col`` to ``col + width`` (0-based
     cells of ``text``) in ``pen``, except suit glyphs, which keep their colour. A span
     past the end of the row is cut there."""
-    if text.isascii():
+    if text.isascii() or text.translate(_one_cell()).isascii():   # a cell per character
         start, stop = col, min(col + width, len(text))
     else:
         start, stop = _char_span(text, col, width)
@@ -328,6 +328,18 @@ def overlay(text: str, attrs: str, col: int, width: int, pen: Pen) -> str:
 
 _RED_MARK, _BLACK_MARK = chr(Pen.RED_SUIT), chr(Pen.BLACK_SUIT)
 _SUIT_MARKS = frozenset((_RED_MARK, _BLACK_MARK))
+
+
+@lru_cache(maxsize=1)
+def _one_cell() -> dict[int, str]:
+    """A translation of the glyphs the screens draw that take one cell each (box drawing,
+    block elements, geometric shapes, the suits) to ``x``: a row that is ASCII after it
+    has a cell per character, and :func:`overlay` needs no walk over its characters
+    (a new message row, framed by box drawing, is overlaid three times)."""
+    from bbspoker.text import char_width
+
+    glyphs = [chr(c) for c in (*range(0x2500, 0x2600), *range(0x2660, 0x2668))]
+    return str.maketrans({ch: "x" for ch in glyphs if char_width(ch) == 1})
 
 
 @lru_cache(maxsize=8192)

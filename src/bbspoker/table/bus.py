@@ -143,6 +143,10 @@ class Subscription:
             self.closed = True
             self._bus.unsubscribe(self)
             self._wake()
+            # A closed subscription keeps no reference to its subscriber: the subscriber
+            # holds it, so the two would otherwise be a cycle that only a full collection
+            # frees, and the server freezes long-lived objects (bbspoker.app.Collector).
+            self._notify = self._on_overflow = None
 
 
 class Bus:

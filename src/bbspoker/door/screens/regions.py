@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter, ne
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wcwidth import wrap
 
@@ -731,6 +731,20 @@ _PIECE_CACHE_SIZE = 4096
 _COLOUR_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None, int | None]] = {}
 
 
+#: A shared region's whole change, made once per table step for every screen with the
+#: same terminal, encoding and look (the language is in the region's key): (region index,
+#: terminal, encoding, look, key shown, new key, lines scrolled) to (the new rows, their
+#: pen marks or ``None`` in the classic look, the pieces of the changed rows in order:
+#: ``(text, cursor after)``, in a colour look ``(text, cursor after, pen after)`` with
+#: the first SGR left to the screen as in :data:`_COLOUR_PIECE_CACHE`). A region drawn
+#: from its key alone shows the same rows for the same key on every screen, so the
+#: screens that showed the same key before get the same bytes; the second screen to make
+#: a change looks the whole region up instead of drawing, styling and diffing its rows.
+_TRANSITION_CACHE: dict[tuple[object, ...], tuple[tuple[str, ...], tuple[str, ...] | None,
+                                                  tuple[tuple[Any, ...], ...]]] = {}
+_TRANSITION_CACHE_SIZE = 4096
+
+
 def _remember(cache: dict, size: int, key: object, value: object) -> None:
     """Put ``value`` in a bounded shared cache, emptied when full: what the screens reuse
     was mostly put in during the same table step, and dropping the oldest entry instead
@@ -1135,6 +1149,47 @@ class ScreenRenderer:
         if index == _INPUT:
             self._input_col = _INPUT_COL + display_width(_typed(view))
 
+    def _transition(self, index: int, key: object, view: GameView, lines: int
+                    ) -> tuple[tuple[str, ...], tuple[str, ...] | None, tuple[tuple[Any, ...], ...]]:
+        """The change of the shared region ``index`` from what this screen shows to ``key``
+        (of ``view``), its rows first scrolled ``lines`` up by the terminal: the new rows,
+        their pen marks (``None`` in the classic look) and the pieces of the changed rows,
+        each from an unknown cursor (and in colour an unknown pen), for
+        :data:`_TRANSITION_CACHE`. Sets the region's key, rows and marks."""
+        region = _REGIONS[index]
+        term = self.term
+        old_rows = self._rows[index]
+        old_attrs = self._attrs[index] or (None,) * len(old_rows)
+        self._set(index, key, view)
+        rows, attrs = self._rows[index], self._attrs[index]
+        if lines:
+            old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
+            old_attrs = (*old_attrs[lines:], *[None] * lines)
+        col0 = region.cols.start
+        pieces: list[tuple[Any, ...]] = []
+        if attrs is None:
+            for row, old, new in zip(region.rows, old_rows, rows):
+                if old is new or old == new:
+                    continue
+                cache_key = (term, row, col0, old, new)
+                cached = _PIECE_CACHE.get(cache_key)
+                if cached is None:
+                    cached = _diff(term, row, col0, old, new, None)
+                    _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+                pieces.append(cached)
+        else:
+            for row, old, new, old_mark, mark in zip(region.rows, old_rows, rows, old_attrs,
+                                                     attrs):
+                if (old is new or old == new) and old_mark == mark:
+                    continue
+                colour_key = (term, row, col0, old, new, old_mark, mark)
+                made = _COLOUR_PIECE_CACHE.get(colour_key)
+                if made is None:
+                    made = _diff_colour(term, row, col0, old, new, old_mark, mark, None, None)
+                    _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, colour_key, made)
+                pieces.append(made)
+        return rows, attrs, tuple(pieces)
+
     def _update(self, view: GameView) -> str:
         """The bytes of every changed row of the regions whose fields changed since the last
         render."""
@@ -1149,11 +1204,23 @@ class ScreenRenderer:
             lines = self._scrolled(old_key, new_messages) if i == _MESSAGES and new_messages else 0
             if not lines and (key is old_key or key == old_key):
                 continue
-            old_rows = rows[i]
-            self._set(i, key, view)
             if lines:  # the terminal moves the kept lines: they are compared where they went
                 out.append(_scroll(term, self.rows, lines))
                 self._cursor = None
+            if region.shared and not region.per_screen:
+                memo = (i, term, self.encoding, self.look, old_key, key, lines)
+                change = _TRANSITION_CACHE.get(memo)
+                if change is None:
+                    change = self._transition(i, key, view, lines)
+                    _remember(_TRANSITION_CACHE, _TRANSITION_CACHE_SIZE, memo, change)
+                keys[i], rows[i] = key, change[0]
+                for made in change[2]:
+                    out.append(made[0])
+                    self._cursor = made[1]
+                continue
+            old_rows = rows[i]
+            self._set(i, key, view)
+            if lines:
                 old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
             col0 = region.cols.start
             shared = region.shared
@@ -1189,14 +1256,29 @@ class ScreenRenderer:
             lines = self._scrolled(old_key, new_messages) if i == _MESSAGES and new_messages else 0
             if not lines and (key is old_key or key == old_key):
                 continue
-            old_rows, old_attrs = rows[i], all_attrs[i] or (None,) * len(rows[i])
-            self._set(i, key, view)
-            new_attrs = all_attrs[i]
-            assert new_attrs is not None
             if lines:  # the terminal moves the kept lines: they are compared where they went
                 out.append(sgr(pen, 0) + _scroll(term, self.rows, lines))
                 pen = 0
                 self._cursor = None
+            if region.shared and not region.per_screen and all_attrs[i] is not None:
+                memo = (i, term, self.encoding, self.look, old_key, key, lines)
+                change = _TRANSITION_CACHE.get(memo)
+                if change is None:
+                    change = self._transition(i, key, view, lines)
+                    _remember(_TRANSITION_CACHE, _TRANSITION_CACHE_SIZE, memo, change)
+                keys[i], rows[i], all_attrs[i] = key, change[0], change[1]
+                for text, self._cursor, after in change[2]:
+                    if after is not None:       # the first SGR from this screen's pen
+                        at = text.index(_FIRST)
+                        text = text[:at] + sgr(pen, ord(text[at + 1])) + text[at + 2:]
+                        pen = after
+                    out.append(text)
+                continue
+            old_rows, old_attrs = rows[i], all_attrs[i] or (None,) * len(rows[i])
+            self._set(i, key, view)
+            new_attrs = all_attrs[i]
+            assert new_attrs is not None
+            if lines:
                 old_rows = (*old_rows[lines:], *[_BLANK_LINE] * lines)
                 old_attrs = (*old_attrs[lines:], *[None] * lines)
             col0 = region.cols.start
