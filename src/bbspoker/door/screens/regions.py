@@ -811,6 +811,18 @@ def _move(term: Terminal, cursor: tuple[int, int] | None, row: int, col: int) ->
 _RUN = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % (_GAP - 1))
 
 
+def _shared_diff(term: Terminal, row: int, col0: int, old: str,
+                 new: str) -> tuple[str, tuple[int, int] | None]:
+    """:func:`_diff` from an unknown cursor, made once for every screen that had ``old``
+    on the row (:data:`_PIECE_CACHE`): the same bytes for all of them."""
+    cache_key = (term, row, col0, old, new)
+    cached = _PIECE_CACHE.get(cache_key)
+    if cached is None:
+        cached = _diff(term, row, col0, old, new, None)
+        _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+    return cached
+
+
 def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
           cursor: tuple[int, int] | None) -> tuple[str, tuple[int, int] | None]:
     """Cursor moves and text for every run of cells that differ between the ``old`` and
@@ -1171,12 +1183,7 @@ class ScreenRenderer:
             for row, old, new in zip(region.rows, old_rows, rows):
                 if old is new or old == new:
                     continue
-                cache_key = (term, row, col0, old, new)
-                cached = _PIECE_CACHE.get(cache_key)
-                if cached is None:
-                    cached = _diff(term, row, col0, old, new, None)
-                    _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
-                pieces.append(cached)
+                pieces.append(_shared_diff(term, row, col0, old, new))
         else:
             for row, old, new, old_mark, mark in zip(region.rows, old_rows, rows, old_attrs,
                                                      attrs):
@@ -1233,11 +1240,7 @@ class ScreenRenderer:
                     continue
                 # From an unknown cursor (the first move is an address): the same bytes
                 # for every screen that had ``old`` on this row.
-                cache_key = (term, row, col0, old, new)
-                cached = _PIECE_CACHE.get(cache_key)
-                if cached is None:
-                    cached = _diff(term, row, col0, old, new, None)
-                    _remember(_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+                cached = _shared_diff(term, row, col0, old, new)
                 out.append(cached[0])
                 self._cursor = cached[1]
         return "".join(out)
