@@ -21,7 +21,7 @@ spaced). At the end the server is stopped with SIGTERM and the script prints:
 
 Exit status 0 only if the ledger verifies, the CUBES total is unchanged, no
 game is left open and the server logged no ERROR. ``--short`` is the suite's
-mode (10 clients, 12 s, 2 kills). Usage::
+mode (10 clients, 12 s, 2 kills, 1 s of SIGTERM grace). Usage::
 
     scripts/soak.py --seconds 1800            # the issue's 30 minutes
     scripts/soak.py --short
@@ -57,7 +57,8 @@ __all__ = ["ServerProcess", "cli", "soak", "SOAK_CONFIG", "main"]
 BIN = Path(sys.executable).parent
 #: The soak server's config: every simulated client comes from 127.0.0.1, so the
 #: per-address pre-login cap is raised; timeouts are shortened so a stuck turn moves
-#: on in seconds; SIGTERM gives the running game 5 s before it is refunded.
+#: on in seconds; SIGTERM gives the running game 5 s before it is refunded (``--short``:
+#: 1 s, :data:`SHORT_GRACE`).
 SOAK_CONFIG = """\
 [server]
 max_per_address = 500
@@ -76,6 +77,7 @@ enabled = false
 title = false
 """
 PASSWORD = "soak-pass-1"
+SHORT_GRACE = 1
 
 
 class ServerProcess:
@@ -284,11 +286,15 @@ def _lag(log: str) -> list[tuple[float, float]]:
 
 
 async def soak(clients: int, seconds: float, kills: int, seed: int, workdir: Path,
-               lag_every: float = 5.0) -> int:
-    """Run the soak; prints the figures and returns the exit status (0: all checks passed)."""
+               lag_every: float = 5.0, grace: float | None = None) -> int:
+    """Run the soak; prints the figures and returns the exit status (0: all checks passed).
+    ``grace``: the ``shutdown_grace`` (s) instead of :data:`SOAK_CONFIG`'s."""
     rng = random.Random(seed)
     db, log = workdir / "soak.db", workdir / "server.log"
-    (workdir / "soak.toml").write_text(SOAK_CONFIG)
+    config = SOAK_CONFIG
+    if grace is not None:
+        config = config.replace("shutdown_grace = 5\n", f"shutdown_grace = {grace:g}\n")
+    (workdir / "soak.toml").write_text(config)
     handles = [f"player{i:03d}" for i in range(clients)] + ["sleepy"]
     stored = hash_password(PASSWORD)
     with Ledger(db) as ledger:
@@ -412,14 +418,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--short", action="store_true",
                         help="the suite's quick run: 10 clients, 12 s, 2 kills, the lag "
-                             "logged every 2 s (each server lives ~4 s)")
+                             "logged every 2 s (each server lives ~4 s), SIGTERM's grace "
+                             "for the running game 1 s")
     args = parser.parse_args(argv)
-    lag_every = 5.0
+    lag_every, grace = 5.0, None
     if args.short:
         args.clients, args.seconds, args.kills, lag_every = 10, 12, 2, 2.0
+        grace = SHORT_GRACE
     with tempfile.TemporaryDirectory() as tmp:
         return asyncio.run(soak(args.clients, args.seconds, args.kills, args.seed, Path(tmp),
-                                lag_every))
+                                lag_every, grace))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ What it prints, and what must hold (exit status 0 only if all of it does):
   and a table of its tournament;
 - no ERROR in the server's log.
 
-``--short`` is the suite's mode (9 players at 3 seats). Usage::
+``--short`` is the suite's mode (9 players at 3 seats, 150 chips, levels of 6 s, 0.1 s
+between hands, the start 2-3 s ahead). Usage::
 
     scripts/tournament_run.py                 # 27 players, 3 tables
     scripts/tournament_run.py --short
@@ -85,7 +86,7 @@ bots = {bots}
 buy_in = 100
 chips = {chips}
 seats_per_table = {seats}
-between_hands = 0.3
+between_hands = {between_hands}
 turn_timeout = 6
 reconnect_grace = 600
 bot_policy = "random"
@@ -162,7 +163,7 @@ async def _play(c: TelnetClient, seen: dict[str, bool], until: asyncio.Event) ->
 
 
 async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int | None,
-              workdir: Path) -> int:
+              workdir: Path, between_hands: float = 0.3, lead: float = 3.0) -> int:
     db = workdir / "tournament.db"
     stored = hash_password(PASSWORD)
     bots = players - len(PEOPLE)
@@ -172,11 +173,13 @@ async def run(players: int, seats: int, chips: int, minutes: float, kill_at: int
         for i in range(bots):
             ledger.create_account(f"Bot{i + 1:02d}", None, 1000, bot=True)
         start_total = sum(a.cubes for a in ledger.list_accounts())
-    # The people log in and register in about a second; the start leaves them four.
-    starts = (datetime.datetime.now() + datetime.timedelta(seconds=4)).strftime("%H:%M:%S")
+    # The server starts and the people log in and register in about a second; the start
+    # (whole seconds) leaves them ``lead`` seconds or up to one more.
+    ahead = datetime.datetime.now() + datetime.timedelta(seconds=lead)
+    starts = (ahead + datetime.timedelta(seconds=1)).strftime("%H:%M:%S")
     config = workdir / "bbspoker.toml"
     config.write_text(CONFIG.format(starts=starts, bots=bots, chips=chips, seats=seats,
-                                    minutes=minutes))
+                                    minutes=minutes, between_hands=between_hands))
     server = soak.ServerProcess(db, workdir / "server.log", env={"BBSPOKER_CONFIG": str(config)})
     await server.start()
     registered = [asyncio.Event() for _ in PEOPLE]
@@ -291,15 +294,19 @@ def main(argv: list[str] | None = None) -> int:
                    help="SIGKILL when this many tables are left (default: one fewer than "
                         "at the start)")
     p.add_argument("--short", action="store_true",
-                   help="the suite's mode: 9 players at 3 seats")
+                   help="the suite's mode: 9 players at 3 seats, 150 chips, levels of 6 s, "
+                        "0.1 s between hands, the start 2-3 s ahead")
     p.add_argument("--workdir", type=Path, default=None)
     args = p.parse_args(argv)
     players, seats, chips, minutes = args.players, args.seats, 1500, 0.5
+    between_hands, lead = 0.3, 3.0
     if args.short:
-        players, seats, chips, minutes = 9, 3, 300, 0.15
+        players, seats, chips, minutes = 9, 3, 150, 0.1
+        between_hands, lead = 0.1, 2.0
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bbspoker-tournament-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    return asyncio.run(run(players, seats, chips, minutes, args.kill_at, workdir))
+    return asyncio.run(run(players, seats, chips, minutes, args.kill_at, workdir,
+                           between_hands, lead))
 
 
 if __name__ == "__main__":

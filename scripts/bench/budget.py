@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import ServerProcess, connect_bare, free_port, percentile, print_table  # noqa: E402
+from _common import (  # noqa: E402
+    BenchClient, ServerProcess, connect_bare, free_port, percentile, print_table)
 from latency import relay_line  # noqa: E402
 
 #: (us before the sends, us before each send): 0.3 ms to 0.9 ms of work per action.
@@ -32,28 +33,29 @@ DEFAULT_WORK = ((100, 50), (200, 60), (250, 100), (370, 130))
 async def measure(lines: int, pad: int, settings: Sequence[tuple[float, float]]
                   ) -> tuple[list[list[float]], list[list[list[float]]]]:
     """The plain relay's samples and each setting's (s), one line of each in turn."""
-    plain_port = free_port()
-    async with ServerProcess(plain_port):
-        plain = await connect_bare(plain_port, 5)
-        servers, groups = [], []
-        try:
-            for before, each in settings:
-                port = free_port()
-                server = ServerProcess(port, work=(before, each, pad))
-                servers.append(server)  # stopped below even if it never starts
-                await server.__aenter__()
-                groups.append(await connect_bare(port, 5))
-            base: list[list[float]] = []
-            worked: list[list[list[float]]] = [[] for _ in settings]
-            for n in range(lines):
-                base.append(await relay_line(plain, n))
-                for samples, clients in zip(worked, groups):
-                    samples.append(await relay_line(clients, n))
-        finally:
-            for c in [*plain, *(c for g in groups for c in g)]:
-                await c.close()
-            for server in servers:
-                await server.__aexit__()
+    # Every server's process starts at once (they start up side by side; the lines are
+    # relayed once all are up); each is stopped below even if it never starts.
+    plain_server = ServerProcess(free_port())
+    servers = [ServerProcess(free_port(), work=(before, each, pad)) for before, each in settings]
+    plain: list[BenchClient] = []
+    groups: list[list[BenchClient]] = []
+    try:
+        await plain_server.__aenter__()
+        plain = await connect_bare(plain_server.port, 5)
+        for server in servers:
+            await server.__aenter__()
+            groups.append(await connect_bare(server.port, 5))
+        base: list[list[float]] = []
+        worked: list[list[list[float]]] = [[] for _ in settings]
+        for n in range(lines):
+            base.append(await relay_line(plain, n))
+            for samples, clients in zip(worked, groups):
+                samples.append(await relay_line(clients, n))
+    finally:
+        for c in [*plain, *(c for g in groups for c in g)]:
+            await c.close()
+        for server in (plain_server, *servers):
+            await server.__aexit__()
     return base, worked
 
 

@@ -747,13 +747,13 @@ class Step:
             rss0 = rss_kib(server.pid)
             loaders = self._start_loaders(me, "1-%d" % ((os.cpu_count() or 2) - 1) if multi else None)
             self._expect(loaders, "idle", 600)
-            time.sleep(1.0)
+            time.sleep(args.settle)
             rss_idle = rss_kib(server.pid)
             for p in loaders:
                 p.stdin.write(b"seat\n")
                 p.stdin.flush()
             self._expect(loaders, "ready", 1200)
-            time.sleep(1.0)
+            time.sleep(args.settle)
             rss_seated = rss_kib(server.pid)
             t0 = time.monotonic() + 0.5
             for p in loaders:
@@ -788,7 +788,7 @@ class Step:
                 if p.poll() is None:
                     p.kill()
                 p.wait()
-        time.sleep(0.5)
+        time.sleep(args.settle / 2)
         journal = self._journal_rows() - journal0
         records = [line.split() for line in self.lagfile.read_text().splitlines() if line]
         for r in records:
@@ -1096,6 +1096,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "what is left of an action without them")
     parser.add_argument("--json", default="capacity.json", help="where the figures go")
     args = parser.parse_args(argv)
+    # s the server is left alone before each RSS reading (and after it ends).
+    args.settle = 1.0
     try:
         knock_parts(args.knock)
     except ValueError as e:
@@ -1104,7 +1106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.spectators = 10 * args.spectators_per_table
     if args.quick:
         args.steps, args.idle, args.spectators = "2", 4, 5.0
-        args.interval, args.warmup, args.measure, args.loaders = 0.25, 1.0, 2.0, 1
+        args.interval, args.warmup, args.measure, args.loaders = 0.25, 0.5, 1.5, 1
+        args.settle = 0.25
     steps_t = [int(s) for s in args.steps.split(",")]
     raise_fd_limit()
     template = make_template(args, max(steps_t))

@@ -27,14 +27,15 @@ divided by the actions in the window; the system share is reported apart.
 Each action is one key press (bbspoker's bets are two: ``b`` then Enter).
 
 Run: ``.venv/bin/python scripts/bench/floor.py [--tables 200] [--quick]``;
-``--json FILE`` keeps the figures. ``--quick`` (2 tables, a few seconds) runs
-in the suite.
+``--json FILE`` keeps the figures. ``--quick`` (2 tables, a few seconds, both relays
+at once) runs in the suite.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import os
 import platform
@@ -111,8 +112,9 @@ def serve(kind: str, port: int, frame_size: int) -> None:
 
 
 async def load(port: int, tables: int, spectators: int, idle: int, interval: float,
-               warmup: float, measure: float, out: str) -> None:
-    """Connect every client, play the tables' beats, and write the window's counts to ``out``."""
+               warmup: float, measure: float, out: str, settle: float = 1.0) -> None:
+    """Connect every client, leave them ``settle`` s (the last negotiations and welcome
+    screens), play the tables' beats, and write the window's counts to ``out``."""
     raise_fd_limit()
     sem = asyncio.Semaphore(64)
 
@@ -126,7 +128,7 @@ async def load(port: int, tables: int, spectators: int, idle: int, interval: flo
     seated = [await asyncio.gather(*(connect(b"t%d" % t) for _ in range(SEATS + spectators)))
               for t in range(tables)]
     await asyncio.gather(*(connect(b"idle") for _ in range(idle)))
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(settle)
     Path(out).with_suffix(".started").touch()
     for clients in seated:
         for c in clients:
@@ -177,7 +179,7 @@ def run_kind(kind: str, args: argparse.Namespace) -> dict:
         loader = subprocess.Popen(pinned(
             [sys.executable, me, "load", str(port), str(args.tables), str(args.spectators),
              str(args.idle), str(args.interval), str(args.warmup), str(args.measure),
-             str(out)], "1" if multi else None))
+             str(out), str(args.settle)], "1" if multi else None))
         # Sample the server's CPU at the window's edges, from the load's clock: the load
         # connects first (its time is not in the window), then plays warmup + measure.
         while not _started(loader, out):
@@ -217,7 +219,8 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["load"]:
         port, tables, spectators, idle = (int(v) for v in argv[1:5])
         interval, warmup, measure = (float(v) for v in argv[5:8])
-        asyncio.run(load(port, tables, spectators, idle, interval, warmup, measure, argv[8]))
+        asyncio.run(load(port, tables, spectators, idle, interval, warmup, measure, argv[8],
+                         float(argv[9])))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -230,13 +233,22 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--json", default="")
     parser.add_argument("--quick", action="store_true",
-                        help="2 tables, 4 idle, 0.5 s + 2 s: a smoke test")
+                        help="2 tables, 4 idle, 0.5 s + 2 s, the relays side by side: a "
+                             "smoke test")
     args = parser.parse_args(argv)
+    args.settle = 1.0       # s between the last connection and the tables' first beats
     if args.quick:
         args.tables, args.idle, args.warmup, args.measure, args.interval = 2, 4, 0.5, 2.0, 0.375
+        args.settle = 0.2
     with tempfile.TemporaryDirectory() as scratch:
         args.scratch = scratch
-        rows = [run_kind(kind, args) for kind in args.kinds.split(",")]
+        kinds = args.kinds.split(",")
+        if args.quick:
+            # A smoke test's figures need no quiet machine: the relays run at once.
+            with concurrent.futures.ThreadPoolExecutor(len(kinds)) as pool:
+                rows = list(pool.map(lambda kind: run_kind(kind, args), kinds))
+        else:
+            rows = [run_kind(kind, args) for kind in kinds]
     print(f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.tables} tables "
           f"of {SEATS} players + {args.spectators} spectators, {args.idle} idle, one action "
           f"per table every {args.interval:g} s, {args.frame} B per write, 7 writes per action")

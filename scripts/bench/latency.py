@@ -110,21 +110,27 @@ async def measure(idle: int, actions: int) -> tuple[list[list[float]], list[list
                           server={"max_per_address": 64, "max_sessions_per_address": 5000},
                           table={"between_games": 0.0})
     bare_port = free_port()
-    async with ServerProcess(port, config), ServerProcess(bare_port):
-        lobby = await connect_many(port, idle_handles, concurrency=32)
-        players = await seat_players(port, HANDLES, "xterm")
-        clients = await connect_bare(bare_port, len(HANDLES))
-        game = Game(players)
-        ours, base = [], []
-        try:
-            # Turn about, one action and one relayed line: both see the machine alike
-            # (its speed drifts by a third over minutes here).
-            for n in range(actions):
-                ours.append(await game.step())
-                base.append(await relay_line(clients, n))
-        finally:
-            for c in [*players, *lobby, *clients]:
-                await c.close()
+    # Both processes start at once (the measuring begins once both are up).
+    server, bare = ServerProcess(port, config), ServerProcess(bare_port)
+    try:
+        async with server, bare:
+            lobby = await connect_many(port, idle_handles, concurrency=32)
+            players = await seat_players(port, HANDLES, "xterm")
+            clients = await connect_bare(bare_port, len(HANDLES))
+            game = Game(players)
+            ours, base = [], []
+            try:
+                # Turn about, one action and one relayed line: both see the machine alike
+                # (its speed drifts by a third over minutes here).
+                for n in range(actions):
+                    ours.append(await game.step())
+                    base.append(await relay_line(clients, n))
+            finally:
+                for c in [*players, *lobby, *clients]:
+                    await c.close()
+    finally:
+        if bare.proc.poll() is None:    # bbspoker's server did not start
+            await bare.__aexit__()
     return ours, base
 
 

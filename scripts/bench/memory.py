@@ -10,7 +10,7 @@ reading lines) holding the same number of negotiated connections, measured
 the same way. Target: <= 1.5x the bare figure per session.
 
 Run: ``.venv/bin/python scripts/bench/memory.py [--quick] [--sessions N]``.
-``--quick`` uses 20 sessions, for the suite.
+``--quick`` uses 20 sessions and both servers at once, for the suite.
 """
 
 from __future__ import annotations
@@ -29,29 +29,33 @@ from _common import (  # noqa: E402
 
 from bbspoker.store.sqlite import Ledger  # noqa: E402
 
-#: Seconds to let the server settle before reading its RSS.
+#: Seconds to let the server settle before reading its RSS (``--quick``: QUICK_SETTLE).
 SETTLE = 1.0
+QUICK_SETTLE = 0.25
 
 
 async def rss_per_session(server: ServerProcess, count: int,
-                          connect: Callable[[int], Awaitable[list[BenchClient]]]
-                          ) -> tuple[int, int]:
+                          connect: Callable[[int], Awaitable[list[BenchClient]]],
+                          settle: float = SETTLE) -> tuple[int, int]:
     """``(RSS KiB with one connection, RSS KiB with count + 1)`` of ``server``, where
-    ``connect(n)`` opens n more served connections."""
+    ``connect(n)`` opens n more served connections; each reading ``settle`` s after the
+    connections."""
     clients = await connect(1)
     try:
-        await asyncio.sleep(SETTLE)
+        await asyncio.sleep(settle)
         first = server.rss_kib()
         clients += await connect(count)
-        await asyncio.sleep(SETTLE)
+        await asyncio.sleep(settle)
         return first, server.rss_kib()
     finally:
         for c in clients:
             await c.close()
 
 
-async def measure(count: int) -> dict[str, tuple[int, int]]:
-    """RSS before and after ``count`` sessions, for ``bbspoker`` and for ``bare``."""
+async def measure(count: int, quick: bool = False) -> dict[str, tuple[int, int]]:
+    """RSS before and after ``count`` sessions, for ``bbspoker`` and for ``bare``: one
+    server after the other, or (``quick``, a smoke run) both at once with shorter
+    settles."""
     raise_fd_limit()
     directory = scratch_dir()
     handles = iter(f"user{i:04d}" for i in range(count + 1))
@@ -60,15 +64,26 @@ async def measure(count: int) -> dict[str, tuple[int, int]]:
     port = free_port()
     config = write_config(directory, port, server={"max_per_address": 64, "max_sessions_per_address": 5000})
     figures = {}
-    async with ServerProcess(port, config) as server:
-        figures["bbspoker"] = await rss_per_session(
-            server, count,
-            lambda n: connect_many(port, [next(handles) for _ in range(n)], concurrency=32))
-    port = free_port()
-    async with ServerProcess(port) as server:
-        figures["bare"] = await rss_per_session(server, count,
-                                                lambda n: connect_bare(port, n))
-    return figures
+    settle = QUICK_SETTLE if quick else SETTLE
+
+    async def bbspoker() -> None:
+        async with ServerProcess(port, config) as server:
+            figures["bbspoker"] = await rss_per_session(
+                server, count,
+                lambda n: connect_many(port, [next(handles) for _ in range(n)], concurrency=32),
+                settle)
+
+    async def bare(port: int) -> None:
+        async with ServerProcess(port) as server:
+            figures["bare"] = await rss_per_session(server, count,
+                                                    lambda n: connect_bare(port, n), settle)
+
+    if quick:
+        await asyncio.gather(bbspoker(), bare(free_port()))
+    else:
+        await bbspoker()
+        await bare(free_port())
+    return {name: figures[name] for name in ("bbspoker", "bare")}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=1000, help="sessions (default 1000)")
     args = parser.parse_args(argv)
     count = 20 if args.quick else args.sessions
-    figures = asyncio.run(measure(count))
+    figures = asyncio.run(measure(count, args.quick))
     per = {name: (after - before) * 1024 / count for name, (before, after) in figures.items()}
     rows = [("server", "RSS 1 session KiB", f"RSS {count + 1} KiB", "per session KiB")]
     for name, (before, after) in figures.items():
