@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 __all__ = ["Nats", "NatsUnavailable", "start_nats", "nats_server_binary"]
 
 #: Seconds a starting server has to accept connections.
+#: Ports tried before giving up (see :func:`start_nats`).
+START_ATTEMPTS = 5
 START_TIMEOUT = 5.0
 
 
@@ -45,9 +47,12 @@ def _free_port() -> int:
 
 
 def _accepts(port: int) -> bool:
+    """Whether a NATS server answers on ``port``: it greets every connection with ``INFO``
+    (another program that took the port in the meantime does not)."""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+            s.settimeout(0.5)
+            return s.recv(4) == b"INFO"
     except OSError:
         return False
 
@@ -113,10 +118,16 @@ def start_nats() -> Nats:
     binary = nats_server_binary()
     if binary is None:
         raise NatsUnavailable("nats-server is not installed (apt-get install nats-server)")
-    server = Nats(binary, _free_port(), tempfile.mkdtemp(prefix="bbsnats-"))
-    try:
-        server.start()
-    except NatsUnavailable:
-        shutil.rmtree(server.directory, ignore_errors=True)
-        raise
-    return server
+    # The free port is only free when it was looked up: another process may bind it before
+    # the server does (it then exits), so a few ports are tried.
+    for attempt in range(START_ATTEMPTS):
+        server = Nats(binary, _free_port(), tempfile.mkdtemp(prefix="bbsnats-"))
+        try:
+            server.start()
+        except NatsUnavailable:
+            shutil.rmtree(server.directory, ignore_errors=True)
+            if attempt == START_ATTEMPTS - 1:
+                raise
+            continue
+        return server
+    raise AssertionError("unreachable")
