@@ -17,7 +17,6 @@ import pytest
 from bbspoker.cli import main
 from bbspoker.rules.seasons import season_of
 from bbspoker.store.sqlite import Ledger
-from bbspoker.store import passwords
 from bbspoker.store.passwords import hash_password, verify_password
 from tests.support.stores import both_backends, store_db
 
@@ -27,13 +26,6 @@ HISTORY = {"players": ["Alice", "bob"], "deck": "sha256 of the order",
            "hands": {"Alice": "9- 10* J+ Q# K*", "bob": "5- 5# 6* 7+ 9#"},
            "winner": "Alice", "pot": 40}
 
-
-@pytest.fixture(autouse=True)
-def cheap_scrypt(monkeypatch):
-    """Passwords hashed here cost scrypt n = 16 instead of 2**14 (about 40 ms a hash or a
-    check): the stored string carries its cost, so checking it works the same. These tests
-    check the commands, not the hash itself (tests/store/test_ledger.py does)."""
-    monkeypatch.setattr(passwords, "_N", 16)
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from bbspoker.config import LoginConfig
 from bbspoker.rules import actions as act
 from bbspoker.door.guard import MAX_HANDLE_LINE, HandleBusy, LoginGuard, address_group
 from bbspoker.door.login import check_password
-from bbspoker.store import passwords
 from bbspoker.store.passwords import hash_password, verify_password
 from bbspoker.store.wallet import StoreError
 from bbspoker.text import display_width
@@ -25,13 +24,6 @@ from tests.support.telnetclient import FakeClock, running_server, wait_until
 async def no_sleep(_seconds: float) -> None:
     await asyncio.sleep(0)
 
-
-@pytest.fixture(autouse=True)
-def cheap_scrypt(monkeypatch):
-    """Passwords hashed here cost scrypt n = 16 instead of 2**14 (about 40 ms a hash or a
-    check): the stored string carries its cost, so checking it works the same. These tests
-    check the door's login and menus, not the hash itself (tests/store/test_ledger.py does)."""
-    monkeypatch.setattr(passwords, "_N", 16)
 
 
 @pytest.fixture
