@@ -173,6 +173,6 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=500, stateful_step_count=40, deadline=None,
+    max_examples=250, stateful_step_count=40, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 test_table_state_machine = TableMachine.TestCase
