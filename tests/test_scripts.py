@@ -114,7 +114,8 @@ def test_the_test_command_type_checks_the_sources_while_the_tests_run(test_proje
     ok = run_test_script(test_project, 0, 0)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     # one worker more than the cores (many tests wait on sockets and processes)
-    assert f"pytest says: -n {len(os.sched_getaffinity(0)) + 1} -k hands" in ok.stdout
+    assert (f"pytest says: -n {len(os.sched_getaffinity(0)) + 1} --dist worksteal -k hands"
+            in ok.stdout)
     assert "mypy says:" in ok.stdout
     typed_wrong = run_test_script(test_project, 1, 0)
     assert typed_wrong.returncode == 1
