@@ -1,7 +1,7 @@
 """A throwaway NATS server for the tests and the scripts that need one.
 
 :func:`start_nats` runs Debian's ``nats-server`` (found on ``PATH`` or as
-``/usr/sbin/nats-server``) on 127.0.0.1 at a free TCP port, its files in a new directory
+``/usr/sbin/nats-server``) on 127.0.0.1 at a TCP port it picks itself (read from its ports file), its files in a new directory
 under ``/tmp``; :meth:`Nats.restart` stops it and starts it again on the same port (what a
 client sees when the server restarts: its connection drops, it reconnects).
 
@@ -11,6 +11,7 @@ instead of skipping them (``tests/conftest.py``'s ``nats_server`` fixture).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -22,8 +23,6 @@ from dataclasses import dataclass, field
 __all__ = ["Nats", "NatsUnavailable", "start_nats", "nats_server_binary"]
 
 #: Seconds a starting server has to accept connections.
-#: Ports tried before giving up (see :func:`start_nats`).
-START_ATTEMPTS = 5
 START_TIMEOUT = 5.0
 
 
@@ -37,13 +36,6 @@ def nats_server_binary() -> str | None:
     if found:
         return found
     return "/usr/sbin/nats-server" if os.access("/usr/sbin/nats-server", os.X_OK) else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _accepts(port: int) -> bool:
@@ -73,16 +65,34 @@ class Nats:
         return f"nats://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        """Start the server (about 50 ms) and wait until it accepts connections. Raises
-        :class:`NatsUnavailable` if it exits or does not listen within
-        :data:`START_TIMEOUT` s."""
+        """Start the server (about 50 ms) and wait until it accepts connections: on
+        :attr:`port`, or with ``port`` 0 on a port it picks itself (``-p -1``; it writes the
+        port into a ports file, read back here, so no other process can take it between
+        the choice and the bind). Raises :class:`NatsUnavailable` if it exits or does not
+        listen within :data:`START_TIMEOUT` s."""
         log = open(os.path.join(self.directory, "log"), "ab")
+        ports = os.path.join(self.directory, "ports")
+        os.makedirs(ports, exist_ok=True)
+        for old in os.listdir(ports):
+            os.remove(os.path.join(ports, old))
         self.process = subprocess.Popen(
-            [self.binary, "-a", "127.0.0.1", "-p", str(self.port), "-n", "bbspoker-test"],
+            [self.binary, "-a", "127.0.0.1", "-p", str(self.port or -1), "-n", "bbspoker-test",
+             "--ports_file_dir", ports],
             stdout=log, stderr=log, cwd=self.directory)
         log.close()
         deadline = time.monotonic() + START_TIMEOUT
-        while not _accepts(self.port):
+        while not self.port:
+            written = [f for f in os.listdir(ports) if f.endswith(".ports")]
+            if written:
+                with open(os.path.join(ports, written[0]), encoding="utf-8") as f:
+                    text = f.read()
+                if text.strip():
+                    self.port = int(json.loads(text)["nats"][0].rsplit(":", 1)[1])
+                    break
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        while not (self.port and _accepts(self.port)):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop_process()
                 with open(os.path.join(self.directory, "log"), encoding="utf-8",
@@ -118,16 +128,10 @@ def start_nats() -> Nats:
     binary = nats_server_binary()
     if binary is None:
         raise NatsUnavailable("nats-server is not installed (apt-get install nats-server)")
-    # The free port is only free when it was looked up: another process may bind it before
-    # the server does (it then exits), so a few ports are tried.
-    for attempt in range(START_ATTEMPTS):
-        server = Nats(binary, _free_port(), tempfile.mkdtemp(prefix="bbsnats-"))
-        try:
-            server.start()
-        except NatsUnavailable:
-            shutil.rmtree(server.directory, ignore_errors=True)
-            if attempt == START_ATTEMPTS - 1:
-                raise
-            continue
-        return server
-    raise AssertionError("unreachable")
+    server = Nats(binary, 0, tempfile.mkdtemp(prefix="bbsnats-"))
+    try:
+        server.start()
+    except NatsUnavailable:
+        shutil.rmtree(server.directory, ignore_errors=True)
+        raise
+    return server
