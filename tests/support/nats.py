@@ -1,8 +1,8 @@
 """A throwaway NATS server for the tests and the scripts that need one.
 
 :func:`start_nats` runs Debian's ``nats-server`` (found on ``PATH`` or as
-``/usr/sbin/nats-server``) on 127.0.0.1 at a TCP port it picks itself (read from its ports file), its files in a new directory
-under ``/tmp``; :meth:`Nats.restart` stops it and starts it again on the same port (what a
+``/usr/sbin/nats-server``) on 127.0.0.1 at a TCP port it picks itself (read back from its
+ports file), its files in a new directory under ``/tmp``; :meth:`Nats.restart` stops it and starts it again on the same port (what a
 client sees when the server restarts: its connection drops, it reconnects).
 
 ``BBSPOKER_REQUIRE_SERVICES=1`` (set by ``.ci/run``) makes a missing server fail the tests
