@@ -36,6 +36,17 @@ def cheap_scrypt(request, monkeypatch):
         monkeypatch.setattr(passwords, "_N", 16)
 
 
+def _service(what: str, start, unavailable: type[Exception]):
+    """``start()``'s server, or the test skipped saying why ``what`` cannot be had (it
+    fails instead under ``BBSPOKER_REQUIRE_SERVICES=1``, as CI sets it)."""
+    try:
+        return start()
+    except unavailable as exc:
+        if os.environ.get("BBSPOKER_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"{what} is required here: {exc}")
+        pytest.skip(f"no {what}: {exc}")
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
     """A PostgreSQL server for this test process (``tests.support.postgres``): the one at
@@ -47,29 +58,19 @@ def postgres_server():
     if given:
         yield Postgres(url=given, directory="", bin_dir="", run_as=[])
         return
-    try:
-        server = start_postgres()
-    except PostgresUnavailable as exc:
-        if os.environ.get("BBSPOKER_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"PostgreSQL is required here: {exc}")
-        pytest.skip(f"no PostgreSQL: {exc}")
+    server = _service("PostgreSQL", start_postgres, PostgresUnavailable)
     yield server
     server.stop()
 
 
 @pytest.fixture(scope="session")
 def nats_server():
-    """A NATS server for this test process (``tests.support.nats``), started here on a free
-    port of 127.0.0.1. Where none can be had the test is skipped with the reason, or fails
+    """A NATS server for this test process (``tests.support.nats``), started here on a port
+    of 127.0.0.1 it picks itself. Where none can be had the test is skipped with the reason, or fails
     under ``BBSPOKER_REQUIRE_SERVICES=1`` (CI)."""
     from tests.support.nats import NatsUnavailable, start_nats
 
-    try:
-        server = start_nats()
-    except NatsUnavailable as exc:
-        if os.environ.get("BBSPOKER_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"NATS is required here: {exc}")
-        pytest.skip(f"no NATS server: {exc}")
+    server = _service("a NATS server", start_nats, NatsUnavailable)
     yield server
     server.stop()
 
