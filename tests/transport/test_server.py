@@ -301,10 +301,18 @@ async def blind_login(c: TelnetClient, handle: str) -> None:
     await c.send("pw-slow-1\rpw-slow-1\r")
 
 
-async def test_a_client_that_never_reads_is_dropped_and_nobody_waits(tmp_path, clients, caplog):
+async def test_a_client_that_never_reads_is_dropped_and_nobody_waits(tmp_path, clients, caplog,
+                                                                     monkeypatch):
+    """The drain timeout runs on the session's (injected) clock, looked at every
+    ``STALL_POLL`` real seconds (made short here, as is the wait for the negotiation that
+    a client that never reads never answers)."""
     caplog.set_level(logging.INFO, logger="bbspoker.transport.session")
-    async with running_server(tmp_path, output={"drain_timeout": 1.0,
-                                                "backlog_bytes": 1 << 20}) as server:
+    monkeypatch.setattr("bbspoker.transport.session.STALL_POLL", 0.02)
+    monkeypatch.setattr("bbspoker.transport.telnet.CONNECT_MAXWAIT", 0.1)
+    clock = FakeClock()
+    async with running_server(tmp_path, clock=clock,
+                              output={"drain_timeout": 1.0,
+                                      "backlog_bytes": 1 << 20}) as server:
         fast = await clients(server.port)
         await fast.login("fast", "pw-fast")
         slow = await clients(server.port, read=False, rcvbuf=4096)
@@ -319,6 +327,9 @@ async def test_a_client_that_never_reads_is_dropped_and_nobody_waits(tmp_path, c
         await fast.send("w")
         await fast.wait_for("Who is online (2):")
         assert server.app.find_online("slow") is session
+        await asyncio.sleep(0.1)               # several looks at the socket, 0 s on the clock
+        assert server.app.find_online("slow") is session
+        clock.advance(1.0)
         await wait_until(lambda: server.app.find_online("slow") is None, timeout=10)
         assert "output did not drain: no byte taken in 1.0 s" in caplog.text
         await fast.send(" ")
