@@ -47,7 +47,9 @@ async def test_character_mode_ttype_and_naws_are_negotiated(tmp_path, clients):
         assert session.term.kind == "xterm-256color" and session.encoding == "utf-8"
 
 
-async def test_client_that_does_not_negotiate_gets_80x24_ansi(tmp_path, clients):
+async def test_client_that_does_not_negotiate_gets_80x24_ansi(tmp_path, clients, monkeypatch):
+    """The door starts after ``CONNECT_MAXWAIT`` seconds (made short here) without answers."""
+    monkeypatch.setattr("bbspoker.transport.telnet.CONNECT_MAXWAIT", 0.1)
     async with running_server(tmp_path) as server:
         c = await clients(server.port, negotiate=False)
         await c.wait_for("Handle:")
@@ -89,12 +91,15 @@ async def test_a_bbs_bridge_that_answers_only_ttype_and_naws_gets_the_login_at_o
             await c.close()
 
 
-async def test_keys_typed_before_the_door_starts_are_kept(tmp_path, clients):
-    """Typed while the server still waits for option negotiation: held by the reader and
-    handed to the session when it starts (the first goes on past the title screen)."""
+async def test_keys_typed_before_the_door_starts_are_kept(tmp_path, clients, monkeypatch):
+    """Typed while the server still waits for option negotiation (``CONNECT_MAXWAIT``, made
+    0.5 s here): held by the reader and handed to the session when it starts (the first
+    goes on past the title screen)."""
+    monkeypatch.setattr("bbspoker.transport.telnet.CONNECT_MAXWAIT", 0.5)
     async with running_server(tmp_path) as server:
         c = await clients(server.port, negotiate=False)
         await c.send(" alice\r")
+        assert not server.app.sessions          # the door has not started yet
         await c.wait_for("Create new user alice? (y/n)")
 
 
