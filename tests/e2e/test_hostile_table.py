@@ -4,6 +4,7 @@ stops reading, a connection dropped mid-game. Real server, real TCP clients, pyt
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 
@@ -38,6 +39,21 @@ def foreign(stream: bytes) -> set[str]:
 async def table(tmp_path):
     """A server on a frozen clock (no timeouts fire) and ``seat(handle)`` that logs a new
     client in and seats it; yields ``(server, seat)``."""
+    async with _table(tmp_path) as world:
+        yield world
+
+
+@pytest.fixture
+async def table_quick_negotiation(tmp_path, monkeypatch):
+    """``table``, but a client that answers no option negotiation gets the door after
+    0.1 s (``CONNECT_MAXWAIT``) instead of 1.5 s."""
+    monkeypatch.setattr("bbspoker.transport.telnet.CONNECT_MAXWAIT", 0.1)
+    async with _table(tmp_path) as world:
+        yield world
+
+
+@contextlib.asynccontextmanager
+async def _table(tmp_path):
     clients: list[TelnetClient] = []
     async with running_server(tmp_path, clock=FakeClock(), output={"drain_timeout": 1.0,
                                                                     "backlog_bytes": 32768,
@@ -129,9 +145,10 @@ async def test_handles_typed_with_forbidden_characters_are_cleaned_before_anyone
         await mallory.close()
 
 
-async def test_a_seated_player_who_stops_reading_is_dropped_and_the_others_play_on(table, caplog):
+async def test_a_seated_player_who_stops_reading_is_dropped_and_the_others_play_on(
+        table_quick_negotiation, caplog):
     caplog.set_level(logging.INFO, logger="bbspoker.transport.session")
-    server, seat = table
+    server, seat = table_quick_negotiation
     alice, bob = await seat("alice"), await seat("bob")
     slow = await TelnetClient.connect(server.port, read=False, rcvbuf=4096)
     await slow.send(" slow\r")            # past the title, log in and sit down blind
