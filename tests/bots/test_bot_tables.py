@@ -181,10 +181,11 @@ async def _sit_at_holdem(port: int, handle: str, buy_in: int) -> TelnetClient:
 
 async def test_a_hold_em_bot_acts_in_every_one_of_thirty_hands_against_a_person(tmp_path):
     """A live Hold'em table on the real clock with the real TableBots (the default
-    policy, short think times): a person who only checks and calls plays 30 hands against
+    policy, short think times, 5 ms between hands): a person who only checks and calls plays 30 hands against
     one bot, and the bot acts in every hand (no turn of it runs out the clock)."""
     async with running_server(tmp_path, sleep=_no_login_delay,
-                              tables=[("holdem", "Hold'em", "holdem", HOLDEM)],
+                              tables=[("holdem", "Hold'em", "holdem",
+                                       HOLDEM | {"between_hands": 0.005})],
                               ledger={"starting_cubes": 10_000},
                               bot_accounts={"Robo": 20_000}) as server:
         service = server.app.tables["holdem"].service
