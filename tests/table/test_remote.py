@@ -244,11 +244,11 @@ async def test_a_nats_restart_mid_hand_gives_both_gateways_the_current_state_and
 async def test_a_host_gone_or_mute_is_a_clear_error_not_a_hang(world: World) -> None:
     alice, _ = await world.remote("alice")
     await alice.call("alice", act.Sit(buy_in=200))
-    alice.timeout = 0.3          # short from here on: only the calls meant to time out
     await world.host.stop()
     with pytest.raises(TableUnreachable) as gone:
         await alice.call("alice", act.Leave())
     assert gone.value.reason == "no_host"
+    alice.timeout = 0.3          # short from here on: only the calls meant to time out
     # Something takes the commands and never answers: the gateway's timeout.
     mute = await world.link()
     await mute.nc.subscribe(cmd_subject(TABLE))
