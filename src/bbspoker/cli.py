@@ -711,10 +711,16 @@ def _ledger_verify(args: argparse.Namespace, config: Config) -> int:
     if problems:
         print(f"ledger verify: {len(problems)} discrepancies", file=sys.stderr)
         return 1
-    print(f"ledger OK: {n_accounts} accounts hold {t.accounts} CUBES, system {t.system}, "
-          f"open pots {t.open_pots}, stacks {t.stacks}, tournament pools {t.pools}; "
-          f"grants {t.grants} - takes {t.takes} = {t.grants - t.takes}")
+    print(f"ledger OK: {n_accounts} accounts hold {_where_cubes_are(t)}")
     return 0
+
+
+def _where_cubes_are(t: Any) -> str:
+    """Where all CUBES are and how many entered, as ``ledger verify`` says it (a
+    :class:`~bbspoker.store.sql.records.Totals`)."""
+    return (f"{t.accounts} CUBES, system {t.system}, open pots {t.open_pots}, stacks "
+            f"{t.stacks}, tournament pools {t.pools}; grants {t.grants} - takes {t.takes} = "
+            f"{t.grants - t.takes}")
 
 
 def _ledger_copy(args: argparse.Namespace, config: Config) -> int:
@@ -749,9 +755,7 @@ def _ledger_copy(args: argparse.Namespace, config: Config) -> int:
                     print(f"{name}: {line}")
                 print(f"ledger verify of the {name}: {len(problems)} discrepancies")
             else:
-                print(f"ledger verify of the {name}: OK: accounts {t.accounts} CUBES, system "
-                      f"{t.system}, open pots {t.open_pots}, stacks {t.stacks}, tournament "
-                      f"pools {t.pools}; grants {t.grants} - takes {t.takes}")
+                print(f"ledger verify of the {name}: OK: accounts hold {_where_cubes_are(t)}")
         if totals["source"] != totals["copy"]:
             status = 1
             print("the totals differ: the source changed after the copy's snapshot (a "
