@@ -33,6 +33,14 @@ FORBIDDEN = {
                                     "bbspoker.transport.web", "bbspoker.transport.lines",
                                     "bbspoker.transport.rlogin", "bbspoker.door",
                                     "bbspoker.rules", "bbspoker.bots", "bbspoker.config"),
+    # The split deployment: the worker serves tables and knows no session; presence is
+    # who is logged in where, as data (the gateway, a composition root like the app,
+    # ties both to the door).
+    "bbspoker.cluster.worker": ("bbspoker.door", "bbspoker.transport", "bbspoker.app",
+                                "bbspoker.cli", "bbspoker.cluster.gateway"),
+    "bbspoker.cluster.presence": ("bbspoker.door", "bbspoker.transport", "bbspoker.app",
+                                  "bbspoker.cli", "bbspoker.store", "bbspoker.cluster.gateway",
+                                  "bbspoker.cluster.worker"),
     # Computer players act through the rules' typed actions, never through screens.
     "bbspoker.bots": ("bbspoker.door", "bbspoker.transport", "bbspoker.app", "bbspoker.cli"),
     # A policy decides from its observation alone: it cannot reach a table or a wallet.

@@ -8,7 +8,7 @@ PostgreSQL URL, else ``[ledger] path``.
 
 Sections and keys are exactly the fields below (``[server]``,
 ``[login]``, ``[ledger]``, ``[table]``, ``[[tables]]``, ``[input]``, ``[output]``, ``[bots]``,
-``[ssh]``, ``[web]``, ``[rlogin]``, ``[[bbs]]``), but for the tables: ``[table]`` takes the
+``[ssh]``, ``[web]``, ``[rlogin]``, ``[cluster]``, ``[[bbs]]``), but for the tables: ``[table]`` takes the
 keys every game kind has and each kind's own, a ``[[tables]]`` entry those of its kind,
 as the kinds' config classes declare them (:data:`bbspoker.rules.kinds.KINDS`);
 ``config/bbspoker.example.toml`` documents each one with its default. Times
@@ -36,7 +36,7 @@ __all__ = ["Config", "ServerConfig", "LoginConfig", "LedgerConfig", "TableConfig
            "InputConfig", "OutputConfig", "ConfigError", "load_config",
            "ENV_CONFIG", "ENV_DB", "LOG_LEVELS", "GAME_KINDS", "DEFAULT_TABLE_ID",
            "BOT_POLICIES", "BotPortConfig", "SshConfig", "WebConfig", "HOST_KEY_NAME",
-           "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "BbsSystem",
+           "I18nConfig", "DoorConfig", "LANGUAGES", "loopback_host", "web_origins", "RloginConfig", "ClusterConfig", "BbsSystem",
            "CHARSETS", "SeasonsConfig", "TournamentSpec", "tournament_spec"]
 
 #: Environment variable naming the config file when ``--config`` is not given.
@@ -382,6 +382,34 @@ class RloginConfig:
 
 
 @dataclass(frozen=True)
+class ClusterConfig:
+    """``[cluster]``: the split deployment (docs/operations.md, "More than one process"),
+    read only by ``bbspoker gateway`` and ``bbspoker worker``; ``bbspoker serve`` is one
+    process and ignores it. ``nats``: the NATS server(s) every gateway and worker joins
+    (comma-separated URLs); ``name``: this process's name in logs and in the gateways'
+    presence (empty: ``<role>-<host>-<pid>``); ``max_tables``: at most this many tables on
+    this worker (0: its fair share alone); ``lease_interval``: seconds between a worker's
+    looks for tables nobody serves (a dead worker's tables move within about this
+    much after PostgreSQL ends its session); ``timeout``: seconds a gateway waits for a
+    table's answer before telling the player the table cannot be reached;
+    ``presence_interval``: seconds between two of a gateway's announcements of who is
+    logged in through it (another gateway forgets its users, and the workers hold their
+    seats, after three announcements missed)."""
+
+    nats: str = _key("nats://127.0.0.1:4222")
+    name: str = _key("", empty=True)
+    max_tables: int = _key(0, 0, 100_000)
+    lease_interval: float = _seconds(1.0)
+    timeout: float = _seconds(3.0)
+    presence_interval: float = _seconds(1.0)
+
+    @property
+    def servers(self) -> list[str]:
+        """The NATS URLs of :attr:`nats`, in order."""
+        return [url.strip() for url in self.nats.split(",") if url.strip()]
+
+
+@dataclass(frozen=True)
 class BbsSystem:
     """One ``[[bbs]]`` entry: a BBS whose callers come in over RLOGIN.
 
@@ -497,6 +525,7 @@ class Config:
     door: DoorConfig = field(default_factory=DoorConfig)
     seasons: SeasonsConfig = field(default_factory=SeasonsConfig)
     rlogin: RloginConfig = field(default_factory=RloginConfig)
+    cluster: ClusterConfig = field(default_factory=ClusterConfig)
     #: The ``[[bbs]]`` entries: the BBSes whose callers come in over RLOGIN (docs/bbs.md).
     bbs: tuple[BbsSystem, ...] = ()
     #: The ``[[tables]]`` entries as configured (empty without any); see :attr:`table_specs`.

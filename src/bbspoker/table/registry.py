@@ -25,7 +25,7 @@ from bbspoker.table import service as service_module
 from bbspoker.table.bus import Bus
 from bbspoker.table.service import TableService
 
-__all__ = ["TableEntry", "TableRegistry", "TableWallet", "Phrases"]
+__all__ = ["TableEntry", "TableRegistry", "make_entry", "TableWallet", "Phrases"]
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,21 @@ class TableEntry:
         """The table's name as the lobby shows it."""
         return self.spec.name
 
+def make_entry(number: int, spec: TableSpec, wallet: Wallet, clock: Callable[[], float],
+               phrases: Phrases | None,
+               on_lost: Callable[[frozenset[int]], None]) -> TableEntry:
+    """The table ``spec`` as lobby entry ``number`` (1-based): its kind's game over
+    ``wallet`` (as :class:`TableWallet`: its games recorded as this table's), a
+    :class:`~bbspoker.table.service.TableService` with a bus of its own, time from
+    ``clock``, the seed phrases from ``phrases`` and ``on_lost`` for a failed commit (see
+    :class:`TableRegistry`). Its task is not started. ``KeyError`` for an unknown kind."""
+    config = spec.config
+    game = kind(spec.game).make(config, TableWallet(wallet, spec.id), phrases)
+    service = TableService(game, Bus(), clock, config.reconnect_grace,
+                           seat_idle_timeout=config.seat_idle_timeout, on_lost=on_lost)
+    return TableEntry(number, spec, service)
+
+
 class TableRegistry:
     """Every table of the server, in lobby order.
 
@@ -116,12 +131,9 @@ class TableRegistry:
         self._entries: dict[str, TableEntry] = {}
         self._wallet = wallet
         for number, spec in enumerate(specs, 1):
-            config = spec.config
-            game = kind(spec.game).make(config, TableWallet(wallet, spec.id), phrases)
-            service = TableService(game, Bus(), clock, config.reconnect_grace,
-                                   seat_idle_timeout=config.seat_idle_timeout,
-                                   on_lost=on_lost if on_lost is not None else self.lose)
-            self._entries[spec.id] = TableEntry(number, spec, service)
+            self._entries[spec.id] = make_entry(
+                number, spec, wallet, clock, phrases,
+                on_lost if on_lost is not None else self.lose)
         self._tasks: list[asyncio.Task[None]] = []
 
     def __iter__(self) -> Iterator[TableEntry]:
