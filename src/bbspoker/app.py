@@ -291,7 +291,8 @@ class App:
         given" in their language)."""
         entry = self.tables.seat_of(handle) or self.tables.held_seat(handle)
         if entry is not None:
-            seated = [h for h in entry.service.table.handles if h.lower() == handle.lower()]
+            seated = [s.handle for s in entry.service.snapshot.seats
+                      if s.handle.lower() == handle.lower()]
             with contextlib.suppress(RuleError):       # gone meanwhile, or table closed
                 for h in seated:
                     await entry.service.call(h, act.Leave("removed"))

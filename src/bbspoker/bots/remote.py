@@ -58,8 +58,8 @@ from bbspoker.rules import actions as act
 from bbspoker.rules.cards import Card, network_number
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.table.bus import Subscription
-from bbspoker.table.registry import TableEntry
-from bbspoker.table.service import (ChatMessage, PrivateCards, TableMessage, TableService,
+from bbspoker.table.registry import TableRef
+from bbspoker.table.service import (ChatMessage, PrivateCards, TableMessage, TableAccess,
                                     TableSnapshot)
 
 __all__ = ["RemoteHost", "LineChannel", "serve"]
@@ -198,14 +198,14 @@ class _Player:
 
     def __init__(self, channel: LineChannel, host: RemoteHost, handle: str) -> None:
         self.channel, self.host, self.handle = channel, host, handle
-        self.entry: TableEntry | None = None
+        self.entry: TableRef | None = None
         self.sub: Subscription | None = None
         self.dialect: PortDialect | None = None        # the table's kind's messages
         self.offered: Any = None      # what the turn last announced (1;) depended on
         self.phase: Any = None        # the game last announced (6;)
 
     @property
-    def service(self) -> TableService:
+    def service(self) -> TableAccess:
         assert self.entry is not None
         return self.entry.service
 

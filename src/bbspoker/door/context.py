@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from bbspoker.door.terminal import Player, Terminal
     from bbspoker.store.sql import Ledger
     from bbspoker.table.director import TournamentDirector
-    from bbspoker.table.registry import TableRegistry
+    from bbspoker.table.registry import Tables
 
 __all__ = ["DoorContext"]
 
@@ -26,7 +26,8 @@ class DoorContext(Protocol):
 
     - ``config``: the :class:`bbspoker.config.Config`.
     - ``ledger``: accounts, CUBES and notices (:class:`bbspoker.store.sql.Ledger`).
-    - ``tables``: every table (:class:`bbspoker.table.registry.TableRegistry`).
+    - ``tables``: every table (:class:`bbspoker.table.registry.Tables`: in this process
+      or, in a gateway, followed on the workers that serve them).
     - ``clock``: monotonic seconds; ``sleep``: ``async sleep(seconds)`` (tests inject both).
     - ``guard``: the failed-login bookkeeping (:class:`bbspoker.door.guard.LoginGuard`).
     - ``floods``: the per-user limits of chat and X-messages
@@ -38,13 +39,17 @@ class DoorContext(Protocol):
 
     config: Config
     ledger: Ledger
-    tables: TableRegistry
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[Any]]
     guard: LoginGuard
     floods: FloodGuard
     blocks: Blocks
     tournaments: TournamentDirector
+
+    @property
+    def tables(self) -> Tables:
+        """Every table, in lobby order."""
+        ...
 
     def find_online(self, handle: str) -> Player | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""

@@ -43,7 +43,7 @@ from bbspoker.text import clean_text, display_width, fit
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player, Terminal
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
     from bbspoker.store.sql import Notice
 
 __all__ = ["serve", "XMESSAGE_WIDTH", "TIME_WARNING", "FINISH_GRACE"]
@@ -331,7 +331,7 @@ async def _back_to_seat(session: Player, app: DoorContext) -> bool:
 GAME_WIDTH = 13
 
 
-def _table_line(entry: TableEntry, t: i18n.Translator = i18n.ENGLISH,
+def _table_line(entry: TableRef, t: i18n.Translator = i18n.ENGLISH,
                 look: Look = CLASSIC) -> str:
     """A row of the table list (:func:`_choose_table`) in ``t``'s language, painted as
     ``look`` paints: the number as the key that picks it, the name as a value."""
@@ -356,7 +356,7 @@ def _right(s: str, width: int) -> str:
     return " " * (width - display_width(text)) + text
 
 
-async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableEntry | None:
+async def _choose_table(session: Terminal, app: DoorContext, idle: float) -> TableRef | None:
     """The lobby's table list: number, name, game, stakes, seats taken / seats,
     spectators and the state (``playing``: a game runs, ``waiting``: players seated
     between games, ``empty``); pick one by its number (Enter: back): with at most 9
@@ -422,7 +422,7 @@ async def _poker(session: Player, app: DoorContext, idle: float) -> None:
     await _enter(session, app, entry)
 
 
-async def _enter(session: Player, app: DoorContext, entry: TableEntry) -> None:
+async def _enter(session: Player, app: DoorContext, entry: TableRef) -> None:
     """The table ``entry``'s own dialogue and screen (join, watch or go back)."""
     session.activity = "poker"
     try:

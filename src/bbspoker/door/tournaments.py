@@ -44,7 +44,7 @@ from bbspoker.text import clean_text, display_width, fit
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player, Terminal
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
 
 __all__ = ["tournament_list", "choose", "play", "back_to_tournament", "place_text",
            "game_text", "list_lines", "page_lines", "status_line", "compact_lines",
@@ -556,7 +556,7 @@ async def _watch(session: Player, app: DoorContext, tid: str, idle: float) -> No
 
 # --------------------------------------------------------------------- playing
 
-def _tournament_of(app: DoorContext, entry: TableEntry) -> str | None:
+def _tournament_of(app: DoorContext, entry: TableRef) -> str | None:
     """The id of the tournament entry whose running tables include ``entry``."""
     for spec_id in app.tournaments.specs:
         if any(e is entry for e in app.tournaments.tables(spec_id)):
@@ -564,7 +564,7 @@ def _tournament_of(app: DoorContext, entry: TableEntry) -> str | None:
     return None
 
 
-async def _seated_at(entry: TableEntry, handle: str, timeout: float) -> bool:
+async def _seated_at(entry: TableRef, handle: str, timeout: float) -> bool:
     """Wait (at most ``timeout`` s) until ``handle`` has a seat at ``entry``: a moved
     player is seated in the new table's own step, a moment after the move."""
     service = entry.service

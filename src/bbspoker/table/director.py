@@ -124,7 +124,7 @@ class _Run:
     starts_at: float | None = None
     entrants: list[str] = field(default_factory=list)
     tables: TournamentTables | None = None
-    entries: dict[int, TableEntry] = field(default_factory=dict)
+    entries: dict[int, TableEntry[TableService]] = field(default_factory=dict)
     tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     results: tuple[tuple[int, str, int], ...] = ()
     bots: set[str] = field(default_factory=set)        # lower-case handles
@@ -156,7 +156,7 @@ class TournamentDirector:
                  rng: random.Random | None = None,
                  claim_bot: Callable[[int, Collection[str]], str | None] | None = None,
                  release_bot: Callable[[str], None] | None = None,
-                 on_seated: Callable[[TableEntry, str], None] | None = None,
+                 on_seated: Callable[[TableEntry[TableService], str], None] | None = None,
                  local: Callable[[float], datetime.datetime] | None = None,
                  is_bot: Callable[[str], bool] | None = None,
                  phrases: Phrases | None = None,
@@ -361,7 +361,7 @@ class TournamentDirector:
     def _is_entrant(run: _Run | None, key: str) -> bool:
         return run is not None and any(h.lower() == key for h in run.entrants)
 
-    def table_of(self, handle: str, tid: str | None = None) -> TableEntry | None:
+    def table_of(self, handle: str, tid: str | None = None) -> TableEntry[TableService] | None:
         """The tournament table where ``handle`` (any case) sits, or ``None``; with ``tid``
         in that entry's tournament only (a player may play in two at once)."""
         for run in self._running.values():
@@ -372,7 +372,7 @@ class TournamentDirector:
                 return run.entries[number]
         return None
 
-    def tables(self, tid: str) -> list[TableEntry]:
+    def tables(self, tid: str) -> list[TableEntry[TableService]]:
         """The tables of tournament entry ``tid``'s running runs, by run and number (to
         watch)."""
         return [run.entries[n] for run in self._running.values() if run.spec.id == tid
@@ -547,7 +547,7 @@ class TournamentDirector:
         return None if self.records is None else HandRecords(self.records, run.id,
                                                              run.spec.id)
 
-    def _table_entry(self, run: _Run, number: int) -> TableEntry:
+    def _table_entry(self, run: _Run, number: int) -> TableEntry[TableService]:
         """The service and lobby entry of table ``number`` of ``run`` (started when the
         director runs)."""
         assert run.tables is not None
@@ -567,7 +567,7 @@ class TournamentDirector:
             self._start_table(run, number, entry)
         return entry
 
-    def _start_table(self, run: _Run, number: int, entry: TableEntry) -> None:
+    def _start_table(self, run: _Run, number: int, entry: TableEntry[TableService]) -> None:
         run.tasks[number] = tasks.start(entry.service.run(), name=f"table {entry.id}")
         if self.on_seated is not None:
             for handle in entry.service.table.handles:

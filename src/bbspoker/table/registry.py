@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from bbspoker import tasks
 from bbspoker.config import TableSpec
@@ -23,9 +24,9 @@ from bbspoker.rules.kinds import kind
 from bbspoker.store.wallet import Wallet
 from bbspoker.table import service as service_module
 from bbspoker.table.bus import Bus
-from bbspoker.table.service import TableService
+from bbspoker.table.service import TableAccess, TableService
 
-__all__ = ["TableEntry", "TableRegistry", "make_entry", "TableWallet", "Phrases"]
+__all__ = ["TableEntry", "TableRef", "Tables", "TableRegistry", "make_entry", "TableWallet", "Phrases"]
 
 log = logging.getLogger(__name__)
 
@@ -77,14 +78,21 @@ class TableWallet:
         self._wallet.pot_to_stacks(game_id, shares, returns, table=self.table_id)
 
 
-@dataclass
-class TableEntry:
+#: The kind of service a :class:`TableEntry` holds.
+ServiceT = TypeVar("ServiceT", bound=TableAccess, covariant=True)
+
+
+@dataclass(frozen=True)
+class TableEntry(Generic[ServiceT]):
     """One table of the lobby: its ``number`` (1-based, in lobby order), ``spec`` (id,
-    name, game kind, rules from config) and ``service`` (which owns its game)."""
+    name, game kind, rules from config) and ``service``: the
+    :class:`~bbspoker.table.service.TableService` that owns its game, or in a gateway
+    the :class:`~bbspoker.table.remote.RemoteTable` that follows it on its worker (both
+    :class:`~bbspoker.table.service.TableAccess`)."""
 
     number: int
     spec: TableSpec
-    service: TableService
+    service: ServiceT
 
     @property
     def id(self) -> str:
@@ -98,7 +106,7 @@ class TableEntry:
 
 def make_entry(number: int, spec: TableSpec, wallet: Wallet, clock: Callable[[], float],
                phrases: Phrases | None,
-               on_lost: Callable[[frozenset[int]], None]) -> TableEntry:
+               on_lost: Callable[[frozenset[int]], None]) -> TableEntry[TableService]:
     """The table ``spec`` as lobby entry ``number`` (1-based): its kind's game over
     ``wallet`` (as :class:`TableWallet`: its games recorded as this table's), a
     :class:`~bbspoker.table.service.TableService` with a bus of its own, time from
@@ -109,6 +117,39 @@ def make_entry(number: int, spec: TableSpec, wallet: Wallet, clock: Callable[[],
     service = TableService(game, Bus(), clock, config.reconnect_grace,
                            seat_idle_timeout=config.seat_idle_timeout, on_lost=on_lost)
     return TableEntry(number, spec, service)
+
+
+#: A table as the door and the bot port reach it, in this process or on a worker.
+TableRef = TableEntry[TableAccess]
+
+
+class Tables(Protocol):
+    """Every table of the lobby as the door and the bot port use them: the
+    :class:`TableRegistry` of ``bbspoker serve``, or a gateway's
+    :class:`~bbspoker.table.remote.RemoteTables`. ``tables[table_id]`` raises
+    ``KeyError`` for an unknown id; iterating gives the tables in lobby order."""
+
+    def __iter__(self) -> Iterator[TableRef]: ...
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, table_id: str) -> TableRef: ...
+
+    def by_number(self, number: int) -> TableRef | None:
+        """The table listed as ``number`` (1-based), or ``None``."""
+        ...
+
+    def seat_of(self, handle: str) -> TableRef | None:
+        """The table where ``handle`` (any case) is seated, or ``None``."""
+        ...
+
+    def held_seat(self, handle: str) -> TableRef | None:
+        """The table holding ``handle``'s seat after a dropped connection, or ``None``."""
+        ...
+
+    def bots(self) -> Sequence[tuple[str, TableRef]]:
+        """The computer players seated now with their tables, by handle (any case)."""
+        ...
 
 
 class TableRegistry:
@@ -128,7 +169,7 @@ class TableRegistry:
                  clock: Callable[[], float] = time.monotonic,
                  phrases: Phrases | None = None,
                  on_lost: Callable[[frozenset[int]], None] | None = None) -> None:
-        self._entries: dict[str, TableEntry] = {}
+        self._entries: dict[str, TableEntry[TableService]] = {}
         self._wallet = wallet
         for number, spec in enumerate(specs, 1):
             self._entries[spec.id] = make_entry(
@@ -136,20 +177,20 @@ class TableRegistry:
                 on_lost if on_lost is not None else self.lose)
         self._tasks: list[asyncio.Task[None]] = []
 
-    def __iter__(self) -> Iterator[TableEntry]:
+    def __iter__(self) -> Iterator[TableEntry[TableService]]:
         return iter(self._entries.values())
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def __getitem__(self, table_id: str) -> TableEntry:
+    def __getitem__(self, table_id: str) -> TableEntry[TableService]:
         return self._entries[table_id]
 
-    def by_number(self, number: int) -> TableEntry | None:
+    def by_number(self, number: int) -> TableEntry[TableService] | None:
         """The table listed as ``number`` (1-based), or ``None``."""
         return next((e for e in self._entries.values() if e.number == number), None)
 
-    def seat_of(self, handle: str) -> TableEntry | None:
+    def seat_of(self, handle: str) -> TableEntry[TableService] | None:
         """The table where ``handle`` (any case) is seated, or ``None``."""
         low = handle.lower()
         for entry in self._entries.values():
@@ -157,13 +198,13 @@ class TableRegistry:
                 return entry
         return None
 
-    def bots(self) -> list[tuple[str, TableEntry]]:
+    def bots(self) -> list[tuple[str, TableEntry[TableService]]]:
         """The computer players seated now with their tables, by handle (any case)."""
         found = [(s.handle, e) for e in self._entries.values()
                  for s in e.service.snapshot.seats if s.handle.lower() in e.service.snapshot.bots]
         return sorted(found, key=lambda pair: pair[0].lower())
 
-    def held_seat(self, handle: str) -> TableEntry | None:
+    def held_seat(self, handle: str) -> TableEntry[TableService] | None:
         """The table holding ``handle``'s seat after a dropped connection, or ``None``."""
         return next((e for e in self._entries.values() if e.service.held(handle)), None)
 

@@ -47,7 +47,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar, cast
+from typing import Any, Callable, Mapping, Protocol, TypeVar, cast
 
 from bbspoker.rules import actions as act
 from bbspoker.rules.base import GameRules
@@ -56,7 +56,8 @@ from bbspoker.rules.seating import RefundFailed, refund_games
 from bbspoker.store.wallet import CommitFailed
 from bbspoker.table.bus import Bus
 
-__all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "PrivateCards", "TableService", "Hold",
+__all__ = ["TableMessage", "ChatMessage", "TableSnapshot", "PrivateCards", "TableService",
+           "TableAccess", "Hold",
            "Return", "WantSeat", "Direct"]
 
 log = logging.getLogger(__name__)
@@ -221,6 +222,78 @@ class Direct(act.Action):
 
 #: Actions that seat or unseat a player: never refused as meant for a turn that passed.
 _UNTIMED = (act.Sit, act.Leave, act.SitOut, Hold, WantSeat, Direct)
+
+class TableAccess(Protocol):
+    """A table as a session, the door's pages and the bot port reach it: the
+    :class:`TableService` itself in one process, or a
+    :class:`~bbspoker.table.remote.RemoteTable` following one served by a worker
+    (``bbspoker gateway``). Each method means what :class:`TableService`'s says; a remote
+    table's calls may also raise :class:`~bbspoker.table.remote.TableUnreachable` (a
+    :class:`~bbspoker.rules.events.RuleError` with the code ``table_unreachable``)."""
+
+    @property
+    def bus(self) -> Bus:
+        """The table's bus: snapshots, messages, each viewer's private items."""
+        ...
+
+    @property
+    def snapshot(self) -> TableSnapshot:
+        """The newest public view of the table."""
+        ...
+
+    def clock(self) -> float:
+        """The table's clock, seconds (the snapshot's deadlines are on it)."""
+        ...
+
+    async def call(self, handle: str | None, action: act.Action) -> None:
+        """Apply ``action`` and wait; raises the table's ``RuleError``."""
+        ...
+
+    def submit(self, handle: str | None, action: act.Action,
+               turn: tuple[str | None, float | None] | None = None) -> asyncio.Future[None]:
+        """:meth:`call` as a future, checked against the ``turn`` acted on."""
+        ...
+
+    def chat(self, handle: str, text: str) -> None:
+        """A chat line (already cleaned) to everyone at the table."""
+        ...
+
+    def watch(self, handle: str) -> None:
+        """``handle`` watches as a spectator."""
+        ...
+
+    def unwatch(self, handle: str) -> None:
+        """``handle`` stopped watching."""
+        ...
+
+    def attach(self, handle: str) -> None:
+        """A screen of seated ``handle`` is up."""
+        ...
+
+    def detach(self, handle: str) -> None:
+        """That screen is gone."""
+        ...
+
+    def touch(self, handle: str) -> None:
+        """``handle`` pressed a key at the table."""
+        ...
+
+    def mark_bot(self, handle: str, bot: bool = True) -> None:
+        """Mark ``handle`` as a computer player (or not)."""
+        ...
+
+    def cards_of(self, handle: str) -> tuple[Any, ...]:
+        """``handle``'s private cards as last sent."""
+        ...
+
+    def recent(self) -> tuple[TableMessage | ChatMessage, ...]:
+        """The last public messages, oldest first."""
+        ...
+
+    def held(self, handle: str) -> bool:
+        """Whether ``handle``'s seat waits for them after a dropped connection."""
+        ...
+
 
 @dataclass
 class _Command:

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player, Terminal
     from bbspoker.table.bus import Subscription
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
 
 __all__ = ["enter_table", "join_or_watch", "TableScreen", "ScreenKind", "Renderer", "Line",
            "CHAT_MAX", "CHAT_WIDTH"]
@@ -141,7 +141,7 @@ class ScreenKind:
     title: str
     phrase: str
     help: str
-    intro: Callable[[i18n.Translator, TableEntry, DoorContext, str], list[str]]
+    intro: Callable[[i18n.Translator, TableRef, DoorContext, str], list[str]]
     stakes: Callable[[Any, i18n.Translator], str]
     describe_event: Callable[[Event, i18n.Translator], Line | None]
     describe_operation: Callable[[Mapping[str, Any]], str]
@@ -150,7 +150,7 @@ class ScreenKind:
     watchers: bool = False
     bots_stand_up: str | None = None
     still_seated: Callable[[i18n.Translator, TableSnapshot, str], str | None] | None = None
-    buy_in: Callable[[Player, DoorContext, TableEntry],
+    buy_in: Callable[[Player, DoorContext, TableRef],
                      Awaitable[act.Sit | None]] | None = None
     master: Callable[[TableSnapshot], str | None] | None = None
     refusals: Mapping[str, Wording] = field(default_factory=dict, hash=False, compare=False)
@@ -195,7 +195,7 @@ async def _choose(session: Terminal, keys: str, timeout: float) -> str:
             return char
 
 
-async def join_or_watch(session: Player, app: DoorContext, entry: TableEntry,
+async def join_or_watch(session: Player, app: DoorContext, entry: TableRef,
                         screen: type[TableScreen[Any]],
                         sit: Callable[[], Awaitable[act.Sit | None]] | None = None) -> None:
     """The end of every game kind's entry text: ``Join the table? (y/n) [W] Watch``. No
@@ -252,7 +252,7 @@ async def ask_buy_in(session: Player, app: DoorContext, low: int, high: int) -> 
             low=n(low), most=n(most)) + "\r\n")
 
 
-async def enter_table(session: Player, app: DoorContext, entry: TableEntry,
+async def enter_table(session: Player, app: DoorContext, entry: TableRef,
                       kind: ScreenKind) -> None:
     """Entering a table of the game kind ``kind``: its intro (the game, the stakes, the
     ANSI notice) and who is there, then join, watch or go back; then play (or watch) on
@@ -323,7 +323,7 @@ class TableScreen(Generic[V]):
     #: The screen's game kind (set by the kind's module once its ScreenKind exists).
     kind: ClassVar[ScreenKind]
 
-    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
+    def __init__(self, session: Player, app: DoorContext, entry: TableRef,
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         self.session = session

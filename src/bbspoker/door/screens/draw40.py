@@ -31,7 +31,7 @@ from bbspoker.table.service import TableSnapshot
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
 
 __all__ = ["KIND", "PokerScreen", "COMMAND_TEXT", "HELP"]
 
@@ -97,7 +97,7 @@ class PokerScreen(TableScreen[GameView]):
     """The draw40 game screen of one seated player (chapter 2.1-2.8), or of a spectator
     (``watching``); see the module docstring."""
 
-    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
+    def __init__(self, session: Player, app: DoorContext, entry: TableRef,
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         self.discards: set[Any] = set()
@@ -315,7 +315,7 @@ class PokerScreen(TableScreen[GameView]):
         return self.error
 
 
-def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
+def _intro(t: i18n.Translator, entry: TableRef, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game and its stakes, the ANSI notice."""
     rules = entry.spec.config
     n = t.number

@@ -60,7 +60,7 @@ from bbspoker.text import clean_text, display_width, fit
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
 
 __all__ = ["KIND", "HoldemScreen", "HELP"]
 
@@ -393,7 +393,7 @@ def _title(t: i18n.Translator, board: HoldemTable | None, rules: HoldemConfig,
                        table=table)
 
 
-def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
+def _intro(t: i18n.Translator, entry: TableRef, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game and its betting structure, its blinds and the
     buy-in, the ANSI notice."""
     config: HoldemConfig = entry.spec.config
@@ -444,7 +444,7 @@ def _still_seated(t: i18n.Translator, snap: TableSnapshot, handle: str) -> str |
                      "CUBES); then you may sit down again.").format(stack=t.number(me.stack))
 
 
-async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.Sit | None:
+async def _buy_in(session: Player, app: DoorContext, entry: TableRef) -> act.Sit | None:
     """The buy-in question (:func:`~bbspoker.door.screens.base.ask_buy_in`) with this
     table's range."""
     config: HoldemConfig = entry.spec.config

@@ -64,7 +64,7 @@ from bbspoker.text import clean_text, display_width, fit
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
 
 __all__ = ["KIND", "SchiebeScreen", "HELP"]
 
@@ -122,7 +122,7 @@ class SchiebeScreen(RowScreen):
     docstring. The loop is :class:`~bbspoker.door.screens.base.TableScreen`'s; the drawing
     and the game keys are Schiebe-Poker's."""
 
-    def __init__(self, session: Player, app: DoorContext, entry: TableEntry,
+    def __init__(self, session: Player, app: DoorContext, entry: TableRef,
                  watching: bool = False, returning: bool = False,
                  want_seat: bool = False) -> None:
         super().__init__(session, app, entry, watching, returning, want_seat)
@@ -455,7 +455,7 @@ class SchiebeScreen(RowScreen):
                     cubes=t.number(self.rules.ante))), Pen.VALUE, True), blank]
 
 
-def _intro(t: i18n.Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
+def _intro(t: i18n.Translator, entry: TableRef, app: DoorContext, handle: str) -> list[str]:
     """The entry's first lines: the game in a few lines, its stakes, the ANSI notice."""
     rules = entry.spec.config
     n = t.number

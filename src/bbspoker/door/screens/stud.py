@@ -60,7 +60,7 @@ from bbspoker.text import clean_text, display_width, fit, wrap
 if TYPE_CHECKING:
     from bbspoker.door.context import DoorContext
     from bbspoker.door.terminal import Player
-    from bbspoker.table.registry import TableEntry
+    from bbspoker.table.registry import TableRef
 
 __all__ = ["KIND", "render_table", "StudScreen", "intro", "stakes", "still_seated", "HELP",
            "TITLE", "PHRASE", "TABLE_ROWS"]
@@ -401,14 +401,14 @@ class StudScreen(RowScreen):
 
 # ------------------------------------------------------------------- the lobby's words
 
-def _table_rules(entry: TableEntry) -> StudRules:
+def _table_rules(entry: TableRef) -> StudRules:
     """The numbers of ``entry``'s game (its snapshot's rules)."""
     rules = entry.service.snapshot.rules
     assert isinstance(rules, StudRules)
     return rules
 
 
-def intro(t: Translator, entry: TableEntry, app: DoorContext, handle: str) -> list[str]:
+def intro(t: Translator, entry: TableRef, app: DoorContext, handle: str) -> list[str]:
     """The first lines of a stud table's entry: the game and its bets, the ante, the
     bring-in and the buy-in, the ANSI note; in ``t``'s language."""
     rules = _table_rules(entry)
@@ -463,7 +463,7 @@ Stud in short (fixed-limit seven-card stud, 52 cards, 2 to 7 players)
 """)
 
 
-async def _buy_in(session: Player, app: DoorContext, entry: TableEntry) -> act.Sit | None:
+async def _buy_in(session: Player, app: DoorContext, entry: TableRef) -> act.Sit | None:
     """The buy-in question (:func:`~bbspoker.door.screens.base.ask_buy_in`) with this
     table's range."""
     config: StudConfig = entry.spec.config
