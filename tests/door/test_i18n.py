@@ -1186,3 +1186,20 @@ def test_every_count_reads_in_its_plural_form_with_1_and_2():
                 for n in (1, 2)] == [singular, plural]
     assert [translator("fr").ngettext("{n} watching.", "{n} watching.", n).format(n=n)
             for n in (1, 2)] == ["1 spectateur.", "2 spectateurs."]
+
+
+def test_a_table_that_cannot_be_reached_is_worded_in_every_language_and_kind():
+    """A gateway's table that did not answer (``table_unreachable``): a late answer says
+    the move may have been made, a table nobody serves says to try again; in each
+    language, at every kind's table, never the bare code."""
+    from bbspoker.table.remote import TableUnreachable
+    for name in KINDS:
+        for lang in LANGUAGES:
+            t = translator(lang)
+            late = refusal(TableUnreachable("timeout", "t1"), name, t)
+            gone = refusal(TableUnreachable("no_host", "t1"), name, t)
+            assert late != gone and "table_unreachable" not in late + gone
+            if lang == "en":
+                assert "may have been made" in late and "try again" in gone
+            else:
+                assert late != refusal(TableUnreachable("timeout"), name, translator("en"))

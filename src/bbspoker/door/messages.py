@@ -287,6 +287,22 @@ def next_commitment_text(commitment: str, t: Translator = ENGLISH) -> str:
 #: a sentence that needs more (a plural, words of the kind's own).
 Wording = str | Callable[[RuleError, Translator], str]
 
+#: A table on a worker (``bbspoker gateway``) that did not answer a move in time: the
+#: move may have been made (``table_unreachable``, reason ``timeout``) ...
+_LATE_ANSWER = N_("The table did not answer in time: your move may have been made; the "
+                  "screen shows it when the table answers.")
+#: ... or that nobody serves now (a worker taking it over) or that this gateway cannot reach.
+_NO_ANSWER = N_("The table cannot be reached right now (it may be moving to another "
+                "server); please try again in a moment.")
+
+
+
+def _unreachable(err: RuleError) -> str:
+    """The message id for a ``table_unreachable`` refusal: whether the move may have been
+    made (its ``reason`` ``timeout``) or surely was not."""
+    return _LATE_ANSWER if err.params.get("reason") == "timeout" else _NO_ANSWER
+
+
 #: The refusals every kind's table may give (seats, turns, the table's and the server's
 #: state), by code; each kind words its own (:data:`Wording`).
 _REFUSALS: dict[str, Wording] = {
@@ -299,6 +315,7 @@ _REFUSALS: dict[str, Wording] = {
     "table_closed": N_("The table is closed."),
     "turn_passed": N_("Too late: your time ran out and the clock played that turn for you."),
     "failed": N_("Sorry, that did not work; please try again."),
+    "table_unreachable": lambda err, t: t.gettext(_unreachable(err)),
     "shutting_down": N_("The server is shutting down: no new games."),
     "spectator": N_("You are watching: take a seat to play."),
     "seat_between_games": N_("You can take a seat between games."),
