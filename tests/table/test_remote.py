@@ -302,3 +302,47 @@ async def test_a_command_that_fails_in_the_table_is_logged_with_its_traceback_an
     assert failed and "a bug in the table" in str(failed[0].exc_info[1])
     await alice.call("alice", act.Sit(buy_in=200))          # the host serves on
     assert world.service.table.handles == ["alice"]
+
+
+async def test_a_gateway_follows_a_table_before_any_worker_serves_it_and_when_it_moves(
+        nats_server: Nats) -> None:
+    """A gateway starts before the workers: its tables show empty (nobody seated, no
+    game) until a host serves them, then the host's state at once; when another host
+    takes the table over, the gateway tells it its spectators and the screens up (their
+    seats held by the new host are taken back), and the door's lookups (held seat, where
+    a handle sits) read the new host's snapshots."""
+    from bbspoker.config import TableSpec, load_config
+    from bbspoker.table.remote import RemoteTables
+    from bbspoker.table.service import Hold
+    spec = TableSpec(TABLE, "Holdem", "holdem", load_config(None).table)
+    gateway = await Link.connect(nats_server.url, **FAST)
+    tables = await RemoteTables.follow(gateway, [spec], timeout=1.0, retry=0.05)
+    entry = tables[TABLE]
+    remote = entry.service
+    try:
+        assert len(tables) == 1 and tables.by_number(1) is entry
+        assert remote.snapshot.version == 0 and remote.snapshot.seats == ()
+        assert tables.seat_of("alice") is None and tables.held_seat("alice") is None
+        with pytest.raises(TableUnreachable):
+            await remote.call("alice", act.Sit(buy_in=200))
+        async with table_world(nats_server.url) as first:
+            await wait_until(lambda: remote.snapshot.version > 0, 2.0)
+            await remote.call("alice", act.Sit(buy_in=200))
+            remote.attach("alice")
+            remote.watch("carol")
+            await wait_until(lambda: first.service.snapshot.watchers == 1
+                             and remote.snapshot.watchers == 1, 2.0)
+            assert tables.seat_of("ALICE") is entry
+        # The first host is gone; a second takes the table over, holding alice's seat.
+        async with table_world(nats_server.url) as second:
+            second.service.reconnect_grace = 60.0
+            await second.service.call("alice", act.Sit(buy_in=200))
+            await second.service.call("alice", Hold())
+            assert second.service.held("alice")
+            await wait_until(lambda: second.service.snapshot.watchers == 1, 2.0)
+            await wait_until(lambda: not second.service.held("alice"), 2.0)
+            await wait_until(lambda: remote.snapshot == second.service.snapshot, 2.0)
+            assert tables.seat_of("alice") is entry and tables.held_seat("alice") is None
+    finally:
+        await tables.close()
+        await gateway.nc.close()

@@ -35,7 +35,7 @@ import logging
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Coroutine, Hashable
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,14 +46,16 @@ from nats.aio.subscription import Subscription as NatsSubscription
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
 from bbspoker.table import codec
+from bbspoker.config import TableSpec
 from bbspoker.table.bus import Bus, Subscription
 from bbspoker.table.commands import (Act, Attach, CardsOf, Chat, Command, Detach, Done, Look,
                                      MarkBot, Recent, RecentItems, Refused, Touch, Unwatch,
                                      Watch, perform)
-from bbspoker.table.service import (RECENT, ChatMessage, PrivateCards, TableMessage,
-                                    TableService, TableSnapshot)
+from bbspoker.table.registry import TableEntry
+from bbspoker.table.service import (RECENT, ChatMessage, PrivateCards, Return,
+                                    TableMessage, TableService, TableSnapshot)
 
-__all__ = ["Link", "TableHost", "RemoteTable", "TableUnreachable", "subject_token",
+__all__ = ["Link", "TableHost", "RemoteTable", "RemoteTables", "TableUnreachable", "subject_token",
            "cmd_subject", "public_subject", "seat_subject", "PREFIX", "UNREACHABLE",
            "BAD_COMMAND", "DEFAULT_TIMEOUT"]
 
@@ -261,6 +263,9 @@ class TableHost:
         self._sender.add_done_callback(_log_failure(f"table {self.table_id}'s NATS sender"))
         self.service.bus.tap(self._tap)
         self._sub = await self.link.nc.subscribe(cmd_subject(self.table_id), cb=self._on_cmd)
+        # The table's state at once: gateways that follow it (a table just taken over, or
+        # one whose first host this is) need not ask.
+        self._tap(self.service.snapshot, "table", None)
         await self.link.nc.flush()
 
     async def stop(self) -> None:
@@ -344,6 +349,13 @@ class TableHost:
         if msg.reply:
             self.sent["reply"] += 1
             self._queue(msg.reply, codec.encode(reply))
+
+
+def _empty_snapshot(kind: str) -> TableSnapshot:
+    """What a gateway shows of a table no host has answered for yet: nobody seated, no
+    game, version 0 (any host's first snapshot replaces it)."""
+    return TableSnapshot(version=0, seats=(), current=None, pot=None, deadline=None,
+                         actions={}, balances={}, kind=kind)
 
 
 @dataclass
@@ -430,6 +442,13 @@ class RemoteTable:
         self._sender: asyncio.Task[None] | None = None
         self._clock_at: tuple[float, float] = (0.0, time.monotonic())
         self._closed = False
+        # What this gateway told the table about its own sessions, told again to a new
+        # host (a worker that took the table over starts with none of it): screens up per
+        # seated handle, spectators, computer players (all by lower-case handle).
+        self._attached: Counter[str] = Counter()
+        self._watching: dict[str, str] = {}
+        self._marked: dict[str, str] = {}
+        self._retry: asyncio.Task[None] | None = None
         #: Messages received, by subject (``public``, ``seat.<viewer>``, ``reply``).
         self.received: Counter[str] = Counter()
 
@@ -447,7 +466,38 @@ class RemoteTable:
             raise
         return table
 
-    async def _start(self) -> None:
+    @classmethod
+    async def follow(cls, link: Link, table_id: str, kind: str, *,
+                     timeout: float = DEFAULT_TIMEOUT, retry: float = 1.0) -> RemoteTable:
+        """Follow table ``table_id`` (of game kind ``kind``) whether or not a worker serves
+        it now: as :meth:`open`, but if no host answers, the table shows an empty
+        snapshot (version 0, no seats) and asks again every ``retry`` seconds until a host
+        answers or publishes (a worker that wins the table publishes its snapshot at
+        once). A gateway follows every table of the lobby this way, so that it can start
+        before the workers. Raises only what NATS raises for a subscription."""
+        table = cls(link, table_id, timeout=timeout)
+        table._snapshot = _empty_snapshot(kind)
+        try:
+            await table._start(refresh=False)
+        except BaseException:
+            await table.close()
+            raise
+        table._retry = asyncio.get_running_loop().create_task(table._refresh_until(retry))
+        table._retry.add_done_callback(_log_failure(f"looking for table {table_id}'s host"))
+        return table
+
+    async def _refresh_until(self, retry: float) -> None:
+        """Ask for the table's state until a host has answered or published (the empty
+        snapshot's version 0 replaced)."""
+        while not self._closed and self.snapshot.version == 0:
+            try:
+                await self._refresh()
+            except TableUnreachable as err:
+                log.debug("table %s: no host yet (%s)", self.table_id, err.reason)
+            if self.snapshot.version == 0:
+                await asyncio.sleep(retry)
+
+    async def _start(self, refresh: bool = True) -> None:
         nc = self.link.nc
         self._inbox = nc.new_inbox()
         self._subs.append(await nc.subscribe(self._inbox + ".*", cb=self._on_reply))
@@ -456,7 +506,8 @@ class RemoteTable:
         self._sender.add_done_callback(_log_failure(f"table {self.table_id}'s command sender"))
         self.link.on_reconnect(self._reconnected)
         self.link.on_disconnect(self._disconnected)
-        await self._refresh()
+        if refresh:
+            await self._refresh()
 
     async def close(self) -> None:
         """Stop following the table: unsubscribe, fail the commands not answered
@@ -467,7 +518,7 @@ class RemoteTable:
         self.link.forget(self._reconnected)
         self.link.forget(self._disconnected)
         self._fail_all("disconnected")
-        for task in (self._sender, self._seat_task):
+        for task in (self._sender, self._seat_task, self._retry):
             if task is not None:
                 task.cancel()
         await self._tasks.cancel()
@@ -584,19 +635,32 @@ class RemoteTable:
 
     def watch(self, handle: str) -> None:
         """``handle`` watches the table."""
+        self._watching[handle.lower()] = handle
         self._send(Watch(handle))
 
     def unwatch(self, handle: str) -> None:
         """``handle`` stopped watching."""
+        self._watching.pop(handle.lower(), None)
         self._send(Unwatch(handle))
 
     def attach(self, handle: str) -> None:
         """A screen of seated ``handle`` is up."""
+        self._attached[handle.lower()] += 1
         self._send(Attach(handle))
 
     def detach(self, handle: str) -> None:
         """That screen of ``handle`` is gone."""
+        key = handle.lower()
+        self._attached[key] -= 1
+        if self._attached[key] <= 0:
+            del self._attached[key]
         self._send(Detach(handle))
+
+    def held(self, handle: str) -> bool:
+        """True while ``handle``'s seat waits for them after a dropped connection (the
+        snapshot's ``held``)."""
+        key = handle.lower()
+        return any(h.lower() == key for h in self.snapshot.held)
 
     def touch(self, handle: str) -> None:
         """``handle`` pressed a key at the table."""
@@ -604,7 +668,37 @@ class RemoteTable:
 
     def mark_bot(self, handle: str, bot: bool = True) -> None:
         """Mark ``handle`` as a computer player or not."""
+        if bot:
+            self._marked[handle.lower()] = handle
+        else:
+            self._marked.pop(handle.lower(), None)
         self._send(MarkBot(handle, bot))
+
+    def _tell_new_host(self) -> None:
+        """A new host serves the table (another worker took it over): tell it this
+        gateway's spectators, computer players and screens up, as the former host knew
+        them (it holds the seats of the players it seated again: a screen attached
+        takes its player's seat back)."""
+        for handle in self._marked.values():
+            self._send(MarkBot(handle, True))
+        for handle in self._watching.values():
+            self._send(Watch(handle))
+        for key, count in self._attached.items():
+            for _ in range(count):
+                self._send(Attach(key))
+            self._tasks.spawn(self._take_back(key), f"table {self.table_id}'s seat of {key}")
+
+    async def _take_back(self, handle: str) -> None:
+        """``handle``'s screen is up here: if the new host holds their seat, they are back
+        (``Return``); a seat not held (or not there) is no error."""
+        try:
+            reply, _ = await self._request(Act(handle, Return()))
+        except RuleError as err:
+            log.warning("table %s: %s's seat not taken back: %s", self.table_id, handle, err)
+            return
+        if isinstance(reply, Refused) and reply.code != "not_seated":
+            log.warning("table %s: %s's seat not taken back: %s", self.table_id, handle,
+                        reply.error())
 
     # ------------------------------------------------------------------- state
 
@@ -657,8 +751,12 @@ class RemoteTable:
         old = self._snapshot
         if old is not None and epoch == self._epoch and snap.version <= old.version:
             return False
+        moved = old is not None and epoch != self._epoch and old.version > 0
         self._snapshot, self._epoch = snap, epoch
         self.bus.publish(snap, key="table")
+        if moved:
+            log.info("table %s has a new host", self.table_id)
+            self._tell_new_host()
         return True
 
     def _take_cards(self, viewer: str, cards: PrivateCards, msg: Msg) -> None:
@@ -791,3 +889,66 @@ class RemoteTable:
         except TableUnreachable as err:
             log.warning("table %s: state not fetched after reconnecting: %s",
                         self.table_id, err)
+
+
+class RemoteTables:
+    """Every table of the lobby as a gateway follows them: one :class:`RemoteTable` per
+    table spec, on whichever worker serves it now (:meth:`follow`). The door's
+    :class:`~bbspoker.table.registry.Tables`: ``tables[table_id]`` (``KeyError`` if
+    unknown), iteration in lobby order, and where a handle sits, read from the
+    snapshots."""
+
+    def __init__(self, entries: Sequence[TableEntry[RemoteTable]]) -> None:
+        self._entries = {entry.id: entry for entry in entries}
+
+    @classmethod
+    async def follow(cls, link: Link, specs: Sequence[TableSpec], *,
+                     timeout: float = DEFAULT_TIMEOUT, retry: float = 1.0) -> RemoteTables:
+        """Follow every table of ``specs`` (lobby numbers from 1 in their order) over
+        ``link`` (:meth:`RemoteTable.follow`: a table no worker serves yet shows empty
+        until one does)."""
+        entries: list[TableEntry[RemoteTable]] = []
+        try:
+            for number, spec in enumerate(specs, 1):
+                table = await RemoteTable.follow(link, spec.id, spec.game, timeout=timeout,
+                                                 retry=retry)
+                entries.append(TableEntry(number, spec, table))
+        except BaseException:
+            for entry in entries:
+                await entry.service.close()
+            raise
+        return cls(entries)
+
+    def __iter__(self) -> Iterator[TableEntry[RemoteTable]]:
+        return iter(self._entries.values())
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, table_id: str) -> TableEntry[RemoteTable]:
+        return self._entries[table_id]
+
+    def by_number(self, number: int) -> TableEntry[RemoteTable] | None:
+        """The table listed as ``number`` (1-based), or ``None``."""
+        return next((e for e in self._entries.values() if e.number == number), None)
+
+    def seat_of(self, handle: str) -> TableEntry[RemoteTable] | None:
+        """The table where ``handle`` (any case) is seated, as its snapshot says."""
+        return next((e for e in self._entries.values()
+                     if e.service.snapshot.seat_of(handle) is not None), None)
+
+    def held_seat(self, handle: str) -> TableEntry[RemoteTable] | None:
+        """The table holding ``handle``'s seat after a dropped connection, or ``None``."""
+        return next((e for e in self._entries.values() if e.service.held(handle)), None)
+
+    def bots(self) -> list[tuple[str, TableEntry[RemoteTable]]]:
+        """The computer players seated now with their tables, by handle (any case)."""
+        found = [(seat.handle, e) for e in self._entries.values()
+                 for seat in e.service.snapshot.seats
+                 if seat.handle.lower() in e.service.snapshot.bots]
+        return sorted(found, key=lambda pair: pair[0].lower())
+
+    async def close(self) -> None:
+        """Stop following every table."""
+        for entry in self._entries.values():
+            await entry.service.close()
