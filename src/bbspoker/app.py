@@ -34,7 +34,7 @@ from bbspoker.door.i18n import N_
 from bbspoker.door.login import check_password, why_refused
 from bbspoker.door.screens.kinds import describe_event as describe_kind_event
 from bbspoker.door.screens.kinds import refusal as kind_refusal
-from bbspoker.door.terminal import Player, Terminal, player
+from bbspoker.door.terminal import OnlineUser, Player, Terminal, player
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.passwords import hash_password, verify_password
@@ -43,7 +43,7 @@ from bbspoker.store.sql import BbsSignupsFull, HandleTaken, Ledger, handle_key
 from bbspoker.store.sql.ledger import check_url, is_url
 from bbspoker.store.wallet import StoreError
 from bbspoker.table.director import TournamentDirector
-from bbspoker.table.registry import TableEntry, TableRegistry
+from bbspoker.table.registry import TableEntry, TableRegistry, Tables
 from bbspoker.text import clean_text
 from bbspoker.transport.gateway import SocketLimits
 from bbspoker.transport.lines import LineListener, start_lines
@@ -133,18 +133,26 @@ class App:
     def __init__(self, config: Config, ledger: Ledger, *,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                 bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+                 bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                 tables: Tables | None = None) -> None:
         self.config = config
         self.ledger = ledger
         self.clock = clock
-        self.tables = TableRegistry(config.table_specs, ledger, clock,
-                                    phrases=ledger.client_seeds_of, on_lost=self._lost)
+        #: The tables this process runs (``None`` in a gateway: ``tables`` given, the
+        #: workers run them, their computer players and the tournaments).
+        self.registry: TableRegistry | None = None
+        if tables is None:
+            self.registry = tables = TableRegistry(config.table_specs, ledger, clock,
+                                                   phrases=ledger.client_seeds_of,
+                                                   on_lost=self._lost)
+        self.tables: Tables = tables
         self.bot_pool = BotPool(ledger, self.tables)
         self.bots = [TableBots(entry, self.bot_pool, sleep=bot_sleep)
-                     for entry in self.tables if entry.spec.rules.bots]
+                     for entry in self.registry or () if entry.spec.rules.bots]
         self.tournament_bots = TournamentBots(self._is_bot, sleep=bot_sleep)
         self.tournaments = TournamentDirector(
-            config.tournaments, ledger, clock=clock, claim_bot=self.bot_pool.claim,
+            config.tournaments if self.registry is not None else (), ledger, clock=clock,
+            claim_bot=self.bot_pool.claim,
             release_bot=self.bot_pool.release, on_seated=self.tournament_seated,
             is_bot=self._is_bot, reserve_bot=self.bot_pool.reserve,
             phrases=ledger.client_seeds_of, records=ledger,
@@ -165,8 +173,11 @@ class App:
                                 ledger.recent_signups(config.login.signup_window))
         self.floods = FloodGuard(config.input, clock)
         self.blocks = Blocks(ledger)
-        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = [
-            lambda: self.tables.finish_for_shutdown(config.table.shutdown_grace)]
+        self.shutdown_hooks: list[Callable[[], Awaitable[None]]] = []
+        if self.registry is not None:
+            registry = self.registry
+            self.shutdown_hooks.append(
+                lambda: registry.finish_for_shutdown(config.table.shutdown_grace))
         self.stopping = False
         self._hash_slots = asyncio.Semaphore(config.login.hash_workers)
 
@@ -226,7 +237,8 @@ class App:
     def _lost(self, games: frozenset[int]) -> None:
         """A commit of the ledger failed (``games``: the ids of the games it held): the
         cash tables and the tournaments' tables, which share it, each call off their own."""
-        self.tables.lose(games)
+        if self.registry is not None:
+            self.registry.lose(games)
         self.tournaments.lose(games)
 
     def _is_bot(self, handle: str) -> bool:
@@ -246,14 +258,15 @@ class App:
         the tournaments (each running one resumed from its journal, or cancelled and
         refunded: the lines are logged; the director's clock runs only when the config
         has tournaments) and the watch for the sysop's bans and kicks (inside the event
-        loop)."""
-        self.tables.start()
-        self._bot_tasks = [tasks.start(b.run(), name=f"bots at {b.entry.id}")
-                           for b in self.bots]
-        for line in self.tournaments.recover():
-            log.info("%s", line)
-        if self.config.tournaments:
-            self.tournaments.start()
+        loop). In a gateway only the watch: the workers run the rest."""
+        if self.registry is not None:
+            self.registry.start()
+            self._bot_tasks = [tasks.start(b.run(), name=f"bots at {b.entry.id}")
+                               for b in self.bots]
+            for line in self.tournaments.recover():
+                log.info("%s", line)
+            if self.config.tournaments:
+                self.tournaments.start()
         self._bot_tasks.append(tasks.start(self._watch_admin(), name="admin watch"))
 
     async def _watch_admin(self) -> None:
@@ -310,7 +323,8 @@ class App:
             task.cancel()
         self.tournaments.stop()
         self.tournament_bots.stop()
-        self.tables.stop()
+        if self.registry is not None:
+            self.registry.stop()
 
     async def wait_tables_stopped(self) -> None:
         """Wait until the computer players', the tables' and the tournaments' tasks
@@ -318,13 +332,14 @@ class App:
         await asyncio.gather(*self._bot_tasks, return_exceptions=True)
         await self.tournaments.wait_stopped()
         await self.tournament_bots.wait_stopped()
-        await self.tables.wait_stopped()
+        if self.registry is not None:
+            await self.registry.wait_stopped()
 
-    def find_online(self, handle: str) -> Player | None:
+    def find_online(self, handle: str) -> OnlineUser | None:
         """The logged-in session of ``handle`` (any case), or ``None``."""
         return self.online.get(handle_key(handle))
 
-    def who(self) -> list[Player]:
+    def who(self) -> list[OnlineUser]:
         """Logged-in sessions sorted by handle without regard to case."""
         return [self.online[key] for key in sorted(self.online)]
 
@@ -340,7 +355,7 @@ class App:
         """The door for one connection: login, lobby, tables (:func:`bbspoker.door.lobby.serve`)."""
         return lobby.serve(session, self)
 
-    def log_out(self, session: Terminal) -> None:
+    def log_out(self, session: Terminal | OnlineUser) -> None:
         """Remove ``session`` from the online users (if it is the registered one)."""
         if session.handle is not None and self.online.get(handle_key(session.handle)) is session:
             del self.online[handle_key(session.handle)]
@@ -427,14 +442,17 @@ class Server:
 async def start_server(config: Config, ledger: Ledger, *,
                        clock: Callable[[], float] = time.monotonic,
                        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                       bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> Server:
+                       bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                       app: App | None = None) -> Server:
     """Start listening on ``config.server.host``/``port`` (0: any free port), and on the
     SSH, web, RLOGIN and bot ports where enabled, and return the :class:`Server`. ``clock``
     (monotonic seconds), ``sleep`` and ``bot_sleep`` are injectable for tests; see
-    :class:`App`. Raises ``OSError`` if a port cannot be bound or the SSH host key
+    :class:`App`. ``app``: the app to serve (a gateway's: ``bbspoker.cluster.gateway``);
+    ``None``: a new :class:`App` of ``config`` and ``ledger`` with its own tables. Raises ``OSError`` if a port cannot be bound or the SSH host key
     cannot be read or made (what was started is closed again), ``ValueError`` if the
     host key file holds no usable key."""
-    app = App(config, ledger, clock=clock, sleep=sleep, bot_sleep=bot_sleep)
+    if app is None:
+        app = App(config, ledger, clock=clock, sleep=sleep, bot_sleep=bot_sleep)
     started: list[Any] = []
     try:
         bot_port = ssh = web = rlogin = None

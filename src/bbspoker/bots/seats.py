@@ -35,7 +35,7 @@ from bbspoker.bots.kinds import bot_kind
 from bbspoker.bots.player import BotPlayer
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import RuleError
-from bbspoker.table.registry import TableEntry, TableRegistry
+from bbspoker.table.registry import TableEntry, Tables
 from bbspoker.table.service import TableSnapshot
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class BotPool:
     a program's (it logs in on the bot port, :meth:`reserve`): tables never seat it.
     """
 
-    def __init__(self, ledger: Ledger, registry: TableRegistry) -> None:
+    def __init__(self, ledger: Ledger, registry: Tables) -> None:
         self.ledger = ledger
         self.registry = registry
         self._claimed: set[str] = set()

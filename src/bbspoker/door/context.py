@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from bbspoker.config import Config
     from bbspoker.door.guard import Blocks, FloodGuard, LoginGuard
-    from bbspoker.door.terminal import Player, Terminal
+    from bbspoker.door.terminal import OnlineUser, Terminal
     from bbspoker.store.sql import Ledger
     from bbspoker.table.director import TournamentDirector
     from bbspoker.table.registry import Tables
@@ -51,19 +51,19 @@ class DoorContext(Protocol):
         """Every table, in lobby order."""
         ...
 
-    def find_online(self, handle: str) -> Player | None:
-        """The logged-in session of ``handle`` (any case), or ``None``."""
+    def find_online(self, handle: str) -> OnlineUser | None:
+        """``handle`` (any case) if logged in, here or on another gateway, else ``None``."""
         ...
 
-    def who(self) -> list[Player]:
-        """Logged-in sessions sorted by handle without regard to case."""
+    def who(self) -> list[OnlineUser]:
+        """Everyone logged in (on every gateway), sorted by handle without regard to case."""
         ...
 
     def log_in(self, session: Terminal, handle: str) -> None:
         """Register ``session`` as ``handle`` (as stored)."""
         ...
 
-    def log_out(self, session: Terminal) -> None:
+    def log_out(self, session: Terminal | OnlineUser) -> None:
         """Forget ``session`` as a logged-in user."""
         ...
 

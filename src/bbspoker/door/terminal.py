@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from bbspoker.door.keys import Key
     from bbspoker.door.look import Look
 
-__all__ = ["Terminal", "Player", "player", "SessionClosed", "XMessage"]
+__all__ = ["Terminal", "Player", "player", "SessionClosed", "XMessage", "OnlineUser"]
 
 
 class SessionClosed(Exception):
@@ -135,6 +135,37 @@ class Player(Terminal, Protocol):
     see it: ``handle`` is theirs (as stored), never ``None``."""
 
     handle: str
+
+
+class OnlineUser(Protocol):
+    """Someone logged in, as [W]ho, an X-message and a login that takes a handle over
+    see them: a :class:`Player` of this process, or a user of another gateway
+    (``bbspoker gateway``: :class:`bbspoker.cluster.gateway.RemoteUser`). ``handle`` (as
+    stored), ``activity`` and ``where`` as :class:`Terminal` says, ``language`` theirs."""
+
+    @property
+    def handle(self) -> str: ...
+
+    @property
+    def activity(self) -> str: ...
+
+    @property
+    def where(self) -> str | None: ...
+
+    @property
+    def language(self) -> str: ...
+
+    def deliver(self, message: XMessage) -> bool:
+        """Send them an X-message; ``False`` if their inbox is full or they are gone."""
+        ...
+
+    def end(self, message: str | None = None) -> None:
+        """End their session with ``message`` (already in their language)."""
+        ...
+
+    async def wait_closed(self) -> None:
+        """Wait until that session has ended."""
+        ...
 
 
 def player(session: Terminal) -> Player:
