@@ -14,8 +14,8 @@ import msgspec
 import pytest
 from nats.aio.msg import Msg
 
-from bbspoker.cluster.presence import (EXPIRY, Announce, Present, Presence, announce_subject,
-                                       request_subject)
+from bbspoker.cluster.presence import (EXPIRY, Announce, Present, Presence, XMessageRequest,
+                                       announce_subject, request_subject)
 from bbspoker.table.remote import Link
 from tests.support.nats import Nats, start_nats
 from tests.support.telnetclient import FakeClock, wait_until
@@ -94,6 +94,12 @@ def handles(presents: list[Present]) -> list[str]:
     return [p.handle for p in presents]
 
 
+async def _ask(link: Link, subject: str, data: bytes) -> object:
+    """A raw request's decoded answer (no answer within 2 s fails the test)."""
+    reply = await link.nc.request(subject, data, timeout=2.0)
+    return msgspec.msgpack.decode(reply.data)
+
+
 async def test_a_gateways_users_appear_on_the_others_as_it_announces_them(
         cluster: Cluster) -> None:
     a, b, c = [await cluster.gateway(n) for n in ("gw-a", "gw.b", "gw-c")]
@@ -122,14 +128,13 @@ async def test_many_changes_in_one_turn_give_one_announcement(cluster: Cluster) 
 
     sub = await a.link.nc.subscribe(announce_subject("gw-a"), cb=tap)
     await a.link.nc.flush()
-    before = a.presence.published
     for name in ("alice", "bob", "carol", "dave"):
         a.login(name)
     await wait_until(lambda: b.presence.find("dave") is not None)
-    await a.link.nc.flush()
-    await wait_until(lambda: len(seen) == 1)
-    assert a.presence.published == before + 1
-    assert [p.handle for p in seen[0].users] == ["alice", "bob", "carol", "dave"]
+    await a.link.nc.flush()         # whatever a sent by now has come back to the tap
+    # (a's empty announcements, its answer to the newcomer b, may come too.)
+    assert [[p.handle for p in x.users] for x in seen if x.users] == [
+        ["alice", "bob", "carol", "dave"]]
     await sub.unsubscribe()
 
 
@@ -173,11 +178,9 @@ async def test_online_is_none_until_three_intervals_then_everyone_anywhere(
     assert worker.presence.online() is None
     worker.clock.advance(0.1)
     # The others' last announcements are as old as that now: theirs come every interval.
-    heard = worker.presence.received["announce"]
     a.presence.changed()
     b.presence.changed()
-    await wait_until(lambda: worker.presence.received["announce"] == heard + 2)
-    assert worker.presence.online() == {"alice", "bob"}
+    await wait_until(lambda: worker.presence.online() == {"alice", "bob"})
     b.clock.advance(EXPIRY * INTERVAL)
     a.presence.changed()
     await wait_until(lambda: b.presence.find("alice") is not None)
@@ -197,9 +200,15 @@ async def test_after_a_reconnect_a_gateway_announces_at_once_and_online_waits_ag
         await wait_until(lambda: b.presence.find("alice") is not None)
         a.clock.advance(EXPIRY * INTERVAL)
         assert a.presence.online() == {"alice"}
-        heard = b.presence.received["announce"]
+        # What b has heard when its connection drops, and a back (its presence's own
+        # listener runs before this one).
+        dropped: list[int] = []
+        b.link.on_disconnect(lambda: dropped.append(b.presence.received["announce"]))
+        back = asyncio.Event()
+        a.link.on_reconnect(back.set)
         server.restart()
-        await wait_until(lambda: b.presence.received["announce"] > heard)
+        await wait_until(lambda: bool(dropped) and back.is_set()
+                         and b.presence.received["announce"] > dropped[0])
         assert b.presence.find("alice") is not None
         assert a.presence.online() is None          # it may have missed announcements
         a.clock.advance(EXPIRY * INTERVAL)
@@ -248,6 +257,9 @@ async def test_a_failing_handler_is_logged_and_answered_false(
     a.presence.on_xmessage = broken
     with caplog.at_level(logging.ERROR, "bbspoker.cluster.presence"):
         assert not await b.presence.send_xmessage("alice", "bob", "hi", 1.0)
+        # An answer, not a silence the sender waits out.
+        assert await _ask(b.link, request_subject("gw-a", "xmessage"), msgspec.msgpack.encode(
+            XMessageRequest("alice", "bob", "hi", 1.0))) is False
     assert any(r.exc_info and "inbox on fire" in str(r.exc_info[1]) for r in caplog.records)
 
 
@@ -298,11 +310,6 @@ async def test_wait_gone_sees_a_silent_holder_forgotten(cluster: Cluster) -> Non
     assert await asyncio.wait_for(waiting, 2.0)
 
 
-async def _ask(link: Link, subject: str, data: bytes) -> object:
-    reply = await link.nc.request(subject, data, timeout=2.0)
-    return msgspec.msgpack.decode(reply.data)
-
-
 async def test_bad_bytes_are_answered_false_and_change_nothing(
         cluster: Cluster, caplog: pytest.LogCaptureFixture) -> None:
     a, b = await cluster.gateway("gw-a"), await cluster.gateway("gw-b")
@@ -347,7 +354,7 @@ async def test_a_failing_local_is_logged_and_announcing_goes_on(
     a.presence.local = flaky
     with caplog.at_level(logging.ERROR, "bbspoker.cluster.presence"):
         a.login("alice")
-        await wait_until(lambda: calls == 1)
+        await wait_until(lambda: calls >= 1)
     assert "announcing failed" in caplog.text
     a.login("bob")
     await wait_until(lambda: handles(b.presence.others()) == ["alice", "bob"])

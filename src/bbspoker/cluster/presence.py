@@ -13,8 +13,10 @@ Subjects (``<gw>`` the gateway's name as one :func:`~bbspoker.table.remote.subje
 - ``bbspoker.presence.<gw>``: the gateway's announcement (:class:`Announce`), its whole
   list each time: at start, every ``interval`` seconds, at once after ``changed()`` (many
   calls in one turn of the event loop give one announcement), after a NATS reconnection,
-  and when it hears a gateway it did not know (so a newcomer learns everyone within a
-  round trip); ``leaving`` set on :meth:`Presence.stop`'s last one;
+  and when it hears a gateway for the first time since it connected or reconnected, or
+  since it forgot it (so a newcomer, or a gateway that reconnected after this one, hears
+  this one within a round trip, not an interval later); ``leaving`` set on
+  :meth:`Presence.stop`'s last one;
 - ``bbspoker.presence.<gw>.xmessage``: requests (:class:`XMessageRequest`) answered by the
   gateway's ``on_xmessage`` handler, the reply a MessagePack boolean (True: delivered);
 - ``bbspoker.presence.<gw>.end``: requests (:class:`EndRequest`) answered by its
@@ -184,6 +186,9 @@ class Presence:
         #: Announcements published.
         self.published = 0
         self._views: dict[str, _View] = {}
+        #: The gateways heard since this one connected (or reconnected) to NATS: hearing
+        #: another makes this one announce at once, so that it hears this one too.
+        self._met: set[str] = set()
         self._listening_since: float | None = None
         self._subs: list[Subscription] = []
         self._wake = asyncio.Event()
@@ -236,6 +241,7 @@ class Presence:
                 except Exception:
                     log.exception("presence %s: the last announcement failed", self.name)
         self._views.clear()
+        self._met.clear()
         self._listening_since = None
 
     def changed(self) -> None:
@@ -245,6 +251,7 @@ class Presence:
 
     def _reconnected(self) -> None:
         self._listening_since = self.clock()
+        self._met.clear()
         self.changed()
 
     def _disconnected(self) -> None:
@@ -296,14 +303,18 @@ class Presence:
         self.received["announce"] += 1
         if announce.leaving:
             self._views.pop(announce.gateway, None)
+            self._met.discard(announce.gateway)
         else:
-            known = self._fresh().get(announce.gateway) is not None
+            self._fresh()
             self._views[announce.gateway] = _View(self.clock(), announce.interval, {
                 self.key(p.handle): (p if p.gateway == announce.gateway else
                                      msgspec.structs.replace(p, gateway=announce.gateway))
                 for p in announce.users})
-            if not known:
-                self.changed()          # a newcomer: let it hear this gateway now
+            if announce.gateway not in self._met:
+                # A newcomer, or one heard again after it was forgotten or after a
+                # reconnection: it may not have heard this one, so announce now.
+                self._met.add(announce.gateway)
+                self.changed()
         news, self._news = self._news, asyncio.Event()
         news.set()
 
@@ -316,6 +327,7 @@ class Presence:
         for name in [n for n, v in self._views.items() if now - v.heard >= EXPIRY * v.interval]:
             log.info("presence %s: gateway %s silent; its users forgotten", self.name, name)
             del self._views[name]
+            self._met.discard(name)
         return self._views
 
     def others(self) -> list[Present]:
