@@ -288,6 +288,15 @@ class Presence:
 
     async def _on_announce(self, msg: Msg) -> None:
         try:
+            self._take(msg)
+        except Exception:
+            log.exception("presence %s: an announcement on %s could not be taken", self.name,
+                          msg.subject)
+
+    def _take(self, msg: Msg) -> None:
+        """Keep the announcement in ``msg`` (or forget its gateway, leaving) and wake the
+        waiters of :meth:`wait_gone`."""
+        try:
             announce = _announce.decode(msg.data)
         except msgspec.DecodeError as err:
             self.received["bad"] += 1
