@@ -369,4 +369,6 @@ def test_a_present_is_frozen_and_its_handle_not_empty() -> None:
             Present("", "lobby", None, "fr", "gw-a", True)), type=Present)
     with pytest.raises(ValueError):
         Presence(Link(), "gw", interval=0)
+    with pytest.raises(ValueError):
+        Presence(Link(), "", interval=1.0)
 

@@ -157,7 +157,8 @@ class Presence:
     Set :attr:`on_xmessage` and :attr:`on_end` (plain functions or coroutine functions
     returning True when done) before :meth:`start` so other gateways' requests reach this
     one's users; without them every request is answered False. Every task it runs logs a
-    failure with its traceback and goes on."""
+    failure with its traceback and goes on. Raises ``ValueError`` for an empty ``name`` or
+    an ``interval`` of 0 or less."""
 
     def __init__(self, link: Link, name: str, *, interval: float,
                  local: Callable[[], Iterable[Present]] = _nobody,
@@ -166,6 +167,7 @@ class Presence:
                  timeout: float = DEFAULT_TIMEOUT, listen_only: bool = False) -> None:
         if interval <= 0:
             raise ValueError("the presence interval must be more than 0 seconds")
+        self._subject = announce_subject(name)          # ValueError for an empty name
         self.link = link
         self.name = name
         self.interval = interval
@@ -235,7 +237,7 @@ class Presence:
                     log.exception("presence %s: unsubscribing failed", self.name)
             if running and not self.listen_only and nc.is_connected:
                 try:
-                    await nc.publish(announce_subject(self.name), _encoder.encode(
+                    await nc.publish(self._subject, _encoder.encode(
                         Announce(self.name, self.interval, [], leaving=True)))
                     await nc.flush()
                 except Exception:
@@ -282,7 +284,7 @@ class Presence:
             return              # announced again on reconnecting
         users = [p if p.gateway == self.name else msgspec.structs.replace(p, gateway=self.name)
                  for p in self.local()]
-        await nc.publish(announce_subject(self.name),
+        await nc.publish(self._subject,
                          _encoder.encode(Announce(self.name, self.interval, users)))
         self.published += 1
 
