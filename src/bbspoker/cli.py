@@ -3,6 +3,8 @@
 ``bbspoker [--config FILE] COMMAND ...`` (``--help`` works on every command):
 
 * ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
+* ``gateway [--host H] [--port P]``: run a gateway of the split deployment (the sessions
+  and the door; the tables on the workers: ``bbspoker.cluster.gateway.run_gateway``);
 * ``users add|list|show|passwd|ban|unban``: accounts and handles; ``users key
   add|list|remove``: the public keys a user logs in with over SSH;
 * ``bbs list|ban|unban``: the BBSes whose callers come in over RLOGIN (``[[bbs]]``),
@@ -139,11 +141,20 @@ def _account_or_fail(ledger: Ledger, handle: str):
 # ------------------------------------------------------------------ commands
 
 
-def _serve(args: argparse.Namespace, config: Config) -> int:
+def _listening(args: argparse.Namespace, config: Config) -> Config:
+    """``config`` with ``--host`` and ``--port`` in ``[server]``, where given."""
     overrides = {k: getattr(args, k) for k in ("host", "port") if getattr(args, k) is not None}
-    config = dataclasses.replace(config, server=dataclasses.replace(config.server, **overrides))
+    return dataclasses.replace(config, server=dataclasses.replace(config.server, **overrides))
+
+
+def _serve(args: argparse.Namespace, config: Config) -> int:
     # Imported here: the admin commands need no telnet stack.
-    return importlib.import_module("bbspoker.app").run(config)
+    return importlib.import_module("bbspoker.app").run(_listening(args, config))
+
+
+def _gateway(args: argparse.Namespace, config: Config) -> int:
+    return importlib.import_module("bbspoker.cluster.gateway").run_gateway(
+        _listening(args, config))
 
 
 def _users_add(args: argparse.Namespace, config: Config) -> int:
@@ -1062,6 +1073,12 @@ def _parser() -> argparse.ArgumentParser:
         return sub.add_subparsers(metavar="ACTION", required=True)
 
     p = command(commands, "serve", "run the telnet server in the foreground", _serve)
+    p.add_argument("--host", help="address to listen on (overrides [server] host)")
+    p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
+
+    p = command(commands, "gateway", "run a gateway of the split deployment in the foreground: "
+                "the sessions and the door, the tables on the workers ([cluster], a "
+                "PostgreSQL [ledger] url)", _gateway)
     p.add_argument("--host", help="address to listen on (overrides [server] host)")
     p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
 

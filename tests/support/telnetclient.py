@@ -46,7 +46,7 @@ from bbspoker.door.look import CLASSIC
 from bbspoker.store import open_ledger
 from bbspoker.app import Server, start_server
 
-__all__ = ["TelnetClient", "ScreenWaits", "FakeClock", "running_server", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
+__all__ = ["TelnetClient", "ScreenWaits", "FakeClock", "running_server", "server_config", "wait_until", "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE",
            "ECHO", "SGA", "TTYPE", "NAWS", "BINARY"]
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -387,32 +387,12 @@ def tournament_spec(tid: str = "sng", name: str = "Sunday NL", *, game: str = "h
                           defaults.with_keys(**table.as_keys()), **own)
 
 
-@contextlib.asynccontextmanager
-async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
-                         sleep: Callable[[float], Awaitable[Any]] | None = None,
-                         tables: Sequence[tuple[Any, ...]] = (),
-                         bot_accounts: Mapping[str, int] | None = None,
-                         bot_sleep: Callable[[float], Awaitable[Any]] | None = None,
-                         bbs: Sequence[Any] = (),
-                         tournaments: Sequence[Any] = (),
-                         **sections: dict[str, Any]) -> AsyncIterator[Server]:
-    """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
-
-    ``sections`` change config values, e.g. ``login={"failure_delay": 0}``;
-    ``clock``/``sleep`` are passed to :func:`bbspoker.app.start_server`.
-    The ledger is ``server.app.ledger``. Everything is closed on exit. Unless
-    ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
-    0: chapter 2's rule at once); the tests of the grace set it. Unless ``login`` says
-    otherwise, one address may sign up 1,000 accounts (every client is 127.0.0.1). ``tables``: ``(id, name)``
-    of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules, or ``(id, name,
-    game, {key: value})`` for a table of another kind with its own keys; none: the one
-    default table. ``bot_accounts``: computer players' accounts made before the server
-    starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with. ``bbs``: the
-    ``[[bbs]]`` systems (:class:`bbspoker.config.BbsSystem`); ``rlogin={"enabled": True}``
-    turns the RLOGIN port on (on a free port). ``tournaments``: the ``[[tournaments]]``
-    entries (:class:`bbspoker.config.TournamentSpec`, :func:`tournament_spec`).
-    ``ledger={"url": ...}`` puts the ledger on PostgreSQL (the ``ledger_url`` fixture).
-    """
+def server_config(tmp_path: Path, *, tables: Sequence[tuple[Any, ...]] = (),
+                bbs: Sequence[Any] = (), tournaments: Sequence[Any] = (),
+                **sections: dict[str, Any]) -> Config:
+    """The config :func:`running_server` serves (see there for ``tables``, ``bbs``,
+    ``tournaments`` and ``sections``): every port 0 on 127.0.0.1, SSH and the web page
+    off, the ledger in ``tmp_path``, test clients' limits lifted."""
     sections = {"server": {}, **sections}
     # SSH and the web page are on by default (issue 19); a test turns them on with
     # ssh={"enabled": True} / web={"enabled": True} (on a free port and, for SSH, a host
@@ -440,6 +420,37 @@ async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = 
         TableSpec(table_id, name, game[0] if game else "draw40",
                   config.table.with_keys(**(game[1] if len(game) > 1 else {})))
         for table_id, name, *game in tables))
+    return config
+
+
+@contextlib.asynccontextmanager
+async def running_server(tmp_path: Path, *, clock: Callable[[], float] | None = None,
+                         sleep: Callable[[float], Awaitable[Any]] | None = None,
+                         tables: Sequence[tuple[Any, ...]] = (),
+                         bot_accounts: Mapping[str, int] | None = None,
+                         bot_sleep: Callable[[float], Awaitable[Any]] | None = None,
+                         bbs: Sequence[Any] = (),
+                         tournaments: Sequence[Any] = (),
+                         **sections: dict[str, Any]) -> AsyncIterator[Server]:
+    """The real server on 127.0.0.1, an ephemeral port and a new ledger in ``tmp_path``.
+
+    ``sections`` change config values, e.g. ``login={"failure_delay": 0}``;
+    ``clock``/``sleep`` are passed to :func:`bbspoker.app.start_server`.
+    The ledger is ``server.app.ledger``. Everything is closed on exit. Unless
+    ``table`` says otherwise, a dropped player's seat is not held (``reconnect_grace``
+    0: chapter 2's rule at once); the tests of the grace set it. Unless ``login`` says
+    otherwise, one address may sign up 1,000 accounts (every client is 127.0.0.1). ``tables``: ``(id, name)``
+    of draw40 tables to run (``[[tables]]``) with the ``[table]`` rules, or ``(id, name,
+    game, {key: value})`` for a table of another kind with its own keys; none: the one
+    default table. ``bot_accounts``: computer players' accounts made before the server
+    starts, ``{handle: CUBES}``; ``bot_sleep``: what they think with. ``bbs``: the
+    ``[[bbs]]`` systems (:class:`bbspoker.config.BbsSystem`); ``rlogin={"enabled": True}``
+    turns the RLOGIN port on (on a free port). ``tournaments``: the ``[[tournaments]]``
+    entries (:class:`bbspoker.config.TournamentSpec`, :func:`tournament_spec`).
+    ``ledger={"url": ...}`` puts the ledger on PostgreSQL (the ``ledger_url`` fixture).
+    """
+    config = server_config(tmp_path, tables=tables, bbs=bbs, tournaments=tournaments,
+                         **sections)
     ledger = open_ledger(config.ledger)
     for handle, funds in (bot_accounts or {}).items():
         ledger.create_account(handle, None, funds, bot=True)

@@ -124,7 +124,7 @@ def table_stakes_event(e: Event, t: Translator, hand_name: Callable[[str, Transl
                                   "{h} sits down with {chips} chips.",
                                   d["buy_in"]).format(h=h, chips=n(d["buy_in"]))
     if k == "sat":
-        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["buy_in"]))
+        return SYSTEM, _("{h} sits down with {cubes} CUBES.").format(h=h, cubes=n(d["stack"]))
     if k == "left":
         cashed = d.get("cash_out", 0)
         reason = d.get("reason", "")

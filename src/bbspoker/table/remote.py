@@ -566,7 +566,9 @@ class RemoteTable:
             try:
                 reply, _ = await self._request(command)
             except RuleError as err:
-                log.warning("table %s: %r not carried out: %s", self.table_id, command, err)
+                if not self._closed:         # (closing: the gateway is stopping)
+                    log.warning("table %s: %r not carried out: %s", self.table_id, command,
+                                err)
                 return
             if isinstance(reply, Refused):
                 log.warning("table %s refused %r: %s", self.table_id, command, reply.error())

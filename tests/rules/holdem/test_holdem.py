@@ -1030,3 +1030,44 @@ def test_the_idle_rule_stands_nobody_up_at_a_tournament_table():
     for _ in range(4):
         game.tick(game.deadline())
     assert game.handles == ["p1", "p2"] and wallet.total() == 2000
+
+
+@pytest.mark.parametrize("kind", ["holdem", "stud"])
+def test_a_table_that_moved_seats_its_players_again_with_the_stacks_they_kept(tmp_path, kind):
+    """A table taken over by another worker: its game is called off (``moved``) and the
+    blinds and bets go back to the stacks, which stay at the table; the new worker's game
+    seats each player again with ``Sit(buy_in=0)``: their whole stack, no CUBES moved.
+    Without a stack there, a buy-in of 0 is refused as too short."""
+    from bbspoker.rules.kinds import kind as kind_of
+    from bbspoker.store.sqlite import Ledger
+    from bbspoker.table.registry import TableWallet
+    from bbspoker.config import load_config
+    ledger = Ledger(tmp_path / "moved.db")
+    for h in ("ann", "bob", "cy"):
+        ledger.create_account(h, None, 1000)
+    spec = kind_of(kind)
+    cfg = spec.config.from_keys(load_config(None).table.keys(), {})
+    first = spec.make(cfg, TableWallet(ledger, "t1"), None)
+    first.apply("ann", act.Sit(), 0.0)
+    first.apply("bob", act.Sit(), 0.0)
+    first.tick(first.deadline())
+    gid = first.game_id
+    assert gid is not None
+    ledger.commit_pending()
+    kept = {h: ledger.stack(h, table="t1") for h in ("ann", "bob")}
+    cubes = {h: ledger.balance(h) for h in ("ann", "bob")}
+    assert ledger.recover_unfinished_games(1.0, table="t1") == [gid]
+    kept = {h: ledger.stack(h, table="t1") for h in ("ann", "bob")}
+    assert all(v > 0 for v in kept.values())
+    second = spec.make(cfg, TableWallet(ledger, "t1"), None)
+    for h in ("ann", "bob"):
+        events = second.apply(h, act.Sit(buy_in=0), 2.0)
+        assert events[0].kind == "sat" and events[0].data["stack"] == kept[h]
+    ledger.commit_pending()
+    assert {h: ledger.balance(h) for h in ("ann", "bob")} == cubes
+    assert {h: ledger.stack(h, table="t1") for h in ("ann", "bob")} == kept
+    with pytest.raises(RuleError) as err:
+        second.apply("cy", act.Sit(buy_in=0), 2.0)
+    assert err.value.code == "buy_in_short" and ledger.balance("cy") == 1000
+    assert ledger.verify() == []
+    ledger.close()

@@ -691,7 +691,7 @@ class Stud(SeatedTable):
     def _check_buy_in(self, amount: int | None) -> None:
         r = self.rules
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
-                                   or not r.low <= amount <= r.high):
+                                   or amount != 0 and not r.low <= amount <= r.high):
             raise RuleError("buy_in_range", low=r.low, high=r.high)
 
     def _sit(self, handle: str, amount: int | None, now: float, out: bool = False
@@ -699,6 +699,9 @@ class Stud(SeatedTable):
         """Seat ``handle`` at the first free seat with a stack of ``amount`` CUBES bought in
         (``None``: ``buy_in_max``, or all they have if less), sitting out if ``out``.
         Raises ``RuleError`` ``buy_in_short`` if their CUBES do not reach ``buy_in_min``.
+        ``amount`` 0: they sit with the stack they already have at this table (kept when
+        the table moved to another worker and its game was called off), no CUBES moved;
+        ``buy_in_short`` if they have none.
         At a tournament table the stack is every chip of their balance, whatever the
         buy-in range; ``RuleError`` ``no_tournament_chips`` if they have none (or are not
         in the tournament: no account in its wallet)."""
@@ -711,12 +714,16 @@ class Stud(SeatedTable):
             amount = balance
         elif amount is None:
             amount = min(r.high, balance)
-        if not r.tournament and (amount > balance or amount < r.low):
-            raise RuleError("buy_in_short", low=r.low, cubes=balance)
-        try:
-            stack = self.wallet.buy_in(handle, amount)
-        except InsufficientCubes:
-            raise RuleError("buy_in_short", low=r.low, cubes=balance) from None
+        kept = self.wallet.stack(handle) if amount == 0 and not r.tournament else 0
+        if kept > 0:
+            stack = kept
+        else:
+            if not r.tournament and (amount > balance or amount < r.low):
+                raise RuleError("buy_in_short", low=r.low, cubes=balance)
+            try:
+                stack = self.wallet.buy_in(handle, amount)
+            except InsufficientCubes:
+                raise RuleError("buy_in_short", low=r.low, cubes=balance) from None
         free = self._seats.index(None)
         self._seats[free] = _Seat(handle, stack, out=out)
         ev = [Event("sat", handle, {"buy_in": amount, "stack": stack,
