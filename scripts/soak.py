@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,15 +82,20 @@ SHORT_GRACE = 1
 
 
 class ServerProcess:
-    """``bbspoker serve --port 0`` as a subprocess on database ``db``, logging to ``log``.
+    """``bbspoker serve --port 0`` (or ``bbspoker COMMAND...``) as a subprocess on database
+    ``db``, logging to ``log``.
 
-    :meth:`start` returns once it listens (``port`` is then set); :meth:`kill` sends
+    :meth:`start` returns once its log shows the regular expression ``ready`` (``port``
+    is then set from its group, if it has one: the telnet port by default); :meth:`kill` sends
     SIGKILL, :meth:`stop` SIGTERM and returns the exit status. ``env`` adds
     environment variables (e.g. ``BBSPOKER_CONFIG``). :meth:`rss_kib` reads VmRSS.
     """
 
-    def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None,
+                 command: Sequence[str] = ("serve", "--port", "0"),
+                 ready: str = r"telnet listening on \S+ port (\d+)") -> None:
         self.db, self.log = db, log
+        self.command, self.ready = list(command), ready
         self.env = {**os.environ, "BBSPOKER_DB": str(db), **(env or {})}
         if not env or "BBSPOKER_CONFIG" not in env:
             # The defaults, but telnet alone: SSH and the web page (on by default, on
@@ -105,13 +111,13 @@ class ServerProcess:
         """Start the server and wait for its ``telnet listening on ... port N`` log line."""
         self._offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen([str(BIN / "bbspoker"), "serve", "--port", "0"],
+            self.proc = subprocess.Popen([str(BIN / "bbspoker"), *self.command],
                                          env=self.env, stdout=out, stderr=out)
         deadline = time.monotonic() + timeout
         while True:
-            m = re.search(r"telnet listening on \S+ port (\d+)", self.new_log())
+            m = re.search(self.ready, self.new_log())
             if m:
-                self.port = int(m.group(1))
+                self.port = int(m.group(1)) if m.groups() else 0
                 return
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"server did not start:\n{self.new_log()}")
