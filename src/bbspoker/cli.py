@@ -152,9 +152,17 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     return importlib.import_module("bbspoker.app").run(_listening(args, config))
 
 
+def _named(args: argparse.Namespace, config: Config) -> Config:
+    """``config`` with ``--name`` as ``[cluster] name``, if given."""
+    if not args.name:
+        return config
+    return dataclasses.replace(config, cluster=dataclasses.replace(config.cluster,
+                                                                   name=args.name))
+
+
 def _gateway(args: argparse.Namespace, config: Config) -> int:
     return importlib.import_module("bbspoker.cluster.gateway").run_gateway(
-        _listening(args, config))
+        _named(args, _listening(args, config)))
 
 
 def _users_add(args: argparse.Namespace, config: Config) -> int:
@@ -1081,6 +1089,8 @@ def _parser() -> argparse.ArgumentParser:
                 "PostgreSQL [ledger] url)", _gateway)
     p.add_argument("--host", help="address to listen on (overrides [server] host)")
     p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
+    p.add_argument("--name", help="this gateway's name in logs and [W]ho (overrides [cluster] "
+                   "name; default: gateway-HOST-PID)")
 
     users = group("users", "manage accounts")
     p = command(users, "add", "create an account (asks for the password twice)", _users_add)
