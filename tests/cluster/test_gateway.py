@@ -48,10 +48,10 @@ class Cluster:
 
 @contextlib.asynccontextmanager
 async def cluster(tmp_path: Path, postgres_url: str, nats: Nats, gateways: int = 2,
-                  **sections: Any) -> AsyncIterator[Cluster]:
-    config = server_config(tmp_path, ledger={"url": postgres_url},
-                           cluster={"nats": nats.url, "presence_interval": 0.2,
-                                    "timeout": 2.0}, **sections)
+                  hosted: bool = True, **sections: Any) -> AsyncIterator[Cluster]:
+    sections["cluster"] = {"nats": nats.url, "presence_interval": 0.2, "timeout": 2.0,
+                           **sections.get("cluster", {})}
+    config = server_config(tmp_path, ledger={"url": postgres_url}, **sections)
     stack = contextlib.AsyncExitStack()
     async with stack:
         # The tables, served as a worker serves them (a ledger connection and a NATS link
@@ -65,7 +65,7 @@ async def cluster(tmp_path: Path, postgres_url: str, nats: Nats, gateways: int =
         stack.callback(registry.stop)
         worker_link = await Link.connect(nats.url, **FAST)
         stack.push_async_callback(worker_link.close)
-        for entry in registry:
+        for entry in registry if hosted else ():
             host = TableHost(worker_link, entry.service, entry.id)
             await host.start()
             stack.push_async_callback(host.stop)
@@ -161,6 +161,24 @@ async def test_the_sysops_kick_ends_the_session_on_whichever_gateway_holds_it(
         await wait_until(lambda: not service.snapshot.seats, 3.0)
         await bob.wait_closed()
         await wait_until(lambda: world.app(0).find_online("bob") is None, 3.0)
+
+
+async def test_a_table_no_worker_serves_is_said_so_in_the_players_words(
+        tmp_path: Path, postgres_url: str, nats_server: Nats) -> None:
+    """No worker serves the table (none started yet, or one taking it over): the lobby
+    lists it empty and sitting down says, wrapped to the screen, to try again."""
+    async with cluster(tmp_path, postgres_url, nats_server, gateways=1, hosted=False,
+                       cluster={"timeout": 0.5}) as world:
+        alice = await world.client(0, "alice")
+        await alice.send("p")
+        await alice.wait_for("Join the table? (y/n)")
+        await alice.send("y")
+        await alice.wait_for("Press any key.")
+        said = " ".join(line.strip() for line in alice.text.splitlines())
+        assert ("The table cannot be reached right now (it may be moving to another "
+                "server); please try again in a moment. Press any key.") in said
+        await alice.send(" ")
+        await alice.wait_for("[Q] Quit")
 
 
 @pytest.fixture(autouse=True)

@@ -36,6 +36,7 @@ import contextlib
 import functools
 import logging
 import math
+import textwrap
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -218,8 +219,8 @@ async def join_or_watch(session: Player, app: DoorContext, entry: TableRef,
     try:
         await entry.service.call(session.handle, action)
     except RuleError as err:
-        session.write(t.gettext("{refusal} Press any key.").format(
-            refusal=screen.kind.refusal(err, t)))
+        said = t.gettext("{refusal} Press any key.").format(refusal=screen.kind.refusal(err, t))
+        session.write("\r\n".join(textwrap.wrap(said, max(session.cols - 1, 20))))
         await session.read_key(idle)
         return
     await screen(session, app, entry).run()
