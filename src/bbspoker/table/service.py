@@ -194,7 +194,11 @@ class PrivateCards:
 @dataclass(frozen=True, slots=True)
 class Hold(act.Action):
     """The table's own action: a seated player's connection dropped; the seat waits
-    ``[table] reconnect_grace`` seconds for them (then ``Leave("lost_connection")``)."""
+    ``[table] reconnect_grace`` seconds for them (then ``Leave("lost_connection")``), or
+    ``grace`` seconds if given (a worker that took the table over holds the seats of the
+    players it seated again until their gateways' screens take them back)."""
+
+    grace: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,15 +722,16 @@ class TableService:
         the game's (the server's own, ``Cancel``, come without a handle: the game is
         given the empty one)."""
         match action:
-            case Hold():
+            case Hold(grace=grace):
                 assert handle is not None
                 if self._attached.get(handle.lower()):
                     return []                  # the player is back on another connection
-                if self.reconnect_grace <= 0 or handle not in self.table.handles:
+                grace = self.reconnect_grace if grace is None else grace
+                if grace <= 0 or handle not in self.table.handles:
                     return self.table.apply(handle, act.Leave("lost_connection"), now) \
                         if handle in self.table.handles else []
-                self._held[handle] = now + self.reconnect_grace
-                return [Event("connection_lost", handle, {"grace": self.reconnect_grace})]
+                self._held[handle] = now + grace
+                return [Event("connection_lost", handle, {"grace": grace})]
             case Return():
                 assert handle is not None
                 seated = next((h for h in self._held if h.lower() == handle.lower()), None)
