@@ -3,6 +3,8 @@
 ``bbspoker [--config FILE] COMMAND ...`` (``--help`` works on every command):
 
 * ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
+* ``worker``: serve the tables whose leases it wins to the gateways over NATS (the split
+  deployment, ``bbspoker.cluster.worker.run_worker``);
 * ``users add|list|show|passwd|ban|unban``: accounts and handles; ``users key
   add|list|remove``: the public keys a user logs in with over SSH;
 * ``bbs list|ban|unban``: the BBSes whose callers come in over RLOGIN (``[[bbs]]``),
@@ -144,6 +146,11 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     config = dataclasses.replace(config, server=dataclasses.replace(config.server, **overrides))
     # Imported here: the admin commands need no telnet stack.
     return importlib.import_module("bbspoker.app").run(config)
+
+
+def _worker(args: argparse.Namespace, config: Config) -> int:
+    # Imported here: the admin commands need no NATS client.
+    return importlib.import_module("bbspoker.cluster.worker").run_worker(config)
 
 
 def _users_add(args: argparse.Namespace, config: Config) -> int:
@@ -1064,6 +1071,9 @@ def _parser() -> argparse.ArgumentParser:
     p = command(commands, "serve", "run the telnet server in the foreground", _serve)
     p.add_argument("--host", help="address to listen on (overrides [server] host)")
     p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
+
+    command(commands, "worker", "serve tables to the gateways over NATS (the split "
+            "deployment; [cluster], [ledger] url on PostgreSQL)", _worker)
 
     users = group("users", "manage accounts")
     p = command(users, "add", "create an account (asks for the password twice)", _users_add)
