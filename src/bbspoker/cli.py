@@ -3,8 +3,8 @@
 ``bbspoker [--config FILE] COMMAND ...`` (``--help`` works on every command):
 
 * ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
-* ``worker``: serve the tables whose leases it wins to the gateways over NATS (the split
-  deployment, ``bbspoker.cluster.worker.run_worker``);
+* ``worker [--name N]``: run a worker of the split deployment (the tables whose leases it
+  wins, served to the gateways over NATS: ``bbspoker.cluster.worker.run_worker``);
 * ``users add|list|show|passwd|ban|unban``: accounts and handles; ``users key
   add|list|remove``: the public keys a user logs in with over SSH;
 * ``bbs list|ban|unban``: the BBSes whose callers come in over RLOGIN (``[[bbs]]``),
@@ -149,6 +149,9 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
 
 
 def _worker(args: argparse.Namespace, config: Config) -> int:
+    if args.name:
+        config = dataclasses.replace(config, cluster=dataclasses.replace(config.cluster,
+                                                                         name=args.name))
     # Imported here: the admin commands need no NATS client.
     return importlib.import_module("bbspoker.cluster.worker").run_worker(config)
 
@@ -1072,8 +1075,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", help="address to listen on (overrides [server] host)")
     p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
 
-    command(commands, "worker", "serve tables to the gateways over NATS (the split "
-            "deployment; [cluster], [ledger] url on PostgreSQL)", _worker)
+    p = command(commands, "worker", "run a worker of the split deployment in the foreground: "
+                "the tables whose leases it wins, served to the gateways over NATS "
+                "([cluster], a PostgreSQL [ledger] url)", _worker)
+    p.add_argument("--name", help="this worker's name in logs (overrides [cluster] name; "
+                   "default: worker-HOST-PID)")
 
     users = group("users", "manage accounts")
     p = command(users, "add", "create an account (asks for the password twice)", _users_add)

@@ -32,6 +32,7 @@ from bbspoker.store.postgres.lease import PostgresTableLocks
 from bbspoker.store.sql import Ledger
 from bbspoker.store.sql.records import MOVED_REASON
 from bbspoker.table.remote import Link, RemoteTable, TableUnreachable
+from bbspoker.table.service import Return
 from tests.support.nats import Nats
 from tests.support.paths import ROOT
 from tests.support.stores import StoreDb
@@ -194,9 +195,16 @@ async def test_a_dead_workers_tables_move_and_its_unfinished_game_is_refunded(
     assert game.ended_at is not None and game.end_reason == f"cancelled: {MOVED_REASON}"
     assert cli.balances_of(["alice", "bob"]) == {"alice": 1000, "bob": 1000}
     assert cli.verify() == []
-    # The gateway's table is served again, by b, from an empty table.
+    # b serves the table with no game running, alice and bob seated again and their seats
+    # held until a gateway's screen takes each back.
+    service = b.registry[table_id].service
+    assert service.table.game_id is None
     fresh = await cluster.remote(table_id)
-    assert fresh.snapshot.seats == () and b.registry[table_id].service.table.game_id is None
+    assert [s.handle for s in fresh.snapshot.seats] == ["alice", "bob"]
+    assert service.held("alice") and service.held("bob")
+    fresh.attach("alice")
+    await fresh.call("alice", Return())
+    assert not service.held("alice") and service.held("bob")
 
 
 async def test_a_worker_whose_leases_are_lost_stops_serving_at_once(cluster: Cluster) -> None:
@@ -301,7 +309,7 @@ async def test_bbspoker_worker_serves_a_table_and_stops_on_sigterm(
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     env.pop("BBSPOKER_DB", None)
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bbspoker.cli", "--config", str(conf), "worker",
+        sys.executable, "-m", "bbspoker.cli", "--config", str(conf), "worker", "--name", "w1",
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     link = await Link.connect(nats_server.url, **FAST)
     try:
@@ -317,7 +325,8 @@ async def test_bbspoker_worker_serves_a_table_and_stops_on_sigterm(
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 20) == 0
         err = (await proc.stderr.read()).decode()
-        assert "serving table lounge" in err and "Traceback" not in err
+        assert "worker w1 started" in err and "serving table lounge" in err
+        assert "Traceback" not in err
     finally:
         if proc.returncode is None:
             proc.kill()

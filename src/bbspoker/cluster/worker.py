@@ -11,9 +11,13 @@ worker's NATS connection for the gateways' :class:`~bbspoker.table.remote.Remote
   ``Ledger.recover_unfinished_games(now, table=id)`` first, which refunds the game the
   former owner left unfinished (every ante and bet back; at a table-stakes table the
   blinds and bets go back to the stacks, and the stacks stay at the table), logged; then
-  the table is built as lobby entry ``n`` (its place in ``config.table_specs``), its
-  task, host and bots start. A table that cannot be set up is logged and its lease given
-  up (another worker, or this one at its next tick, tries again).
+  the table is built as lobby entry ``n`` (its place in ``config.table_specs``) and its
+  task starts; the people of the games refunded and those with a stack kept at the table
+  are seated again (a table-stakes kind: ``Sit(buy_in=0)``, the stack kept) and their
+  seats held for the reconnect grace (:class:`~bbspoker.table.service.Hold`): the
+  gateways' screens still up take them back (``Return``) once the host serves the table;
+  then the host and the bots start. A table that cannot be set up is logged and its
+  lease given up (another worker, or this one at its next tick, tries again).
 - The leases lost (the lease connection failed): those tables stop at once, before the
   connection is closed (another worker may hold them a moment later): their tasks are
   cancelled (waiting actions are refused), their bots stop, their hosts unsubscribe.
@@ -53,10 +57,13 @@ from typing import Any
 from bbspoker import tasks
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config, TableSpec
+from bbspoker.rules import actions as act
+from bbspoker.rules.events import RuleError
 from bbspoker.store.sql import Ledger, handle_key
 from bbspoker.table.lease import TableLeases, TableLocks
 from bbspoker.table.registry import TableRegistry, make_entry
 from bbspoker.table.remote import Link, TableHost
+from bbspoker.table.service import Hold, TableService
 
 __all__ = ["Worker", "run_worker", "worker_name", "ONLINE_CHECK", "NATS_CONNECT_TIMEOUT"]
 
@@ -159,6 +166,9 @@ class Worker:
                     log.exception("table %s: cannot serve it; giving its lease up", table_id)
                     await self._unserve(table_id)
                     await self.leases.release(table_id)
+                    continue
+                if table_id not in self.leases.held:    # lost while it was being set up
+                    await self._unserve(table_id)
 
     async def _serve(self, table_id: str) -> None:
         number, spec = self._specs[table_id]
@@ -170,12 +180,42 @@ class Worker:
         entry = make_entry(number, spec, self.ledger, self.clock, self.ledger.client_seeds_of,
                            self.registry.lose)
         self.registry.add(entry)
+        await self._seat_again(entry.service, table_id, refunded)
         host = self.hosts[table_id] = TableHost(self.link, entry.service, table_id)
         await host.start()
         if spec.rules.bots:
             bots = TableBots(entry, self.bot_pool, sleep=self.bot_sleep)
             self.bots[table_id] = (bots, tasks.start(bots.run(), name=f"bots at {table_id}"))
         log.info("serving table %s (%s)", table_id, spec.name)
+
+    async def _seat_again(self, service: TableService, table_id: str,
+                          refunded: list[int]) -> None:
+        """Seat again, and hold the seat of, every person the former owner had at the table
+        as far as the ledger tells: the players of the games refunded and the holders of a
+        stack kept there (bot accounts are left to this worker's own bots)."""
+        handles: dict[str, str] = {}
+        for game_id in refunded:
+            game = self.ledger.game(game_id)
+            for handle in game.players if game is not None else ():
+                handles.setdefault(handle.lower(), handle)
+        if service.table.table_stakes:
+            for handle, stacks in self.ledger.table_stacks().items():
+                if stacks.get(table_id, 0) > 0:
+                    handles.setdefault(handle.lower(), handle)
+        sit = act.Sit(buy_in=0) if service.table.table_stakes else act.Sit()
+        for handle in handles.values():
+            account = self.ledger.find_account(handle)
+            if account is None or account.bot:
+                continue
+            try:
+                await service.call(handle, sit)
+                await service.call(handle, Hold())
+            except RuleError as err:
+                log.warning("table %s taken over: %s could not be seated again: %s",
+                            table_id, handle, err.code)
+                continue
+            log.info("table %s taken over: %s seated again, the seat held for them",
+                     table_id, handle)
 
     async def _unserve(self, table_id: str) -> None:
         """Stop serving ``table_id``: its bots and its task at once, then its host."""
