@@ -91,6 +91,16 @@ class Cluster:
             await worker.start()
         return worker
 
+    async def pair(self, config: Config) -> tuple[Worker, Worker]:
+        """Two workers, both counted among the live ones before either claims (as two
+        workers started a moment apart are, after their first interval)."""
+        a = await self.worker(config, start=False)
+        b = await self.worker(config, start=False)
+        assert await a.leases.connect() and await b.leases.connect()
+        await a.start()
+        await b.start()
+        return a, b
+
     async def remote(self, table_id: str, timeout: float = 2.0) -> RemoteTable:
         link = await Link.connect(self.nats, **FAST)
         self.links.append(link)
@@ -142,8 +152,7 @@ def accounts(url: str, cubes: dict[str, int], bots: dict[str, int] | None = None
 
 async def test_two_workers_share_the_tables_none_served_twice(cluster: Cluster) -> None:
     config = config_of(cluster.url, cluster.nats)
-    a = await cluster.worker(config)
-    b = await cluster.worker(config)
+    a, b = await cluster.pair(config)
     await wait_until(lambda: a.tables | b.tables == set(TABLES))
     assert a.tables.isdisjoint(b.tables)
     assert len(a.tables) == len(b.tables) == 2          # each its fair share
@@ -174,8 +183,7 @@ async def test_a_dead_workers_tables_move_and_its_unfinished_game_is_refunded(
         cluster: Cluster) -> None:
     accounts(cluster.url, {"alice": 1000, "bob": 1000})
     config = config_of(cluster.url, cluster.nats)
-    a = await cluster.worker(config)
-    b = await cluster.worker(config)
+    a, b = await cluster.pair(config)
     await wait_until(lambda: a.tables | b.tables == set(TABLES))
     table_id = min(a.tables)
     gateway = await cluster.remote(table_id)
@@ -236,8 +244,7 @@ async def test_a_bot_account_sits_at_one_table_across_workers_and_is_freed_when_
     monkeypatch.setattr(seats, "RETRY", 0.05)           # a table without a bot asks again soon
     accounts(cluster.url, {}, bots={"Robo": 500, "Tin": 500})
     config = config_of(cluster.url, cluster.nats, ("t1", "t2"), bots=1, bot_policy="calling")
-    a = await cluster.worker(config)
-    b = await cluster.worker(config)
+    a, b = await cluster.pair(config)
     await wait_until(lambda: len(a.tables) == len(b.tables) == 1)
 
     def bots_at(worker: Worker) -> dict[str, list[str]]:
