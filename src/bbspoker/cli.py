@@ -5,6 +5,8 @@
 * ``serve [--host H] [--port P]``: run the telnet server (``bbspoker.app.run``);
 * ``gateway [--host H] [--port P]``: run a gateway of the split deployment (the sessions
   and the door; the tables on the workers: ``bbspoker.cluster.gateway.run_gateway``);
+* ``worker [--name N]``: run a worker of the split deployment (the tables whose leases it
+  wins, served to the gateways over NATS: ``bbspoker.cluster.worker.run_worker``);
 * ``users add|list|show|passwd|ban|unban``: accounts and handles; ``users key
   add|list|remove``: the public keys a user logs in with over SSH;
 * ``bbs list|ban|unban``: the BBSes whose callers come in over RLOGIN (``[[bbs]]``),
@@ -163,6 +165,11 @@ def _named(args: argparse.Namespace, config: Config) -> Config:
 def _gateway(args: argparse.Namespace, config: Config) -> int:
     return importlib.import_module("bbspoker.cluster.gateway").run_gateway(
         _named(args, _listening(args, config)))
+
+
+def _worker(args: argparse.Namespace, config: Config) -> int:
+    # Imported here: the admin commands need no NATS client.
+    return importlib.import_module("bbspoker.cluster.worker").run_worker(_named(args, config))
 
 
 def _users_add(args: argparse.Namespace, config: Config) -> int:
@@ -1091,6 +1098,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_int_at_least(0, 65535), help="TCP port (overrides [server] port)")
     p.add_argument("--name", help="this gateway's name in logs and [W]ho (overrides [cluster] "
                    "name; default: gateway-HOST-PID)")
+    p = command(commands, "worker", "run a worker of the split deployment in the foreground: "
+                "the tables whose leases it wins, served to the gateways over NATS "
+                "([cluster], a PostgreSQL [ledger] url)", _worker)
+    p.add_argument("--name", help="this worker's name in logs (overrides [cluster] name; "
+                   "default: worker-HOST-PID)")
 
     users = group("users", "manage accounts")
     p = command(users, "add", "create an account (asks for the password twice)", _users_add)

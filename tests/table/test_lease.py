@@ -205,3 +205,25 @@ async def test_a_failing_callback_or_database_is_logged_and_retried(workers, pos
         await b.leases.tick()
     assert any("on_lost" in r.getMessage() and r.exc_info for r in caplog.records)
     assert b.leases.held == set() and await b.leases.tick() == set(TABLES)
+
+
+async def test_a_bot_account_is_held_by_one_worker_and_freed_with_its_connection(workers,
+                                                                               postgres_url):
+    a, b = workers(), workers()
+    await a.leases.connect()
+    await b.leases.connect()
+    await a.leases.tick()
+    await b.leases.tick()
+    assert await a.leases.claim_bot("Robo")
+    assert not await b.leases.claim_bot("robo")        # any case: the same account
+    assert not await a.leases.claim_bot("ROBO")        # held already
+    assert await b.leases.claim_bot("Tin")
+    a.leases.release_bot("Robo")                       # given up: unlocked at a's next call
+    assert a.leases.bots == set()
+    await a.leases.tick()
+    assert await b.leases.claim_bot("Robo")
+    assert b.leases.bots == {"robo", "tin"}
+    terminate(postgres_url, b.locks.pid)               # b dies: its bots are free at once
+    assert await a.leases.claim_bot("Tin") and await a.leases.claim_bot("Robo")
+    await b.leases.tick()                              # b finds its connection lost
+    assert b.leases.bots == set() and b.lost == b.won and len(b.won[0]) == 5

@@ -15,7 +15,8 @@ from bbspoker.config import Config, TableSpec
 from bbspoker.rules import actions as act
 from bbspoker.rules.draw40.game import Phase
 from bbspoker.store.sqlite import Ledger
-from bbspoker.table.registry import TableRegistry
+from bbspoker.rules.events import RuleError
+from bbspoker.table.registry import TableRegistry, make_entry
 from bbspoker.table.service import LOST_REASON, PrivateCards, TableMessage, TableSnapshot
 from tests.support.stores import both_backends
 from tests.support.tableplay import bet, corner, cubes, info, join, my_cards, table_world
@@ -86,6 +87,48 @@ async def test_a_ledger_fault_at_one_table_calls_off_only_that_tables_game(two_t
     assert ledger.game(blue.table.game_id).pot == 34 == blue.table.pot
     assert ledger.balance("carol") == 1000 - 10 - 7 == ledger.balance("dave")
     assert ledger.verify() == []
+
+
+async def test_a_registry_serves_the_tables_added_and_stops_one_removed_at_once(fast_poll):
+    # A worker's registry starts empty and holds the tables whose leases it wins: an
+    # added table runs at once and is polled; a removed one stops at once (its actions are
+    # refused) and is polled, found and called off no more.
+    ledger = Ledger(":memory:")
+    for h in ("alice", "bob"):
+        ledger.create_account(h, "h")
+    registry = TableRegistry((), ledger, FakeClock())
+    registry.start()
+    try:
+        assert list(registry) == []
+        red, blue = (make_entry(n, spec, ledger, FakeClock(), None, registry.lose)
+                     for n, spec in enumerate(specs("red", "blue", between_games=0), 1))
+        registry.add(blue)
+        registry.add(red)
+        assert [e.id for e in registry] == ["red", "blue"]        # lobby order
+        with pytest.raises(ValueError):
+            registry.add(red)
+        await red.service.call("alice", act.Sit())                # its task runs
+        await blue.service.call("bob", act.Sit())
+        assert registry.seat_of("alice") is red
+        polled: list[str] = []
+        for entry in (red, blue):
+            poll = entry.service.poll_balances
+            entry.service.poll_balances = (                       # type: ignore[method-assign]
+                lambda *a, poll=poll, tid=entry.id, **k: (polled.append(tid), poll(*a, **k))[1])
+        assert await registry.remove("red") is red
+        assert "red" not in registry and [e.id for e in registry] == ["blue"]
+        with pytest.raises(RuleError) as refused:
+            await red.service.call("alice", act.Leave("left"))
+        assert refused.value.code == "table_closed"
+        assert registry.seat_of("alice") is None and registry.seat_of("bob") is blue
+        polled.clear()
+        await wait_until(lambda: polled.count("blue") >= 2)
+        assert "red" not in polled
+        await blue.service.call("bob", act.Leave("left"))         # blue plays on
+    finally:
+        registry.stop()
+        await registry.wait_stopped()
+        ledger.close()
 
 
 @pytest.fixture

@@ -19,7 +19,10 @@ the ante or the smallest buy-in, when a bot is broke, whether bots sit out while
 person is there, the policies) is the kind's :class:`~bbspoker.bots.kind.BotKind`, looked
 up by the table's kind in :mod:`bbspoker.bots.kinds`.
 
-:class:`BotPool` hands the bot accounts out, so that one bot sits at one table at most.
+:class:`BotPool` hands the bot accounts out, so that one bot sits at one table at most:
+among the tables of one process by itself, and across the workers of the split deployment
+with a lock per bot account that every worker takes before it seats one
+(:class:`BotLocks`: the worker's table leases, :meth:`bbspoker.table.lease.TableLeases.claim_bot`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Collection
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bbspoker.bots.kinds import bot_kind
 from bbspoker.bots.player import BotPlayer
@@ -41,7 +44,7 @@ from bbspoker.table.service import TableSnapshot
 if TYPE_CHECKING:
     from bbspoker.store.sql import Ledger
 
-__all__ = ["BotPool", "TableBots"]
+__all__ = ["BotPool", "BotLocks", "TableBots"]
 
 log = logging.getLogger(__name__)
 
@@ -53,18 +56,54 @@ RETRY = 10.0
 RESTARTS = 3
 
 
+class BotLocks(Protocol):
+    """Locks on bot accounts shared by every process that seats bots (the split
+    deployment's workers): one holder per account at a time, freed when the holder dies."""
+
+    async def claim_bot(self, handle: str) -> bool:
+        """Take ``handle``'s lock; ``False`` if another process holds it (or it cannot be
+        had now)."""
+
+    def release_bot(self, handle: str) -> None:
+        """Give ``handle``'s lock up (it may take effect a little later)."""
+
+
 class BotPool:
     """The bot accounts of ``ledger`` (not banned), lent to tables one at a time.
 
     :meth:`claim` gives a bot that sits at no table of ``registry`` and holds at least the
     CUBES asked, and reserves it until :meth:`release`. A bot account with a password is
     a program's (it logs in on the bot port, :meth:`reserve`): tables never seat it.
+    ``locks`` (a worker's, :class:`BotLocks`): other processes seat bots from the same
+    ledger; a table's bots are then taken with :meth:`take`, which also holds the bot's
+    lock until :meth:`release`, so that a bot sits at one table at most across them all.
     """
 
-    def __init__(self, ledger: Ledger, registry: Tables) -> None:
+    def __init__(self, ledger: Ledger, registry: Tables,
+                 locks: BotLocks | None = None) -> None:
         self.ledger = ledger
         self.registry = registry
+        self.locks = locks
         self._claimed: set[str] = set()
+
+    async def take(self, cubes: int, exclude: Collection[str] = ()) -> str | None:
+        """What :meth:`claim` gives, with the bot's lock held too when the pool has
+        ``locks``: a bot another process holds is passed over for the next one. Returns
+        the handle reserved (release it with :meth:`release`) or ``None``."""
+        passed: set[str] = set(exclude)
+        while True:
+            handle = self.claim(cubes, exclude=passed)
+            if handle is None or self.locks is None:
+                return handle
+            try:
+                won = await self.locks.claim_bot(handle)
+            except BaseException:
+                self.release(handle)
+                raise
+            if won:
+                return handle
+            self._claimed.discard(handle.lower())     # seated by another process
+            passed.add(handle.lower())
 
     def claim(self, cubes: int, exclude: Collection[str] = ()) -> str | None:
         """A free bot's handle holding >= ``cubes`` CUBES (alphabetical first), reserved
@@ -93,8 +132,11 @@ class BotPool:
         return True
 
     def release(self, handle: str) -> None:
-        """``handle`` is no longer seated by whoever claimed it."""
+        """``handle`` is no longer seated by whoever claimed it (its lock, if any, is given
+        up too)."""
         self._claimed.discard(handle.lower())
+        if self.locks is not None:
+            self.locks.release_bot(handle)
 
 
 class TableBots:
@@ -135,7 +177,7 @@ class TableBots:
 
     async def run(self) -> None:
         """Keep the table's bots as the rules above say, until cancelled (the bots then
-        stop acting; their seats go with the table)."""
+        stop acting; their seats go with the table, and the pool has them back)."""
         sub = self.service.bus.subscribe(notify=self._changed.set)
         try:
             while True:
@@ -156,6 +198,8 @@ class TableBots:
             for _, task in self.players.values():
                 task.cancel()
             await asyncio.gather(*(t for _, t in self.players.values()), return_exceptions=True)
+            for bot, _ in self.players.values():
+                self.pool.release(bot.handle)
 
     async def _step(self, snap: TableSnapshot) -> bool:
         """One change towards what the table should have; False when there is none."""
@@ -198,7 +242,7 @@ class TableBots:
         loop = asyncio.get_running_loop()
         if loop.time() < self._retry_at:
             return False
-        handle = self.pool.claim(stake, exclude=self._benched)
+        handle = await self.pool.take(stake, exclude=self._benched)
         if handle is None:
             self._retry_at = loop.time() + RETRY
             return False
@@ -214,6 +258,9 @@ class TableBots:
             self.service.mark_bot(handle, False)
             self.pool.release(handle)
             return False
+        except BaseException:              # cancelled: the table's bots are stopping
+            self.pool.release(handle)
+            raise
         finally:
             self._sitting.discard(handle.lower())
         self._start(handle)

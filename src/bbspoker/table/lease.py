@@ -21,6 +21,13 @@ Every ``interval`` seconds (:meth:`TableLeases.run`, one :meth:`TableLeases.tick
   others: the worker must have stopped serving them first), then the connection is closed
   and the next tick connects and claims again.
 
+Computer players: a worker seats a bot account only while it holds the bot's lock on
+the same connection (:meth:`TableLeases.claim_bot`), so that a bot sits at one table at most
+across all workers. The lock goes with the connection, as the leases do: a worker that dies
+frees its bots with its tables, and one whose connection is lost has stopped its tables (and
+their bots) in ``on_lost`` before it is closed. A bot given up
+(:meth:`TableLeases.release_bot`, synchronous) is unlocked at the connection's next call.
+
 Fair share: with ``w`` live workers (every worker's lease connection counts, this one's
 included) and ``n`` tables, a worker claims tables while it holds fewer than
 ``ceil(n / w)``, and never more than ``max_tables`` if set. A worker that already holds
@@ -73,6 +80,13 @@ class TableLocks(Protocol):
     async def release(self, table_id: str) -> bool:
         """Give up the lease of ``table_id``; returns whether it was held."""
 
+    async def try_claim_bot(self, handle: str) -> bool:
+        """Take the lock of bot account ``handle`` if no session holds it, never waiting;
+        returns whether it was won."""
+
+    async def release_bot(self, handle: str) -> bool:
+        """Give up the lock of bot account ``handle``; returns whether it was held."""
+
     async def close(self) -> None:
         """Close the connection, freeing every lock on it; never raises."""
 
@@ -104,6 +118,8 @@ class TableLeases:
         self.max_tables = max_tables
         self._sleep = sleep
         self._held: set[str] = set()
+        self._bots: set[str] = set()       # bot accounts (lower case) whose locks are held
+        self._unbot: list[str] = []        # bots given up, unlocked at the next call
         self._connected = False
         self._failing = False          # the last connect failed (logged once in full)
         self._lock = asyncio.Lock()    # one database call at a time, held in step with it
@@ -114,6 +130,11 @@ class TableLeases:
     def held(self) -> frozenset[str]:
         """The table ids this worker holds the lease of now."""
         return frozenset(self._held)
+
+    @property
+    def bots(self) -> frozenset[str]:
+        """The bot accounts (lower case) whose locks this worker holds now."""
+        return frozenset(self._bots)
 
     @property
     def connected(self) -> bool:
@@ -167,6 +188,29 @@ class TableLeases:
             self._held.discard(table_id)
             await self._guarded(self._release(table_id))
 
+    async def claim_bot(self, handle: str) -> bool:
+        """Take the lock of bot account ``handle`` (any case) for this worker, which may
+        then seat it (see the module docstring). ``False`` if another worker holds it,
+        this one holds it already, or there is no connection (a worker without one serves
+        no table); a failure of the connection loses every lease (``on_lost``, as in
+        :meth:`claim`) and returns ``False``."""
+        key = handle.lower()
+        async with self._lock:
+            if not self._connected or key in self._bots:
+                return False
+            return bool(await self._guarded(self._claim_bot(key)))
+
+    def release_bot(self, handle: str) -> None:
+        """This worker no longer seats bot account ``handle`` (any case): its lock is given
+        up at the connection's next call (the next tick, within ``interval`` s, or
+        :meth:`claim_bot`), from when another worker may seat it. Synchronous, so that a
+        table's computer players can call it as they end; nothing happens for a bot not
+        held."""
+        key = handle.lower()
+        if key in self._bots:
+            self._bots.discard(key)
+            self._unbot.append(key)
+
     async def tick(self) -> set[str]:
         """One round of :meth:`run`: connect if needed, survey, claim up to the share;
         ``on_won`` with the tables won. Returns them (empty after a failure, which is
@@ -193,6 +237,8 @@ class TableLeases:
         tables first; ``on_lost`` is not called."""
         async with self._lock:
             self._held.clear()
+            self._bots.clear()
+            self._unbot.clear()
             self._connected = False
             await self.locks.close()
 
@@ -201,6 +247,7 @@ class TableLeases:
     async def _claim(self, wanted: list[str]) -> set[str]:
         if not self._connected:
             await self._connect()
+        await self._flush_bots()
         workers, free = await self.locks.survey(self.table_ids)
         self.workers = workers
         room = self.share() - len(self._held)
@@ -213,6 +260,19 @@ class TableLeases:
             log.info("table leases: won %s (%d of %d tables held, %d workers alive)",
                      ", ".join(sorted(won)), len(self._held), len(self.table_ids), workers)
         return won
+
+    async def _claim_bot(self, key: str) -> set[str]:
+        await self._flush_bots()
+        if not await self.locks.try_claim_bot(key):
+            return set()
+        self._bots.add(key)
+        return {key}
+
+    async def _flush_bots(self) -> None:
+        """Unlock the bots given up since the last call (:meth:`release_bot`)."""
+        while self._unbot:
+            await self.locks.release_bot(self._unbot[0])
+            self._unbot.pop(0)
 
     async def _just_connect(self) -> set[str]:
         await self._connect()
@@ -263,6 +323,8 @@ class TableLeases:
         """Every lease is lost: tell the worker (it stops serving them), then close the
         connection (which frees whatever locks it still had)."""
         lost, self._held = set(self._held), set()
+        self._bots.clear()
+        self._unbot.clear()
         self._connected = False
         if lost:
             log.error("table leases: lost %s", ", ".join(sorted(lost)))

@@ -1,10 +1,13 @@
-"""The registry of tables: one :class:`~bbspoker.table.service.TableService` per configured
-table, each with its own bus (topic), task and game records.
+"""The registry of tables: one :class:`~bbspoker.table.service.TableService` per table
+served, each with its own bus (topic), task and game records.
 
 The registry builds the tables from the config's table specs (``[[tables]]``), runs
-their tasks, finds where a player sits, and routes a failed commit of the shared store
-to the tables whose games it touched, so that a ledger failure at one table calls off
-only that table's game.
+their tasks and one balance poll for all of them, finds where a player sits, and routes
+a failed commit of the shared store to the tables whose games it touched, so that a
+ledger failure at one table calls off only that table's game. ``bbspoker serve`` holds
+every table of the config in one registry for its whole run; a ``bbspoker worker`` starts
+with an empty one and adds and removes tables as it wins and loses their leases
+(:meth:`TableRegistry.add`, :meth:`TableRegistry.remove`).
 """
 
 from __future__ import annotations
@@ -153,16 +156,16 @@ class Tables(Protocol):
 
 
 class TableRegistry:
-    """Every table of the server, in lobby order.
+    """The tables served by this process, in lobby order.
 
-    ``specs``: the tables to build (``Config.table_specs``); ``wallet``: the store all
-    tables share (the ledger); ``clock``: monotonic seconds for every table's task;
-    ``phrases``: the players' client seed phrases for the provably fair deck (``None``:
-    a random client seed for everyone); ``on_lost(games)``: a commit of the shared store
-    failed (the ids of the games it held), for every table sharing it (default:
-    :meth:`lose`, the registry's own; the server adds its tournaments' tables).
-    ``registry[table_id]`` is a :class:`TableEntry` (``KeyError`` if unknown); iterating
-    gives them in order.
+    ``specs``: the tables to build (``Config.table_specs``; empty: none yet, added later
+    with :meth:`add`); ``wallet``: the store all tables share (the ledger); ``clock``:
+    monotonic seconds for every table's task; ``phrases``: the players' client seed
+    phrases for the provably fair deck (``None``: a random client seed for everyone);
+    ``on_lost(games)``: a commit of the shared store failed (the ids of the games it
+    held), for every table sharing it (default: :meth:`lose`, the registry's own; the
+    server adds its tournaments' tables). ``registry[table_id]`` is a :class:`TableEntry`
+    (``KeyError`` if unknown); iterating gives them in lobby order (by ``number``).
     """
 
     def __init__(self, specs: Sequence[TableSpec], wallet: Wallet,
@@ -175,16 +178,51 @@ class TableRegistry:
             self._entries[spec.id] = make_entry(
                 number, spec, wallet, clock, phrases,
                 on_lost if on_lost is not None else self.lose)
-        self._tasks: list[asyncio.Task[None]] = []
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._poll: asyncio.Task[None] | None = None
+        self._running = False
 
     def __iter__(self) -> Iterator[TableEntry[TableService]]:
-        return iter(self._entries.values())
+        return iter(list(self._entries.values()))
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def __getitem__(self, table_id: str) -> TableEntry[TableService]:
         return self._entries[table_id]
+
+    def __contains__(self, table_id: object) -> bool:
+        return table_id in self._entries
+
+    @property
+    def running(self) -> bool:
+        """Whether :meth:`start` was called and :meth:`stop` was not (an entry added now
+        starts at once)."""
+        return self._running
+
+    def add(self, entry: TableEntry[TableService]) -> None:
+        """Serve ``entry`` from now on (its place in the iteration follows its
+        ``number``); its task starts at once if the registry is running, else with
+        :meth:`start`. Raises ``ValueError`` if a table of its id is served already."""
+        if entry.id in self._entries:
+            raise ValueError(f"table {entry.id!r} is served already")
+        self._entries[entry.id] = entry
+        self._entries = dict(sorted(self._entries.items(), key=lambda kv: kv[1].number))
+        if self._running:
+            self._start_one(entry)
+
+    async def remove(self, table_id: str) -> TableEntry[TableService]:
+        """Stop serving table ``table_id`` at once: it leaves the registry (the balance
+        poll, :meth:`seat_of`, :meth:`lose` no longer see it) and its task is cancelled
+        (waiting and later actions are refused ``table_closed``); returns when the task
+        has ended. The game it ran is left as the ledger has it (the next owner of the
+        table refunds it). Returns the entry; ``KeyError`` if it is not served."""
+        entry = self._entries.pop(table_id)
+        task = self._tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        return entry
 
     def by_number(self, number: int) -> TableEntry[TableService] | None:
         """The table listed as ``number`` (1-based), or ``None``."""
@@ -210,14 +248,19 @@ class TableRegistry:
 
     def lose(self, games: frozenset[int]) -> None:
         """A commit of the shared store failed: every table calls off its own games."""
-        for entry in self._entries.values():
+        for entry in list(self._entries.values()):
             entry.service.lose(games)
 
     def start(self) -> None:
-        """Start every table's task and the balance poll (call once, inside the event loop)."""
-        self._tasks = [tasks.start(e.service.run(), name=f"table {e.id}")
-                       for e in self._entries.values()]
-        self._tasks.append(tasks.start(self._poll_every_second(), name="balance poll"))
+        """Start every table's task and the balance poll (call once, inside the event
+        loop); tables added later start as they are added."""
+        self._running = True
+        for entry in self._entries.values():
+            self._start_one(entry)
+        self._poll = tasks.start(self._poll_every_second(), name="balance poll")
+
+    def _start_one(self, entry: TableEntry[TableService]) -> None:
+        self._tasks[entry.id] = tasks.start(entry.service.run(), name=f"table {entry.id}")
 
     def poll_balances(self) -> int:
         """One balance poll of every table (:meth:`TableService.poll_balances`): the CUBES
@@ -231,7 +274,7 @@ class TableRegistry:
         Why one poll for all tables: a timer per table costs one task switch and one
         look at the store per table per second; at 200 tables that measured ~23 ms of
         the server's CPU each second, most of an idle server's."""
-        entries = self._entries.values()
+        entries = list(self._entries.values())
         seated = list({s.handle: None for e in entries for s in e.service.snapshot.seats})
         balances: Mapping[str, int] = {}
         compare = True
@@ -257,19 +300,23 @@ class TableRegistry:
             await asyncio.sleep(service_module.BALANCE_POLL)
             self.poll_balances()
 
+    def _all_tasks(self) -> list[asyncio.Task[None]]:
+        return [*self._tasks.values(), *([self._poll] if self._poll is not None else [])]
+
     def stop(self) -> None:
         """Cancel every table's task (and the balance poll): waiting and later actions are
         refused."""
-        for task in self._tasks:
+        self._running = False
+        for task in self._all_tasks():
             task.cancel()
 
     async def wait_stopped(self) -> None:
         """Wait until every table's task has ended."""
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._all_tasks(), return_exceptions=True)
 
     async def finish_for_shutdown(self, grace: float) -> None:
         """Server shutdown: every table refuses new games and lets a running game finish
         for up to ``grace`` seconds, all at once (see
         :meth:`~bbspoker.table.service.TableService.finish_for_shutdown`)."""
         await asyncio.gather(*(e.service.finish_for_shutdown(grace)
-                               for e in self._entries.values()))
+                               for e in list(self._entries.values())))

@@ -427,6 +427,20 @@ class TableService:
         else:
             self._attached.pop(key, None)
 
+    @property
+    def attached(self) -> frozenset[str]:
+        """The seated handles (lower case) with a screen up now (:meth:`attach`)."""
+        return frozenset(self._attached)
+
+    def screens_lost(self, handle: str) -> asyncio.Future[None]:
+        """Every screen of seated ``handle`` (as seated) went away without a word, all at
+        once (the gateway that showed them died): none counts as up any more, and the seat
+        is held for ``reconnect_grace`` as after a dropped connection (:class:`Hold`; with
+        no grace the player leaves at once). Returns the future of the hold
+        (:meth:`submit`: ``RuleError("table_closed")`` if the table has stopped)."""
+        self._attached.pop(handle.lower(), None)
+        return self.submit(handle, Hold())
+
     def held(self, handle: str) -> bool:
         """True while ``handle``'s seat waits for them after a dropped connection."""
         return any(h.lower() == handle.lower() for h in self._held)

@@ -19,6 +19,13 @@ lock; :data:`~bbspoker.store.postgres.writer.SERVER_LOCK_KEY`, a running server'
 :data:`WORKERS_KEY`, below), else ``ValueError``. Two ids colliding by chance has a
 probability of about n^2 / 2^65 for n tables.
 
+Computer players: a worker seats a bot account only while its lease connection also holds
+the bot's lock, ``pg_try_advisory_lock(a, b)`` with the two 32-bit halves of
+:func:`bot_key` (the two-key form: PostgreSQL keeps it apart from every one-key lock above,
+so no bot's key can be a table's or a reserved one). It ends with the session, as the
+tables' do: a bot seated by a worker that died is free for another at once, and a worker
+whose lease connection is lost stops its tables, and so its bots, before it closes it.
+
 Live workers: every lease connection also holds the *shared* advisory lock
 :data:`WORKERS_KEY`; the number of sessions holding it (``pg_locks``, this database) is the
 number of workers alive, from which a worker reckons its fair share.
@@ -45,7 +52,8 @@ import psycopg
 from bbspoker.store.postgres.writer import LOCK_KEY, SERVER_LOCK_KEY, display_url
 from bbspoker.store.wallet import StoreError
 
-__all__ = ["PostgresTableLocks", "Keepalive", "table_key", "lease_keys", "WORKERS_KEY"]
+__all__ = ["PostgresTableLocks", "Keepalive", "table_key", "bot_key", "lease_keys",
+           "WORKERS_KEY"]
 
 log = logging.getLogger("bbspoker.store")
 
@@ -63,6 +71,16 @@ def table_key(table_id: str) -> int:
     digest = hashlib.blake2b(table_id.encode("utf-8"), digest_size=8,
                              person=b"bbspoker-lease").digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+def bot_key(handle: str) -> tuple[int, int]:
+    """The advisory lock key of bot account ``handle`` (any case): BLAKE2b-64 of its lower
+    case UTF-8 (personalised ``bbspoker-bot``) as two signed 32-bit integers, the high
+    half first (the two-key form of ``pg_try_advisory_lock``: see the module docstring)."""
+    digest = hashlib.blake2b(handle.lower().encode("utf-8"), digest_size=8,
+                             person=b"bbspoker-bot").digest()
+    return (int.from_bytes(digest[:4], "big", signed=True),
+            int.from_bytes(digest[4:], "big", signed=True))
 
 
 def lease_keys(table_ids: Iterable[str]) -> dict[str, int]:
@@ -209,6 +227,19 @@ class PostgresTableLocks:
         session held it. Raises :class:`StoreError`."""
         key = self._keys_of([table_id])[table_id]
         rows = await self._rows("SELECT pg_advisory_unlock(%s)", (key,))
+        return bool(rows[0][0])
+
+    async def try_claim_bot(self, handle: str) -> bool:
+        """Take the lock of bot account ``handle`` (:func:`bot_key`), never waiting;
+        returns whether it was won (held by this session now: taken once more if it
+        was already, so release each win once). Raises :class:`StoreError`."""
+        rows = await self._rows("SELECT pg_try_advisory_lock(%s, %s)", bot_key(handle))
+        return bool(rows[0][0])
+
+    async def release_bot(self, handle: str) -> bool:
+        """Give up one hold of bot account ``handle``'s lock; returns whether this session
+        held it. Raises :class:`StoreError`."""
+        rows = await self._rows("SELECT pg_advisory_unlock(%s, %s)", bot_key(handle))
         return bool(rows[0][0])
 
     async def close(self) -> None:
