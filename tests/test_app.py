@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from bbspoker import app as app_module
+from bbspoker import process
 from bbspoker.app import GC_FULL_EVERY, GC_THRESHOLDS, Collector
 from bbspoker.config import Config
 from tests.support.tableplay import join, table_world
@@ -116,7 +117,7 @@ async def test_a_player_and_a_spectator_who_leave_are_freed_frozen_or_not(
 
 def test_a_cycle_that_dies_frozen_waits_for_the_full_collection_at_most_an_hour(
         monkeypatch, collector_state):
-    monkeypatch.setattr(app_module, "GC_FULL_GROWTH", 0.0)   # as if the heap had grown
+    monkeypatch.setattr(process, "GC_FULL_GROWTH", 0.0)   # as if the heap had grown
     now = [0.0]
     collector = Collector(clock=lambda: now[0])
     collector.start()

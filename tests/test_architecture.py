@@ -38,6 +38,9 @@ FORBIDDEN = {
     # ties both to the door).
     "bbspoker.cluster.worker": ("bbspoker.door", "bbspoker.transport", "bbspoker.app",
                                 "bbspoker.cli", "bbspoker.cluster.gateway"),
+    "bbspoker.cluster.node": ("bbspoker.door", "bbspoker.transport", "bbspoker.app",
+                              "bbspoker.cli", "bbspoker.cluster.gateway",
+                              "bbspoker.cluster.worker"),
     "bbspoker.cluster.presence": ("bbspoker.door", "bbspoker.transport", "bbspoker.app",
                                   "bbspoker.cli", "bbspoker.store", "bbspoker.cluster.gateway",
                                   "bbspoker.cluster.worker"),

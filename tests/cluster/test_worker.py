@@ -23,6 +23,7 @@ import psycopg
 import pytest
 
 from bbspoker.bots import seats
+from bbspoker.cluster import node
 from bbspoker.cluster import worker as worker_module
 from bbspoker.cluster.worker import Worker, run_worker
 from bbspoker.config import Config, TableSpec
@@ -300,7 +301,7 @@ def test_the_worker_refuses_a_ledger_that_is_not_postgresql(tmp_path: Path, caps
 
 def test_the_worker_says_so_when_nats_cannot_be_reached(postgres_db: StoreDb, capsys,
                                                         monkeypatch) -> None:
-    monkeypatch.setattr(worker_module, "NATS_CONNECT_TIMEOUT", 0.5)
+    monkeypatch.setattr(node, "NATS_CONNECT_TIMEOUT", 0.5)
     config = config_of(postgres_db.target, "nats://127.0.0.1:1")
     assert run_worker(config) == 1
     err = capsys.readouterr().err.strip().splitlines()

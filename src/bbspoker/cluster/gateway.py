@@ -20,38 +20,31 @@ import contextlib
 import logging
 import os
 import signal
-import socket
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bbspoker import app as app_module
+from bbspoker.cluster.node import connect_nats, needs_postgres, process_name, start_logging
 from bbspoker.cluster.presence import Present, Presence
 from bbspoker.config import Config
 from bbspoker.door.lobby import XMESSAGE_WIDTH
 from bbspoker.door.terminal import OnlineUser, Terminal, XMessage
 from bbspoker.store import open_ledger
 from bbspoker.store.sql import Ledger, handle_key
-from bbspoker.store.sql.ledger import is_url
+from bbspoker.process import ENV_LAG_LOG, Collector, log_loop_lag
 from bbspoker.table.remote import Link, RemoteTables
 from bbspoker.text import clean_text
 from bbspoker.transport.session import INBOX_SIZE
 from bbspoker.transport.telnet import STYLING_ENV
 
-__all__ = ["GatewayApp", "RemoteUser", "start_gateway", "run_gateway", "process_name"]
+__all__ = ["GatewayApp", "RemoteUser", "start_gateway", "stop_gateway", "run_gateway"]
 
 log = logging.getLogger(__name__)
 
 #: Seconds a login that takes a handle over from another gateway waits for that
 #: gateway to end its session and say so.
 TAKE_OVER_WAIT = 5.0
-
-
-def process_name(config: Config, role: str) -> str:
-    """``[cluster] name``, else ``<role>-<host>-<pid>``: this process in logs and in the
-    other gateways' presence."""
-    return config.cluster.name or f"{role}-{socket.gethostname()}-{os.getpid()}"
 
 
 class RemoteUser:
@@ -231,25 +224,21 @@ def run_gateway(config: Config) -> int:
     with one line on stderr if the ledger is not PostgreSQL or NATS cannot be reached)."""
     for env in ("TERM",) + STYLING_ENV:
         os.environ.pop(env, None)
-    logging.basicConfig(level=config.server.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if not is_url(config.ledger.url):
-        print("bbspoker: error: a gateway needs the shared PostgreSQL ledger: set [ledger] url "
-              "(or BBSPOKER_DB) to postgresql://...", file=sys.stderr)
+    start_logging(config)
+    if not needs_postgres(config, "gateway"):
         return 1
     return asyncio.run(_gateway_forever(config))
 
 
 async def _gateway_forever(config: Config) -> int:
     name = process_name(config, "gateway")
-    try:
-        link = await Link.connect(config.cluster.servers, name=name)
-    except Exception as exc:
-        print(f"bbspoker: error: cannot reach NATS at {config.cluster.nats}: {exc}",
-              file=sys.stderr)
+    link = await connect_nats(config, name)
+    if link is None:
         return 1
     ledger = open_ledger(config.ledger, autocheckpoint=False)
-    collector = app_module.Collector()
+    collector = Collector()
+    lag_every = os.environ.get(ENV_LAG_LOG)
+    lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     try:
         server = await start_gateway(config, ledger, link, name=name)
         log.info("gateway %s serving telnet on %s:%d", name, config.server.host, server.port)
@@ -264,8 +253,10 @@ async def _gateway_forever(config: Config) -> int:
         await stop_gateway(server)
     finally:
         collector.unwatch()
+        if lag is not None:
+            lag.cancel()
         with contextlib.suppress(Exception):
             await link.close()
         ledger.close()
-    log.info("stopped")
+    log.info("gateway %s stopped", name)
     return 0

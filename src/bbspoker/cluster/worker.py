@@ -44,45 +44,40 @@ leases, so that the other workers take the tables over.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import signal
-import socket
-import sys
 import time
 from collections.abc import Awaitable, Callable, Set
 from typing import Any
 
 from bbspoker import tasks
+from bbspoker.cluster.node import connect_nats, needs_postgres, process_name, start_logging
+from bbspoker.cluster.presence import Presence
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config, TableSpec
+from bbspoker.process import ENV_LAG_LOG, Collector, log_loop_lag
 from bbspoker.rules import actions as act
-from bbspoker.rules.events import RuleError
+from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.sql import Ledger, handle_key
 from bbspoker.table.lease import TableLeases, TableLocks
 from bbspoker.table.registry import TableRegistry, make_entry
 from bbspoker.table.remote import Link, TableHost
-from bbspoker.table.service import Hold, TableService
+from bbspoker.table.service import Direct, Hold, TableService
 
-__all__ = ["Worker", "run_worker", "worker_name", "ONLINE_CHECK", "NATS_CONNECT_TIMEOUT"]
+__all__ = ["Worker", "run_worker", "ONLINE_CHECK", "TAKEOVER_HOLD"]
 
 log = logging.getLogger(__name__)
 
 #: Seconds between two looks for seated players whose gateway is gone.
 ONLINE_CHECK = 1.0
-
-#: Seconds ``bbspoker worker`` tries to reach NATS at its start before it gives up (once
-#: connected, a lost connection is tried again for ever).
-NATS_CONNECT_TIMEOUT = 10.0
+#: Seconds, at least, a table taken over holds the seats of the players it seated again
+#: (longer if ``[table] reconnect_grace`` is): their gateways' screens, still up, take
+#: them back as soon as they see the new worker's first snapshot.
+TAKEOVER_HOLD = 30.0
 
 #: ``online()``: the ``handle_key`` s logged in on any gateway, or ``None`` while unknown.
 Online = Callable[[], Set[str] | None]
-
-
-def worker_name(config: Config) -> str:
-    """The worker's name in logs: ``[cluster] name``, else ``worker-<host>-<pid>``."""
-    return config.cluster.name or f"worker-{socket.gethostname()}-{os.getpid()}"
 
 
 def _ignore_outcome(future: asyncio.Future[None]) -> None:
@@ -183,6 +178,12 @@ class Worker:
         await self._seat_again(entry.service, table_id, refunded)
         host = self.hosts[table_id] = TableHost(self.link, entry.service, table_id)
         await host.start()
+        if refunded:
+            # Everyone at the table reads why the game stopped (the refund notices wait
+            # for the next login): one line per game, from the table's own step.
+            await entry.service.call(None, Direct(lambda now: [
+                Event("cancelled", None, {"reason": "moved", "game_id": game_id})
+                for game_id in refunded]))
         if spec.rules.bots:
             bots = TableBots(entry, self.bot_pool, sleep=self.bot_sleep)
             self.bots[table_id] = (bots, tasks.start(bots.run(), name=f"bots at {table_id}"))
@@ -209,7 +210,8 @@ class Worker:
                 continue
             try:
                 await service.call(handle, sit)
-                await service.call(handle, Hold())
+                await service.call(handle, Hold(grace=max(service.reconnect_grace,
+                                                          TAKEOVER_HOLD)))
             except RuleError as err:
                 log.warning("table %s taken over: %s could not be seated again: %s",
                             table_id, handle, err.code)
@@ -304,28 +306,36 @@ class Worker:
 async def _serve_until_signalled(config: Config, ledger: Ledger, name: str) -> int:
     from bbspoker.store.postgres.lease import PostgresTableLocks
 
-    try:
-        link = await asyncio.wait_for(Link.connect(config.cluster.servers, name=name),
-                                      NATS_CONNECT_TIMEOUT)
-    except Exception as exc:
-        why = (f"no answer within {NATS_CONNECT_TIMEOUT:g} s"
-               if isinstance(exc, TimeoutError) else str(exc) or type(exc).__name__)
-        message = f"cannot connect to NATS at {config.cluster.nats}: {why}"
-        log.error("%s", message)
-        print(f"bbspoker: error: {message}", file=sys.stderr)
+    link = await connect_nats(config, name)
+    if link is None:
         return 1
-    worker = Worker(config, ledger, link, PostgresTableLocks(config.ledger.url))
+    # Who is logged in on which gateway: the seats of people whose gateway is gone are
+    # held (Worker.check_online).
+    presence = Presence(link, name, interval=config.cluster.presence_interval,
+                        key=handle_key, timeout=config.cluster.timeout, listen_only=True)
+    worker = Worker(config, ledger, link, PostgresTableLocks(config.ledger.url),
+                    online=presence.online)
+    collector = Collector()
+    lag_every = os.environ.get(ENV_LAG_LOG)
+    lag = tasks.start(log_loop_lag(float(lag_every)), name="loop lag") if lag_every else None
     try:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        await presence.start()
         await worker.start()
+        collector.start()
+        collector.watch(loop)
         log.info("worker %s started: %d table(s) configured", name, len(config.table_specs))
         await stop.wait()
         log.info("signal received: finishing the games, then giving the tables up")
         await worker.stop(config.table.shutdown_grace)
     finally:
+        collector.unwatch()
+        if lag is not None:
+            lag.cancel()
+        await presence.stop()
         await link.close()
     return 0
 
@@ -333,18 +343,14 @@ async def _serve_until_signalled(config: Config, ledger: Ledger, name: str) -> i
 def run_worker(config: Config) -> int:
     """``bbspoker worker``: serve tables until SIGTERM or SIGINT (blocking); returns the
     exit status: 0 after a clean stop, 1 (one line on stderr) if ``[ledger] url`` is not a
-    PostgreSQL database (the leases need one) or NATS cannot be reached. A lease
-    connection that cannot be opened is logged and tried again every ``lease_interval``."""
+    PostgreSQL database (the leases need one) or NATS cannot be reached within
+    :data:`~bbspoker.cluster.node.NATS_CONNECT_TIMEOUT` s. A lease connection that cannot
+    be opened is logged and tried again every ``lease_interval``."""
     from bbspoker.store import open_ledger
 
-    logging.basicConfig(level=config.server.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    name = worker_name(config)
-    if not config.ledger.url:
-        message = ("a worker needs the ledger on PostgreSQL ([ledger] url = "
-                   "\"postgresql://...\", or BBSPOKER_DB): the table leases are held there")
-        log.error("%s", message)
-        print(f"bbspoker: error: {message}", file=sys.stderr)
+    start_logging(config)
+    name = process_name(config, "worker")
+    if not needs_postgres(config, "worker"):
         return 1
     ledger = open_ledger(config.ledger)
     try:
