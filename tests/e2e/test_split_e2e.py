@@ -57,7 +57,7 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
         f'[ledger]\nurl = "{postgres_url}"\n'
         f'[cluster]\nnats = "{nats_server.url}"\npresence_interval = 0.3\n'
         'lease_interval = 0.3\ntimeout = 3.0\n'
-        "[table]\nreconnect_grace = 60.0\n"
+        "[table]\nreconnect_grace = 60.0\nshutdown_grace = 1.0\n"
         "[ssh]\nenabled = false\n[web]\nenabled = false\n"
         '[[tables]]\nid = "draw"\nname = "Draw Table"\ngame = "draw40"\n')
     env = {"BBSPOKER_CONFIG": str(config)}
@@ -96,6 +96,16 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
         carol = await player(gateway_b, "carol")
         await join(alice, "Nobody")
         await join(bob, "alice")
+        # An X-message from carol on gateway B reaches alice, at the table on gateway A.
+        await carol.send("x")
+        await carol.wait_for("Send an X-message to:")
+        await carol.send("alice\r")
+        await carol.wait_for("Message:")
+        await carol.send("good luck\r")
+        await carol.wait_for("X-message sent to alice.")
+        await alice.wait_for("[1 X-message]")
+        await carol.send(" ")
+        await carol.wait_for("[Q] Quit")
         # carol watches from the other gateway.
         await carol.send("p")
         await carol.wait_for("Join the table? (y/n)")
@@ -108,15 +118,6 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
         await carol.wait_for("bob has raised the bet (40), pot is 85.")
         assert info(carol, "Pot") == "85"
         assert (cubes(postgres_url, "alice"), cubes(postgres_url, "bob")) == (965, 950)
-
-        # An X-message from the spectator on gateway B reaches alice on gateway A.
-        await carol.send("x")
-        await carol.wait_for("Send an X-message to:")
-        await carol.send("alice\r")
-        await carol.wait_for("Message:")
-        await carol.send("good luck\r")
-        await carol.wait_for("X-message sent to alice.")
-        await alice.wait_for("X-message from carol")
 
         # Worker 1 dies mid-game; worker 2 takes the table over and refunds the game.
         killed_at = time.monotonic()
