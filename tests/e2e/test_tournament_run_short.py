@@ -3,7 +3,9 @@ two of them people over telnet): the tables balance and break down to a final ta
 SIGKILL in the middle and a restart resume it, the prizes are the pool and the ledger
 verifies."""
 
+import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -16,10 +18,18 @@ SCRIPT = ROOT / "scripts" / "tournament_run.py"
 
 @pytest.mark.e2e
 def test_a_scheduled_three_table_tournament_survives_a_kill_and_pays_its_pool(tmp_path):
-    run = subprocess.run([sys.executable, str(SCRIPT), "--short", "--workdir", str(tmp_path)],
-                         capture_output=True, text=True, timeout=120)
-    out = run.stdout
-    assert run.returncode == 0, out + run.stderr
+    # Its own session: on a timeout the script and the server it started are killed
+    # together (the server would otherwise hold the output pipes open for ever).
+    run = subprocess.Popen([sys.executable, str(SCRIPT), "--short", "--workdir", str(tmp_path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        out, err = run.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        out, err = run.communicate()
+        raise AssertionError(f"the tournament run did not end within 120 s:\n{out}{err}")
+    assert run.returncode == 0, out + err
     assert re.search(r"tables after each change: 3/3/3 -> .* -> \d$", out.splitlines()[0])
     assert "final table reached: yes" in out
     assert "SIGKILL with 2 tables left: yes; resumed: yes" in out
