@@ -79,10 +79,11 @@ class RloginClient(ScreenWaits):
                         cur = self.screen.cursor
                         self._writer.write(f"\x1b[{cur.y + 1};{cur.x + 1}R".encode())
                 self._stream.feed(text)
+                self._arrived()
         except (ConnectionError, OSError):
             pass
         finally:
-            self.eof.set()
+            self._ended()
 
     async def send(self, data: str | bytes) -> None:
         self._writer.write(data.encode() if isinstance(data, str) else data)
