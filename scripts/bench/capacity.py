@@ -50,7 +50,7 @@ Targets (issue 21): >= 400 tables at one action per table every 2 s with p99
 seated player <= 64 KiB.
 
 Run: ``.venv/bin/python scripts/bench/capacity.py [--quick] [--steps 25,50,...]``.
-``--quick``: one step of 2 tables, 4 idle sessions, a few seconds, for the suite.
+``--quick``: one step of 2 tables, 4 idle sessions, a second of play, for the suite.
 Every load loop is bounded: logins and seating time out, each load process
 stops at the end of its window, and the server is killed after each step.
 """
@@ -1105,9 +1105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.spectators_per_table is not None:
         args.spectators = 10 * args.spectators_per_table
     if args.quick:
+        # A smoke run: some actions in the window (about six), not steady figures.
         args.steps, args.idle, args.spectators = "2", 4, 5.0
-        args.interval, args.warmup, args.measure, args.loaders = 0.25, 0.5, 1.5, 1
-        args.settle = 0.25
+        args.interval, args.warmup, args.measure, args.loaders = 0.25, 0.25, 0.75, 1
+        args.settle = 0.1
     steps_t = [int(s) for s in args.steps.split(",")]
     raise_fd_limit()
     template = make_template(args, max(steps_t))
