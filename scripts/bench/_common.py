@@ -8,10 +8,11 @@
 - Accounts made directly in the ledger with a cheap scrypt cost
   (:func:`create_accounts`): 1,000 logins then cost milliseconds, not minutes.
 - :class:`ServerProcess`: ``bbspoker serve`` (or the bare telnetlib3 server of
-  this file) in a subprocess, with its RSS read from ``/proc/PID/status``.
+  ``_relay.py``) in a subprocess, with its RSS read from ``/proc/PID/status``.
 - The table driver: :func:`seat_players`, :func:`next_actor`, :func:`act`.
 - ``python _common.py bare PORT``: the baseline, a bare telnetlib3 server whose
-  shell relays each line it reads to every other connection.
+  shell relays each line it reads to every other connection (``_relay.py``'s, which
+  starts faster on its own: ``python _relay.py PORT``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import asyncio
 import atexit
 import dataclasses
 import os
-import resource
 import shutil
 import socket
 import statistics
@@ -41,19 +41,13 @@ from tests.support.telnetclient import TelnetClient  # noqa: E402
 from bbspoker.store import passwords  # noqa: E402
 from bbspoker.store.sqlite import Ledger  # noqa: E402
 
+from _relay import frame_bytes, raise_fd_limit  # noqa: E402,F401 (offered here too)
+
 #: Password of every benchmark account.
 PASSWORD = "bench-pw"
 #: The game commands of chapter 2.4 as the command area shows them, by what the driver does.
 ACTIONS = {"start": "[S] Open the game", "bet": "[B] Place bet", "hands": "[H] See hands!",
            "pass": "[P] Pass", "discard": "[1]-[5] Discard", "reveal": "[R] Reveal hand"}
-
-
-def raise_fd_limit() -> int:
-    """Raise this process's open-file limit to its hard limit (1,000+ sockets); returns it."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -66,13 +60,6 @@ def percentile(values: Sequence[float], q: float) -> float:
 def median(values: Sequence[float]) -> float:
     """The median of ``values``."""
     return statistics.median(values)
-
-
-def frame_bytes(size: int) -> bytes:
-    """A frame of ``size`` bytes shaped like a bet update: cursor moves and text (what
-    ``floor.py``'s relay and ``capacity.py --knock screens`` write in place of a screen)."""
-    unit = b"\x1b[12;44HCurrent ...... bob      \x1b[14;2Halice has bet 20 CUBES. "
-    return (unit * (size // len(unit) + 1))[:size]
 
 
 def free_port() -> int:
@@ -321,14 +308,15 @@ def write_config(directory: Path, port: int, **sections: dict[str, object]) -> P
 
 class ServerProcess:
     """A server in a subprocess listening on ``port``: ``bbspoker serve`` (``config`` given)
-    or the bare telnetlib3 relay of this file, with ``work`` = (us before, us before each
-    send, bytes of padding) for ``budget.py``. Use as an async context manager."""
+    or the bare telnetlib3 relay of ``_relay.py``, with ``work`` = (us before, us before
+    each send, bytes of padding) for ``budget.py``. Use as an async context manager."""
 
     def __init__(self, port: int, config: Path | None = None,
                  work: tuple[float, float, int] | None = None) -> None:
         self.port = port
         if config is None:
-            argv = [sys.executable, __file__, "bare", str(port), *map(str, work or ())]
+            argv = [sys.executable, str(Path(__file__).with_name("_relay.py")), str(port),
+                    *map(str, work or ())]
         else:
             argv = [str(Path(sys.executable).parent / "bbspoker"), "--config", str(config), "serve"]
         env = {k: v for k, v in os.environ.items() if k != "BBSPOKER_CONFIG"}
@@ -375,45 +363,6 @@ def print_table(rows: Sequence[Sequence[object]]) -> None:
         print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip())
 
 
-def _spin(seconds: float) -> None:
-    """Keep the CPU busy for ``seconds`` (simulated server work: no sleep, no yield)."""
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        pass
-
-
-async def _bare_server(port: int, before: float = 0.0, each: float = 0.0, pad: int = 0) -> None:
-    """The baseline server: plain telnetlib3 defaults; each line read goes to every other client.
-
-    For ``budget.py`` only: ``before`` seconds of busy work once a line is read,
-    ``each`` seconds before each send, and ``pad`` bytes (``x``) ahead of the
-    line relayed; all 0, the plain baseline."""
-    import telnetlib3
-
-    writers: set = set()
-    filler = b"x" * pad
-
-    async def shell(reader, writer) -> None:
-        writers.add(writer)
-        try:
-            while line := await reader.readline():
-                if before:
-                    _spin(before)
-                for other in writers:
-                    if other is not writer:
-                        if each:
-                            _spin(each)
-                        other.write(filler + line if pad else line)
-        finally:
-            writers.discard(writer)
-
-    server = await telnetlib3.create_server(host="127.0.0.1", port=port, shell=shell,
-                                            encoding=False, timeout=0)
-    await server.wait_closed()
-
-
 if __name__ == "__main__" and sys.argv[1:2] == ["bare"]:
-    raise_fd_limit()
-    work = [float(v) for v in sys.argv[3:5]]  # microseconds: before, each
-    asyncio.run(_bare_server(int(sys.argv[2]), *(us / 1e6 for us in work),
-                             *(int(v) for v in sys.argv[5:6])))
+    import _relay
+    _relay.main(sys.argv[2:])
