@@ -78,9 +78,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import (  # noqa: E402
-    PASSWORD, create_accounts, frame_bytes, free_port, percentile, print_table, raise_fd_limit,
-    scratch_dir)
+# Nothing of bbspoker at the top: the load processes (``load``, and floor.py's) start in a
+# tenth of a second; the server (``serve``) and the template ledger import it themselves.
+from _light import (  # noqa: E402
+    PASSWORD, frame_bytes, free_port, percentile, print_table, raise_fd_limit, scratch_dir)
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 BINARY, ECHO, SGA, TTYPE, NAWS = 0, 1, 3, 24, 31
@@ -908,6 +909,7 @@ class Step:
 
 def make_template(args: argparse.Namespace, largest: int) -> Path:
     """A ledger holding every account any step needs (copied per step)."""
+    from _common import create_accounts
     from bbspoker.store.sqlite import Ledger
     path = scratch_dir() / "template.db"
     specs = len(spectator_tables(largest, args.spectators))

@@ -49,10 +49,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# The relays' processes (``serve``) import nothing of bbspoker: they listen in a tenth of
-# a second. The rest (``_common``, ``capacity``: bbspoker and the load's clients, a second
-# and more to import) is imported where it is used.
-from _relay import frame_bytes, raise_fd_limit  # noqa: E402
+# Nothing of bbspoker (see _light.py): the relays and the load start in a tenth of a second.
+from _light import frame_bytes, free_port, percentile, print_table, raise_fd_limit  # noqa: E402
+from capacity import Client, cpu_split, pinned, wait_listening  # noqa: E402
 
 SEATS = 5
 KINDS = ("asyncio", "telnetlib3")
@@ -117,7 +116,6 @@ async def load(port: int, tables: int, spectators: int, idle: int, interval: flo
                warmup: float, measure: float, out: str, settle: float = 1.0) -> None:
     """Connect every client, leave them ``settle`` s (the last negotiations and welcome
     screens), play the tables' beats, and write the window's counts to ``out``."""
-    from capacity import Client
     raise_fd_limit()
     sem = asyncio.Semaphore(64)
 
@@ -171,8 +169,6 @@ async def load(port: int, tables: int, spectators: int, idle: int, interval: flo
 
 def run_kind(kind: str, args: argparse.Namespace) -> dict:
     """One kind's server and load; returns its figures."""
-    from _common import free_port, percentile
-    from capacity import cpu_split, pinned, wait_listening
     port = free_port()
     multi = (os.cpu_count() or 1) >= 2 and shutil.which("taskset")
     me = str(Path(__file__).resolve())
@@ -227,7 +223,6 @@ def main(argv: list[str]) -> int:
         asyncio.run(load(port, tables, spectators, idle, interval, warmup, measure, argv[8],
                          float(argv[9])))
         return 0
-    from _common import print_table
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--spectators", type=int, default=2, help="per table")
