@@ -8,21 +8,21 @@
 - Accounts made directly in the ledger with a cheap scrypt cost
   (:func:`create_accounts`): 1,000 logins then cost milliseconds, not minutes.
 - :class:`ServerProcess`: ``bbspoker serve`` (or the bare telnetlib3 server of
-  this file) in a subprocess, with its RSS read from ``/proc/PID/status``.
+  ``_light.py``) in a subprocess, with its RSS read from ``/proc/PID/status``.
 - The table driver: :func:`seat_players`, :func:`next_actor`, :func:`act`.
 - ``python _common.py bare PORT``: the baseline, a bare telnetlib3 server whose
-  shell relays each line it reads to every other connection.
+  shell relays each line it reads to every other connection (``_light.py``'s, which
+  starts faster on its own: ``python _light.py bare PORT``).
+- What needs nothing of bbspoker (:data:`PASSWORD`, :func:`percentile`,
+  :func:`free_port`, :func:`scratch_dir`, :func:`print_table` ...) is ``_light.py``'s,
+  offered here too.
 """
 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import dataclasses
 import os
-import resource
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,53 +41,17 @@ from tests.support.telnetclient import TelnetClient  # noqa: E402
 from bbspoker.store import passwords  # noqa: E402
 from bbspoker.store.sqlite import Ledger  # noqa: E402
 
-#: Password of every benchmark account.
-PASSWORD = "bench-pw"
+from _light import (  # noqa: E402,F401 (offered here too)
+    PASSWORD, frame_bytes, free_port, percentile, print_table, raise_fd_limit, scratch_dir)
+
 #: The game commands of chapter 2.4 as the command area shows them, by what the driver does.
 ACTIONS = {"start": "[S] Open the game", "bet": "[B] Place bet", "hands": "[H] See hands!",
            "pass": "[P] Pass", "discard": "[1]-[5] Discard", "reveal": "[R] Reveal hand"}
 
 
-def raise_fd_limit() -> int:
-    """Raise this process's open-file limit to its hard limit (1,000+ sockets); returns it."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The ``q``-th percentile (0-100) of ``values`` by the nearest-rank method."""
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]
-
-
 def median(values: Sequence[float]) -> float:
     """The median of ``values``."""
     return statistics.median(values)
-
-
-def frame_bytes(size: int) -> bytes:
-    """A frame of ``size`` bytes shaped like a bet update: cursor moves and text (what
-    ``floor.py``'s relay and ``capacity.py --knock screens`` write in place of a screen)."""
-    unit = b"\x1b[12;44HCurrent ...... bob      \x1b[14;2Halice has bet 20 CUBES. "
-    return (unit * (size // len(unit) + 1))[:size]
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def scratch_dir() -> Path:
-    """A new temporary directory (on disk, as a real ledger is: its commits fsync),
-    removed when the process exits."""
-    path = tempfile.mkdtemp(prefix="bbspoker-bench-")
-    atexit.register(shutil.rmtree, path, True)
-    return Path(path)
 
 
 def create_accounts(ledger: Ledger, handles: Iterable[str], cubes: int = 100_000) -> None:
@@ -321,14 +285,15 @@ def write_config(directory: Path, port: int, **sections: dict[str, object]) -> P
 
 class ServerProcess:
     """A server in a subprocess listening on ``port``: ``bbspoker serve`` (``config`` given)
-    or the bare telnetlib3 relay of this file, with ``work`` = (us before, us before each
-    send, bytes of padding) for ``budget.py``. Use as an async context manager."""
+    or the bare telnetlib3 relay of ``_light.py``, with ``work`` = (us before, us before
+    each send, bytes of padding) for ``budget.py``. Use as an async context manager."""
 
     def __init__(self, port: int, config: Path | None = None,
                  work: tuple[float, float, int] | None = None) -> None:
         self.port = port
         if config is None:
-            argv = [sys.executable, __file__, "bare", str(port), *map(str, work or ())]
+            argv = [sys.executable, str(Path(__file__).with_name("_light.py")), "bare",
+                    str(port), *map(str, work or ())]
         else:
             argv = [str(Path(sys.executable).parent / "bbspoker"), "--config", str(config), "serve"]
         env = {k: v for k, v in os.environ.items() if k != "BBSPOKER_CONFIG"}
@@ -368,52 +333,6 @@ class ServerProcess:
         return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
 
 
-def print_table(rows: Sequence[Sequence[object]]) -> None:
-    """Print rows as left-aligned columns."""
-    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)).rstrip())
-
-
-def _spin(seconds: float) -> None:
-    """Keep the CPU busy for ``seconds`` (simulated server work: no sleep, no yield)."""
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        pass
-
-
-async def _bare_server(port: int, before: float = 0.0, each: float = 0.0, pad: int = 0) -> None:
-    """The baseline server: plain telnetlib3 defaults; each line read goes to every other client.
-
-    For ``budget.py`` only: ``before`` seconds of busy work once a line is read,
-    ``each`` seconds before each send, and ``pad`` bytes (``x``) ahead of the
-    line relayed; all 0, the plain baseline."""
-    import telnetlib3
-
-    writers: set = set()
-    filler = b"x" * pad
-
-    async def shell(reader, writer) -> None:
-        writers.add(writer)
-        try:
-            while line := await reader.readline():
-                if before:
-                    _spin(before)
-                for other in writers:
-                    if other is not writer:
-                        if each:
-                            _spin(each)
-                        other.write(filler + line if pad else line)
-        finally:
-            writers.discard(writer)
-
-    server = await telnetlib3.create_server(host="127.0.0.1", port=port, shell=shell,
-                                            encoding=False, timeout=0)
-    await server.wait_closed()
-
-
 if __name__ == "__main__" and sys.argv[1:2] == ["bare"]:
-    raise_fd_limit()
-    work = [float(v) for v in sys.argv[3:5]]  # microseconds: before, each
-    asyncio.run(_bare_server(int(sys.argv[2]), *(us / 1e6 for us in work),
-                             *(int(v) for v in sys.argv[5:6])))
+    import _light
+    _light.main(sys.argv[1:])

@@ -78,9 +78,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import (  # noqa: E402
-    PASSWORD, create_accounts, frame_bytes, free_port, percentile, print_table, raise_fd_limit,
-    scratch_dir)
+# Nothing of bbspoker at the top: the load processes (``load``, and floor.py's) start in a
+# tenth of a second; the server (``serve``) and the template ledger import it themselves.
+from _light import (  # noqa: E402
+    PASSWORD, frame_bytes, free_port, percentile, print_table, raise_fd_limit, scratch_dir)
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 BINARY, ECHO, SGA, TTYPE, NAWS = 0, 1, 3, 24, 31
@@ -908,6 +909,7 @@ class Step:
 
 def make_template(args: argparse.Namespace, largest: int) -> Path:
     """A ledger holding every account any step needs (copied per step)."""
+    from _common import create_accounts
     from bbspoker.store.sqlite import Ledger
     path = scratch_dir() / "template.db"
     specs = len(spectator_tables(largest, args.spectators))
@@ -1105,9 +1107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.spectators_per_table is not None:
         args.spectators = 10 * args.spectators_per_table
     if args.quick:
+        # A smoke run, not steady figures: a short ramp and settles; but the window holds
+        # more than one second, so that the server's lag probe, which writes its samples
+        # once a second (and is killed with the step), has written some of the window's.
         args.steps, args.idle, args.spectators = "2", 4, 5.0
-        args.interval, args.warmup, args.measure, args.loaders = 0.25, 0.5, 1.5, 1
-        args.settle = 0.25
+        args.interval, args.warmup, args.measure, args.loaders = 0.25, 0.25, 1.5, 1
+        args.settle = 0.1
     steps_t = [int(s) for s in args.steps.split(",")]
     raise_fd_limit()
     template = make_template(args, max(steps_t))

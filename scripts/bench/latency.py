@@ -11,7 +11,7 @@ socket callback, before any parsing). The sample is the time until the last
 of the four has it; p50 and p99 over all actions.
 
 Baseline, in the same run: a bare telnetlib3 server (subprocess, this
-directory's ``_common.py bare``) relaying each line to the four other
+directory's ``_light.py``) relaying each line to the four other
 clients; a line sent by each client in turn, timed the same way. Both
 servers run side by side and the samples alternate (one action, one line),
 so that a drift in the machine's speed falls on both alike.

@@ -5,7 +5,7 @@ imports and the shared per-terminal-kind objects exist), reads the server's
 ``VmRSS`` from ``/proc/PID/status``, logs 1,000 more sessions in (TTYPE
 ``xterm``; they stay idle in the door's menu) and reads it again: the
 difference divided by 1,000 is the memory per session. The baseline, in the
-same run, is the bare telnetlib3 server of ``_common.py bare`` (a relay shell
+same run, is the bare telnetlib3 server of ``_light.py`` (a relay shell
 reading lines) holding the same number of negotiated connections, measured
 the same way. Target: <= 1.5x the bare figure per session.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import functools
 import re
 from pathlib import Path
 
@@ -38,9 +39,11 @@ LOCALE = SRC / "door" / "locale"
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 
+@functools.cache
 def _code_ids() -> dict[tuple[str | None, str], tuple[str, ...]]:
     """Every message id the code under src/bbspoker uses, as Babel extracts it (the
-    keywords of scripts/i18n): ``(context, msgid) -> (msgid, plural msgid ...)``."""
+    keywords of scripts/i18n): ``(context, msgid) -> (msgid, plural msgid ...)``.
+    Extracted once per process (the tests only read it)."""
     ids = {}
     keywords = {**DEFAULT_KEYWORDS, **i18n.EXTRA_KEYWORDS}
     for _file, _line, message, _comments, context in extract_from_dir(
@@ -48,6 +51,14 @@ def _code_ids() -> dict[tuple[str | None, str], tuple[str, ...]]:
         forms = message if isinstance(message, tuple) else (message,)
         ids[(context, forms[0])] = forms
     return ids
+
+
+@functools.cache
+def _source_trees() -> tuple[tuple[Path, ast.Module], ...]:
+    """Every module of src/bbspoker, in path order, with its parsed syntax tree; parsed
+    once per process (the scans only read the trees)."""
+    return tuple((path, ast.parse(path.read_text(encoding="utf-8")))
+                 for path in sorted(SRC.rglob("*.py")))
 
 
 def _catalogue(lang: str):
@@ -232,12 +243,11 @@ def test_user_facing_strings_in_src_go_through_the_catalogue():
     translated where it is used). Placeholders, escape sequences and the BBS's name
     (:data:`NAMES`) are not words. A new module is scanned without being listed."""
     offences = []
-    for file in sorted(SRC.rglob("*.py")):
+    for file, tree in _source_trees():
         path = str(file.relative_to(SRC))
         if any(path.startswith(prefix) for prefix in ENGLISH_BY_DESIGN):
             continue
         functions, whole = CHECKED.get(path, ((), True))
-        tree = ast.parse(file.read_text(encoding="utf-8"))
         for expr in _output_expressions(tree, functions, whole):
             for literal in _untranslated(expr):
                 offences.append(f"{path}:{literal.lineno}: {literal.value!r}")
@@ -249,8 +259,8 @@ def test_no_text_is_marked_inside_an_f_string():
     reaches a catalogue and stays English in every language (the lobby's table headings
     did). Every translating call with a literal stands outside f-strings."""
     hidden = []
-    for path in sorted(SRC.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in _source_trees():
+        for node in ast.walk(tree):
             if not isinstance(node, ast.JoinedStr):
                 continue
             for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
@@ -268,8 +278,8 @@ def test_every_text_in_a_translating_call_reaches_the_catalogue():
     call in src/ is among the extracted message ids."""
     ids = {msgid for _context, msgid in _code_ids()}
     missing = []
-    for path in sorted(SRC.rglob("*.py")):
-        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in _source_trees():
+        for call in ast.walk(tree):
             if not isinstance(call, ast.Call):
                 continue
             f = call.func

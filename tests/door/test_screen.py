@@ -93,6 +93,14 @@ class Client(pyte.Screen):
                  for c in (self.buffer[y][x] for x in range(self.columns))]
                 for y in range(self.lines)]
 
+    def assert_shows(self, other):
+        """Assert that every cell shows what ``other``'s does, character and colours
+        (:meth:`pens`: the characters are in it); on a difference the text is compared
+        first, for a readable failure."""
+        if self.pens() != other.pens():
+            assert self.display == other.display
+            assert self.pens() == other.pens()
+
     def cell(self, row, col):
         """The character in one cell, 1-based row and column ("" right of a wide character)."""
         return self.buffer[row - 1][col - 1].data
@@ -594,8 +602,7 @@ def test_any_sequence_of_updates_equals_a_fresh_full_paint(client_kind, colour, 
         client.feed(out)
         if cols >= 80 and rows >= 24:
             fresh, _ = paint(view, kind, encoding, cols, rows, look)
-            assert client.display == fresh.display
-            assert client.pens() == fresh.pens()
+            client.assert_shows(fresh)
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x) == (23, client.cursor.x)
         else:
             assert f"(now {cols}x{rows})" in "".join(client.display)
@@ -644,8 +651,7 @@ def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps)
         for own, client, (kind, encoding, look) in zip(views, clients, setups):
             forget_shared_layouts()
             fresh, _ = paint(own, kind, encoding, look=look)
-            assert client.display == fresh.display
-            assert client.pens() == fresh.pens()
+            client.assert_shows(fresh)
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x)
 
 

@@ -61,10 +61,10 @@ def game(handles=HANDLES, stack: int = 500, third: list[str] = THIRD,
     return g, events
 
 
-def screen(g: Stud, handle: str, lang: str = "en", watching: bool = False,
-           **kw: object) -> list[str]:
-    """What ``handle`` (a spectator if ``watching``) sees of ``g`` now: rows 0-12 of the
-    stud screen fed into a pyte 80x24 terminal, as displayed there."""
+def table_rows(g: Stud, handle: str, lang: str = "en", watching: bool = False,
+               **kw: object) -> list[str]:
+    """The 13 rows (0-12) of the stud screen ``handle`` (a spectator if ``watching``) gets
+    of ``g`` now, as rendered; each is asserted to be 80 cells wide."""
     snap = TableService(g, Bus(), lambda: 0.0).snapshot
     rows = render_table(snap, () if watching else g.hands()[handle], translator(lang),
                         handle=handle, table="Salon", watching=watching, clock="0:42",
@@ -72,6 +72,14 @@ def screen(g: Stud, handle: str, lang: str = "en", watching: bool = False,
     assert len(rows) == 13
     for row in rows:
         assert display_width(row) == 80, row
+    return rows
+
+
+def screen(g: Stud, handle: str, lang: str = "en", watching: bool = False,
+           **kw: object) -> list[str]:
+    """What ``handle`` (a spectator if ``watching``) sees of ``g`` now: rows 0-12 of the
+    stud screen (:func:`table_rows`) fed into a pyte 80x24 terminal, as displayed there."""
+    rows = table_rows(g, handle, lang, watching, **kw)
     term = pyte.Screen(80, 24)
     stream = pyte.Stream(term)
     for n, row in enumerate(rows):
@@ -201,16 +209,17 @@ def test_every_row_fits_at_seven_seats_with_long_numbers_in_every_language(monke
              "J- Q- K-"]
     g, _ = game(handles, stack=100000, third=third, later=[], small_bet=1000,
                 bring_in=300, ante=100, buy_in_max=100000)
+    # The rows as rendered (what is checked here needs no terminal to draw them).
     seen = []
     while g.street is not Street.IDLE:
         for h in handles:
             for lang in LANGUAGES:
-                seen.append(screen(g, h, lang))
+                seen.append(table_rows(g, h, lang))
         actions = g.legal_actions(g.current, 1.0)
         g.apply(g.current, act.BetRaise() if act.BetRaise in actions else act.CheckCall(),
                 1.0)
     for lang in LANGUAGES:
-        seen.append(screen(g, handles[0], lang))
+        seen.append(table_rows(g, handles[0], lang))
     assert not cut, sorted(set(cut))
     assert any("1.000" in "\n".join(rows) for rows in seen)
 

@@ -7,13 +7,18 @@ ledger verify`` passes, and each player reads the refund notice at the next logi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
+import io
 import json
+import os
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from bbspoker.cli import main as cli_main
 from tests.support.stores import both_backends
 from tests.support.telnetclient import TelnetClient
 from tests.support.tableplay import bet, info, join
@@ -27,10 +32,23 @@ soak = sys.modules.setdefault(_SPEC.name, importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(soak)
 
 
+def cli(db: Path | str, *args: str) -> tuple[int, str, str]:
+    """The admin CLI ``bbspoker ARGS`` on the ledger ``db`` (a SQLite file or a PostgreSQL
+    URL, as ``BBSPOKER_DB``; no config file), run in this process as ``soak.cli`` runs it
+    in a new one (without the second that takes): ``(exit status, standard output,
+    standard error)``."""
+    out, err = io.StringIO(), io.StringIO()
+    env = {k: v for k, v in os.environ.items() if k != "BBSPOKER_CONFIG"}
+    with mock.patch.dict(os.environ, {**env, "BBSPOKER_DB": str(db)}, clear=True), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli_main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
 def cubes(db: Path | str, handle: str) -> int:
-    out = soak.cli(db, "cubes", "show", handle, "--json")
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)["cubes"]
+    status, out, err = cli(db, "cubes", "show", handle, "--json")
+    assert status == 0, err
+    return json.loads(out)["cubes"]
 
 
 @both_backends
@@ -71,11 +89,11 @@ async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path, ledger_url):
         await server.start()
         assert "refunded 1 unfinished game(s)" in server.new_log()
         assert (cubes(db, "alice"), cubes(db, "bob")) == (1000, 1000)
-        verify = soak.cli(db, "ledger", "verify")
-        assert verify.returncode == 0, verify.stdout + verify.stderr
-        assert "open pots 0" in verify.stdout
-        shown = soak.cli(db, "games", "show", "1")
-        assert shown.returncode == 0 and "cancelled" in shown.stdout
+        status, out, err = cli(db, "ledger", "verify")
+        assert status == 0, out + err
+        assert "open pots 0" in out
+        status, shown, _ = cli(db, "games", "show", "1")
+        assert status == 0 and "cancelled" in shown
 
         for handle, paid in (("alice", 35), ("bob", 50)):
             c = await TelnetClient.connect(server.port)

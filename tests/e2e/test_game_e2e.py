@@ -70,6 +70,7 @@ async def test_three_players_play_a_complete_game(world):
     await carol.wait_for("bob has raised the bet (25), pot is 56.")
     await bet(carol)
     await alice.wait_for("carol has called the bet (25), pot is 81.")
+    await carol.wait_for("carol has called the bet (25), pot is 81.")
     assert cubes(carol) == 965
 
     # Discarding interval: alice turns two cards face down and confirms.

@@ -55,13 +55,17 @@ _TTYPE_IS, _TTYPE_SEND = 0, 1
 _WE_WILL = {TTYPE, NAWS, BINARY}
 _WE_ACCEPT = {ECHO, SGA, BINARY}
 _POLL = 0.01
+#: The longest a screen wait sleeps without looking again, woken by output or not (a
+#: client that feeds its screen without calling ``_arrived`` is slow, not stuck).
+_RECHECK = 0.1
 
 
 class ScreenWaits:
     """What every test client offers on top of its ``screen`` (a ``pyte.Screen``),
     ``received`` (every byte of output) and ``eof`` (an ``asyncio.Event`` set when the
     server closes): reading the screen, waiting for text, and the door's login dialogue
-    (through the client's own ``send``)."""
+    (through the client's own ``send``). A client calls :meth:`_arrived` after feeding
+    its screen and :meth:`_ended` when its connection ends: the waits look again then."""
 
     screen: pyte.Screen
     received: bytearray
@@ -76,6 +80,8 @@ class ScreenWaits:
     #: what a test expects of a game's layout holds in every look; tests of the look
     #: itself read ``screen`` (text and colours) or turn it off.
     as_classic = True
+    #: Set by :meth:`_arrived`; made by the first wait (in the running event loop).
+    _changed: asyncio.Event | None = None
 
     # --- what is on the screen -------------------------------------------------
 
@@ -119,9 +125,26 @@ class ScreenWaits:
         display = self.screen.display
         return len(display) > 22 and " bbspoker " in display[22]
 
-    async def _wait(self, cond, what: str, timeout: float) -> str:
+    def _arrived(self) -> None:
+        """Wake the waits: output reached the screen (and ``received``) or the connection
+        ended. Every client calls it after feeding its screen and after setting ``eof``."""
+        if self._changed is not None:
+            self._changed.set()
+
+    def _ended(self) -> None:
+        """The connection ended: set ``eof`` and wake the waits."""
+        self.eof.set()
+        self._arrived()
+
+    async def _wait(self, cond: Callable[[], bool], what: str, timeout: float) -> str:
+        """Look at ``cond()`` now and each time output arrives (:meth:`_arrived`) until it
+        is true; AssertionError with the screen when the connection ends first or
+        ``timeout`` seconds pass."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        if self._changed is None:
+            self._changed = asyncio.Event()
+        changed = self._changed
         while not cond():
             if self.skip_title and not self._title_skipped and self.title_showing:
                 self._title_skipped = True
@@ -129,9 +152,15 @@ class ScreenWaits:
                 continue
             if self.eof.is_set():
                 raise AssertionError(f"connection closed before {what}:\n{self.text}")
-            if loop.time() > deadline:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
                 raise AssertionError(f"timed out waiting for {what}:\n{self.text}")
-            await asyncio.sleep(_POLL)
+            # Nothing runs between the look above and this clear: output that arrives
+            # from here on sets the event again.
+            changed.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(remaining, _RECHECK)):
+                    await changed.wait()
         return self.text
 
     async def wait_closed(self, timeout: float = 5.0) -> None:
@@ -232,7 +261,7 @@ class TelnetClient(ScreenWaits):
         try:
             await self._writer.drain()
         except ConnectionError:
-            self.eof.set()
+            self._ended()
 
     async def naws(self, cols: int, rows: int) -> None:
         """Report a new window size (IAC SB NAWS, values 0-65535)."""
@@ -270,10 +299,11 @@ class TelnetClient(ScreenWaits):
         try:
             while data := await self._reader.read(65536):
                 self._feed(data)
+                self._arrived()
         except (ConnectionError, OSError):
             pass
         finally:
-            self.eof.set()
+            self._ended()
 
     def _feed(self, data: bytes) -> None:
         if self._state == "data" and IAC not in data:  # the usual chunk: text only

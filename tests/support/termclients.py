@@ -41,6 +41,7 @@ class _Screen(ScreenWaits):
     def _feed(self, data: bytes) -> None:
         self.received += data
         self._stream.feed(data)
+        self._arrived()
 
 
 class _SshSession(asyncssh.SSHClientSession):
@@ -51,7 +52,7 @@ class _SshSession(asyncssh.SSHClientSession):
         self._client._feed(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._client.eof.set()
+        self._client._ended()
 
 
 class SshClient(_Screen):
@@ -141,7 +142,7 @@ class WebClient(_Screen):
                     self.texts.append(msg.data)
         finally:
             self.close_code = self.ws.close_code
-            self.eof.set()
+            self._ended()
 
     async def send(self, data: str | bytes) -> None:
         """Send keys as the page does (a binary message, UTF-8)."""

@@ -190,11 +190,12 @@ class CallerScreen(ScreenWaits):
             cur = self.screen.cursor
             self._write(f"\x1b[{cur.y + 1};{cur.x + 1}R".encode())
         self._stream.feed(text)
+        self._arrived()
 
     def stop(self) -> None:
         """Stop reading (the end of output)."""
         asyncio.get_running_loop().remove_reader(self._fd)
-        self.eof.set()
+        self._ended()
 
     async def send(self, data: str | bytes) -> None:
         self._write(data.encode() if isinstance(data, str) else data)

@@ -79,10 +79,11 @@ class RloginClient(ScreenWaits):
                         cur = self.screen.cursor
                         self._writer.write(f"\x1b[{cur.y + 1};{cur.x + 1}R".encode())
                 self._stream.feed(text)
+                self._arrived()
         except (ConnectionError, OSError):
             pass
         finally:
-            self.eof.set()
+            self._ended()
 
     async def send(self, data: str | bytes) -> None:
         self._writer.write(data.encode() if isinstance(data, str) else data)
@@ -584,6 +585,10 @@ async def test_debian_s_rlogin_client_brings_a_caller_of_demo_to_a_game(tmp_path
             subprocess.run([TMUX, "send-keys", "-t", name, *k], check=True)
 
         try:
+            # The title screen first: a key goes on, as the caller's would (else it waits
+            # its 8 s).
+            await wait_pane("[Press any key]")
+            keys(" ")
             await wait_pane("Logged in as nina@DEMO. You have 1,000 CUBES.")
             session = server.app.find_online("nina@DEMO")
             assert (session.cols, session.rows, session.term.kind) == (100, 30, "xterm")
