@@ -297,7 +297,11 @@ class _Attrs(dict[int, str]):
         return "\x00"
 
 
-_ATTRS = _Attrs(_GLYPH_PENS)
+#: ``str.translate`` costs a raised ``LookupError`` (or a ``__missing__`` call) for each
+#: character its table lacks, so the tables applied to whole rows list every Latin-1
+#: character too: the characters of most rows.
+_LATIN1 = range(256)
+_ATTRS = _Attrs({**dict.fromkeys(_LATIN1, "\x00"), **_GLYPH_PENS})
 
 
 @lru_cache(maxsize=8192)
@@ -339,7 +343,9 @@ def _one_cell() -> dict[int, str]:
     from bbspoker.text import char_width
 
     glyphs = [chr(c) for c in (*range(0x2500, 0x2600), *range(0x2660, 0x2668))]
-    return str.maketrans({ch: "x" for ch in glyphs if char_width(ch) == 1})
+    table = {c: c for c in range(128)}      # ASCII as itself, without a LookupError each
+    table.update(str.maketrans({ch: "x" for ch in glyphs if char_width(ch) == 1}))
+    return table
 
 
 @lru_cache(maxsize=8192)
@@ -400,6 +406,18 @@ BACKGROUND = frozenset(pen for pen, colour in PALETTE.items() if colour.bg is no
 _BACKGROUND_MARKS = frozenset(map(chr, BACKGROUND))
 
 
+class _Mask(dict[int, str]):
+    """A ``str.translate`` table to :func:`blanks`'s mask: a blank to ``"\x00"``, every
+    other character to ``"\xff"``."""
+
+    def __missing__(self, key: int) -> str:
+        return "\xff"
+
+
+_BLANK_MASK = _Mask({**dict.fromkeys(_LATIN1, "\xff"), **dict.fromkeys(_GLYPH_PENS, "\xff"),
+                     ord(" "): "\x00"})
+
+
 @lru_cache(maxsize=8192)
 def blanks(row: str, attrs: str) -> str:
     """``attrs`` (the marks of ``row``) with every blank drawn in a pen without a
@@ -407,5 +425,11 @@ def blanks(row: str, attrs: str) -> str:
     neither counts as a change nor costs a colour sequence."""
     if " " not in row:
         return attrs
+    if len(row) == len(attrs) and attrs.isascii() \
+            and not any(mark in attrs for mark in _BACKGROUND_MARKS):
+        # Every blank's mark to 0: the marks ANDed with a mask of 0 at each blank.
+        mask = row.translate(_BLANK_MASK).encode("latin-1")
+        kept = int.from_bytes(attrs.encode("ascii"), "big") & int.from_bytes(mask, "big")
+        return kept.to_bytes(len(attrs), "big").decode("ascii")
     return "".join("\x00" if ch == " " and a not in _BACKGROUND_MARKS else a
                    for ch, a in zip(row, attrs))

@@ -855,13 +855,16 @@ def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
 BOX_TO_ASCII_CHARS = tuple(map(chr, BOX_TO_ASCII))
 #: Characters every terminal draws one cell wide, as ASCII for :func:`_known_width`: box
 #: drawing and the suit glyphs (the session's look puts them in its rows).
-_ONE_CELL = {ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}
+_ONE_CELL = {**{c: c for c in range(128)},          # as itself, without a LookupError each
+             **{ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}}
 
 
 #: The one-cell glyphs of the screens -> distinct ASCII controls, which no drawn row has
 #: (:func:`bbspoker.text.clean_text` keeps none): a row of them and ASCII compares as bytes.
-_PROXIES = {ord(c): chr(n) for c, n in zip(
-    "─│┌┐└┘├┤┬┴┼═║╔╗╚╝╟╢╤╧♠♥♦♣", (*range(1, 8), 11, 12, *range(14, 27), 28, 29, 30, 31))}
+_PROXIES = {**{c: c for c in range(32, 128)},       # as itself, without a LookupError each
+            **{ord(c): chr(n) for c, n in zip(
+                "─│┌┐└┘├┤┬┴┼═║╔╗╚╝╟╢╤╧♠♥♦♣", (*range(1, 8), 11, 12, *range(14, 27), 28, 29, 30,
+                                               31))}}
 
 
 @lru_cache(maxsize=8192)
@@ -931,13 +934,15 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         changed = bytes(a != b or c != d for a, b, c, d in zip(old_cells, cells, old_marks, marks))
     width = len(cells)
     out: list[str] = []
+    # A slice of a str is its text already; of a tuple of cells, they are joined.
+    join = None if isinstance(cells, str) else "".join
     for run in _RUN.finditer(changed):
         first, after = run.span()
         out.append(_move(term, cursor, row, col0 + first))
         text = []
         for m in _MARK_RUNS.finditer(marks, first, after):
             mark = ord(m.group()[0])
-            part = "".join(cells[m.start():m.end()])
+            part = cells[m.start():m.end()] if join is None else join(cells[m.start():m.end()])
             if pen is None:
                 text.append(_FIRST + chr(mark))
                 pen = mark
@@ -948,7 +953,8 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         drawn = "".join(text)
         out.append(drawn)
         after += after < width and cells[after] == ""
-        cursor = (row, col0 + after) if _known_width("".join(cells[first:after])) and col0 + after < WIDTH else None
+        run_text = cells[first:after] if join is None else join(cells[first:after])
+        cursor = (row, col0 + after) if _known_width(run_text) and col0 + after < WIDTH else None
     return "".join(out), cursor, pen
 
 
