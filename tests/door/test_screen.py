@@ -649,6 +649,35 @@ def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps)
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([("xterm-256color", "utf-8", COLOUR["utf-8"]),
+                        ("ansi", "cp437", COLOUR["cp437"]),
+                        ("xterm-256color", "utf-8", Look("ascii", True, "gv"))]),
+       st.lists(step(), min_size=1, max_size=8))
+def test_regions_made_row_by_row_send_the_bytes_of_their_draw_and_style(setup, steps):
+    """The regions a colour look redraws at most steps (the opponents, the player's
+    cards, the messages) come from caches of whole rows (``_Region.lines``): every update
+    is byte for byte the one their draw and style functions give."""
+    kind, encoding, look = setup
+    plain_regions = tuple(region._replace(lines=None) for region in screen._REGIONS)
+    assert any(region.lines is not None for region in screen._REGIONS)
+    fast, plain = ScreenRenderer(term(kind), encoding, look), ScreenRenderer(term(kind), encoding, look)
+    messages: list = []
+    for view, new_messages, _, invalidate in steps:
+        messages += new_messages
+        view = dataclasses.replace(view, messages=tuple(messages[-10:]), message_count=len(messages))
+        if invalidate:
+            fast.invalidate()
+            plain.invalidate()
+        expected = fast.render(view)
+        forget_shared_layouts()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(screen, "_REGIONS", plain_regions)
+            patch.setattr(screen, "_INDEXED", tuple(enumerate(plain_regions)))
+            assert plain.render(view) == expected
+        forget_shared_layouts()
+
+
 def test_typing_in_the_chat_line_sends_little_more_than_the_key():
     view = dataclasses.replace(MOCKUP_VIEW, chat_input="")
     client, renderer, _ = start(view)

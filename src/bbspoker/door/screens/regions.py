@@ -636,6 +636,115 @@ def _style_plain(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(attrs_of(row) for row in rows)
 
 
+# -- A colour look's rows of the regions redrawn most often, made row by row: each row as
+# the session shows it (Look.glyphs) and its pen marks with blanks as blanks() leaves
+# them, from one cache look-up instead of a draw, a style, a glyph and a blank pass
+# each. The same rows and marks as the region's draw and style functions make (the
+# functions below are built from them), so byte for byte the same screens.
+
+#: A row of the region and its marks: (row in the look's glyphs, marks after blanks()).
+_Line = tuple[str, str]
+
+
+def _pen_of_opponent(view: GameView, opp: Opponent) -> Pen:
+    """The pen of ``opp``'s handle in region (1) (:func:`_style_opponents`)."""
+    if view.current is not None and opp.handle == view.current:
+        return Pen.TURN
+    if opp.away or (view.current is not None and not opp.competing and opp.revealed is None):
+        return Pen.FOLDED
+    return Pen.VALUE
+
+
+@lru_cache(maxsize=4096)
+def _opponent_line(encoding: str, look: Look, opp: Opponent, pen: Pen) -> _Line:
+    """Region (1)'s row of ``opp`` with its handle in ``pen`` (cached: the same rows come
+    back on every screen at the table, whatever row each shows them on)."""
+    row = _opponent_row(encoding, opp)
+    return look.glyphs(row), blanks(row, _opponent_attrs(row, opp, pen))
+
+
+_NO_OPPONENT: _Line = (" " * _LEFT_WIDTH, "\x00" * _LEFT_WIDTH)
+
+
+def _opponent_lines(view: GameView, encoding: str, look: Look
+                    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (1) in a colour look: (rows, marks) as :func:`_draw_opponents` and
+    :func:`_style_opponents` make them."""
+    lines = [_opponent_line(encoding, look, opp, _pen_of_opponent(view, opp))
+             for opp in view.opponents[:4]]
+    lines += [_NO_OPPONENT] * (_SEP_ROW - _OPP_ROW - len(lines))
+    rows, marks = zip(*lines)
+    return rows, marks
+
+
+@lru_cache(maxsize=512)
+def _card_line(card: Card | None, face: bool, index: int, look: Look) -> _Line:
+    """Line ``index`` (0-5) of a card's box in region (3): ``card``'s face (``None``: its
+    back) drawn in :attr:`Pen.CARD` (``face``) or :attr:`Pen.CARD_BACK`, suits in their
+    own colours, as :func:`_style_player` marks the cells of a card."""
+    text = _card_box(card)[index]
+    pen = Pen.CARD if face else Pen.CARD_BACK
+    return look.glyphs(text), blanks(text, overlay(text, attrs_of(text), 0, len(text), pen))
+
+
+_NO_CARD_LINE: _Line = (_NO_CARD[0], "\x00" * len(_NO_CARD[0]))
+
+
+def _player_lines(view: GameView, encoding: str, look: Look
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (3) in a colour look: (rows, marks) as :func:`_draw_player` and
+    :func:`_style_player` make them; cards line by line from :func:`_card_line`."""
+    if view.player_message is not None:
+        drawn = _draw_player(view, encoding)
+        return (tuple(map(look.glyphs, drawn)),
+                tuple(map(blanks, drawn, _style_player(view, drawn))))
+    hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
+    shown = [(None if card in view.discards else card,
+              card is not None and card not in view.discards) for card in hand[:5]]
+    rows, marks = [], []
+    for index in range(_STATUS_ROW - _CARD_ROW):
+        lines = [_card_line(card, face, index, look) for card, face in shown]
+        lines += [_NO_CARD_LINE] * (5 - len(lines))
+        rows.append(" " + " ".join(line[0] for line in lines) + " ")
+        marks.append("\x00" + "\x00".join(line[1] for line in lines) + "\x00")
+    return tuple(rows), tuple(marks)
+
+
+@lru_cache(maxsize=8192)
+def _message_line(encoding: str, look: Look, tag: str, text: str, newest: bool,
+                  pen: Pen) -> _Line:
+    """Region (6)'s row of ``[tag] text`` (``newest``: with the arrow), in ``pen`` (the
+    pen of the message it belongs to), as :func:`_message_row` and
+    :func:`_message_attrs` make it (cached: the same rows go to every screen)."""
+    row = _message_row(encoding, tag, text, newest)
+    return look.glyphs(row), blanks(row, _message_attrs(row, tag, pen))
+
+
+def _message_lines(view: GameView, encoding: str, look: Look
+                   ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (6) in a colour look: (rows, marks) as :func:`_draw_messages` and
+    :func:`_style_messages` make them."""
+    shown = _shown_messages(view)
+    newest = next((i for i in range(len(shown) - 1, -1, -1) if shown[i][0] != CONTINUED), -1)
+    lines = []
+    pen = Pen.SYSTEM
+    for i, (tag, text) in enumerate(shown):
+        if tag != CONTINUED:
+            pen = log_pen(tag)
+        lines.append(_message_line(encoding, look, tag, text, i == newest, pen))
+    if len(lines) < MESSAGE_ROWS:
+        lines += [_empty_message_line(look)] * (MESSAGE_ROWS - len(lines))
+    rows, marks = zip(*lines)
+    return rows, marks
+
+
+@lru_cache(maxsize=16)
+def _empty_message_line(look: Look) -> _Line:
+    """A row of region (6) with no message: its borders."""
+    row = _FRAME[_MSG_ROW]
+    return look.glyphs(row), blanks(row, attrs_of(row))
+
+
 class _Region(NamedTuple):
     """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
     :class:`GameView` fields that ``key`` returns and nothing else (``draw(view, encoding)``
@@ -645,7 +754,11 @@ class _Region(NamedTuple):
     change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`).
     ``per_screen``: a shared region whose whole layout differs on every screen (the
     opponents: each screen leaves its own player out) keeps only its row changes: its
-    layouts would never be looked up again, and would only fill the cache."""
+    layouts would never be looked up again, and would only fill the cache.
+    ``lines``: in a colour look, a function of (view, encoding, look) that gives the rows
+    in the look's glyphs and their marks after :func:`~bbspoker.door.look.blanks` at
+    once, equal to what ``draw`` and ``style`` make, from caches of whole rows (the
+    regions redrawn at most steps); ``None``: ``draw`` and ``style``."""
 
     rows: range
     cols: slice
@@ -654,19 +767,20 @@ class _Region(NamedTuple):
     style: Callable[[GameView, tuple[str, ...]], tuple[str, ...]]
     shared: bool
     per_screen: bool = False
+    lines: Callable[[GameView, str, Look], tuple[tuple[str, ...], tuple[str, ...]]] | None = None
 
 
 _REGIONS = (
     # The player in turn is part of the key: their row is highlighted in a colour look.
-    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents", "current"), _draw_opponents, _style_opponents, True, per_screen=True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents", "current"), _draw_opponents, _style_opponents, True, per_screen=True, lines=_opponent_lines),
     _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, _style_info, True),
     _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, _style_words, True),
-    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False, lines=_player_lines),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, _style_commands, True),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "chips", "tournament", "lang"), _draw_status, _style_status, False),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, _style_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
-    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True),
+    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True, lines=_message_lines),
     # Not shared: typing in the chat line moves the cursor from where it is (one byte a key).
     _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input, _style_plain, False),
 )
@@ -1156,6 +1270,9 @@ class ScreenRenderer:
         """Remember that region ``index`` shows ``key`` (of ``view``), and its rows."""
         self._keys[index] = key
         region = _REGIONS[index]
+        if self._colour and region.lines is not None:
+            self._rows[index], self._attrs[index] = region.lines(view, self.encoding, self.look)
+            return
         cached = region.shared and not region.per_screen
         drawn = (_region_rows(index, self.encoding, key, view) if cached
                  else region.draw(view, self.encoding))
