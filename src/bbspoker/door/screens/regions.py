@@ -1038,14 +1038,23 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         marks = new_attrs
         old_marks = old_attrs if old_attrs is not None else "\x00" * len(old)
         n = len(new)
+        new_bytes, marks_bytes = plain_new.encode(), marks.encode()
         changed = ((int.from_bytes(plain_old.encode(), "big")
-                    ^ int.from_bytes(plain_new.encode(), "big"))
+                    ^ int.from_bytes(new_bytes, "big"))
                    | (int.from_bytes(old_marks.encode(), "big")
-                      ^ int.from_bytes(marks.encode(), "big"))).to_bytes(n, "big")
+                      ^ int.from_bytes(marks_bytes, "big"))).to_bytes(n, "big")
+        # The marks with each blank in the default pen as _BLANK_MARK, so that one
+        # match of _ABSORBING_RUNS takes a pen's cells with the blanks between them.
+        runs_of = (int.from_bytes(marks_bytes, "big")
+                   | (int.from_bytes(new_bytes.translate(_BLANK_TO_MARK), "big")
+                      & int.from_bytes(marks_bytes.translate(_DEFAULT_TO_MARK), "big"))
+                   ).to_bytes(n, "big").decode("ascii")
+        runs = _ABSORBING_RUNS
     else:
         cells, marks = _cells_attrs(new, new_attrs)
         old_cells, old_marks = _cells_attrs(old, old_attrs)
         changed = bytes(a != b or c != d for a, b, c, d in zip(old_cells, cells, old_marks, marks))
+        runs_of, runs = marks, _MARK_RUNS
     width = len(cells)
     out: list[str] = []
     # A slice of a str is its text already; of a tuple of cells, they are joined.
@@ -1054,9 +1063,12 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         first, after = run.span()
         out.append(_move(term, cursor, row, col0 + first))
         text = []
-        for m in _MARK_RUNS.finditer(marks, first, after):
-            mark = ord(m.group()[0])
-            part = cells[m.start():m.end()] if join is None else join(cells[m.start():m.end()])
+        for m in runs.finditer(runs_of, first, after):
+            start, end = m.span()
+            mark = ord(runs_of[start])
+            if mark == _BLANK_MARK:
+                mark = 0
+            part = cells[start:end] if join is None else join(cells[start:end])
             if pen is None:
                 text.append(_FIRST + chr(mark))
                 pen = mark
@@ -1073,6 +1085,19 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
 
 
 _MARK_RUNS = re.compile(r"(.)\1*", re.DOTALL)
+#: :func:`_diff_colour`'s mark of a blank cell in the default pen (no pen has it).
+_BLANK_MARK = 0x7F
+_BLANK_TO_MARK = bytes(_BLANK_MARK if b == ord(" ") else 0 for b in range(256))
+_DEFAULT_TO_MARK = bytes(_BLANK_MARK if b == 0 else 0 for b in range(256))
+_BACKGROUND_CLASS = "".join(re.escape(chr(pen)) for pen in sorted(BACKGROUND))
+#: The runs :func:`_diff_colour` writes, over marks with blanks as :data:`_BLANK_MARK`:
+#: a pen without a background with the blanks in the default pen inside and after it
+#: (unless default-pen text follows them), as the blanks keep the pen before them and
+#: cost no SGR, written as the run of marks would be; the default pen's cells (blanks or
+#: not); a pen with a background.
+_ABSORBING_RUNS = re.compile(
+    r"([^\x00\x7f%s])(?:\1|\x7f+(?![\x00\x7f]))*|[\x00\x7f]+|(.)\2*" % _BACKGROUND_CLASS,
+    re.DOTALL)
 #: Where a piece made for many screens takes its first SGR (:func:`_diff_colour`): no
 #: drawn row or escape sequence has this character.
 _FIRST = "\x00"
