@@ -315,7 +315,7 @@ def overlay(text: str, attrs: str, col: int, width: int, pen: Pen) -> str:
     """``attrs`` (the marks of ``text``) with the cells ``col`` to ``col + width`` (0-based
     cells of ``text``) in ``pen``, except suit glyphs, which keep their colour. A span
     past the end of the row is cut there."""
-    if text.isascii() or text.translate(_one_cell()).isascii():   # a cell per character
+    if text.isascii() or _one_cell_each(text):   # a cell per character
         start, stop = col, min(col + width, len(text))
     else:
         start, stop = _char_span(text, col, width)
@@ -334,6 +334,13 @@ _RED_MARK, _BLACK_MARK = chr(Pen.RED_SUIT), chr(Pen.BLACK_SUIT)
 _SUIT_MARKS = frozenset((_RED_MARK, _BLACK_MARK))
 
 
+@lru_cache(maxsize=8192)
+def _one_cell_each(text: str) -> bool:
+    """Whether every character of ``text`` takes one cell: ASCII or a glyph of
+    :func:`_one_cell` (cached: a row is overlaid several times as it is styled)."""
+    return text.translate(_one_cell()).isascii()
+
+
 @lru_cache(maxsize=1)
 def _one_cell() -> dict[int, str]:
     """A translation of the glyphs the screens draw that take one cell each (box drawing,
@@ -343,8 +350,8 @@ def _one_cell() -> dict[int, str]:
     from bbspoker.text import char_width
 
     glyphs = [chr(c) for c in (*range(0x2500, 0x2600), *range(0x2660, 0x2668))]
-    table = {c: c for c in range(128)}      # ASCII as itself, without a LookupError each
-    table.update(str.maketrans({ch: "x" for ch in glyphs if char_width(ch) == 1}))
+    table = {c: chr(c) for c in range(128)}      # ASCII as itself, without a LookupError each
+    table.update({ord(ch): "x" for ch in glyphs if char_width(ch) == 1})
     return table
 
 

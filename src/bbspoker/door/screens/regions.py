@@ -839,18 +839,40 @@ def _region_attrs(index: int, encoding: str, key: object, view: GameView,
 #: (bytes, cursor after them). Each starts with a cursor address.
 _PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
 _PIECE_CACHE_SIZE = 4096
+#: A row's change made for many screens in a colour look: (the bytes up to its first SGR,
+#: the pen that SGR goes to, the bytes after it, cursor after them, pen after them); each
+#: screen puts between the two parts the SGR from its own pen. With no cell written (pen
+#: after ``None``) the first part is all of it.
+_SharedPiece = tuple[str, int, str, tuple[int, int] | None, int | None]
 #: The same for a colour look: (terminal, row, first column, old text, new text, old
-#: marks, new marks) to (bytes with the first SGR left to the screen, cursor after them,
-#: pen after them).
-_COLOUR_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None, int | None]] = {}
+#: marks, new marks) to a :data:`_SharedPiece`.
+_COLOUR_PIECE_CACHE: dict[tuple[object, ...], _SharedPiece] = {}
+
+
+def _shared_piece(term: Terminal, row: int, col0: int, old: str, new: str,
+                  old_attrs: str | None, new_attrs: str) -> _SharedPiece:
+    """:func:`_diff_colour` of one row of a shared region from an unknown cursor and pen,
+    made once for every screen that had ``old`` in ``old_attrs`` on the row
+    (:data:`_COLOUR_PIECE_CACHE`), cut where its first SGR goes."""
+    cache_key = (term, row, col0, old, new, old_attrs, new_attrs)
+    cached = _COLOUR_PIECE_CACHE.get(cache_key)
+    if cached is None:
+        text, cursor, after = _diff_colour(term, row, col0, old, new, old_attrs, new_attrs,
+                                           None, None)
+        if after is None:
+            cached = (text, 0, "", cursor, None)
+        else:
+            at = text.index(_FIRST)
+            cached = (text[:at], ord(text[at + 1]), text[at + 2:], cursor, after)
+        _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+    return cached
 
 
 #: A shared region's whole change, made once per table step for every screen with the
 #: same terminal, encoding and look (the language is in the region's key): (region index,
 #: terminal, encoding, look, key shown, new key, lines scrolled) to (the new rows, their
 #: pen marks or ``None`` in the classic look, the pieces of the changed rows in order:
-#: ``(text, cursor after)``, in a colour look ``(text, cursor after, pen after)`` with
-#: the first SGR left to the screen as in :data:`_COLOUR_PIECE_CACHE`). A region drawn
+#: ``(text, cursor after)``, in a colour look a :data:`_SharedPiece`). A region drawn
 #: from its key alone shows the same rows for the same key on every screen, so the
 #: screens that showed the same key before get the same bytes; the second screen to make
 #: a change looks the whole region up instead of drawing, styling and diffing its rows.
@@ -969,13 +991,13 @@ def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
 BOX_TO_ASCII_CHARS = tuple(map(chr, BOX_TO_ASCII))
 #: Characters every terminal draws one cell wide, as ASCII for :func:`_known_width`: box
 #: drawing and the suit glyphs (the session's look puts them in its rows).
-_ONE_CELL = {**{c: c for c in range(128)},          # as itself, without a LookupError each
+_ONE_CELL = {**{c: chr(c) for c in range(128)},          # as itself, without a LookupError each
              **{ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}}
 
 
 #: The one-cell glyphs of the screens -> distinct ASCII controls, which no drawn row has
 #: (:func:`bbspoker.text.clean_text` keeps none): a row of them and ASCII compares as bytes.
-_PROXIES = {**{c: c for c in range(32, 128)},       # as itself, without a LookupError each
+_PROXIES = {**{c: chr(c) for c in range(32, 128)},       # as itself, without a LookupError each
             **{ord(c): chr(n) for c, n in zip(
                 "─│┌┐└┘├┤┬┴┼═║╔╗╚╝╟╢╤╧♠♥♦♣", (*range(1, 8), 11, 12, *range(14, 27), 28, 29, 30,
                                                31))}}
@@ -1058,7 +1080,7 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
     width = len(cells)
     out: list[str] = []
     # A slice of a str is its text already; of a tuple of cells, they are joined.
-    join = None if isinstance(cells, str) else "".join
+    flat = cells if isinstance(cells, str) else None
     for run in _RUN.finditer(changed):
         first, after = run.span()
         out.append(_move(term, cursor, row, col0 + first))
@@ -1068,7 +1090,7 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
             mark = ord(runs_of[start])
             if mark == _BLANK_MARK:
                 mark = 0
-            part = cells[start:end] if join is None else join(cells[start:end])
+            part = flat[start:end] if flat is not None else "".join(cells[start:end])
             if pen is None:
                 text.append(_FIRST + chr(mark))
                 pen = mark
@@ -1079,8 +1101,10 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         drawn = "".join(text)
         out.append(drawn)
         after += after < width and cells[after] == ""
-        run_text = cells[first:after] if join is None else join(cells[first:after])
-        cursor = (row, col0 + after) if _known_width(run_text) and col0 + after < WIDTH else None
+        # Rows whose proxies are ASCII have a known width (every glyph with a proxy takes
+        # one cell); others are checked run by run.
+        known = runs is _ABSORBING_RUNS or _known_width("".join(cells[first:after]))
+        cursor = (row, col0 + after) if known and col0 + after < WIDTH else None
     return "".join(out), cursor, pen
 
 
@@ -1249,16 +1273,11 @@ class ScreenRenderer:
         """:func:`_diff_colour` of one row of a shared region from an unknown cursor, made
         once for every screen that had the same row in the same pens before; the first SGR
         is this screen's own, from its pen ``pen``."""
-        cache_key = (self.term, row, col0, old, new, old_attrs, new_attrs)
-        cached = _COLOUR_PIECE_CACHE.get(cache_key)
-        if cached is None:
-            cached = _diff_colour(self.term, row, col0, old, new, old_attrs, new_attrs, None, None)
-            _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
-        text, cursor, after = cached
+        head, first, tail, cursor, after = _shared_piece(self.term, row, col0, old, new,
+                                                         old_attrs, new_attrs)
         if after is None:
-            return text, cursor, pen
-        at = text.index(_FIRST)
-        return text[:at] + sgr(pen, ord(text[at + 1])) + text[at + 2:], cursor, after
+            return head, cursor, pen
+        return head + sgr(pen, first) + tail, cursor, after
 
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
@@ -1337,12 +1356,7 @@ class ScreenRenderer:
                                                      attrs):
                 if (old is new or old == new) and old_mark == mark:
                     continue
-                colour_key = (term, row, col0, old, new, old_mark, mark)
-                made = _COLOUR_PIECE_CACHE.get(colour_key)
-                if made is None:
-                    made = _diff_colour(term, row, col0, old, new, old_mark, mark, None, None)
-                    _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, colour_key, made)
-                pieces.append(made)
+                pieces.append(_shared_piece(term, row, col0, old, new, old_mark, mark))
         return rows, attrs, tuple(pieces)
 
     def _update(self, view: GameView) -> str:
@@ -1418,12 +1432,12 @@ class ScreenRenderer:
                     change = self._transition(i, key, view, lines)
                     _remember(_TRANSITION_CACHE, _TRANSITION_CACHE_SIZE, memo, change)
                 keys[i], rows[i], all_attrs[i] = key, change[0], change[1]
-                for text, self._cursor, after in change[2]:
+                for head, first, tail, self._cursor, after in change[2]:
+                    out.append(head)
                     if after is not None:       # the first SGR from this screen's pen
-                        at = text.index(_FIRST)
-                        text = text[:at] + sgr(pen, ord(text[at + 1])) + text[at + 2:]
+                        out.append(sgr(pen, first))
+                        out.append(tail)
                         pen = after
-                    out.append(text)
                 continue
             old_rows, old_attrs = rows[i], all_attrs[i] or (None,) * len(rows[i])
             self._set(i, key, view)
