@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -208,9 +207,9 @@ def pen_of(ch: str) -> Pen:
     return Pen(ord(mark)) if mark is not None else Pen.DEFAULT
 
 
-@dataclass(frozen=True, slots=True)
-class Look:
-    """How one session's screens look (hashable: renderers key their caches on it).
+class Look(NamedTuple):
+    """How one session's screens look (hashable: renderers key their caches on it; a
+    named tuple, so that hashing and comparing one in those keys runs no Python code).
 
     - ``charset``: ``"ascii"`` (``+ - |`` borders), ``"cp437"`` or ``"utf-8"`` (box
       drawing), from the session's character set;
