@@ -725,7 +725,13 @@ def _message_line(encoding: str, look: Look, tag: str, text: str, newest: bool,
                   pen: Pen) -> _Line:
     """Region (6)'s row of ``[tag] text`` (``newest``: with the arrow), in ``pen`` (the
     pen of the message it belongs to), as :func:`_message_row` and
-    :func:`_message_attrs` make it (cached: the same rows go to every screen)."""
+    :func:`_message_attrs` make it (cached: the same rows go to every screen). A row
+    that is no longer the newest differs from its newest form in the arrow's two cells
+    only (blanks, in no pen), so it is made from that form, which the row had a step
+    before."""
+    if not newest and tag != CONTINUED:
+        glyphs, marks = _message_line(encoding, look, tag, text, True, pen)
+        return glyphs[:1] + "  " + glyphs[3:], marks[:1] + "\x00\x00" + marks[3:]
     row = _message_row(encoding, tag, text, newest)
     return look.glyphs(row), blanks(row, _message_attrs(row, tag, pen))
 
