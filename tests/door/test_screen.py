@@ -612,7 +612,8 @@ def forget_shared_layouts():
     for cached in (screen._message_row, screen._opponent_row, screen._info_row,
                    screen._message_attrs, screen._clock_attrs, screen._opponent_attrs,
                    screen._cells_attrs, screen._proxy, screen._opponent_line,
-                   screen._message_line, screen._card_line, screen._opponents_laid_out):
+                   screen._message_line, screen._card_line, screen._opponents_laid_out,
+                   screen._info_line):
         cached.cache_clear()
 
 

@@ -288,15 +288,19 @@ def info_labels(lang: str) -> tuple[str, ...]:
 
 def _draw_info(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (2): the Master/Current/Pot/Round labels and their values."""
+    return tuple(_info_row(encoding, label, value)
+                 for label, value in zip(info_labels(view.lang), _info_values(view)))
+
+
+def _info_values(view: GameView) -> tuple[str, ...]:
+    """The values region (2) shows, as text."""
     t = translator(view.lang)
-    values = (
+    return (
         view.master or "",
         view.current if view.current is not None else t.gettext("NO GAME"),
         t.number(view.pot) if view.pot is not None else t.gettext("NO GAME"),
         view.round_label,
     )
-    return tuple(_info_row(encoding, label, value)
-                 for label, value in zip(info_labels(view.lang), values))
 
 
 @lru_cache(maxsize=2048)
@@ -525,14 +529,20 @@ def _opponent_attrs(row: str, opp: Opponent, pen: Pen) -> str:
 
 def _style_info(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     """Region (2): labels, and their values: the player in turn and the pot stand out."""
-    pens = (Pen.VALUE, Pen.TURN if view.current is not None else Pen.VALUE,
+    return tuple(map(_info_attrs, rows, _info_pens(view)))
+
+
+def _info_pens(view: GameView) -> tuple[Pen, ...]:
+    """The pens of region (2)'s values."""
+    return (Pen.VALUE, Pen.TURN if view.current is not None else Pen.VALUE,
             Pen.POT if view.pot is not None else Pen.VALUE, Pen.VALUE)
-    out = []
-    for row, pen in zip(rows, pens):
-        attrs = overlay(row, attrs_of(row), 1, INFO_LABEL_WIDTH, Pen.LABEL)
-        value = display_width(row.rstrip()) - 1 - INFO_LABEL_WIDTH      # its text, no padding
-        out.append(overlay(row, attrs, 1 + INFO_LABEL_WIDTH, value, pen))
-    return tuple(out)
+
+
+def _info_attrs(row: str, pen: Pen) -> str:
+    """The marks of a row of region (2): its label, and its value in ``pen``."""
+    attrs = overlay(row, attrs_of(row), 1, INFO_LABEL_WIDTH, Pen.LABEL)
+    value = display_width(row.rstrip()) - 1 - INFO_LABEL_WIDTH      # its text, no padding
+    return overlay(row, attrs, 1 + INFO_LABEL_WIDTH, value, pen)
 
 
 def _style_words(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
@@ -736,6 +746,24 @@ def _message_line(encoding: str, look: Look, tag: str, text: str, newest: bool,
     return look.glyphs(row), blanks(row, _message_attrs(row, tag, pen))
 
 
+@lru_cache(maxsize=2048)
+def _info_line(encoding: str, look: Look, label: str, value: str, pen: Pen) -> _Line:
+    """Region (2)'s row of ``label`` and ``value``, the value in ``pen``, as
+    :func:`_info_row` and :func:`_style_info` make it (cached: most values stay for many
+    steps, the handles in turn come back)."""
+    row = _info_row(encoding, label, value)
+    return look.glyphs(row), blanks(row, _info_attrs(row, pen))
+
+
+def _info_lines(view: GameView, encoding: str, look: Look
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (2) in a colour look: (rows, marks) as :func:`_draw_info` and
+    :func:`_style_info` make them."""
+    rows, marks = zip(*map(_info_line, (encoding,) * 4, (look,) * 4, info_labels(view.lang),
+                           _info_values(view), _info_pens(view)))
+    return rows, marks
+
+
 def _message_lines(view: GameView, encoding: str, look: Look
                    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Region (6) in a colour look: (rows, marks) as :func:`_draw_messages` and
@@ -789,7 +817,7 @@ class _Region(NamedTuple):
 _REGIONS = (
     # The player in turn is part of the key: their row is highlighted in a colour look.
     _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents", "current"), _draw_opponents, _style_opponents, True, per_screen=True, lines=_opponent_lines),
-    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, _style_info, True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, _style_info, True, lines=_info_lines),
     _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, _style_words, True),
     _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False, lines=_player_lines),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, _style_commands, True),
