@@ -797,8 +797,9 @@ class _Region(NamedTuple):
     same bet on every screen at the table), so its layouts and the bytes of each row's
     change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`).
     ``per_screen``: a shared region whose whole layout differs on every screen (the
-    opponents: each screen leaves its own player out) keeps only its row changes: its
-    layouts would never be looked up again, and would only fill the cache.
+    opponents: each screen leaves its own player out) keeps only its row changes, not its
+    whole changes: one screen's change is seldom another's (its layouts come back at the
+    next game, which its ``lines`` keep, :func:`_opponents_laid_out`).
     ``lines``: in a colour look, a function of (view, encoding, look) that gives the rows
     in the look's glyphs and their marks after :func:`~bbspoker.door.look.blanks` at
     once, equal to what ``draw`` and ``style`` make, from caches of whole rows (the
