@@ -618,7 +618,9 @@ def forget_shared_layouts():
     screen._TRANSITION_CACHE.clear()
     for cached in (screen._message_row, screen._opponent_row, screen._info_row,
                    screen._message_attrs, screen._clock_attrs, screen._opponent_attrs,
-                   screen._cells_attrs, screen._proxy):
+                   screen._cells_attrs, screen._proxy, screen._opponent_line,
+                   screen._message_line, screen._card_line, screen._opponents_laid_out,
+                   screen._info_line):
         cached.cache_clear()
 
 
@@ -653,6 +655,79 @@ def test_screens_sharing_laid_out_regions_each_equal_a_paint_from_scratch(steps)
             fresh, _ = paint(own, kind, encoding, look=look)
             client.assert_shows(fresh)
             assert (client.cursor.y, client.cursor.x) == (fresh.cursor.y, fresh.cursor.x)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([("xterm-256color", "utf-8", COLOUR["utf-8"]),
+                        ("ansi", "cp437", COLOUR["cp437"]),
+                        ("xterm-256color", "utf-8", Look("ascii", True, "gv"))]),
+       st.lists(step(), min_size=1, max_size=8))
+def test_regions_made_row_by_row_send_the_bytes_of_their_draw_and_style(setup, steps):
+    """The regions a colour look redraws at most steps (the opponents, the player's
+    cards, the messages) come from caches of whole rows (``_Region.lines``): every update
+    is byte for byte the one their draw and style functions give."""
+    kind, encoding, look = setup
+    plain_regions = tuple(region._replace(lines=None) for region in screen._REGIONS)
+    assert any(region.lines is not None for region in screen._REGIONS)
+    fast, plain = ScreenRenderer(term(kind), encoding, look), ScreenRenderer(term(kind), encoding, look)
+    messages: list = []
+    for view, new_messages, _, invalidate in steps:
+        messages += new_messages
+        view = dataclasses.replace(view, messages=tuple(messages[-10:]), message_count=len(messages))
+        if invalidate:
+            fast.invalidate()
+            plain.invalidate()
+        expected = fast.render(view)
+        forget_shared_layouts()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(screen, "_REGIONS", plain_regions)
+            patch.setattr(screen, "_INDEXED", tuple(enumerate(plain_regions)))
+            assert plain.render(view) == expected
+        forget_shared_layouts()
+
+
+def _diff_colour_run_by_run(term, row, col0, old, new, old_attrs, new_attrs, cursor, pen):
+    """A reference for ``_diff_colour`` on rows of one cell per character: each run of
+    changed cells written run of marks by run of marks, an SGR before each unless the
+    run is blanks in the default pen after a pen without a background."""
+    from bbspoker.door.look import BACKGROUND, sgr
+    old_attrs = old_attrs if old_attrs is not None else "\x00" * len(old)
+    changed = bytes(a != b or c != d for a, b, c, d in zip(old, new, old_attrs, new_attrs))
+    out = []
+    for run in screen._RUN.finditer(changed):
+        first, after = run.span()
+        out.append(screen._move(term, cursor, row, col0 + first))
+        for m in re.finditer(r"(.)\1*", new_attrs[first:after], re.DOTALL):
+            mark, part = ord(m.group()[0]), new[first + m.start():first + m.end()]
+            if pen is None:
+                out.append(screen._FIRST + chr(mark))
+                pen = mark
+            elif not (mark == 0 and pen not in BACKGROUND and not part.strip(" ")):
+                out.append(sgr(pen, mark))
+                pen = mark
+            out.append(part)
+        cursor = (row, col0 + after) if col0 + after < screen.WIDTH else None
+    return "".join(out), cursor, pen
+
+
+cell = st.sampled_from(list("    ab1[]->") + ["║", "─", "♥", "♠"])
+pens = st.sampled_from([0, 0, 0, 0, 1, 4, 5, 6, 10, 10, 15, 17])     # 10: the player in turn's
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(cell, pens, cell, pens), min_size=1, max_size=40),
+       st.sampled_from([None, 0, 4, 10]), st.booleans())
+def test_a_colour_rows_change_writes_each_pens_cells_with_the_sgr_run_by_run_would(
+        cells, pen, old_default):
+    """Blanks in the default pen between or after a pen's cells are written in that pen
+    (they look alike in any pen without a background): the bytes are those of writing
+    each run of one pen with its SGR, as a terminal is told it."""
+    new = "".join(c[0] for c in cells)
+    new_attrs = "".join(chr(c[1]) for c in cells)
+    old = "".join(c[2] for c in cells)
+    old_attrs = None if old_default else "".join(chr(c[3]) for c in cells)
+    args = (term(), 3, 2, old, new, old_attrs, new_attrs, (3, 0), pen)
+    assert screen._diff_colour(*args) == _diff_colour_run_by_run(*args)
 
 
 def test_typing_in_the_chat_line_sends_little_more_than_the_key():

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -208,9 +207,9 @@ def pen_of(ch: str) -> Pen:
     return Pen(ord(mark)) if mark is not None else Pen.DEFAULT
 
 
-@dataclass(frozen=True, slots=True)
-class Look:
-    """How one session's screens look (hashable: renderers key their caches on it).
+class Look(NamedTuple):
+    """How one session's screens look (hashable: renderers key their caches on it; a
+    named tuple, so that hashing and comparing one in those keys runs no Python code).
 
     - ``charset``: ``"ascii"`` (``+ - |`` borders), ``"cp437"`` or ``"utf-8"`` (box
       drawing), from the session's character set;
@@ -297,7 +296,11 @@ class _Attrs(dict[int, str]):
         return "\x00"
 
 
-_ATTRS = _Attrs(_GLYPH_PENS)
+#: ``str.translate`` costs a raised ``LookupError`` (or a ``__missing__`` call) for each
+#: character its table lacks, so the tables applied to whole rows list every Latin-1
+#: character too: the characters of most rows.
+_LATIN1 = range(256)
+_ATTRS = _Attrs({**dict.fromkeys(_LATIN1, "\x00"), **_GLYPH_PENS})
 
 
 @lru_cache(maxsize=8192)
@@ -311,7 +314,7 @@ def overlay(text: str, attrs: str, col: int, width: int, pen: Pen) -> str:
     """``attrs`` (the marks of ``text``) with the cells ``col`` to ``col + width`` (0-based
     cells of ``text``) in ``pen``, except suit glyphs, which keep their colour. A span
     past the end of the row is cut there."""
-    if text.isascii() or text.translate(_one_cell()).isascii():   # a cell per character
+    if text.isascii() or _one_cell_each(text):   # a cell per character
         start, stop = col, min(col + width, len(text))
     else:
         start, stop = _char_span(text, col, width)
@@ -330,6 +333,13 @@ _RED_MARK, _BLACK_MARK = chr(Pen.RED_SUIT), chr(Pen.BLACK_SUIT)
 _SUIT_MARKS = frozenset((_RED_MARK, _BLACK_MARK))
 
 
+@lru_cache(maxsize=8192)
+def _one_cell_each(text: str) -> bool:
+    """Whether every character of ``text`` takes one cell: ASCII or a glyph of
+    :func:`_one_cell` (cached: a row is overlaid several times as it is styled)."""
+    return text.translate(_one_cell()).isascii()
+
+
 @lru_cache(maxsize=1)
 def _one_cell() -> dict[int, str]:
     """A translation of the glyphs the screens draw that take one cell each (box drawing,
@@ -339,7 +349,9 @@ def _one_cell() -> dict[int, str]:
     from bbspoker.text import char_width
 
     glyphs = [chr(c) for c in (*range(0x2500, 0x2600), *range(0x2660, 0x2668))]
-    return str.maketrans({ch: "x" for ch in glyphs if char_width(ch) == 1})
+    table = {c: chr(c) for c in range(128)}      # ASCII as itself, without a LookupError each
+    table.update({ord(ch): "x" for ch in glyphs if char_width(ch) == 1})
+    return table
 
 
 @lru_cache(maxsize=8192)
@@ -400,6 +412,18 @@ BACKGROUND = frozenset(pen for pen, colour in PALETTE.items() if colour.bg is no
 _BACKGROUND_MARKS = frozenset(map(chr, BACKGROUND))
 
 
+class _Mask(dict[int, str]):
+    """A ``str.translate`` table to :func:`blanks`'s mask: a blank to ``"\x00"``, every
+    other character to ``"\xff"``."""
+
+    def __missing__(self, key: int) -> str:
+        return "\xff"
+
+
+_BLANK_MASK = _Mask({**dict.fromkeys(_LATIN1, "\xff"), **dict.fromkeys(_GLYPH_PENS, "\xff"),
+                     ord(" "): "\x00"})
+
+
 @lru_cache(maxsize=8192)
 def blanks(row: str, attrs: str) -> str:
     """``attrs`` (the marks of ``row``) with every blank drawn in a pen without a
@@ -407,5 +431,11 @@ def blanks(row: str, attrs: str) -> str:
     neither counts as a change nor costs a colour sequence."""
     if " " not in row:
         return attrs
+    if len(row) == len(attrs) and attrs.isascii() \
+            and not any(mark in attrs for mark in _BACKGROUND_MARKS):
+        # Every blank's mark to 0: the marks ANDed with a mask of 0 at each blank.
+        mask = row.translate(_BLANK_MASK).encode("latin-1")
+        kept = int.from_bytes(attrs.encode("ascii"), "big") & int.from_bytes(mask, "big")
+        return kept.to_bytes(len(attrs), "big").decode("ascii")
     return "".join("\x00" if ch == " " and a not in _BACKGROUND_MARKS else a
                    for ch, a in zip(row, attrs))

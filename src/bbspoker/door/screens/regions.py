@@ -288,15 +288,19 @@ def info_labels(lang: str) -> tuple[str, ...]:
 
 def _draw_info(view: GameView, encoding: str) -> tuple[str, ...]:
     """Region (2): the Master/Current/Pot/Round labels and their values."""
+    return tuple(_info_row(encoding, label, value)
+                 for label, value in zip(info_labels(view.lang), _info_values(view)))
+
+
+def _info_values(view: GameView) -> tuple[str, ...]:
+    """The values region (2) shows, as text."""
     t = translator(view.lang)
-    values = (
+    return (
         view.master or "",
         view.current if view.current is not None else t.gettext("NO GAME"),
         t.number(view.pot) if view.pot is not None else t.gettext("NO GAME"),
         view.round_label,
     )
-    return tuple(_info_row(encoding, label, value)
-                 for label, value in zip(info_labels(view.lang), values))
 
 
 @lru_cache(maxsize=2048)
@@ -525,14 +529,20 @@ def _opponent_attrs(row: str, opp: Opponent, pen: Pen) -> str:
 
 def _style_info(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     """Region (2): labels, and their values: the player in turn and the pot stand out."""
-    pens = (Pen.VALUE, Pen.TURN if view.current is not None else Pen.VALUE,
+    return tuple(map(_info_attrs, rows, _info_pens(view)))
+
+
+def _info_pens(view: GameView) -> tuple[Pen, ...]:
+    """The pens of region (2)'s values."""
+    return (Pen.VALUE, Pen.TURN if view.current is not None else Pen.VALUE,
             Pen.POT if view.pot is not None else Pen.VALUE, Pen.VALUE)
-    out = []
-    for row, pen in zip(rows, pens):
-        attrs = overlay(row, attrs_of(row), 1, INFO_LABEL_WIDTH, Pen.LABEL)
-        value = display_width(row.rstrip()) - 1 - INFO_LABEL_WIDTH      # its text, no padding
-        out.append(overlay(row, attrs, 1 + INFO_LABEL_WIDTH, value, pen))
-    return tuple(out)
+
+
+def _info_attrs(row: str, pen: Pen) -> str:
+    """The marks of a row of region (2): its label, and its value in ``pen``."""
+    attrs = overlay(row, attrs_of(row), 1, INFO_LABEL_WIDTH, Pen.LABEL)
+    value = display_width(row.rstrip()) - 1 - INFO_LABEL_WIDTH      # its text, no padding
+    return overlay(row, attrs, 1 + INFO_LABEL_WIDTH, value, pen)
 
 
 def _style_words(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
@@ -636,6 +646,149 @@ def _style_plain(view: GameView, rows: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(attrs_of(row) for row in rows)
 
 
+# -- A colour look's rows of the regions redrawn most often, made row by row: each row as
+# the session shows it (Look.glyphs) and its pen marks with blanks as blanks() leaves
+# them, from one cache look-up instead of a draw, a style, a glyph and a blank pass
+# each. The same rows and marks as the region's draw and style functions make (the
+# functions below are built from them), so byte for byte the same screens.
+
+#: A row of the region and its marks: (row in the look's glyphs, marks after blanks()).
+_Line = tuple[str, str]
+
+
+def _pen_of_opponent(current: str | None, opp: Opponent) -> Pen:
+    """The pen of ``opp``'s handle in region (1) with ``current`` in turn
+    (:func:`_style_opponents`)."""
+    if current is not None and opp.handle == current:
+        return Pen.TURN
+    if opp.away or (current is not None and not opp.competing and opp.revealed is None):
+        return Pen.FOLDED
+    return Pen.VALUE
+
+
+@lru_cache(maxsize=4096)
+def _opponent_line(encoding: str, look: Look, opp: Opponent, pen: Pen) -> _Line:
+    """Region (1)'s row of ``opp`` with its handle in ``pen`` (cached: the same rows come
+    back on every screen at the table, whatever row each shows them on)."""
+    row = _opponent_row(encoding, opp)
+    return look.glyphs(row), blanks(row, _opponent_attrs(row, opp, pen))
+
+
+_NO_OPPONENT: _Line = (" " * _LEFT_WIDTH, "\x00" * _LEFT_WIDTH)
+
+
+def _opponent_lines(view: GameView, encoding: str, look: Look
+                    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (1) in a colour look: (rows, marks) as :func:`_draw_opponents` and
+    :func:`_style_opponents` make them."""
+    return _opponents_laid_out(view.opponents, view.current, encoding, look)
+
+
+@lru_cache(maxsize=4096)
+def _opponents_laid_out(opponents: tuple[Opponent, ...], current: str | None, encoding: str,
+                        look: Look) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`_opponent_lines` of ``opponents`` with ``current`` in turn (cached: each
+    screen's region differs, as it leaves its own player out, but comes back at every
+    game: in a replay of 50 tables' play four of five were found here)."""
+    lines = [_opponent_line(encoding, look, opp, _pen_of_opponent(current, opp))
+             for opp in opponents[:4]]
+    lines += [_NO_OPPONENT] * (_SEP_ROW - _OPP_ROW - len(lines))
+    rows, marks = zip(*lines)
+    return rows, marks
+
+
+@lru_cache(maxsize=512)
+def _card_line(card: Card | None, face: bool, index: int, look: Look) -> _Line:
+    """Line ``index`` (0-5) of a card's box in region (3): ``card``'s face (``None``: its
+    back) drawn in :attr:`Pen.CARD` (``face``) or :attr:`Pen.CARD_BACK`, suits in their
+    own colours, as :func:`_style_player` marks the cells of a card."""
+    text = _card_box(card)[index]
+    pen = Pen.CARD if face else Pen.CARD_BACK
+    return look.glyphs(text), blanks(text, overlay(text, attrs_of(text), 0, len(text), pen))
+
+
+_NO_CARD_LINE: _Line = (_NO_CARD[0], "\x00" * len(_NO_CARD[0]))
+
+
+def _player_lines(view: GameView, encoding: str, look: Look
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (3) in a colour look: (rows, marks) as :func:`_draw_player` and
+    :func:`_style_player` make them; cards line by line from :func:`_card_line`."""
+    if view.player_message is not None:
+        drawn = _draw_player(view, encoding)
+        return (tuple(map(look.glyphs, drawn)),
+                tuple(map(blanks, drawn, _style_player(view, drawn))))
+    hand = sort_hand(view.my_cards) if view.my_cards is not None else (None,) * 5
+    shown = [(None if card in view.discards else card,
+              card is not None and card not in view.discards) for card in hand[:5]]
+    rows, marks = [], []
+    for index in range(_STATUS_ROW - _CARD_ROW):
+        lines = [_card_line(card, face, index, look) for card, face in shown]
+        lines += [_NO_CARD_LINE] * (5 - len(lines))
+        rows.append(" " + " ".join(line[0] for line in lines) + " ")
+        marks.append("\x00" + "\x00".join(line[1] for line in lines) + "\x00")
+    return tuple(rows), tuple(marks)
+
+
+@lru_cache(maxsize=8192)
+def _message_line(encoding: str, look: Look, tag: str, text: str, newest: bool,
+                  pen: Pen) -> _Line:
+    """Region (6)'s row of ``[tag] text`` (``newest``: with the arrow), in ``pen`` (the
+    pen of the message it belongs to), as :func:`_message_row` and
+    :func:`_message_attrs` make it (cached: the same rows go to every screen). A row
+    that is no longer the newest differs from its newest form in the arrow's two cells
+    only (blanks, in no pen), so it is made from that form, which the row had a step
+    before."""
+    if not newest and tag != CONTINUED:
+        glyphs, marks = _message_line(encoding, look, tag, text, True, pen)
+        return glyphs[:1] + "  " + glyphs[3:], marks[:1] + "\x00\x00" + marks[3:]
+    row = _message_row(encoding, tag, text, newest)
+    return look.glyphs(row), blanks(row, _message_attrs(row, tag, pen))
+
+
+@lru_cache(maxsize=2048)
+def _info_line(encoding: str, look: Look, label: str, value: str, pen: Pen) -> _Line:
+    """Region (2)'s row of ``label`` and ``value``, the value in ``pen``, as
+    :func:`_info_row` and :func:`_style_info` make it (cached: most values stay for many
+    steps, the handles in turn come back)."""
+    row = _info_row(encoding, label, value)
+    return look.glyphs(row), blanks(row, _info_attrs(row, pen))
+
+
+def _info_lines(view: GameView, encoding: str, look: Look
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (2) in a colour look: (rows, marks) as :func:`_draw_info` and
+    :func:`_style_info` make them."""
+    rows, marks = zip(*map(_info_line, (encoding,) * 4, (look,) * 4, info_labels(view.lang),
+                           _info_values(view), _info_pens(view)))
+    return rows, marks
+
+
+def _message_lines(view: GameView, encoding: str, look: Look
+                   ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Region (6) in a colour look: (rows, marks) as :func:`_draw_messages` and
+    :func:`_style_messages` make them."""
+    shown = _shown_messages(view)
+    newest = next((i for i in range(len(shown) - 1, -1, -1) if shown[i][0] != CONTINUED), -1)
+    lines = []
+    pen = Pen.SYSTEM
+    for i, (tag, text) in enumerate(shown):
+        if tag != CONTINUED:
+            pen = log_pen(tag)
+        lines.append(_message_line(encoding, look, tag, text, i == newest, pen))
+    if len(lines) < MESSAGE_ROWS:
+        lines += [_empty_message_line(look)] * (MESSAGE_ROWS - len(lines))
+    rows, marks = zip(*lines)
+    return rows, marks
+
+
+@lru_cache(maxsize=16)
+def _empty_message_line(look: Look) -> _Line:
+    """A row of region (6) with no message: its borders."""
+    row = _FRAME[_MSG_ROW]
+    return look.glyphs(row), blanks(row, attrs_of(row))
+
+
 class _Region(NamedTuple):
     """A rectangle of the screen (``rows`` x ``cols`` cells), drawn by ``draw`` from the
     :class:`GameView` fields that ``key`` returns and nothing else (``draw(view, encoding)``
@@ -644,8 +797,13 @@ class _Region(NamedTuple):
     same bet on every screen at the table), so its layouts and the bytes of each row's
     change are kept for the next screen (:data:`_REGION_CACHE`, :data:`_PIECE_CACHE`).
     ``per_screen``: a shared region whose whole layout differs on every screen (the
-    opponents: each screen leaves its own player out) keeps only its row changes: its
-    layouts would never be looked up again, and would only fill the cache."""
+    opponents: each screen leaves its own player out) keeps only its row changes, not its
+    whole changes: one screen's change is seldom another's (its layouts come back at the
+    next game, which its ``lines`` keep, :func:`_opponents_laid_out`).
+    ``lines``: in a colour look, a function of (view, encoding, look) that gives the rows
+    in the look's glyphs and their marks after :func:`~bbspoker.door.look.blanks` at
+    once, equal to what ``draw`` and ``style`` make, from caches of whole rows (the
+    regions redrawn at most steps); ``None``: ``draw`` and ``style``."""
 
     rows: range
     cols: slice
@@ -654,19 +812,20 @@ class _Region(NamedTuple):
     style: Callable[[GameView, tuple[str, ...]], tuple[str, ...]]
     shared: bool
     per_screen: bool = False
+    lines: Callable[[GameView, str, Look], tuple[tuple[str, ...], tuple[str, ...]]] | None = None
 
 
 _REGIONS = (
     # The player in turn is part of the key: their row is highlighted in a colour look.
-    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents", "current"), _draw_opponents, _style_opponents, True, per_screen=True),
-    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, _style_info, True),
+    _Region(range(_OPP_ROW, _SEP_ROW), _LEFT, attrgetter("opponents", "current"), _draw_opponents, _style_opponents, True, per_screen=True, lines=_opponent_lines),
+    _Region(range(_OPP_ROW, _SEP_ROW), _RIGHT, attrgetter("master", "current", "pot", "round_label", "lang"), _draw_info, _style_info, True, lines=_info_lines),
     _Region(range(_SEP_ROW, _SEP_ROW + 1), slice(0, WIDTH), attrgetter("xmsg_count", "watchers", "lang"), _draw_xmsg, _style_words, True),
-    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False),
+    _Region(range(_CARD_ROW, _STATUS_ROW), _LEFT, attrgetter("player_message", "my_cards", "discards"), _draw_player, _style_player, False, lines=_player_lines),
     _Region(range(_CARD_ROW, _STATUS_ROW), _RIGHT, attrgetter("commands", "prompt"), _draw_commands, _style_commands, True),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(0, _CLOCK_COL), attrgetter("handle", "cubes", "chips", "tournament", "lang"), _draw_status, _style_status, False),
     _Region(range(_STATUS_ROW, _MSG_ROW), slice(_CLOCK_COL, WIDTH), attrgetter("clock"), _draw_clock, _style_clock, True),
     # Whole rows, borders too: a scroll blanks whole lines.
-    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True),
+    _Region(range(_MSG_ROW, _INPUT_ROW), slice(0, WIDTH), _shown_messages, _draw_messages, _style_messages, True, lines=_message_lines),
     # Not shared: typing in the chat line moves the cursor from where it is (one byte a key).
     _Region(range(_INPUT_ROW, HEIGHT), slice(0, WIDTH), attrgetter("handle", "chat_input"), _draw_input, _style_plain, False),
 )
@@ -724,19 +883,44 @@ def _region_attrs(index: int, encoding: str, key: object, view: GameView,
 #: for every screen at the table: (terminal, row, first column, old text, new text) to
 #: (bytes, cursor after them). Each starts with a cursor address.
 _PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None]] = {}
-_PIECE_CACHE_SIZE = 4096
+#: Sized for the changes of the opponents' rows to come back at the next game: at 4,096,
+#: 50 busy tables emptied it every ~1,000 actions (a replay of their renders: 7 times,
+#: 10,000 of 77,000 look-ups of opponents' rows missed; at 16,384 once, 5,600).
+_PIECE_CACHE_SIZE = 16384
+#: A row's change made for many screens in a colour look: (the bytes up to its first SGR,
+#: the pen that SGR goes to, the bytes after it, cursor after them, pen after them); each
+#: screen puts between the two parts the SGR from its own pen. With no cell written (pen
+#: after ``None``) the first part is all of it.
+_SharedPiece = tuple[str, int, str, tuple[int, int] | None, int | None]
 #: The same for a colour look: (terminal, row, first column, old text, new text, old
-#: marks, new marks) to (bytes with the first SGR left to the screen, cursor after them,
-#: pen after them).
-_COLOUR_PIECE_CACHE: dict[tuple[object, ...], tuple[str, tuple[int, int] | None, int | None]] = {}
+#: marks, new marks) to a :data:`_SharedPiece`.
+_COLOUR_PIECE_CACHE: dict[tuple[object, ...], _SharedPiece] = {}
+
+
+def _shared_piece(term: Terminal, row: int, col0: int, old: str, new: str,
+                  old_attrs: str | None, new_attrs: str) -> _SharedPiece:
+    """:func:`_diff_colour` of one row of a shared region from an unknown cursor and pen,
+    made once for every screen that had ``old`` in ``old_attrs`` on the row
+    (:data:`_COLOUR_PIECE_CACHE`), cut where its first SGR goes."""
+    cache_key = (term, row, col0, old, new, old_attrs, new_attrs)
+    cached = _COLOUR_PIECE_CACHE.get(cache_key)
+    if cached is None:
+        text, cursor, after = _diff_colour(term, row, col0, old, new, old_attrs, new_attrs,
+                                           None, None)
+        if after is None:
+            cached = (text, 0, "", cursor, None)
+        else:
+            at = text.index(_FIRST)
+            cached = (text[:at], ord(text[at + 1]), text[at + 2:], cursor, after)
+        _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
+    return cached
 
 
 #: A shared region's whole change, made once per table step for every screen with the
 #: same terminal, encoding and look (the language is in the region's key): (region index,
 #: terminal, encoding, look, key shown, new key, lines scrolled) to (the new rows, their
 #: pen marks or ``None`` in the classic look, the pieces of the changed rows in order:
-#: ``(text, cursor after)``, in a colour look ``(text, cursor after, pen after)`` with
-#: the first SGR left to the screen as in :data:`_COLOUR_PIECE_CACHE`). A region drawn
+#: ``(text, cursor after)``, in a colour look a :data:`_SharedPiece`). A region drawn
 #: from its key alone shows the same rows for the same key on every screen, so the
 #: screens that showed the same key before get the same bytes; the second screen to make
 #: a change looks the whole region up instead of drawing, styling and diffing its rows.
@@ -855,13 +1039,16 @@ def _diff(term: Terminal, row: int, col0: int, old: str, new: str,
 BOX_TO_ASCII_CHARS = tuple(map(chr, BOX_TO_ASCII))
 #: Characters every terminal draws one cell wide, as ASCII for :func:`_known_width`: box
 #: drawing and the suit glyphs (the session's look puts them in its rows).
-_ONE_CELL = {ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}
+_ONE_CELL = {**{c: chr(c) for c in range(128)},          # as itself, without a LookupError each
+             **{ord(c): "x" for c in (*BOX_TO_ASCII_CHARS, *SUIT_GLYPHS.values())}}
 
 
 #: The one-cell glyphs of the screens -> distinct ASCII controls, which no drawn row has
 #: (:func:`bbspoker.text.clean_text` keeps none): a row of them and ASCII compares as bytes.
-_PROXIES = {ord(c): chr(n) for c, n in zip(
-    "─│┌┐└┘├┤┬┴┼═║╔╗╚╝╟╢╤╧♠♥♦♣", (*range(1, 8), 11, 12, *range(14, 27), 28, 29, 30, 31))}
+_PROXIES = {**{c: chr(c) for c in range(32, 128)},       # as itself, without a LookupError each
+            **{ord(c): chr(n) for c, n in zip(
+                "─│┌┐└┘├┤┬┴┼═║╔╗╚╝╟╢╤╧♠♥♦♣", (*range(1, 8), 11, 12, *range(14, 27), 28, 29, 30,
+                                               31))}}
 
 
 @lru_cache(maxsize=8192)
@@ -921,23 +1108,37 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         marks = new_attrs
         old_marks = old_attrs if old_attrs is not None else "\x00" * len(old)
         n = len(new)
+        new_bytes, marks_bytes = plain_new.encode(), marks.encode()
         changed = ((int.from_bytes(plain_old.encode(), "big")
-                    ^ int.from_bytes(plain_new.encode(), "big"))
+                    ^ int.from_bytes(new_bytes, "big"))
                    | (int.from_bytes(old_marks.encode(), "big")
-                      ^ int.from_bytes(marks.encode(), "big"))).to_bytes(n, "big")
+                      ^ int.from_bytes(marks_bytes, "big"))).to_bytes(n, "big")
+        # The marks with each blank in the default pen as _BLANK_MARK, so that one
+        # match of _ABSORBING_RUNS takes a pen's cells with the blanks between them.
+        runs_of = (int.from_bytes(marks_bytes, "big")
+                   | (int.from_bytes(new_bytes.translate(_BLANK_TO_MARK), "big")
+                      & int.from_bytes(marks_bytes.translate(_DEFAULT_TO_MARK), "big"))
+                   ).to_bytes(n, "big").decode("ascii")
+        runs = _ABSORBING_RUNS
     else:
         cells, marks = _cells_attrs(new, new_attrs)
         old_cells, old_marks = _cells_attrs(old, old_attrs)
         changed = bytes(a != b or c != d for a, b, c, d in zip(old_cells, cells, old_marks, marks))
+        runs_of, runs = marks, _MARK_RUNS
     width = len(cells)
     out: list[str] = []
+    # A slice of a str is its text already; of a tuple of cells, they are joined.
+    flat = cells if isinstance(cells, str) else None
     for run in _RUN.finditer(changed):
         first, after = run.span()
         out.append(_move(term, cursor, row, col0 + first))
         text = []
-        for m in _MARK_RUNS.finditer(marks, first, after):
-            mark = ord(m.group()[0])
-            part = "".join(cells[m.start():m.end()])
+        for m in runs.finditer(runs_of, first, after):
+            start, end = m.span()
+            mark = ord(runs_of[start])
+            if mark == _BLANK_MARK:
+                mark = 0
+            part = flat[start:end] if flat is not None else "".join(cells[start:end])
             if pen is None:
                 text.append(_FIRST + chr(mark))
                 pen = mark
@@ -948,11 +1149,27 @@ def _diff_colour(term: Terminal, row: int, col0: int, old: str, new: str,
         drawn = "".join(text)
         out.append(drawn)
         after += after < width and cells[after] == ""
-        cursor = (row, col0 + after) if _known_width("".join(cells[first:after])) and col0 + after < WIDTH else None
+        # Rows whose proxies are ASCII have a known width (every glyph with a proxy takes
+        # one cell); others are checked run by run.
+        known = runs is _ABSORBING_RUNS or _known_width("".join(cells[first:after]))
+        cursor = (row, col0 + after) if known and col0 + after < WIDTH else None
     return "".join(out), cursor, pen
 
 
 _MARK_RUNS = re.compile(r"(.)\1*", re.DOTALL)
+#: :func:`_diff_colour`'s mark of a blank cell in the default pen (no pen has it).
+_BLANK_MARK = 0x7F
+_BLANK_TO_MARK = bytes(_BLANK_MARK if b == ord(" ") else 0 for b in range(256))
+_DEFAULT_TO_MARK = bytes(_BLANK_MARK if b == 0 else 0 for b in range(256))
+_BACKGROUND_CLASS = "".join(re.escape(chr(pen)) for pen in sorted(BACKGROUND))
+#: The runs :func:`_diff_colour` writes, over marks with blanks as :data:`_BLANK_MARK`:
+#: a pen without a background with the blanks in the default pen inside and after it
+#: (unless default-pen text follows them), as the blanks keep the pen before them and
+#: cost no SGR, written as the run of marks would be; the default pen's cells (blanks or
+#: not); a pen with a background.
+_ABSORBING_RUNS = re.compile(
+    r"([^\x00\x7f%s])(?:\1|\x7f+(?![\x00\x7f]))*|[\x00\x7f]+|(.)\2*" % _BACKGROUND_CLASS,
+    re.DOTALL)
 #: Where a piece made for many screens takes its first SGR (:func:`_diff_colour`): no
 #: drawn row or escape sequence has this character.
 _FIRST = "\x00"
@@ -1104,16 +1321,11 @@ class ScreenRenderer:
         """:func:`_diff_colour` of one row of a shared region from an unknown cursor, made
         once for every screen that had the same row in the same pens before; the first SGR
         is this screen's own, from its pen ``pen``."""
-        cache_key = (self.term, row, col0, old, new, old_attrs, new_attrs)
-        cached = _COLOUR_PIECE_CACHE.get(cache_key)
-        if cached is None:
-            cached = _diff_colour(self.term, row, col0, old, new, old_attrs, new_attrs, None, None)
-            _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, cache_key, cached)
-        text, cursor, after = cached
+        head, first, tail, cursor, after = _shared_piece(self.term, row, col0, old, new,
+                                                         old_attrs, new_attrs)
         if after is None:
-            return text, cursor, pen
-        at = text.index(_FIRST)
-        return text[:at] + sgr(pen, ord(text[at + 1])) + text[at + 2:], cursor, after
+            return head, cursor, pen
+        return head + sgr(pen, first) + tail, cursor, after
 
     def _paint_all(self, view: GameView) -> str:
         """Clear the screen and draw every region of ``view``."""
@@ -1150,6 +1362,9 @@ class ScreenRenderer:
         """Remember that region ``index`` shows ``key`` (of ``view``), and its rows."""
         self._keys[index] = key
         region = _REGIONS[index]
+        if self._colour and region.lines is not None:
+            self._rows[index], self._attrs[index] = region.lines(view, self.encoding, self.look)
+            return
         cached = region.shared and not region.per_screen
         drawn = (_region_rows(index, self.encoding, key, view) if cached
                  else region.draw(view, self.encoding))
@@ -1189,12 +1404,7 @@ class ScreenRenderer:
                                                      attrs):
                 if (old is new or old == new) and old_mark == mark:
                     continue
-                colour_key = (term, row, col0, old, new, old_mark, mark)
-                made = _COLOUR_PIECE_CACHE.get(colour_key)
-                if made is None:
-                    made = _diff_colour(term, row, col0, old, new, old_mark, mark, None, None)
-                    _remember(_COLOUR_PIECE_CACHE, _PIECE_CACHE_SIZE, colour_key, made)
-                pieces.append(made)
+                pieces.append(_shared_piece(term, row, col0, old, new, old_mark, mark))
         return rows, attrs, tuple(pieces)
 
     def _update(self, view: GameView) -> str:
@@ -1270,12 +1480,12 @@ class ScreenRenderer:
                     change = self._transition(i, key, view, lines)
                     _remember(_TRANSITION_CACHE, _TRANSITION_CACHE_SIZE, memo, change)
                 keys[i], rows[i], all_attrs[i] = key, change[0], change[1]
-                for text, self._cursor, after in change[2]:
+                for head, first, tail, self._cursor, after in change[2]:
+                    out.append(head)
                     if after is not None:       # the first SGR from this screen's pen
-                        at = text.index(_FIRST)
-                        text = text[:at] + sgr(pen, ord(text[at + 1])) + text[at + 2:]
+                        out.append(sgr(pen, first))
+                        out.append(tail)
                         pen = after
-                    out.append(text)
                 continue
             old_rows, old_attrs = rows[i], all_attrs[i] or (None,) * len(rows[i])
             self._set(i, key, view)
