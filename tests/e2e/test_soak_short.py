@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bbspoker.app import log_loop_lag
+from bbspoker.process import log_loop_lag
 from tests.support.paths import ROOT
 
 SCRIPT = ROOT / "scripts" / "soak.py"
@@ -38,12 +38,13 @@ def test_short_soak_survives_kills_and_the_books_balance():
 
 
 async def test_loop_lag_monitor_reports_a_blocked_loop(caplog):
-    caplog.set_level(logging.INFO, logger="bbspoker.app")
+    caplog.set_level(logging.INFO, logger="bbspoker.process")
     monitor = asyncio.create_task(log_loop_lag(every=0.3, tick=0.01))
     await asyncio.sleep(0.05)
     time.sleep(0.2)                                  # something blocks the event loop
-    while "loop lag ms" not in caplog.text:
-        await asyncio.sleep(0.05)
+    async with asyncio.timeout(10):
+        while "loop lag ms" not in caplog.text:
+            await asyncio.sleep(0.05)
     monitor.cancel()
     p99, worst = map(float, re.search(r"p99 ([\d.]+) max ([\d.]+)", caplog.text).groups())
     assert worst >= 150 and p99 >= 150
