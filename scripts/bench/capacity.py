@@ -1274,33 +1274,81 @@ def _f(value, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def plot(json_path: str, png_path: str) -> int:
-    """Draw T against key-to-screens p99 and server CPU per action (matplotlib)."""
+#: Colours of the roles in the CPU-per-action bars.
+ROLE_COLOURS = {"server": "tab:gray", "gateway": "tab:blue", "workers": "tab:green",
+                "nats": "tab:olive", "postgres": "tab:brown"}
+
+
+def plot(json_path: str, png_path: str, split_path: str | None = None) -> int:
+    """Draw T against key-to-screens p99 and server CPU per action (matplotlib): the
+    one-process curve of ``json_path``; with a split run (the ``split`` steps of
+    ``json_path``, or of ``split_path`` if given) its p50/p99 and all-process CPU per
+    action as points on the curve, and a second panel of bars: CPU us per action of each
+    role, the one-process server beside the split deployment at each T of the split run."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     data = json.loads(Path(json_path).read_text())
+    other = json.loads(Path(split_path).read_text()) if split_path else data
+    split, twin = other.get("split", []), {s["tables"]: s for s in other["steps"]}
     steps = data["steps"]
     t = [s["tables"] for s in steps]
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    if split:
+        fig, (ax, bars) = plt.subplots(1, 2, figsize=(12, 4.5), dpi=100,
+                                       gridspec_kw={"width_ratios": [3, 2]})
+    else:
+        fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
     ax.plot(t, [s["p99_ms"] for s in steps], "o-", color="tab:red", label="key to screens p99")
     ax.plot(t, [s["p50_ms"] for s in steps], "o--", color="tab:orange", label="key to screens p50")
     ax.plot(t, [s["lag_p99_ms"] for s in steps], "s:", color="tab:purple", label="loop lag p99")
+    ts = [s["tables"] for s in split]
+    if split:
+        ax.plot(ts, [s["p99_ms"] for s in split], "*", ms=12, color="tab:red",
+                label="split: key to screens p99")
+        ax.plot(ts, [s["p50_ms"] for s in split], "*", ms=9, color="tab:orange",
+                label="split: key to screens p50")
     ax.axhline(50, color="tab:red", lw=0.8, ls="--")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xticks(t, [str(v) for v in t])
+    ticks = sorted(set(t) | set(ts))
+    ax.set_xticks(ticks, [str(v) for v in ticks])
     ax.set_xlabel(f"tables (5 players each, one action per table every {data['interval']:g} s)")
     ax.set_ylabel("ms")
     ax2 = ax.twinx()
     ax2.plot(t, [s["cpu_us_per_action"] for s in steps], "^-", color="tab:blue",
              label="server CPU per action")
-    ax2.set_ylabel("server CPU us per action")
-    ax2.set_ylim(0, max(s["cpu_us_per_action"] or 0 for s in steps) * 1.3)
+    cpus = [s["cpu_us_per_action"] or 0 for s in steps]
+    if split:
+        ax2.plot(ts, [s["all_cpu_us_per_action"] for s in split], "P", ms=10, color="tab:blue",
+                 label="split: CPU per action, all processes")
+        cpus += [s["all_cpu_us_per_action"] or 0 for s in split]
+    ax2.set_ylabel("CPU us per action")
+    ax2.set_ylim(0, max(cpus) * 1.3)
     lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
-    ax.legend(lines, [h.get_label() for h in lines], loc="upper left", fontsize=8)
+    ax.legend(lines, [h.get_label() for h in lines], loc="upper left", fontsize=7)
     ax.set_title(f"bbspoker capacity, server on one core ({data['machine']['cores']} cores)")
+    if split:
+        labels, x = [], 0
+        for sp in split:
+            for s in (twin.get(sp["tables"]), sp):
+                if s is None:
+                    continue
+                bottom = 0.0
+                per = s["role_cpu_us_per_action"]
+                for role in [r for r in ROLE_COLOURS if r in per]:
+                    us = per[role]
+                    bars.bar(x, us or 0, bottom=bottom, color=ROLE_COLOURS.get(role, "k"),
+                             label=role if role not in bars.get_legend_handles_labels()[1]
+                             else None)
+                    bottom += us or 0
+                labels.append(f"{'one process' if s['mode'] == 'serve' else 'split'}\n"
+                              f"T={s['tables']}, {s['ledger']}")
+                x += 1
+        bars.set_xticks(range(len(labels)), labels, fontsize=8)
+        bars.set_ylabel("CPU us per action")
+        bars.legend(fontsize=8)
+        bars.set_title("CPU per action by process role", fontsize=10)
     fig.tight_layout()
     fig.savefig(png_path)
     print(f"wrote {png_path}")
