@@ -1,4 +1,4 @@
-"""Benchmark: how many tables one server process serves, and the CPU per table action (issue 21).
+"""Benchmark: the tables one server process (or a gateway and two workers) serves; CPU per action.
 
 The server is ``bbspoker serve`` (with a probe of the event loop's lag and of
 every garbage collection, see :func:`serve`) pinned to core 0 with ``taskset``
@@ -45,12 +45,45 @@ off, an experiment to measure what an action costs without them (:func:`knock`);
 the report then says so, and ``journal_rows`` (CUBES movements the step's ledger
 recorded) shows a ledger knocked out.
 
+``--split`` measures the split deployment beside it: after each step's one-process
+server, the same load (the same load processes, connected to the gateway's telnet port)
+on ``bbspoker gateway`` and :data:`WORKERS` ``bbspoker worker`` processes, joined by a
+throwaway nats-server and sharing a throwaway PostgreSQL (``tests/support``; its
+database per step a ``CREATE DATABASE ... TEMPLATE`` of one the accounts were copied into
+once, with ``copy_ledger`` as ``bbspoker ledger copy`` does). The workers start first and
+the step waits until they serve every table between them (their ``serving table`` log
+lines). ``--ledger postgres`` (the default with ``--split``) puts the one-process
+server's ledger on that PostgreSQL too, so that both pay the same ledger; ``sqlite`` (the
+default without) a SQLite file; the report says which. Pinning on two cores: the gateway
+gets core 0 alone, as the one-process server does: it is the process holding the
+sessions and drawing the screens, the one whose core decides the latency, so the two
+deployments' front processes are compared on equal terms; the workers, nats-server and
+PostgreSQL share the load core(s) with the load processes (their CPU is small next to
+the gateway's; the report gives the load's and the others' CPU share, so a saturated
+load core shows). CPU is measured per process over the window (``utime + stime``), by
+role: ``gateway``, ``workers`` (both together), ``nats`` (nats-server), ``postgres``
+(its server process and every child, ended children through its ``cutime + cstime``);
+the one-process server's ``server`` and, on PostgreSQL, ``postgres``. The report prints
+key-to-all-other-screens p50/p99 and the CPU per action of all processes together and of
+each role, side by side with the one-process server at the same T. The gateway has no
+lag probe (its loop lag is not reported).
+
+``capacity.py model JSON`` (and a ``--split`` run at its end) plans machines on paper
+from the split's CPU per action by role (:func:`model`): with one action per table every
+``--interval`` s and a core giving 1e6 us/s, a core sustains ``1e6 * interval / us``
+tables of a role; for 8 and 32 cores it tries every split into gateway cores, worker
+cores and cores for nats-server + PostgreSQL and keeps the one serving most tables with
+every core at 70%; printed and written into the JSON (``model``). ``capacity.py plot
+JSON PNG [SPLIT_JSON]`` draws the one-process curve of JSON with the split's points and
+a panel of CPU per action by role (from SPLIT_JSON's run if given).
+
 Targets (issue 21): >= 400 tables at one action per table every 2 s with p99
 <= 50 ms and loop lag p99 <= 20 ms; server CPU per action <= 400 us; RSS per
 seated player <= 64 KiB.
 
-Run: ``.venv/bin/python scripts/bench/capacity.py [--quick] [--steps 25,50,...]``.
-``--quick``: one step of 2 tables, 4 idle sessions, a few seconds, for the suite.
+Run: ``.venv/bin/python scripts/bench/capacity.py [--quick] [--steps 25,50,...] [--split]``.
+``--quick``: one step of 2 tables, 4 idle sessions, a few seconds, for the suite
+(``--quick --split``: ~18 s on a loaded 2-core machine, most of it the processes' start).
 Every load loop is bounded: logins and seating time out, each load process
 stops at the end of its window, and the server is killed after each step.
 """
@@ -1033,6 +1066,11 @@ class Step:
         if self.mode == "split":
             step["tables_per_worker"] = served
             step["rss_kib_workers"] = rss_others["workers"]
+            # Times a worker heard nothing from the gateway for three presence intervals
+            # (a gateway stalled, or NATS): it then holds the seats of all its players.
+            step["presence_lapses"] = sum(
+                (self.dir / f"worker{k + 1}.log").read_text().count(" silent; its users forgotten")
+                for k in range(WORKERS))
         return step
 
     def _journal_rows(self) -> int:
@@ -1170,7 +1208,8 @@ def report_split(steps: list[dict], split: list[dict], args: argparse.Namespace)
     print("(one process: the server's CPU is under 'gateway us'; front CPU: the share of a "
           "core used by the process holding the sessions, the server or the gateway)")
     for sp in split:
-        print(f"T={sp['tables']}: tables per worker {sp['tables_per_worker']}")
+        print(f"T={sp['tables']}: tables per worker {sp['tables_per_worker']}; the workers "
+              f"lost the gateway's presence {sp.get('presence_lapses', 0)} time(s)")
 
 
 #: The share of each core the model plans to use: room for bursts, collections and the
