@@ -1344,7 +1344,7 @@ def plot(json_path: str, png_path: str, split_path: str | None = None) -> int:
     ts = [s["tables"] for s in split]
     if split:
         ax.plot(ts, [s["p99_ms"] for s in split], "*", ms=12, color="tab:red",
-                label="split: key to screens p99")
+                label="split: key to screens p99 (its run)")
         ax.plot(ts, [s["p50_ms"] for s in split], "*", ms=9, color="tab:orange",
                 label="split: key to screens p50")
     ax.axhline(50, color="tab:red", lw=0.8, ls="--")
@@ -1387,7 +1387,7 @@ def plot(json_path: str, png_path: str, split_path: str | None = None) -> int:
         bars.set_xticks(range(len(labels)), labels, fontsize=8)
         bars.set_ylabel("CPU us per action")
         bars.legend(fontsize=8)
-        bars.set_title("CPU per action by process role", fontsize=10)
+        bars.set_title("CPU per action by process role (the same run, same load)", fontsize=10)
     fig.tight_layout()
     fig.savefig(png_path)
     print(f"wrote {png_path}")
