@@ -1382,10 +1382,12 @@ def plot(json_path: str, png_path: str, split_path: str | None = None) -> int:
                              else None)
                     bottom += us or 0
                 labels.append(f"{'one process' if s['mode'] == 'serve' else 'split'}\n"
-                              f"T={s['tables']}, {s['ledger']}")
+                              f"T={s['tables']}")
                 x += 1
         bars.set_xticks(range(len(labels)), labels, fontsize=8)
         bars.set_ylabel("CPU us per action")
+        bars.set_xlabel("ledger: " + ", ".join(sorted({s["ledger"] for s in split}
+                                                      | {s["ledger"] for s in twin.values()})))
         bars.legend(fontsize=8)
         bars.set_title("CPU per action by process role (the same run, same load)", fontsize=10)
     fig.tight_layout()
@@ -1528,7 +1530,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (the load cores; the server or the gateway has core 0 to itself).
     services = None
     if args.ledger == "postgres" or args.split:
-        services = Services(postgres=True, nats=args.split)
+        from tests.support.nats import NatsUnavailable
+        from tests.support.postgres import PostgresUnavailable
+        try:
+            services = Services(postgres=True, nats=args.split)
+        except (NatsUnavailable, PostgresUnavailable) as e:
+            raise SystemExit(f"capacity.py: {e}") from None
     steps, split = [], []
     try:
         if services is not None:
