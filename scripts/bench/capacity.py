@@ -65,8 +65,10 @@ role: ``gateway``, ``workers`` (both together), ``nats`` (nats-server), ``postgr
 (its server process and every child, ended children through its ``cutime + cstime``);
 the one-process server's ``server`` and, on PostgreSQL, ``postgres``. The report prints
 key-to-all-other-screens p50/p99 and the CPU per action of all processes together and of
-each role, side by side with the one-process server at the same T. The gateway has no
-lag probe (its loop lag is not reported).
+each role, side by side with the one-process server at the same T, and how often the
+workers lost the gateway's presence (three ``presence_interval``s without a word: they
+then hold the seats of all its players, and the actions of that moment are lost). The
+gateway has no lag probe (its loop lag is not reported).
 
 ``capacity.py model JSON`` (and a ``--split`` run at its end) plans machines on paper
 from the split's CPU per action by role (:func:`model`): with one action per table every
