@@ -1,4 +1,4 @@
-"""Benchmark: how many tables one server process serves, and the CPU per table action (issue 21).
+"""Benchmark: the tables one server process (or a gateway and two workers) serves; CPU per action.
 
 The server is ``bbspoker serve`` (with a probe of the event loop's lag and of
 every garbage collection, see :func:`serve`) pinned to core 0 with ``taskset``
@@ -45,12 +45,47 @@ off, an experiment to measure what an action costs without them (:func:`knock`);
 the report then says so, and ``journal_rows`` (CUBES movements the step's ledger
 recorded) shows a ledger knocked out.
 
+``--split`` measures the split deployment beside it: after each step's one-process
+server, the same load (the same load processes, connected to the gateway's telnet port)
+on ``bbspoker gateway`` and :data:`WORKERS` ``bbspoker worker`` processes, joined by a
+throwaway nats-server and sharing a throwaway PostgreSQL (``tests/support``; its
+database per step a ``CREATE DATABASE ... TEMPLATE`` of one the accounts were copied into
+once, with ``copy_ledger`` as ``bbspoker ledger copy`` does). The workers start first and
+the step waits until they serve every table between them (their ``serving table`` log
+lines). ``--ledger postgres`` (the default with ``--split``) puts the one-process
+server's ledger on that PostgreSQL too, so that both pay the same ledger; ``sqlite`` (the
+default without) a SQLite file; the report says which. Pinning on two cores: the gateway
+gets core 0 alone, as the one-process server does: it is the process holding the
+sessions and drawing the screens, the one whose core decides the latency, so the two
+deployments' front processes are compared on equal terms; the workers, nats-server and
+PostgreSQL share the load core(s) with the load processes (their CPU is small next to
+the gateway's; the report gives the load's and the others' CPU share, so a saturated
+load core shows). CPU is measured per process over the window (``utime + stime``), by
+role: ``gateway``, ``workers`` (both together), ``nats`` (nats-server), ``postgres``
+(its server process and every child, ended children through its ``cutime + cstime``);
+the one-process server's ``server`` and, on PostgreSQL, ``postgres``. The report prints
+key-to-all-other-screens p50/p99 and the CPU per action of all processes together and of
+each role, side by side with the one-process server at the same T, and how often the
+workers lost the gateway's presence (three ``presence_interval``s without a word: they
+then hold the seats of all its players, and the actions of that moment are lost). The
+gateway has no lag probe (its loop lag is not reported).
+
+``capacity.py model JSON`` (and a ``--split`` run at its end) plans machines on paper
+from the split's CPU per action by role (:func:`model`): with one action per table every
+``--interval`` s and a core giving 1e6 us/s, a core sustains ``1e6 * interval / us``
+tables of a role; for 8 and 32 cores it tries every split into gateway cores, worker
+cores and cores for nats-server + PostgreSQL and keeps the one serving most tables with
+every core at 70%; printed and written into the JSON (``model``). ``capacity.py plot
+JSON PNG [SPLIT_JSON]`` draws the one-process curve of JSON with the split's points and
+a panel of CPU per action by role (from SPLIT_JSON's run if given).
+
 Targets (issue 21): >= 400 tables at one action per table every 2 s with p99
 <= 50 ms and loop lag p99 <= 20 ms; server CPU per action <= 400 us; RSS per
 seated player <= 64 KiB.
 
-Run: ``.venv/bin/python scripts/bench/capacity.py [--quick] [--steps 25,50,...]``.
-``--quick``: one step of 2 tables, 4 idle sessions, a few seconds, for the suite.
+Run: ``.venv/bin/python scripts/bench/capacity.py [--quick] [--steps 25,50,...] [--split]``.
+``--quick``: one step of 2 tables, 4 idle sessions, a few seconds, for the suite
+(``--quick --split``: ~18 s on a loaded 2-core machine, most of it the processes' start).
 Every load loop is bounded: logins and seating time out, each load process
 stops at the end of its window, and the server is killed after each step.
 """
@@ -694,14 +729,19 @@ def rss_kib(pid: int) -> int:
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
 
 
-def write_config(directory: Path, port: int, tables: int) -> Path:
+def write_config(directory: Path, port: int, tables: int, ledger: str,
+                 log_level: str = "WARNING", nats: str = "", name: str = "bench") -> Path:
+    """``directory/NAME.toml``: a server on 127.0.0.1:``port`` with ``tables`` draw40 tables,
+    limits out of the load's way, its ledger ``ledger`` (a ``postgresql://`` URL or a SQLite
+    file) and, with ``nats``, the ``[cluster]`` of a split deployment."""
+    ledger_key = "url" if ledger.startswith("postgresql://") else "path"
     lines = [
-        "[server]", 'host = "127.0.0.1"', f"port = {port}", 'log_level = "WARNING"',
+        "[server]", 'host = "127.0.0.1"', f"port = {port}", f'log_level = "{log_level}"',
         "max_connections = 20000", "max_per_address = 20000",
         "max_sessions_per_address = 20000", "prelogin_timeout = 3600",
         "lobby_idle_timeout = 3600",
         "[login]", "max_failures = 1000000", "signups_per_address = 0",
-        "[ledger]", f'path = "{directory / "bench.db"}"',
+        "[ledger]", f'{ledger_key} = "{ledger}"',
         "[table]", "between_games = 0", "shutdown_grace = 0", "seat_idle_timeout = 0",
         "[input]", "rate_bytes_per_second = 100000", "rate_burst_bytes = 1000000",
         # Telnet only: the SSH and web ports' defaults (2222, 8023) would collide with any
@@ -710,9 +750,11 @@ def write_config(directory: Path, port: int, tables: int) -> Path:
         # No title screen: the clients go straight to the login.
         "[door]", "title = false",
     ]
+    if nats:
+        lines += ["[cluster]", f'nats = "{nats}"']
     for t in range(tables):
         lines += ["[[tables]]", f'id = "t{t}"', f'name = "Table {t}"']
-    path = directory / "bench.toml"
+    path = directory / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -722,29 +764,177 @@ def spectator_tables(tables: int, per_ten: float) -> list[int]:
     return [n * tables // count for n in range(count)] if count else []
 
 
-class Step:
-    """One step of T tables: server, load processes, the window, the figures."""
+class Services:
+    """The PostgreSQL server and the NATS server of a run, started once (pinned with the
+    coordinator: to the load cores) when ``--ledger postgres`` or ``--split`` wants them,
+    from ``tests/support`` (throwaway: no fsync, a Unix socket; root runs PostgreSQL as
+    the ``postgres`` user); :meth:`stop` ends both."""
 
-    def __init__(self, args: argparse.Namespace, tables: int, template: Path) -> None:
-        self.args, self.tables = args, tables
+    def __init__(self, postgres: bool, nats: bool) -> None:
+        from tests.support.nats import start_nats
+        from tests.support.postgres import start_postgres
+
+        self.pg = start_postgres() if postgres else None
+        self.nats = None
+        try:
+            self.nats = start_nats() if nats else None
+        except BaseException:
+            self.stop()
+            raise
+        self._made = 0
+        self.template = ""
+
+    def load_template(self, sqlite_template: Path) -> None:
+        """Copy the SQLite template's accounts into database ``bench_template``
+        (``bbspoker.store.sql.copy.copy_ledger``, as ``bbspoker ledger copy`` does): each
+        step's database is then a ``CREATE DATABASE ... TEMPLATE`` of it (a file copy)."""
+        import psycopg
+
+        from bbspoker.store import open_ledger
+        from bbspoker.store.sql.copy import copy_ledger
+
+        assert self.pg is not None
+        with psycopg.connect(self.pg.url, autocommit=True) as conn:
+            conn.execute('CREATE DATABASE "bench_template"')
+        self.template = self.pg.database_url("bench_template")
+        with open_ledger(sqlite_template) as source, open_ledger(self.template) as copy:
+            copy_ledger(source, copy)
+
+    def new_database(self) -> str:
+        """The URL of a new database holding the template's accounts."""
+        import psycopg
+
+        assert self.pg is not None
+        self._made += 1
+        name = f"bench_step_{self._made}"
+        with psycopg.connect(self.pg.url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "bench_template"')
+        return self.pg.database_url(name)
+
+    def drop_database(self, url: str) -> None:
+        import psycopg
+
+        assert self.pg is not None
+        name = url.split("/")[-1].split("?")[0]
+        with psycopg.connect(self.pg.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def postmaster(self) -> int:
+        """The PostgreSQL server's main process (its first line of ``postmaster.pid``)."""
+        assert self.pg is not None
+        return int(Path(self.pg.directory, "data", "postmaster.pid").read_text().split()[0])
+
+    def stop(self) -> None:
+        if self.nats is not None:
+            self.nats.stop()
+        if self.pg is not None:
+            self.pg.stop()
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid`` and of all its children, the live ones
+    read from ``/proc`` and the ended ones from ``pid``'s ``cutime + cstime`` (what the
+    kernel adds on reaping them): a PostgreSQL server with its backends and helpers."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue                          # ended meanwhile
+        if int(entry.name) == pid:
+            total += sum(int(v) for v in fields[11:15]) / tick
+        elif int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+#: The roles of the split deployment whose CPU is measured, in report order.
+SPLIT_ROLES = ("gateway", "workers", "nats", "postgres")
+#: Workers of the split deployment.
+WORKERS = 2
+
+
+class Step:
+    """One step of T tables: the server (``bbspoker serve``, mode ``serve``) or a gateway and
+    :data:`WORKERS` workers (mode ``split``), the load processes, the window, the figures."""
+
+    def __init__(self, args: argparse.Namespace, tables: int, template: Path,
+                 services: Services | None = None, mode: str = "serve") -> None:
+        self.args, self.tables, self.mode, self.services = args, tables, mode, services
         self.dir = scratch_dir()
-        shutil.copy(template, self.dir / "bench.db")
         self.port = free_port()
-        self.config = write_config(self.dir, self.port, tables)
         self.lagfile = self.dir / "lag.txt"
+        self.procs: list[subprocess.Popen] = []
+        if mode == "split" or args.ledger == "postgres":
+            assert services is not None
+            self.ledger = services.new_database()
+        else:
+            shutil.copy(template, self.dir / "bench.db")
+            self.ledger = str(self.dir / "bench.db")
+        nats = services.nats.url if mode == "split" and services and services.nats else ""
+        self.config = write_config(self.dir, self.port, tables, self.ledger, nats=nats)
+        # The workers log at INFO: "serving table ..." tells when every table is served.
+        self.worker_config = write_config(self.dir, self.port, tables, self.ledger, "INFO",
+                                          nats, "worker") if mode == "split" else None
+
+    def _start(self, me: list[str], multi: bool) -> subprocess.Popen:
+        """Start the server side; returns the process holding the sessions (the server or
+        the gateway) once it listens. Sets ``self.roles``: role -> pids (``postgres``: the
+        postmaster, measured with its children)."""
+        args, log = self.args, lambda name: open(self.dir / f"{name}.log", "w")
+        load_cores = "1-%d" % ((os.cpu_count() or 2) - 1) if multi else None
+        pg = [self.services.postmaster()] if self.services and self.services.pg else []
+        if self.mode == "serve":
+            server = subprocess.Popen(
+                pinned([*me, "serve", str(self.config), str(self.lagfile)], "0" if multi else None),
+                env={**os.environ, "CAPACITY_KNOCK": args.knock}, stdout=subprocess.DEVNULL,
+                stderr=log("server"))
+            self.procs.append(server)
+            self._wait_listening(server)
+            self.roles = {"server": [server.pid]} | ({"postgres": pg} if pg else {})
+            return server
+        node = [sys.executable, "-c", "import sys; from bbspoker.cli import main; "
+                "sys.exit(main(sys.argv[1:]))"]
+        workers = [subprocess.Popen(pinned([*node, "--config", str(self.worker_config), "worker",
+                                            "--name", f"w{k + 1}"], load_cores),
+                                    stdout=subprocess.DEVNULL, stderr=log(f"worker{k + 1}"))
+                   for k in range(WORKERS)]
+        self.procs += workers
+        deadline = time.monotonic() + 60 + self.tables * 0.2
+        while (served := self.served()) and sum(served) < self.tables:
+            if time.monotonic() > deadline or any(w.poll() is not None for w in workers):
+                raise RuntimeError(f"the workers serve {served} of {self.tables} tables: "
+                                   + self._logs())
+            time.sleep(0.1)
+        gateway = subprocess.Popen(pinned([*node, "--config", str(self.config), "gateway",
+                                           "--name", "g1"], "0" if multi else None),
+                                   stdout=subprocess.DEVNULL, stderr=log("gateway"))
+        self.procs.append(gateway)
+        self._wait_listening(gateway)
+        self.roles = {"gateway": [gateway.pid], "workers": [w.pid for w in workers],
+                      "nats": [self.services.nats.process.pid], "postgres": pg}
+        return gateway
+
+    def served(self) -> list[int]:
+        """Tables each worker has said it serves (its log's ``serving table`` lines)."""
+        return [(self.dir / f"worker{k + 1}.log").read_text().count("serving table ")
+                for k in range(WORKERS)] or [0]
+
+    def _role_cpu(self) -> dict[str, float]:
+        return {role: sum(tree_cpu(p) if role == "postgres" else cpu_seconds(p) for p in pids)
+                for role, pids in self.roles.items()}
 
     def run(self) -> dict:
         args = self.args
-        multi = (os.cpu_count() or 1) >= 2 and shutil.which("taskset") and not args.no_pin
+        multi = bool((os.cpu_count() or 1) >= 2 and shutil.which("taskset") and not args.no_pin)
         me = [sys.executable, str(Path(__file__).resolve())]
-        server = subprocess.Popen(pinned([*me, "serve", str(self.config), str(self.lagfile)],
-                                         "0" if multi else None),
-                                  env={**os.environ, "CAPACITY_KNOCK": args.knock},
-                                  stdout=subprocess.DEVNULL, stderr=open(self.dir / "server.log", "w"))
         loaders: list[subprocess.Popen] = []
         journal0 = self._journal_rows()
         try:
-            self._wait_listening(server)
+            server = self._start(me, multi)
             rss0 = rss_kib(server.pid)
             loaders = self._start_loaders(me, "1-%d" % ((os.cpu_count() or 2) - 1) if multi else None)
             self._expect(loaders, "idle", 600)
@@ -762,12 +952,12 @@ class Step:
                 p.stdin.flush()
             start, end = t0 + args.warmup, t0 + args.warmup + args.measure
             time.sleep(max(0.0, start - time.monotonic()))
-            split0, busy0 = cpu_split(server.pid), busy_seconds()
+            split0, busy0, roles0 = cpu_split(server.pid), busy_seconds(), self._role_cpu()
             cpu0 = sum(split0)
             spy = None
             if args.profile:
                 # Sampled from the load core; --nonblocking: the server is never paused.
-                out = Path(args.profile) / f"pyspy-{self.tables}.txt"
+                out = Path(args.profile) / f"pyspy-{self.mode}-{self.tables}.txt"
                 out.parent.mkdir(parents=True, exist_ok=True)
                 spy = subprocess.Popen(pinned(
                     [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking",
@@ -776,22 +966,29 @@ class Step:
                     "1" if multi else None), stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL)
             time.sleep(max(0.0, end - time.monotonic()))
-            split1, busy1 = cpu_split(server.pid), busy_seconds()
+            split1, busy1, roles1 = cpu_split(server.pid), busy_seconds(), self._role_cpu()
             cpu1 = sum(split1)
             rss_end = rss_kib(server.pid)
+            rss_others = {role: sum(rss_kib(p) for p in pids)
+                          for role, pids in self.roles.items() if role in ("workers",)}
             results = [json.loads(self._expect([p], "{", ACTION_TIMEOUT + 30)[0]) for p in loaders]
             if spy is not None:
                 spy.wait(60)
+            served = self.served() if self.mode == "split" else []
         finally:
-            server.kill()
-            server.wait()
+            for p in self.procs:
+                p.kill()
+                p.wait()
             for p in loaders:
                 if p.poll() is None:
                     p.kill()
                 p.wait()
         time.sleep(args.settle / 2)
         journal = self._journal_rows() - journal0
-        records = [line.split() for line in self.lagfile.read_text().splitlines() if line]
+        if self.ledger.startswith("postgresql://"):
+            self.services.drop_database(self.ledger)
+        records = ([line.split() for line in self.lagfile.read_text().splitlines() if line]
+                   if self.lagfile.exists() else [])
         for r in records:
             if r[0] == "objs":
                 print(f"  census at {float(r[1]) - t0:7.1f} s: tracked objects by generation "
@@ -808,11 +1005,16 @@ class Step:
         players = SEATS * self.tables
         spectators = len(spectator_tables(self.tables, args.spectators))
         cpu = cpu1 - cpu0
+        roles = {role: roles1[role] - roles0[role] for role in self.roles}
+        all_cpu = sum(roles.values())
+        load_cpu = sum(r["cpu"] for r in results)
         by_kind = {}
         for kind in sorted(set(kinds)):
             got = [lat for lat, k in zip(latencies, kinds) if k == kind]
             by_kind[kind] = {"n": len(got), "p50_ms": percentile(got, 50), "p99_ms": percentile(got, 99)}
-        return {
+        step = {
+            "mode": self.mode, "ledger": "postgres" if self.ledger.startswith("postgresql")
+            else "sqlite",
             "tables": self.tables, "players": players, "spectators": spectators,
             "idle": args.idle, "actions": actions,
             "actions_per_s": actions / args.measure,
@@ -835,6 +1037,7 @@ class Step:
             "gc_per_s": [sum(1 for g, _ in gcs if g == gen) / args.measure for gen in (0, 1, 2)],
             "gc_ms_per_s_by_gen": [sum(ms for g, ms in gcs if g == gen) / args.measure
                                    for gen in (0, 1, 2)],
+            # The process holding the sessions: the server, or the split's gateway.
             "server_cpu_s": cpu, "server_cpu_share": cpu / args.measure,
             # Of which in the kernel (socket calls; on loopback a send also runs the TCP
             # receive path of the client's end).
@@ -844,6 +1047,14 @@ class Step:
             # every few minutes: in a 30 s window or not, by chance), for A/B runs.
             "cpu_us_per_action_no_full_gc": (cpu - sum(full) / 1000) / actions * 1e6
             if actions else None,
+            # Every process of the deployment: CPU s over the window and us per action, by
+            # role (serve: the server and PostgreSQL's processes if the ledger is there;
+            # split: the gateway, the workers together, nats-server, PostgreSQL's processes).
+            "role_cpu_s": roles,
+            "role_cpu_us_per_action": {role: c / actions * 1e6 if actions else None
+                                       for role, c in roles.items()},
+            "all_cpu_us_per_action": all_cpu / actions * 1e6 if actions else None,
+            "all_cpu_share": all_cpu / args.measure,
             "rss_kib_start": rss0, "rss_kib_idle": rss_idle, "rss_kib_seated": rss_seated,
             "rss_kib_end": rss_end,
             "rss_kib_per_idle": (rss_idle - rss0) / args.idle if args.idle else None,
@@ -851,19 +1062,31 @@ class Step:
             "bytes_per_action": sum(r["bytes"] for r in results) / actions if actions else None,
             # CUBES movements the ledger recorded in the step (none with --knock ledger).
             "journal_rows": journal,
-            "load_cpu_share": sum(r["cpu"] for r in results) / args.measure,
+            "load_cpu_share": load_cpu / args.measure,
             # What other processes of the machine used meanwhile (cores' worth).
-            "other_cpu_share": max(0.0, busy1 - busy0 - cpu - sum(r["cpu"] for r in results))
-            / args.measure,
+            "other_cpu_share": max(0.0, busy1 - busy0 - all_cpu - load_cpu) / args.measure,
         }
+        if self.mode == "split":
+            step["tables_per_worker"] = served
+            step["rss_kib_workers"] = rss_others["workers"]
+            # Times a worker heard nothing from the gateway for three presence intervals
+            # (a gateway stalled, or NATS): it then holds the seats of all its players.
+            step["presence_lapses"] = sum(
+                (self.dir / f"worker{k + 1}.log").read_text().count(" silent; its users forgotten")
+                for k in range(WORKERS))
+        return step
 
     def _journal_rows(self) -> int:
         """Rows in the step's ledger's journal (every movement of CUBES)."""
-        with contextlib.closing(sqlite3.connect(self.dir / "bench.db")) as db:
+        if self.ledger.startswith("postgresql://"):
+            import psycopg
+            with psycopg.connect(self.ledger) as db:
+                return db.execute("SELECT count(*) FROM journal").fetchone()[0]
+        with contextlib.closing(sqlite3.connect(self.ledger)) as db:
             return db.execute("SELECT count(*) FROM journal").fetchone()[0]
 
     def _wait_listening(self, server: subprocess.Popen) -> None:
-        wait_listening(server, self.port, lambda: (self.dir / "server.log").read_text())
+        wait_listening(server, self.port, self._logs)
 
     def _start_loaders(self, me: list[str], cores: str | None) -> list[subprocess.Popen]:
         args = self.args
@@ -923,7 +1146,7 @@ def make_template(args: argparse.Namespace, largest: int) -> Path:
 def report(steps: list[dict], args: argparse.Namespace) -> dict:
     print(f"\ncapacity: {args.idle} idle sessions, {args.spectators:g} spectators per 10 tables, "
           f"one action per table every {args.interval:g} s, window {args.measure:g} s; "
-          f"{os.cpu_count()} cores (server on one)")
+          f"{os.cpu_count()} cores (server on one); ledger {args.ledger}")
     if args.knock:
         print(f"knocked out: {args.knock} (an experiment: these are not bbspoker's figures)")
     rows = [("tables", "players", "actions/s", "p50 ms", "p99 ms", "lag p99 ms",
@@ -965,37 +1188,212 @@ def report(steps: list[dict], args: argparse.Namespace) -> dict:
             "marginal_cpu_us_per_action": marginal}
 
 
+def report_split(steps: list[dict], split: list[dict], args: argparse.Namespace) -> None:
+    """Print the split deployment's steps beside the one-process server's at the same T."""
+    print(f"\nsplit deployment: a gateway on core 0; {WORKERS} workers, nats-server and "
+          f"PostgreSQL on the load core(s) with the load; the one-process server's ledger: "
+          f"{args.ledger}")
+    rows = [("tables", "deployment", "actions/s", "p50 ms", "p99 ms", "CPU us/action (all)",
+             *(f"{r} us" for r in SPLIT_ROLES), "front CPU", "load CPU", "others", "lost")]
+    serve = {s["tables"]: s for s in steps}
+    for sp in split:
+        for s in (serve.get(sp["tables"]), sp):
+            if s is None:
+                continue
+            per = s["role_cpu_us_per_action"]
+            rows.append((s["tables"], "one process" if s["mode"] == "serve" else "split",
+                         f"{s['actions_per_s']:.1f}", _f(s["p50_ms"]), _f(s["p99_ms"]),
+                         _f(s["all_cpu_us_per_action"], 0),
+                         *(_f(per.get("server" if r == "gateway" and s["mode"] == "serve"
+                                      else r), 0) for r in SPLIT_ROLES),
+                         f"{s['server_cpu_share']:.0%}", f"{s['load_cpu_share']:.0%}",
+                         f"{s['other_cpu_share']:.0%}", s["lost"]))
+    print_table(rows)
+    print("(one process: the server's CPU is under 'gateway us'; front CPU: the share of a "
+          "core used by the process holding the sessions, the server or the gateway)")
+    for sp in split:
+        print(f"T={sp['tables']}: tables per worker {sp['tables_per_worker']}; the workers "
+              f"lost the gateway's presence {sp.get('presence_lapses', 0)} time(s)")
+
+
+#: The share of each core the model plans to use: room for bursts, collections and the
+#: clock ticks that the measured window averages out.
+UTILISATION = 0.7
+#: Machines the model plans for (cores).
+MODEL_CORES = (8, 32)
+
+
+def model(data: dict, cores: Sequence[int] = MODEL_CORES) -> dict:
+    """A model on paper of the tables one machine of N cores serves, from a run's figures
+    (``data``: the JSON of a ``--split`` run).
+
+    Taken: the split step at the largest T that kept up (>= 95% of its target actions per
+    second; else the largest), its CPU per action of each role (us: ``gateway``,
+    ``workers`` together, ``nats``, ``postgres``). A core gives 1e6 us of CPU per second
+    and a table asks one action per ``interval`` s, so a core sustains
+    ``1e6 * interval / us`` tables of a role (``per_core_tables``). For N cores every
+    split into ``g`` gateway cores (a gateway process each), ``w`` worker cores (a worker
+    each) and ``N - g - w >= 1`` cores shared by nats-server and PostgreSQL is tried; the
+    tables it serves with every core at :data:`UTILISATION` are
+    ``UTILISATION * 1e6 * interval * min(g / gateway, w / workers, rest / (nats +
+    postgres))``, and the split serving most is kept (``machines``: cores per role, tables,
+    seated players, the role that bounds it). ``one_process_tables``: ``bbspoker serve``
+    at the same utilisation of its one core (its CPU per action at the same T; PostgreSQL,
+    if its ledger was there, on other cores).
+
+    The figures are linear in the measured per-action CPU, which holds each process's
+    fixed work (idle sessions, presence, lease ticks, balance polls) spread over that
+    step's actions: at more tables per process that share falls (conservative). Each
+    gateway follows every table over NATS, so a machine of several gateways pays each
+    table's snapshot decode once per gateway (optimistic for many gateways); and the
+    load's clients run on the measured machine, not on the planned one."""
+    split = data["split"]
+    interval = data["interval"]
+    kept = [s for s in split if s["actions_per_s"] >= 0.95 * s["target_actions_per_s"]]
+    step = (kept or split)[-1]
+    us = {r: step["role_cpu_us_per_action"][r] for r in SPLIT_ROLES}
+    if not all(us.values()):
+        raise ValueError(f"no CPU per action for every role at T={step['tables']}: {us}")
+    rest = us["nats"] + us["postgres"]
+    budget = UTILISATION * 1e6 * interval
+    machines = []
+    for n in cores:
+        best: tuple[float, int, int] | None = None
+        for g in range(1, n - 1):
+            for w in range(1, n - g):
+                tables = budget * min(g / us["gateway"], w / us["workers"], (n - g - w) / rest)
+                if best is None or tables > best[0]:
+                    best = (tables, g, w)
+        assert best is not None
+        tables, g, w = best
+        shares = {"gateway": g / us["gateway"], "workers": w / us["workers"],
+                  "nats + postgres": (n - g - w) / rest}
+        machines.append({
+            "cores": n, "gateway_cores": g, "worker_cores": w, "nats_postgres_cores": n - g - w,
+            "tables": int(tables), "players": SEATS * int(tables),
+            "bound_by": min(shares, key=lambda r: shares[r]),
+            # The busy share of each role's cores at that many tables.
+            "utilisation": {"gateway": tables * us["gateway"] / interval / 1e6 / g,
+                            "workers": tables * us["workers"] / interval / 1e6 / w,
+                            "nats + postgres": tables * rest / interval / 1e6 / (n - g - w)},
+        })
+    serve = next((s for s in data["steps"] if s["tables"] == step["tables"]), None)
+    one = (budget / serve["role_cpu_us_per_action"]["server"]
+           if serve and serve["role_cpu_us_per_action"].get("server") else None)
+    return {
+        "from_tables": step["tables"], "interval": interval, "utilisation": UTILISATION,
+        "cpu_us_per_action": us,
+        "per_core_tables": {r: 1e6 * interval / v for r, v in us.items()},
+        "machines": machines,
+        "one_process_tables": int(one) if one else None,
+        "one_process_ledger": serve.get("ledger") if serve else None,
+    }
+
+
+def print_model(m: dict) -> None:
+    """Print :func:`model`'s figures."""
+    print(f"\nmodel on paper (from the split at {m['from_tables']} tables; one action per "
+          f"table every {m['interval']:g} s; cores at {m['utilisation']:.0%}):")
+    print("CPU us per action: " + ", ".join(f"{r} {v:,.0f}" for r, v in
+                                             m["cpu_us_per_action"].items()))
+    print("tables one core sustains (100%): " + ", ".join(
+        f"{r} {v:,.0f}" for r, v in m["per_core_tables"].items()))
+    rows = [("cores", "gateways", "workers", "nats+pg cores", "tables", "players", "bound by",
+             "gateway busy", "workers busy", "nats+pg busy")]
+    for k in m["machines"]:
+        u = k["utilisation"]
+        rows.append((k["cores"], k["gateway_cores"], k["worker_cores"],
+                     k["nats_postgres_cores"], f"{k['tables']:,}", f"{k['players']:,}",
+                     k["bound_by"], f"{u['gateway']:.0%}", f"{u['workers']:.0%}",
+                     f"{u['nats + postgres']:.0%}"))
+    print_table(rows)
+    if m["one_process_tables"]:
+        print(f"one process (bbspoker serve, ledger {m['one_process_ledger']}): "
+              f"{m['one_process_tables']:,} tables at {m['utilisation']:.0%} of its one core, "
+              f"whatever the machine's cores")
+
+
 def _f(value, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def plot(json_path: str, png_path: str) -> int:
-    """Draw T against key-to-screens p99 and server CPU per action (matplotlib)."""
+#: Colours of the roles in the CPU-per-action bars.
+ROLE_COLOURS = {"server": "tab:gray", "gateway": "tab:blue", "workers": "tab:green",
+                "nats": "tab:olive", "postgres": "tab:brown"}
+
+
+def plot(json_path: str, png_path: str, split_path: str | None = None) -> int:
+    """Draw T against key-to-screens p99 and server CPU per action (matplotlib): the
+    one-process curve of ``json_path``; with a split run (the ``split`` steps of
+    ``json_path``, or of ``split_path`` if given) its p50/p99 and all-process CPU per
+    action as points on the curve, and a second panel of bars: CPU us per action of each
+    role, the one-process server beside the split deployment at each T of the split run."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     data = json.loads(Path(json_path).read_text())
+    other = json.loads(Path(split_path).read_text()) if split_path else data
+    split, twin = other.get("split", []), {s["tables"]: s for s in other["steps"]}
     steps = data["steps"]
     t = [s["tables"] for s in steps]
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    if split:
+        fig, (ax, bars) = plt.subplots(1, 2, figsize=(12, 4.5), dpi=100,
+                                       gridspec_kw={"width_ratios": [3, 2]})
+    else:
+        fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
     ax.plot(t, [s["p99_ms"] for s in steps], "o-", color="tab:red", label="key to screens p99")
     ax.plot(t, [s["p50_ms"] for s in steps], "o--", color="tab:orange", label="key to screens p50")
     ax.plot(t, [s["lag_p99_ms"] for s in steps], "s:", color="tab:purple", label="loop lag p99")
+    ts = [s["tables"] for s in split]
+    if split:
+        ax.plot(ts, [s["p99_ms"] for s in split], "*", ms=12, color="tab:red",
+                label="split: key to screens p99 (its run)")
+        ax.plot(ts, [s["p50_ms"] for s in split], "*", ms=9, color="tab:orange",
+                label="split: key to screens p50")
     ax.axhline(50, color="tab:red", lw=0.8, ls="--")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xticks(t, [str(v) for v in t])
+    ticks = sorted(set(t) | set(ts))
+    ax.set_xticks(ticks, [str(v) for v in ticks])
     ax.set_xlabel(f"tables (5 players each, one action per table every {data['interval']:g} s)")
     ax.set_ylabel("ms")
     ax2 = ax.twinx()
     ax2.plot(t, [s["cpu_us_per_action"] for s in steps], "^-", color="tab:blue",
              label="server CPU per action")
-    ax2.set_ylabel("server CPU us per action")
-    ax2.set_ylim(0, max(s["cpu_us_per_action"] or 0 for s in steps) * 1.3)
+    cpus = [s["cpu_us_per_action"] or 0 for s in steps]
+    if split:
+        ax2.plot(ts, [s["all_cpu_us_per_action"] for s in split], "P", ms=10, color="tab:blue",
+                 label="split: CPU per action, all processes")
+        cpus += [s["all_cpu_us_per_action"] or 0 for s in split]
+    ax2.set_ylabel("CPU us per action")
+    ax2.set_ylim(0, max(cpus) * 1.3)
     lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
-    ax.legend(lines, [h.get_label() for h in lines], loc="upper left", fontsize=8)
+    ax.legend(lines, [h.get_label() for h in lines], loc="upper left", fontsize=7)
     ax.set_title(f"bbspoker capacity, server on one core ({data['machine']['cores']} cores)")
+    if split:
+        labels, x = [], 0
+        for sp in split:
+            for s in (twin.get(sp["tables"]), sp):
+                if s is None:
+                    continue
+                bottom = 0.0
+                per = s["role_cpu_us_per_action"]
+                for role in [r for r in ROLE_COLOURS if r in per]:
+                    us = per[role]
+                    bars.bar(x, us or 0, bottom=bottom, color=ROLE_COLOURS.get(role, "k"),
+                             label=role if role not in bars.get_legend_handles_labels()[1]
+                             else None)
+                    bottom += us or 0
+                labels.append(f"{'one process' if s['mode'] == 'serve' else 'split'}\n"
+                              f"T={s['tables']}")
+                x += 1
+        bars.set_xticks(range(len(labels)), labels, fontsize=8)
+        bars.set_ylabel("CPU us per action")
+        bars.set_xlabel("ledger: " + ", ".join(sorted({s["ledger"] for s in split}
+                                                      | {s["ledger"] for s in twin.values()})))
+        bars.legend(fontsize=8)
+        bars.set_title("CPU per action by process role (the same run, same load)", fontsize=10)
     fig.tight_layout()
     fig.savefig(png_path)
     print(f"wrote {png_path}")
@@ -1058,7 +1456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["serve"]:
         return serve(argv[1], argv[2])
     if argv[:1] == ["plot"]:
-        return plot(argv[1], argv[2])
+        return plot(argv[1], argv[2], argv[3] if len(argv) > 3 else None)
+    if argv[:1] == ["model"]:
+        data = json.loads(Path(argv[1]).read_text())
+        data["model"] = model(data)
+        print_model(data["model"])
+        Path(argv[1]).write_text(json.dumps(data, indent=1) + "\n")
+        return 0
     if argv[:1] == ["load"]:
         p = argparse.ArgumentParser()
         for name in ("--port", "--first", "--last", "--tables", "--idle-first", "--idle-last",
@@ -1096,6 +1500,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="an experiment: switch these parts of the server off (comma-"
                              f"separated, of {', '.join(KNOCKABLE)}; see knock()) to measure "
                              "what is left of an action without them")
+    parser.add_argument("--ledger", choices=("sqlite", "postgres"),
+                        help="the one-process server's ledger: a SQLite file (the default "
+                             "without --split) or a database on a throwaway PostgreSQL (the "
+                             "default with --split: the same ledger as the split's)")
+    parser.add_argument("--split", action="store_true",
+                        help="after each step, the same load on a gateway (core 0) and two "
+                             "workers, nats-server and PostgreSQL (the load cores)")
     parser.add_argument("--json", default="capacity.json", help="where the figures go")
     args = parser.parse_args(argv)
     # s the server is left alone before each RSS reading (and after it ends).
@@ -1104,8 +1515,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         knock_parts(args.knock)
     except ValueError as e:
         parser.error(str(e))
+    if args.knock and args.split:
+        parser.error("--knock changes the one-process server only: not with --split")
     if args.spectators_per_table is not None:
         args.spectators = 10 * args.spectators_per_table
+    if args.ledger is None:
+        args.ledger = "postgres" if args.split else "sqlite"
     if args.quick:
         # A smoke run, not steady figures: a short ramp and settles; but the window holds
         # more than one second, so that the server's lag probe, which writes its samples
@@ -1118,21 +1533,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     template = make_template(args, max(steps_t))
     if (os.cpu_count() or 1) >= 2 and not args.no_pin:
         os.sched_setaffinity(0, set(range(1, os.cpu_count())))
-    steps = []
-    for tables in steps_t:
-        step = Step(args, tables, template).run()
-        steps.append(step)
-        print(f"T={tables}: p99 {_f(step['p99_ms'])} ms, lag p99 {_f(step['lag_p99_ms'])} ms, "
-              f"{_f(step['cpu_us_per_action'], 0)} us CPU/action, "
-              f"{step['actions_per_s']:.1f} actions/s", flush=True)
-        if step["p99_ms"] is None or step["p99_ms"] > args.stop_ms:
-            break
+    # Started after the coordinator's own pinning: PostgreSQL and nats-server inherit it
+    # (the load cores; the server or the gateway has core 0 to itself).
+    services = None
+    if args.ledger == "postgres" or args.split:
+        from tests.support.nats import NatsUnavailable
+        from tests.support.postgres import PostgresUnavailable
+        try:
+            services = Services(postgres=True, nats=args.split)
+        except (NatsUnavailable, PostgresUnavailable) as e:
+            raise SystemExit(f"capacity.py: {e}") from None
+    steps, split = [], []
+    try:
+        if services is not None:
+            services.load_template(template)
+        for tables in steps_t:
+            step = Step(args, tables, template, services).run()
+            steps.append(step)
+            print(f"T={tables}: p99 {_f(step['p99_ms'])} ms, lag p99 {_f(step['lag_p99_ms'])} ms, "
+                  f"{_f(step['cpu_us_per_action'], 0)} us CPU/action, "
+                  f"{step['actions_per_s']:.1f} actions/s", flush=True)
+            if args.split:
+                other = Step(args, tables, template, services, mode="split").run()
+                split.append(other)
+                print(f"T={tables} split: p99 {_f(other['p99_ms'])} ms, "
+                      f"{_f(other['all_cpu_us_per_action'], 0)} us CPU/action (all processes), "
+                      f"{other['actions_per_s']:.1f} actions/s", flush=True)
+            if step["p99_ms"] is None or step["p99_ms"] > args.stop_ms:
+                break
+    finally:
+        if services is not None:
+            services.stop()
     summary = report(steps, args)
     out = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                        "processor": platform.processor() or platform.machine()},
            "interval": args.interval, "idle": args.idle, "spectators_per_10": args.spectators,
            "warmup": args.warmup, "measure": args.measure, "knock": args.knock,
-           "steps": steps, **summary}
+           "ledger": args.ledger, "steps": steps, **summary}
+    if split:
+        out["split"] = split
+        report_split(steps, split, args)
+        out["model"] = model(out)
+        print_model(out["model"])
     Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
     print(f"figures written to {args.json}")
     return 0

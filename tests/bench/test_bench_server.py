@@ -2,6 +2,7 @@
 that they cannot rot (issue 6). They print figures and PASS/MISS; nothing here checks a
 speed."""
 
+import json
 import re
 import subprocess
 import sys
@@ -110,3 +111,48 @@ def test_capacity_bench_knocks_parts_out_and_the_tables_still_play(tmp_path):
                           "renderer", "--json", str(tmp_path / "x.json")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "unknown part(s) ['renderer']" in bad.stdout + bad.stderr
+
+
+def _split_figures(interval: float, roles: dict[str, float], server_us: float) -> dict:
+    """A ``capacity.py --split`` JSON of one step of 100 tables that kept up, the split's
+    CPU per action by role and the one-process server's as given (us)."""
+    def step(mode: str, per: dict[str, float]) -> dict:
+        return {"mode": mode, "ledger": "postgres", "tables": 100, "actions_per_s": 50.0,
+                "target_actions_per_s": 100 / interval, "p50_ms": 1.0, "p99_ms": 5.0,
+                "lag_p99_ms": 2.0 if mode == "serve" else None, "cpu_us_per_action": 900.0,
+                "role_cpu_us_per_action": per, "all_cpu_us_per_action": sum(per.values())}
+
+    return {"machine": {"cores": 2}, "interval": interval,
+            "steps": [step("serve", {"server": server_us, "postgres": 100.0})],
+            "split": [step("split", roles)]}
+
+
+def test_capacity_model_splits_the_cores_by_each_roles_cpu_per_action(tmp_path):
+    figures = tmp_path / "split.json"
+    roles = {"gateway": 1200.0, "workers": 400.0, "nats": 100.0, "postgres": 200.0}
+    figures.write_text(json.dumps(_split_figures(2.0, roles, 1500.0)))
+    out = subprocess.run([sys.executable, str(BENCH / "capacity.py"), "model", str(figures)],
+                         check=True, capture_output=True, text=True, timeout=60).stdout
+    model = json.loads(figures.read_text())["model"]
+    assert model["cpu_us_per_action"] == roles
+    # A core gives 1e6 us per second; a table asks one action every 2 s.
+    assert model["per_core_tables"]["gateway"] == pytest.approx(1e6 * 2 / 1200)
+    eight, thirty_two = model["machines"]
+    for machine in (eight, thirty_two):
+        n = machine["cores"]
+        assert machine["gateway_cores"] + machine["worker_cores"] \
+            + machine["nats_postgres_cores"] == n
+        # The costliest role gets the most cores; the role that bounds the machine runs at
+        # 70%, none above.
+        assert machine["gateway_cores"] > machine["worker_cores"]
+        assert max(machine["utilisation"].values()) == pytest.approx(0.7, abs=0.01)
+        assert machine["utilisation"][machine["bound_by"]] == pytest.approx(0.7, abs=0.01)
+        assert machine["players"] == 5 * machine["tables"]
+        assert f"{machine['tables']:,}" in out
+    assert thirty_two["tables"] > 3 * eight["tables"]
+    # The one-process server: one core at 70%, whatever the machine.
+    assert model["one_process_tables"] == int(0.7 * 1e6 * 2 / 1500)
+    png = tmp_path / "capacity.png"
+    subprocess.run([sys.executable, str(BENCH / "capacity.py"), "plot", str(figures), str(png)],
+                   check=True, capture_output=True, text=True, timeout=60)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
