@@ -37,7 +37,7 @@ from bbspoker.table.service import Return
 from tests.support.nats import Nats
 from tests.support.paths import ROOT
 from tests.support.stores import StoreDb
-from tests.support.telnetclient import wait_until
+from tests.support.telnetclient import FakeClock, wait_until
 
 TABLES = ("t1", "t2", "t3", "t4")
 FAST = {"reconnect_time_wait": 0.05, "connect_timeout": 1}
@@ -269,7 +269,9 @@ async def test_a_seated_player_whose_gateway_is_gone_has_the_seat_held(
     online: set[str] | None = None
     config = config_of(cluster.url, cluster.nats, ("t1",), lease_interval=MANUAL,
                        reconnect_grace=600.0)
-    worker = await cluster.worker(config, online=lambda: online, check_every=0.01)
+    clock = FakeClock()
+    worker = await cluster.worker(config, online=lambda: online, check_every=3600.0,
+                                  clock=clock, online_grace=10.0)
     await worker.leases.tick()
     gateway = await cluster.remote("t1")
     for handle in ("alice", "bob", "robo"):
@@ -283,11 +285,23 @@ async def test_a_seated_player_whose_gateway_is_gone_has_the_seat_held(
     assert worker.check_online() == 0                   # nobody knows who is online yet
     online = {"alice"}
     assert worker.check_online() == 0                   # alice is, on some gateway
-    online = set()                                      # alice's gateway is gone
-    await wait_until(lambda: service.held("alice"))     # the worker's own check found her
+    online = set()                   # alice's gateway is late with its announcements
+    assert worker.check_online() == 0
+    clock.advance(9.0)
+    assert worker.check_online() == 0 and not service.held("alice")
+    online = {"alice"}                                  # ... and back in time
+    assert worker.check_online() == 0
+    online = set()                                      # now it is gone
+    await gateway.close()                               # (it shows no screen any more)
+    assert worker.check_online() == 0
+    clock.advance(9.0)
+    assert worker.check_online() == 0
+    clock.advance(1.0)                                  # missing for the whole grace
+    assert worker.check_online() == 1
+    await wait_until(lambda: service.held("alice"))
     assert service.attached == {"robo"}                 # the bot plays on
     assert not service.held("bob") and not service.held("robo")
-    assert [s.handle for s in gateway.snapshot.seats] == ["alice", "bob", "robo"]
+    assert [s.handle for s in service.snapshot.seats] == ["alice", "bob", "robo"]
 
 
 def test_the_worker_refuses_a_ledger_that_is_not_postgresql(tmp_path: Path, capsys) -> None:

@@ -27,7 +27,7 @@ from bbspoker.table.commands import Done, Refused, Touch
 from bbspoker.table.registry import TableWallet
 from bbspoker.table.remote import (BAD_COMMAND, Link, RemoteTable, TableHost, TableUnreachable,
                                    cmd_subject, public_subject, seat_subject, subject_token)
-from bbspoker.table.service import PrivateCards, TableService, TableSnapshot
+from bbspoker.table.service import Hold, PrivateCards, TableService, TableSnapshot
 from tests.support.nats import Nats, start_nats
 from tests.support.telnetclient import FakeClock, wait_until
 
@@ -346,3 +346,23 @@ async def test_a_gateway_follows_a_table_before_any_worker_serves_it_and_when_it
     finally:
         await tables.close()
         await gateway.nc.close()
+
+
+async def test_a_seat_held_while_its_screen_is_up_here_is_taken_back(world: World) -> None:
+    """The table held the seat of a player whose screen is up on this gateway (its worker
+    missed the gateway's presence for a while and dropped the player's screens): the
+    gateway tells the table of its screen again and takes the seat back, once; a seat
+    held after the screen here closed (a connection that dropped) stays held."""
+    service = world.service
+    service.reconnect_grace = 600.0
+    alice, _ = await world.remote("alice")
+    await alice.call("alice", act.Sit(buy_in=200))
+    alice.attach("alice")
+    await wait_until(lambda: service.attached == {"alice"}, 2.0)
+    await service.screens_lost("alice")
+    await wait_until(lambda: service.attached == {"alice"} and not service.held("alice"), 2.0)
+    # The screen here closes and the connection's hold stays.
+    alice.detach("alice")
+    await alice.call("alice", Hold())
+    await wait_until(lambda: alice.snapshot == service.snapshot, 2.0)
+    assert service.held("alice") and not service.attached

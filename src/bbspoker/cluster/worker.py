@@ -65,12 +65,17 @@ from bbspoker.table.registry import TableRegistry, make_entry
 from bbspoker.table.remote import Link, TableHost
 from bbspoker.table.service import Direct, Hold, TableService
 
-__all__ = ["Worker", "run_worker", "ONLINE_CHECK", "TAKEOVER_HOLD"]
+__all__ = ["Worker", "run_worker", "ONLINE_CHECK", "ONLINE_GRACE", "TAKEOVER_HOLD"]
 
 log = logging.getLogger(__name__)
 
 #: Seconds between two looks for seated players whose gateway is gone.
 ONLINE_CHECK = 1.0
+#: Seconds a seated player must be missing from every gateway's presence before their
+#: seat is held: a gateway whose event loop stalls for a few seconds (a long collection,
+#: a saturated core) is late with its announcements and forgotten by the others for a
+#: moment, and its players must not lose their screens' hold on their seats for that.
+ONLINE_GRACE = 10.0
 #: Seconds, at least, a table taken over holds the seats of the players it seated again
 #: (longer if ``[table] reconnect_grace`` is): their gateways' screens, still up, take
 #: them back as soon as they see the new worker's first snapshot.
@@ -96,7 +101,9 @@ class Worker:
     tests); ``link``: the NATS connection its hosts publish on; ``locks``: the lease
     locks (:class:`~bbspoker.store.postgres.lease.PostgresTableLocks`); ``clock``:
     monotonic seconds of every table; ``bot_sleep``: what the bots think with; ``online``:
-    see the module docstring; ``check_every``: seconds between two online checks.
+    see the module docstring; ``check_every``: seconds between two online checks;
+    ``online_grace``: seconds a seated player must be missing from ``online()`` before
+    the seat is held (:data:`ONLINE_GRACE`).
 
     :meth:`start` inside the event loop; :meth:`stop` once. :attr:`tables` is the set of
     table ids served now.
@@ -105,7 +112,8 @@ class Worker:
     def __init__(self, config: Config, ledger: Ledger, link: Link, locks: TableLocks, *,
                  clock: Callable[[], float] = time.monotonic,
                  bot_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                 online: Online | None = None, check_every: float = ONLINE_CHECK) -> None:
+                 online: Online | None = None, check_every: float = ONLINE_CHECK,
+                 online_grace: float = ONLINE_GRACE) -> None:
         self.config = config
         self.ledger = ledger
         self.link = link
@@ -113,6 +121,9 @@ class Worker:
         self.bot_sleep = bot_sleep
         self.online = online
         self.check_every = check_every
+        self.online_grace = online_grace
+        # (table, lower-case handle) -> when the check first found them on no gateway.
+        self._missing: dict[tuple[str, str], float] = {}
         self._specs: dict[str, tuple[int, TableSpec]] = {
             spec.id: (number, spec) for number, spec in enumerate(config.table_specs, 1)}
         self.registry = TableRegistry((), ledger, clock, phrases=ledger.client_seeds_of)
@@ -248,8 +259,11 @@ class Worker:
         returns how many seats were put on hold. Nothing while ``online()`` is ``None``."""
         here = self.online() if self.online is not None else None
         if here is None:
+            self._missing.clear()
             return 0
+        now = self.clock()
         dropped = 0
+        missing: dict[tuple[str, str], float] = {}
         for entry in self.registry:
             service = entry.service
             attached = service.attached
@@ -262,10 +276,15 @@ class Worker:
                 if key not in attached or key in snap.bots or key in ours \
                         or handle_key(seat.handle) in here:
                     continue
+                since = missing[entry.id, key] = self._missing.get((entry.id, key), now)
+                if now - since < self.online_grace:
+                    continue           # a gateway late with its announcements, maybe
                 log.info("%s is logged in on no gateway: their seat at %s is held for them",
                          seat.handle, entry.id)
                 service.screens_lost(seat.handle).add_done_callback(_ignore_outcome)
+                del missing[entry.id, key]
                 dropped += 1
+        self._missing = missing
         return dropped
 
     async def _watch_online(self) -> None:

@@ -449,6 +449,7 @@ class RemoteTable:
         self._watching: dict[str, str] = {}
         self._marked: dict[str, str] = {}
         self._retry: asyncio.Task[None] | None = None
+        self._healing: set[str] = set()   # held seats of screens up here, told again
         #: Messages received, by subject (``public``, ``seat.<viewer>``, ``reply``).
         self.received: Counter[str] = Counter()
 
@@ -759,7 +760,24 @@ class RemoteTable:
         if moved:
             log.info("table %s has a new host", self.table_id)
             self._tell_new_host()
+        else:
+            self._take_back_held(snap)
         return True
+
+    def _take_back_held(self, snap: TableSnapshot) -> None:
+        """A seat the table holds (a dropped connection) of a player whose screen is up
+        here: the table lost track of that screen (its worker found the player on no
+        gateway while this one was too late with its presence), so it is told again and
+        the seat taken back, once per hold."""
+        held = {h.lower() for h in snap.held}
+        self._healing &= held
+        for key in held & set(self._attached) - self._healing:
+            self._healing.add(key)
+            log.info("table %s holds the seat of %s, whose screen is up here: taking it "
+                     "back", self.table_id, key)
+            for _ in range(self._attached[key]):
+                self._send(Attach(key))
+            self._tasks.spawn(self._take_back(key), f"table {self.table_id}'s seat of {key}")
 
     def _take_cards(self, viewer: str, cards: PrivateCards, msg: Msg) -> None:
         """Hold ``viewer``'s ``cards`` unless those held are newer (from the same host), and
