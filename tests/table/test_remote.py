@@ -325,9 +325,13 @@ async def test_a_gateway_follows_a_table_before_any_worker_serves_it_and_when_it
         assert tables.seat_of("alice") is None and tables.held_seat("alice") is None
         with pytest.raises(TableUnreachable):
             await remote.call("alice", act.Sit(buy_in=200))
+        seen: list[Any] = []
+        sub = remote.bus.subscribe(viewer="alice", notify=lambda: seen.extend(sub.drain()))
         async with table_world(nats_server.url) as first:
             await wait_until(lambda: remote.snapshot.version > 0, 2.0)
             await remote.call("alice", act.Sit(buy_in=200))
+            await first.service.call("bob", act.Sit(buy_in=200))
+            await wait_until(lambda: len(remote.cards_of("alice")) == 2, 2.0)
             remote.attach("alice")
             remote.watch("carol")
             await wait_until(lambda: first.service.snapshot.watchers == 1
@@ -343,6 +347,9 @@ async def test_a_gateway_follows_a_table_before_any_worker_serves_it_and_when_it
             await wait_until(lambda: not second.service.held("alice"), 2.0)
             await wait_until(lambda: remote.snapshot == second.service.snapshot, 2.0)
             assert tables.seat_of("alice") is entry and tables.held_seat("alice") is None
+            # The former game's cards are gone from alice's screen too.
+            await wait_until(lambda: remote.cards_of("alice") == (), 2.0)
+            assert [i.cards for i in seen if isinstance(i, PrivateCards)][-1] == ()
     finally:
         await tables.close()
         await gateway.nc.close()

@@ -678,10 +678,14 @@ class RemoteTable:
         self._send(MarkBot(handle, bot))
 
     def _tell_new_host(self) -> None:
-        """A new host serves the table (another worker took it over): tell it this
+        """A new host serves the table (another worker took it over): ask it for the
+        private cards of this gateway's viewers (the former game's are void), tell it this
         gateway's spectators, computer players and screens up, as the former host knew
         them (it holds the seats of the players it seated again: a screen attached
         takes its player's seat back)."""
+        for viewer, seat in self._seats.items():
+            if seat.sub is not None:       # the former host's cards are no one's now
+                self._tasks.spawn(self._cards_again(viewer), f"{viewer}'s cards")
         for handle in self._marked.values():
             self._send(MarkBot(handle, True))
         for handle in self._watching.values():
@@ -690,6 +694,15 @@ class RemoteTable:
             for _ in range(count):
                 self._send(Attach(key))
             self._tasks.spawn(self._take_back(key), f"table {self.table_id}'s seat of {key}")
+
+    async def _cards_again(self, viewer: str) -> None:
+        """``viewer``'s cards from the new host (a failure is logged: the next change of
+        their cards brings them)."""
+        try:
+            await self._fetch_cards(viewer)
+        except RuleError as err:
+            log.warning("table %s: %s's cards not fetched from its new host: %s",
+                        self.table_id, viewer, err)
 
     async def _take_back(self, handle: str) -> None:
         """``handle``'s screen is up here: if the new host holds their seat, they are back
