@@ -253,9 +253,14 @@ async def test_a_host_gone_or_mute_is_a_clear_error_not_a_hang(world: World) -> 
     mute = await world.link()
     await mute.nc.subscribe(cmd_subject(TABLE))
     await mute.nc.flush()
-    with pytest.raises(TableUnreachable) as silent:
-        await alice.call("alice", act.Leave())
-    assert silent.value.reason == "timeout"
+    # (The server may take a moment to count the mute subscriber's interest for requests
+    # from another connection: until then the answer is still "no responders".)
+    reasons = []
+    while "timeout" not in reasons and len(reasons) < 5:
+        with pytest.raises(TableUnreachable) as silent:
+            await alice.call("alice", act.Leave())
+        reasons.append(silent.value.reason)
+    assert reasons[-1] == "timeout" and set(reasons) <= {"no_host", "timeout"}
     with pytest.raises(TableUnreachable):
         await RemoteTable.open(world.links[0], "nobody-serves-this", timeout=0.3)
 
