@@ -20,7 +20,7 @@ import pytest
 
 from bbspoker.cli import main as cli_main
 from tests.support.stores import both_backends
-from tests.support.telnetclient import TelnetClient
+from tests.support.telnetclient import TelnetClient, wait_until
 from tests.support.tableplay import bet, info, join
 from tests.support.paths import ROOT
 
@@ -76,7 +76,7 @@ async def test_kill_9_mid_game_refunds_every_ante_and_bet(tmp_path, ledger_url):
         await bet(alice, "25")
         await bet(bob, "40")
         await alice.wait_for("bob has raised the bet (40), pot is 85.")
-        assert info(alice, "Pot") == "85"
+        await wait_until(lambda: info(alice, "Pot") == "85", 5.0)
         # Mid-game, as the admin CLI sees it: the CUBES are in the pot.
         assert (cubes(db, "alice"), cubes(db, "bob")) == (965, 950)
 

@@ -21,7 +21,7 @@ import pytest
 from tests.support.nats import Nats
 from tests.support.paths import ROOT
 from tests.support.tableplay import bet, info, join
-from tests.support.telnetclient import TelnetClient
+from tests.support.telnetclient import TelnetClient, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -116,7 +116,7 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
         await bet(alice, "25")
         await bet(bob, "40")
         await carol.wait_for("bob has raised the bet (40), pot is 85.")
-        assert info(carol, "Pot") == "85"
+        await wait_until(lambda: info(carol, "Pot") == "85", 5.0)
         assert (cubes(postgres_url, "alice"), cubes(postgres_url, "bob")) == (965, 950)
 
         # Worker 1 dies mid-game; worker 2 takes the table over and refunds the game.
