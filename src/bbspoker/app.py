@@ -15,7 +15,6 @@ import contextlib
 import fcntl
 import logging
 import os
-import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -43,7 +42,7 @@ from bbspoker.store.wallet import StoreError
 from bbspoker.table.director import TournamentDirector
 from bbspoker.table.registry import TableEntry, TableRegistry, Tables
 from bbspoker.process import (ENV_LAG_LOG, GC_FREEZE_AFTER, GC_FULL_EVERY, GC_FULL_GROWTH,
-                              GC_THRESHOLDS, Collector, log_loop_lag)
+                              GC_THRESHOLDS, Collector, Lifetime, log_loop_lag)
 from bbspoker.text import clean_text
 from bbspoker.transport.gateway import SocketLimits
 from bbspoker.transport.lines import LineListener, start_lines
@@ -521,28 +520,17 @@ async def sync_ledger(ledger: Ledger, every: float) -> None:
 
 async def _serve_forever(config: Config) -> int:
     ledger = open_ledger(config.ledger, autocheckpoint=False)
-    lag_every = os.environ.get(ENV_LAG_LOG)
-    lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     sync = asyncio.create_task(sync_ledger(ledger, config.ledger.sync_interval))
-    collector = Collector()
     try:
-        refunded = ledger.recover_unfinished_games(time.time())
-        if refunded:
-            log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
-        server = await start_server(config, ledger)
-        collector.start()            # the start-up heap, before any connection is served
-        collector.watch(asyncio.get_running_loop())
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-        log.info("signal received: shutting down")
-        await server.shutdown()
+        async with Lifetime() as life:
+            refunded = ledger.recover_unfinished_games(time.time())
+            if refunded:
+                log.warning("refunded %d unfinished game(s): %s", len(refunded), refunded)
+            server = await start_server(config, ledger)
+            life.ready()             # the start-up heap, before any connection is served
+            await life.until_signalled()
+            await server.shutdown()
     finally:
-        if lag is not None:
-            lag.cancel()
-        collector.unwatch()
         sync.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sync

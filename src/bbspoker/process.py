@@ -9,11 +9,13 @@ import contextlib
 import gc
 import logging
 import math
+import os
+import signal
 import sys
 import time
 from collections.abc import Callable
 
-__all__ = ["Collector", "log_loop_lag", "GC_THRESHOLDS", "GC_FREEZE_AFTER", "GC_FULL_GROWTH",
+__all__ = ["Collector", "Lifetime", "log_loop_lag", "GC_THRESHOLDS", "GC_FREEZE_AFTER", "GC_FULL_GROWTH",
            "GC_FULL_EVERY", "ENV_LAG_LOG"]
 
 log = logging.getLogger("bbspoker.process")
@@ -156,3 +158,44 @@ class Collector:
         self._due = False
         self._promotions = 0
         self.age()
+
+
+class Lifetime:
+    """A server process's life between its start and a signal (``bbspoker serve``,
+    ``gateway``, ``worker``), as an ``async with`` block: on entry SIGTERM and SIGINT
+    are caught and, if :data:`ENV_LAG_LOG` is set, the loop lag is logged
+    (:func:`log_loop_lag`); :meth:`ready` (once the process has built what it keeps)
+    starts the :class:`Collector`; :meth:`until_signalled` waits for a signal; on exit the
+    collector's callback and the lag log stop."""
+
+    def __init__(self) -> None:
+        self.collector = Collector()
+        self._stop = asyncio.Event()
+        self._lag: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Lifetime:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self._stop.set)
+        every = os.environ.get(ENV_LAG_LOG)
+        if every:
+            self._lag = asyncio.create_task(log_loop_lag(float(every)), name="loop lag")
+        return self
+
+    def ready(self) -> None:
+        """Freeze the start-up heap and watch the collections (:class:`Collector`)."""
+        self.collector.start()
+        self.collector.watch(asyncio.get_running_loop())
+
+    async def until_signalled(self) -> None:
+        """Return once SIGTERM or SIGINT has come (logged)."""
+        await self._stop.wait()
+        log.info("signal received: shutting down")
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.collector.unwatch()
+        if self._lag is not None:
+            self._lag.cancel()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)

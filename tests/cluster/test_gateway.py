@@ -132,15 +132,7 @@ async def test_a_login_on_one_gateway_takes_the_handle_over_from_the_other(
         await wait_until(lambda: world.app(1).find_online("alice") is not None, 3.0)
         second = await TelnetClient.connect(world.gateways[1].port)
         world.clients.append(second)
-        await second.wait_for("Handle:")
-        await second.send("alice\r")
-        await second.wait_for("Password:")
-        await second.send("pw-alice\r")
-        await second.wait_for("alice is already online. End that session? (y/n)")
-        await second.send("y")
-        await first.wait_for("You logged in from another connection.")
-        await first.wait_closed()
-        await second.wait_for("Logged in as alice.")
+        await second.take_over("alice", "pw-alice", first)
         await wait_until(lambda: world.app(0).find_online("alice") is not None
                          and world.app(0).presence.find("alice") is not None, 3.0)
         assert not world.app(0).online and list(world.app(1).online) == ["alice"]

@@ -590,15 +590,7 @@ async def test_second_login_may_end_the_first_session(server, clients):
     first = await clients(server.port)
     await first.login("alice", "pw-alice")
     second = await clients(server.port)
-    await second.wait_for("Handle:")
-    await second.send("alice\r")
-    await second.wait_for("Password:")
-    await second.send("pw-alice\r")
-    await second.wait_for("alice is already online. End that session? (y/n)")
-    await second.send("y")
-    await first.wait_for("You logged in from another connection.")
-    await first.wait_closed()
-    await second.wait_for("Logged in as alice.")
+    await second.take_over("alice", "pw-alice", first)
     assert server.app.find_online("alice") is not None
     assert len(server.app.online) == 1
 

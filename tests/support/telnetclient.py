@@ -189,6 +189,19 @@ class ScreenWaits:
         await self.send(password + "\r")
         await self.menu(timeout)
 
+    async def take_over(self, handle: str, password: str, other: ScreenWaits) -> None:
+        """Log in as ``handle``, who is online on ``other``: answer the door's offer to
+        end that session with y, see ``other`` told and closed, and this one logged in."""
+        await self.wait_for("Handle:")
+        await self.send(handle + "\r")
+        await self.wait_for("Password:")
+        await self.send(password + "\r")
+        await self.wait_for(f"{handle} is already online. End that session? (y/n)")
+        await self.send("y")
+        await other.wait_for("You logged in from another connection.")
+        await other.wait_closed()
+        await self.wait_for(f"Logged in as {handle}.")
+
     async def menu(self, timeout: float = 10.0) -> None:
         """Wait for the door's menu, pressing a key past the notices if there are any."""
         await self._wait(lambda: "[Q]" in self.text or "Press any key" in self.text,

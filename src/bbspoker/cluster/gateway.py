@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -32,7 +31,7 @@ from bbspoker.door.lobby import XMESSAGE_WIDTH
 from bbspoker.door.terminal import OnlineUser, Terminal, XMessage
 from bbspoker.store import open_ledger
 from bbspoker.store.sql import Ledger, handle_key
-from bbspoker.process import ENV_LAG_LOG, Collector, log_loop_lag
+from bbspoker.process import Lifetime
 from bbspoker.table.remote import Link, RemoteTables
 from bbspoker.text import clean_text
 from bbspoker.transport.session import INBOX_SIZE
@@ -236,25 +235,15 @@ async def _gateway_forever(config: Config) -> int:
     if link is None:
         return 1
     ledger = open_ledger(config.ledger, autocheckpoint=False)
-    collector = Collector()
-    lag_every = os.environ.get(ENV_LAG_LOG)
-    lag = asyncio.create_task(log_loop_lag(float(lag_every))) if lag_every else None
     try:
-        server = await start_gateway(config, ledger, link, name=name)
-        log.info("gateway %s serving telnet on %s:%d", name, config.server.host, server.port)
-        collector.start()
-        collector.watch(asyncio.get_running_loop())
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-        log.info("signal received: shutting down")
-        await stop_gateway(server)
+        async with Lifetime() as life:
+            server = await start_gateway(config, ledger, link, name=name)
+            log.info("gateway %s serving telnet on %s:%d", name, config.server.host,
+                     server.port)
+            life.ready()
+            await life.until_signalled()
+            await stop_gateway(server)
     finally:
-        collector.unwatch()
-        if lag is not None:
-            lag.cancel()
         with contextlib.suppress(Exception):
             await link.close()
         ledger.close()

@@ -45,8 +45,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
 import time
 from collections.abc import Awaitable, Callable, Set
 from typing import Any
@@ -56,7 +54,7 @@ from bbspoker.cluster.node import connect_nats, needs_postgres, process_name, st
 from bbspoker.cluster.presence import Presence
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config, TableSpec
-from bbspoker.process import ENV_LAG_LOG, Collector, log_loop_lag
+from bbspoker.process import Lifetime
 from bbspoker.rules import actions as act
 from bbspoker.rules.events import Event, RuleError
 from bbspoker.store.sql import Ledger, handle_key
@@ -334,26 +332,17 @@ async def _serve_until_signalled(config: Config, ledger: Ledger, name: str) -> i
                         key=handle_key, timeout=config.cluster.timeout, listen_only=True)
     worker = Worker(config, ledger, link, PostgresTableLocks(config.ledger.url),
                     online=presence.online)
-    collector = Collector()
-    lag_every = os.environ.get(ENV_LAG_LOG)
-    lag = tasks.start(log_loop_lag(float(lag_every)), name="loop lag") if lag_every else None
     try:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await presence.start()
-        await worker.start()
-        collector.start()
-        collector.watch(loop)
-        log.info("worker %s started: %d table(s) configured", name, len(config.table_specs))
-        await stop.wait()
-        log.info("signal received: finishing the games, then giving the tables up")
-        await worker.stop(config.table.shutdown_grace)
+        async with Lifetime() as life:
+            await presence.start()
+            await worker.start()
+            life.ready()
+            log.info("worker %s started: %d table(s) configured", name,
+                     len(config.table_specs))
+            await life.until_signalled()
+            log.info("finishing the games, then giving the tables up")
+            await worker.stop(config.table.shutdown_grace)
     finally:
-        collector.unwatch()
-        if lag is not None:
-            lag.cancel()
         await presence.stop()
         await link.close()
     return 0
