@@ -57,7 +57,7 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
         f'[ledger]\nurl = "{postgres_url}"\n'
         f'[cluster]\nnats = "{nats_server.url}"\npresence_interval = 0.3\n'
         'lease_interval = 0.3\ntimeout = 3.0\n'
-        "[table]\nreconnect_grace = 60.0\nshutdown_grace = 1.0\n"
+        "[table]\nreconnect_grace = 60.0\nshutdown_grace = 0.2\n"
         "[ssh]\nenabled = false\n[web]\nenabled = false\n"
         '[[tables]]\nid = "draw"\nname = "Draw Table"\ngame = "draw40"\n')
     env = {"BBSPOKER_CONFIG": str(config)}
@@ -80,10 +80,10 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
     processes = [worker1, worker2, gateway_a, gateway_b]
     clients: list[TelnetClient] = []
     try:
-        await worker1.start()
+        # Worker 1 first, alone, so that it wins the table; the gateways meanwhile.
+        await asyncio.gather(worker1.start(), gateway_a.start(), gateway_b.start())
         await log_shows(worker1, r"serving table draw", 10.0)
         await worker2.start()
-        await asyncio.gather(gateway_a.start(), gateway_b.start())
 
         async def player(gateway: "soak.ServerProcess", handle: str) -> TelnetClient:
             c = await TelnetClient.connect(gateway.port)
