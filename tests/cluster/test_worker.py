@@ -354,3 +354,24 @@ async def test_bbspoker_worker_serves_a_table_and_stops_on_sigterm(
             proc.kill()
             await proc.wait()
         await link.nc.close()
+
+
+async def test_a_bot_with_a_stack_kept_at_a_table_taken_over_sits_with_that_stack(
+        cluster: Cluster) -> None:
+    """A Hold'em table whose worker died mid-hand keeps its players' stacks; the worker
+    that takes it over seats its computer player with the stack it kept there, buying
+    nothing more in: its CUBES and its stack stay as they were."""
+    accounts(cluster.url, {}, bots={"Robo": 2000})
+    with open_ledger(cluster.url) as ledger:
+        ledger.buy_in("Robo", 300, table="h1")        # left there by the former worker
+    rules = Config().table.with_keys(between_games=0, bots=1)
+    config = dataclasses.replace(config_of(cluster.url, cluster.nats, ()),
+                                 tables=(TableSpec("h1", "H1", "holdem", rules),))
+    worker = await cluster.worker(config)
+    await wait_until(lambda: "h1" in worker.tables)
+    service = worker.registry["h1"].service
+    await wait_until(lambda: [s.handle for s in service.snapshot.seats] == ["Robo"])
+    assert service.table.stack("Robo") == 300
+    with open_ledger(cluster.url) as ledger:
+        assert ledger.balance("Robo") == 1700 and ledger.stack("Robo", table="h1") == 300
+        assert ledger.verify() == []

@@ -252,7 +252,11 @@ class TableBots:
             # Where hands are dealt by the clock a bot sits down sitting out while no
             # person is there: see _step.
             out = self.kind.waits_for_people and not self._humans()
-            await self.service.call(handle, act.Sit(out=out))
+            # A stack kept at this table (it moved from a worker that died mid-hand): the
+            # bot sits with it, as a person seated again does (Sit(buy_in=0)).
+            kept = self.service.table.table_stakes and self.pool.ledger.stack(
+                handle, table=self.entry.id) > 0
+            await self.service.call(handle, act.Sit(buy_in=0 if kept else None, out=out))
         except RuleError as err:
             log.info("bot %s could not sit at %s: %s", handle, self.entry.id, err.code)
             self.service.mark_bot(handle, False)
