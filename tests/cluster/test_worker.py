@@ -375,3 +375,27 @@ async def test_a_bot_with_a_stack_kept_at_a_table_taken_over_sits_with_that_stac
     with open_ledger(cluster.url) as ledger:
         assert ledger.balance("Robo") == 1700 and ledger.stack("Robo", table="h1") == 300
         assert ledger.verify() == []
+
+
+def test_a_worker_and_bbspoker_serve_refuse_to_share_a_database(postgres_url: str,
+                                                                capsys) -> None:
+    """``bbspoker serve`` refunds every unfinished game at its start: it may not run on the
+    database of gateways and workers (they hold the server lock together, shared), nor
+    they on its."""
+    from bbspoker.app import ServerRunning, hold_server_lock
+    from bbspoker.cluster.node import share_ledger
+
+    config = config_of(postgres_url, "nats://127.0.0.1:1")
+    first, second = share_ledger(config, "worker"), share_ledger(config, "gateway")
+    assert first is not None and second is not None          # they share it
+    with pytest.raises(ServerRunning):
+        hold_server_lock(postgres_url)
+    first.close()
+    second.close()
+    with hold_server_lock(postgres_url):
+        assert run_worker(config) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "a bbspoker serve is using" in err[0] and "worker" in err[0]
+    held = share_ledger(config, "worker")                     # free again
+    assert held is not None
+    held.close()

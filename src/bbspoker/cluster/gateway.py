@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bbspoker import app as app_module
-from bbspoker.cluster.node import connect_nats, needs_postgres, process_name, start_logging
+from bbspoker.cluster.node import connect_nats, share_ledger, process_name, start_logging
 from bbspoker.cluster.presence import Present, Presence
 from bbspoker.config import Config
 from bbspoker.door.lobby import XMESSAGE_WIDTH
@@ -220,13 +220,16 @@ async def stop_gateway(server: app_module.Server) -> None:
 
 def run_gateway(config: Config) -> int:
     """``bbspoker gateway``: run until SIGTERM or SIGINT; returns the exit status (0; 1
-    with one line on stderr if the ledger is not PostgreSQL or NATS cannot be reached)."""
+    with one line on stderr if the ledger is not PostgreSQL, a ``bbspoker serve`` uses
+    it, or NATS cannot be reached)."""
     for env in ("TERM",) + STYLING_ENV:
         os.environ.pop(env, None)
     start_logging(config)
-    if not needs_postgres(config, "gateway"):
+    lock = share_ledger(config, "gateway")
+    if lock is None:
         return 1
-    return asyncio.run(_gateway_forever(config))
+    with lock:
+        return asyncio.run(_gateway_forever(config))
 
 
 async def _gateway_forever(config: Config) -> int:

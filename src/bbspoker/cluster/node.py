@@ -9,12 +9,14 @@ import logging
 import os
 import socket
 import sys
+from typing import Any
 
 from bbspoker.config import Config
-from bbspoker.store.sql.ledger import is_url
+from bbspoker.store.sql.ledger import check_url, is_url
+from bbspoker.store.wallet import StoreError
 from bbspoker.table.remote import Link
 
-__all__ = ["process_name", "start_logging", "needs_postgres", "connect_nats",
+__all__ = ["process_name", "start_logging", "share_ledger", "connect_nats",
            "NATS_CONNECT_TIMEOUT"]
 
 log = logging.getLogger(__name__)
@@ -41,15 +43,29 @@ def _refuse(message: str) -> None:
     print(f"bbspoker: error: {message}", file=sys.stderr)
 
 
-def needs_postgres(config: Config, role: str) -> bool:
-    """Whether the ledger is PostgreSQL (``[ledger] url``); if not, say why ``role`` (a
-    gateway, a worker) cannot start, on stderr, and return False."""
-    if is_url(config.ledger.url):
-        return True
-    _refuse(f"a {role} needs the ledger on PostgreSQL ([ledger] url = \"postgresql://...\", "
-            "or BBSPOKER_DB): the gateways and workers share it, and the table leases are "
-            "held there")
-    return False
+def share_ledger(config: Config, role: str) -> Any | None:
+    """The shared server lock of the PostgreSQL ledger (``[ledger] url``; held, in shared
+    mode with the other gateways and workers, until the returned connection is closed or
+    the process ends: no ``bbspoker serve`` can start on the database meanwhile), or
+    ``None`` after saying on stderr why ``role`` (a gateway, a worker) cannot start: the
+    ledger is not PostgreSQL, cannot be reached, or a ``bbspoker serve`` uses it (it
+    refunds every unfinished game at its start)."""
+    if not is_url(config.ledger.url):
+        _refuse(f"a {role} needs the ledger on PostgreSQL ([ledger] url = "
+                "\"postgresql://...\", or BBSPOKER_DB): the gateways and workers share it, "
+                "and the table leases are held there")
+        return None
+    from bbspoker.store.postgres.writer import display_url, hold_server_lock
+
+    try:
+        held = hold_server_lock(check_url(config.ledger.url), shared=True)
+    except StoreError as exc:
+        _refuse(str(exc))
+        return None
+    if held is None:
+        _refuse(f"a bbspoker serve is using {display_url(config.ledger.url)} (it holds the "
+                f"database's server lock); a {role} cannot share it: not starting")
+    return held
 
 
 async def connect_nats(config: Config, name: str) -> Link | None:

@@ -50,7 +50,7 @@ from collections.abc import Awaitable, Callable, Set
 from typing import Any
 
 from bbspoker import tasks
-from bbspoker.cluster.node import connect_nats, needs_postgres, process_name, start_logging
+from bbspoker.cluster.node import connect_nats, share_ledger, process_name, start_logging
 from bbspoker.cluster.presence import Presence
 from bbspoker.bots.seats import BotPool, TableBots
 from bbspoker.config import Config, TableSpec
@@ -351,18 +351,21 @@ async def _serve_until_signalled(config: Config, ledger: Ledger, name: str) -> i
 def run_worker(config: Config) -> int:
     """``bbspoker worker``: serve tables until SIGTERM or SIGINT (blocking); returns the
     exit status: 0 after a clean stop, 1 (one line on stderr) if ``[ledger] url`` is not a
-    PostgreSQL database (the leases need one) or NATS cannot be reached within
+    PostgreSQL database (the leases need one), a ``bbspoker serve`` uses it, or NATS
+    cannot be reached within
     :data:`~bbspoker.cluster.node.NATS_CONNECT_TIMEOUT` s. A lease connection that cannot
     be opened is logged and tried again every ``lease_interval``."""
     from bbspoker.store import open_ledger
 
     start_logging(config)
     name = process_name(config, "worker")
-    if not needs_postgres(config, "worker"):
+    lock = share_ledger(config, "worker")
+    if lock is None:
         return 1
     ledger = open_ledger(config.ledger)
     try:
-        return asyncio.run(_serve_until_signalled(config, ledger, name))
+        with lock:
+            return asyncio.run(_serve_until_signalled(config, ledger, name))
     finally:
         ledger.close()
         log.info("worker %s stopped", name)

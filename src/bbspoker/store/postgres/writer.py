@@ -303,16 +303,19 @@ class PostgresWriter(Writer):
                          "with pg_dump (pg_dump -Fc -f FILE URL), not with bbspoker")
 
 
-def hold_server_lock(url: str) -> psycopg.Connection[Any] | None:
+def hold_server_lock(url: str, shared: bool = False) -> psycopg.Connection[Any] | None:
     """Take the server lock of the database at ``url``: the session-level advisory lock
     :data:`SERVER_LOCK_KEY` on a connection of its own, held until that connection is
     closed (the returned connection is a context manager that closes it) or the process
     ends (PostgreSQL drops a dead client's locks), whichever host the servers run on.
-    Returns ``None`` if another server holds it. Raises :class:`LedgerError` if the
-    database cannot be reached."""
+    ``shared``: the split deployment's gateways and workers hold it together, and
+    ``bbspoker serve`` (exclusive) can hold it only while none of them runs, and the other
+    way round. Returns ``None`` if it cannot be had now. Raises :class:`LedgerError` if
+    the database cannot be reached."""
+    take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
     try:
         conn = psycopg.connect(url, autocommit=True)
-        got = conn.execute(f"SELECT pg_try_advisory_lock({SERVER_LOCK_KEY})").fetchone()
+        got = conn.execute(f"SELECT {take}({SERVER_LOCK_KEY})").fetchone()
     except psycopg.Error as exc:
         raise LedgerError(f"cannot open database {display_url(url)}: {_message(exc)}") from None
     if got is not None and got[0]:
