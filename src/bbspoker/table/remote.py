@@ -458,10 +458,21 @@ class RemoteTable:
                    ) -> RemoteTable:
         """Follow table ``table_id`` over ``link``: subscribe to its public subject, then
         ask for its snapshot and recent messages. Raises :class:`TableUnreachable` if no
-        host answers."""
+        host answers within ``timeout`` seconds. (NATS may answer *no responders* for a
+        moment after a host on another connection subscribed: that answer is asked again
+        until the timeout.)"""
         table = cls(link, table_id, timeout=timeout)
         try:
-            await table._start()
+            await table._start(refresh=False)
+            deadline = asyncio.get_running_loop().time() + timeout
+            while True:
+                try:
+                    await table._refresh()
+                    break
+                except TableUnreachable as err:
+                    if err.reason != "no_host" or asyncio.get_running_loop().time() > deadline:
+                        raise
+                    await asyncio.sleep(0.05)
         except BaseException:
             await table.close()
             raise
