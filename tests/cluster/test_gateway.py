@@ -99,20 +99,13 @@ async def test_players_on_two_gateways_play_at_one_table_and_see_each_other(
         await alice.send(" ")
         await alice.wait_for("[Q] Quit")
         # An X-message crosses gateways.
-        await alice.send("x")
-        await alice.wait_for("Send an X-message to:")
-        await alice.send("BOB\r")
-        await alice.wait_for("Message:")
-        await alice.send("table one?\x1b[2J\r")
-        await alice.wait_for("X-message sent to bob.")
+        await alice.send_x("BOB", "table one?\x1b[2J", "X-message sent to bob.")
         await bob.wait_for("*** X-message from alice: press [R] to read.")
         await bob.send("r")
         await bob.wait_for("From alice at")
         assert "table one?" in bob.text and b"one?\x1b" not in bob.received
         await bob.send(" ")
         await bob.wait_for("[Q] Quit")
-        await alice.send(" ")
-        await alice.wait_for("[Q] Quit")
         # Both at the table on the worker; a game with a bet, as everyone sees it.
         await join(alice, "Nobody")
         await join(bob, "alice")

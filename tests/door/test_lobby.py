@@ -529,19 +529,6 @@ async def test_x_message_reaches_the_other_user(server, clients):
     assert "unread" not in bob.text
 
 
-async def send_x(sender, to: str, text: str, answer: str) -> None:
-    """``sender`` (at the menu) sends ``text`` to ``to``, reads ``answer``, and is back at
-    the menu."""
-    await sender.send("x")
-    await sender.wait_for("Send an X-message to:")
-    await sender.send(to + "\r")
-    await sender.wait_for("Message:")
-    await sender.send(text + "\r")
-    await sender.wait_for(answer)
-    await sender.send(" ")
-    await sender.wait_for("[Q] Quit")
-
-
 async def test_x_messages_are_rate_limited_per_sender(tmp_path, clients):
     """Issue 20 (9): X-messages at 31/s filled a victim's inbox."""
     clock = FakeClock()
@@ -549,7 +536,7 @@ async def test_x_messages_are_rate_limited_per_sender(tmp_path, clients):
                               input={"xmessages": 2, "xmessage_window": 60}) as server:
         alice, bob = await alice_and_bob(server, clients)
         for n in range(2):
-            await send_x(alice, "bob", f"spam {n}", "X-message sent to bob.")
+            await alice.send_x("bob", f"spam {n}", "X-message sent to bob.")
         await alice.send("x")
         await alice.wait_for("You are sending X-messages too fast: please wait a minute.")
         await alice.send(" ")
@@ -932,12 +919,12 @@ async def test_a_reader_blocks_a_senders_x_messages(server, clients):
     """[B] while reading an X-message blocks its sender: their next X-message is refused
     with a notice to them and never reaches the reader's inbox."""
     alice, bob = await alice_and_bob(server, clients)
-    await send_x(alice, "bob", "buy my cubes", "X-message sent to bob.")
+    await alice.send_x("bob", "buy my cubes", "X-message sent to bob.")
     await bob.send("r")
     await bob.wait_for("[B] Block X-messages from alice, any other key: go on")
     await bob.send("b")
     await bob.wait_for("Blocked: no more X-messages from alice. Sending them one lifts it.")
-    await send_x(alice, "bob", "again", "bob does not take X-messages from you.")
+    await alice.send_x("bob", "again", "bob does not take X-messages from you.")
     assert server.app.find_online("bob").inbox == []
 
 
@@ -955,7 +942,7 @@ async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(
     """Issue 20 (9): blocks kept across restarts; a way to lift one."""
     async with running_server(tmp_path, ledger={"url": ledger_url}, sleep=no_sleep) as server:
         alice, bob = await alice_and_bob(server, clients)
-        await send_x(alice, "bob", "buy my cubes", "X-message sent to bob.")
+        await alice.send_x("bob", "buy my cubes", "X-message sent to bob.")
         await bob.send("r")
         await bob.wait_for("[B] Block X-messages from alice")
         await bob.send("b")
@@ -965,7 +952,7 @@ async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(
         await alice.login("alice", "pw-alice")
         bob = await clients(server.port)
         await bob.login("bob", "pw-bob")
-        await send_x(alice, "bob", "again", "bob does not take X-messages from you.")
+        await alice.send_x("bob", "again", "bob does not take X-messages from you.")
         assert server.app.find_online("bob").inbox == []
         # bob writes to alice: he is asked to lift his block first; "n" sends nothing.
         for answer, result in (("n", "Nothing sent."), ("y", "X-message sent to alice.")):
@@ -980,7 +967,7 @@ async def test_blocks_outlive_a_restart_and_sending_to_the_blocked_lifts_them(
             await bob.wait_for(result)
             await bob.send(" ")
             await bob.wait_for("[Q] Quit")
-        await send_x(alice, "bob", "thanks", "X-message sent to bob.")
+        await alice.send_x("bob", "thanks", "X-message sent to bob.")
         assert server.app.ledger.blocks() == []
 
 

@@ -97,15 +97,8 @@ async def test_a_game_through_two_gateways_survives_the_kill_of_its_worker(
         await join(alice, "Nobody")
         await join(bob, "alice")
         # An X-message from carol on gateway B reaches alice, at the table on gateway A.
-        await carol.send("x")
-        await carol.wait_for("Send an X-message to:")
-        await carol.send("alice\r")
-        await carol.wait_for("Message:")
-        await carol.send("good luck\r")
-        await carol.wait_for("X-message sent to alice.")
+        await carol.send_x("alice", "good luck", "X-message sent to alice.")
         await alice.wait_for("[1 X-message]")
-        await carol.send(" ")
-        await carol.wait_for("[Q] Quit")
         # carol watches from the other gateway.
         await carol.send("p")
         await carol.wait_for("Join the table? (y/n)")

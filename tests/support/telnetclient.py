@@ -189,6 +189,18 @@ class ScreenWaits:
         await self.send(password + "\r")
         await self.menu(timeout)
 
+    async def send_x(self, to: str, text: str, answer: str) -> None:
+        """At the menu: send ``text`` as an X-message to ``to``, read ``answer`` (e.g.
+        ``X-message sent to bob.``) and be back at the menu."""
+        await self.send("x")
+        await self.wait_for("Send an X-message to:")
+        await self.send(to + "\r")
+        await self.wait_for("Message:")
+        await self.send(text + "\r")
+        await self.wait_for(answer)
+        await self.send(" ")
+        await self.wait_for("[Q] Quit")
+
     async def take_over(self, handle: str, password: str, other: ScreenWaits) -> None:
         """Log in as ``handle``, who is online on ``other``: answer the door's offer to
         end that session with y, see ``other`` told and closed, and this one logged in."""
